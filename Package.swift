@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// Habitat — a discrete-event simulator of people living through the rule engines of digital-wellbeing apps.
+// Licence: GPL-3.0-or-later (links the GNU Scientific Library).
+import PackageDescription
+
+let package = Package(
+    name: "Habitat",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "habitat", targets: ["habitat"]),
+        .library(name: "RulesCore", targets: ["RulesCore"]),
+        .library(name: "ScrollOffRules", targets: ["ScrollOffRules"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // C door: the GNU Scientific Library, reached only from Stochastics/GSL.swift.
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"])]
+        ),
+        // Keyed random streams, samplers and summary statistics.
+        .target(name: "Stochastics", dependencies: ["CGSL"]),
+        // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
+        .target(name: "RulesCore"),
+        // Virtual clock and event queue.
+        .target(name: "SimKernel", dependencies: [
+            "RulesCore",
+            .product(name: "HeapModule", package: "swift-collections"),
+        ]),
+        // Scroll Off's rule engine (seed 000), pure and clock-injected.
+        .target(name: "ScrollOffRules", dependencies: ["RulesCore"]),
+        // Scenario files: YAML parsing, schema, validation, layered defaults.
+        .target(name: "ScenarioFormat", dependencies: [
+            "RulesCore",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // CSV writing, atomic report directories, manifest.
+        .target(name: "Reports", dependencies: ["RulesCore", "Stochastics"]),
+        // Population, product adapters, person-parallel runner.
+        .target(name: "Simulation", dependencies: [
+            "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat",
+        ]),
+        // The `habitat` command line.
+        .target(name: "HabitatCLI", dependencies: [
+            "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),
+
+        .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
+        .testTarget(name: "RulesCoreTests", dependencies: ["RulesCore"]),
+        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
+        .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore"]),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI"]),
+    ]
+)

@@ -1,0 +1,2 @@
+/// Placeholder until the target lands.
+enum _ReportsPlaceholder {}
