@@ -33,10 +33,10 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible, Ad
         var unit: UInt64 = 1
         for _ in 0..<decimals { unit *= 10 }
         let whole = m / unit, frac = m % unit
-        var fracText = String(frac)
-        fracText = String(repeating: "0", count: decimals - fracText.count) + fracText
         let sign = negative && m != 0 ? "-" : ""
-        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fracText)"
+        guard decimals > 0 else { return "\(sign)\(whole)" }
+        let digits = String(frac)
+        return "\(sign)\(whole)." + String(repeating: "0", count: decimals - digits.count) + digits
     }
 
     /// `$4.99`.
