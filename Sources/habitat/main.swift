@@ -1,1 +1,3 @@
 import HabitatCLI
+
+HabitatCommand.main()

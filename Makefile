@@ -1,0 +1,52 @@
+# Habitat — two commands on a fresh machine:
+#   make run    set up (installs libgsl-dev if missing), build in release, run the main job
+#   make test   set up and run the whole test suite
+SHELL := /bin/bash
+SWIFT ?= swift
+BIN := .build/release/habitat
+SHARED_BENCH ?= ../shared/bench
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build run test bench bench-kernel clean
+
+## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
+setup:
+	@if ! pkg-config --exists gsl 2>/dev/null; then \
+		echo "setup: installing libgsl-dev and pkg-config with apt-get"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgsl-dev pkg-config >/dev/null; \
+	fi
+	@pkg-config --exists gsl || { echo "setup: GSL still missing (pkg-config gsl)"; exit 1; }
+	@echo "setup: GSL $$(pkg-config --modversion gsl) ready"
+
+## build: release build of the habitat command.
+build: setup
+	$(SWIFT) build -c release --product habitat
+
+## run: the main job: list what ships and run the kernel benchmarks.
+run: build
+	$(BIN) list
+	$(BIN) bench kernel --workload mm1
+	$(BIN) bench kernel --workload agents --days 30
+
+## test: every test (unit, statistical, golden, CLI).
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench-kernel: Habitat, the plain-C reference and (if installed) SimPy side by side on the same workloads.
+bench-kernel: build
+	@if [ -f $(SHARED_BENCH)/peer_c.c ]; then \
+		cc -O2 -o .build/peer_c $(SHARED_BENCH)/peer_c.c -lm && \
+		.build/peer_c mm1 1000000 && .build/peer_c agents 100000 1; \
+	else echo "bench-kernel: $(SHARED_BENCH)/peer_c.c not found, skipping the C reference"; fi
+	$(BIN) bench kernel --workload mm1
+	$(BIN) bench kernel --workload agents --agents 100000 --days 1
+	$(BIN) bench kernel --workload agents --agents 100000 --days 30
+	@if python3 -c 'import simpy' 2>/dev/null && [ -f $(SHARED_BENCH)/peer_simpy.py ]; then \
+		python3 $(SHARED_BENCH)/peer_simpy.py mm1 100000; \
+	else echo "bench-kernel: SimPy not installed (pip install simpy==4.1.2) — skipping"; fi
+
+bench: bench-kernel
+
+clean:
+	rm -rf .build

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Simulation
+
+/// `habitat bench …`: benchmarks that print figures (never asserted by timed tests).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure Habitat's speed; prints one line of figures per workload.",
+        subcommands: [KernelBench.self]
+    )
+}
+
+/// The workloads of `habitat bench kernel`.
+enum KernelWorkload: String, ExpressibleByArgument, CaseIterable {
+    case mm1, agents
+}
+
+/// `habitat bench kernel --workload mm1|agents`: the event-kernel workloads of `shared/bench/`, for
+/// side-by-side comparison with the plain-C and SimPy references (`make bench-kernel` runs all three).
+struct KernelBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kernel",
+        abstract: "Run an event-kernel workload (M/M/1 queue, or many independent agents).",
+        discussion: """
+        Prints `workload=<w> impl=habitat events=<n> seconds=<s> events_per_s=<r>` followed by the workload's checks.
+        mm1: lambda 0.9, mu 1.0, until N customers depart; checks mean Wq and W against 9.0 and 10.0 and gives a
+        99% batch-means interval for Wq. agents: urges at 40/day, hourly earn timer reset by each urge, midnight
+        rollover, p(resist) 0.3; each agent has its own event queue; agents run across --threads workers.
+        """
+    )
+
+    @Option(help: "Which workload: \(KernelWorkload.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var workload: KernelWorkload
+
+    @Option(help: "mm1: customers to serve (departures).")
+    var customers: Int = 1_000_000
+
+    @Option(help: "agents: number of agents.")
+    var agents: Int = 100_000
+
+    @Option(help: "agents: simulated days.")
+    var days: Int = 30
+
+    @Option(help: "Random seed.")
+    var seed: UInt64 = 42
+
+    @Option(help: "agents: worker threads (default: the machine's cores).")
+    var threads: Int = PersonParallelRunner.defaultThreads
+
+    @Option(help: "Progress bar on stderr: auto, always, never.")
+    var progress: ProgressMode = .auto
+
+    func validate() throws {
+        guard customers >= 1 else { throw ValidationError("--customers must be at least 1 (got \(customers))") }
+        guard agents >= 1 else { throw ValidationError("--agents must be at least 1 (got \(agents))") }
+        guard (1...36_500).contains(days) else { throw ValidationError("--days must be in 1…36500 (got \(days))") }
+        guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
+    }
+
+    func run() throws {
+        switch workload {
+        case .mm1: runMM1()
+        case .agents: try runAgents()
+        }
+    }
+
+    func runMM1() {
+        let model = MM1Workload(customers: customers, seed: seed)
+        let clock = ContinuousClock()
+        var result: MM1Workload.Result!
+        let elapsed = clock.measure { result = model.run() }
+        let seconds = elapsed.seconds
+        let ci = result.wqBatches.interval(level: 0.99)
+        print(fields([
+            ("workload", "mm1"), ("impl", "habitat"), ("events", "\(result.events)"),
+            ("seconds", String(format: "%.6f", seconds)), ("events_per_s", String(format: "%.0f", Double(result.events) / seconds)),
+            ("N", "\(customers)"), ("seed", "\(seed)"), ("departures", "\(result.departures)"),
+            ("Wq", String(format: "%.10f", result.meanWq)), ("W", String(format: "%.10f", result.meanW)),
+            ("Wq_th", "9.0"), ("W_th", "10.0"),
+            ("Wq_relerr", String(format: "%.5f", (result.meanWq - MM1Workload.analyticWq) / MM1Workload.analyticWq)),
+            ("W_relerr", String(format: "%.5f", (result.meanW - MM1Workload.analyticW) / MM1Workload.analyticW)),
+            ("Wq_batch_mean", String(format: "%.5f", ci.mean)), ("Wq_ci99_halfwidth", String(format: "%.5f", ci.halfWidth)),
+            ("Wq_ci99_contains_th", "\(abs(ci.mean - MM1Workload.analyticWq) <= ci.halfWidth)"), ("batches", "\(ci.batches)"),
+            ("heap_max", "\(result.heapPeak)"), ("queue_max", "\(result.queuePeak)"),
+        ]))
+    }
+
+    func runAgents() throws {
+        StopRequest.installInterruptHandler()
+        let bar = ProgressBar(total: agents, unit: "agents", label: "agents", mode: progress)
+        let model = AgentsWorkload(agents: agents, days: days, seed: seed, threads: threads)
+        let clock = ContinuousClock()
+        var totals: AgentsWorkload.Totals!
+        do {
+            let elapsed = try clock.measure { totals = try model.run(progress: { bar.update($0) }) }
+            bar.finish(agents)
+            let seconds = elapsed.seconds
+            let expected = Double(agents) * AgentsWorkload.urgesPerDay * Double(days)
+            print(fields([
+                ("workload", "agents"), ("impl", "habitat"), ("events", "\(totals.events)"),
+                ("seconds", String(format: "%.6f", seconds)), ("events_per_s", String(format: "%.0f", Double(totals.events) / seconds)),
+                ("agents", "\(agents)"), ("days", "\(days)"), ("seed", "\(seed)"), ("threads", "\(threads)"),
+                ("urges", "\(totals.urges)"), ("resists", "\(totals.resists)"), ("gives", "\(totals.gives)"),
+                ("earns", "\(totals.earns)"), ("rollovers", "\(totals.rollovers)"), ("daily_sumsq", "\(totals.dailySumOfSquares)"),
+                ("resist_frac", String(format: "%.5f", Double(totals.resists) / Double(max(1, totals.urges)))),
+                ("urges_relerr", String(format: "%.5f", (Double(totals.urges) - expected) / expected)),
+                ("stale_pops", "\(totals.stale)"), ("heap_max_per_agent", "\(totals.heapPeak)"),
+                ("person_days_per_s", String(format: "%.0f", Double(agents * days) / seconds)),
+            ]))
+        } catch let interrupted as RunInterrupted {
+            bar.finish(0)
+            FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
+            throw ExitCode(130)
+        }
+    }
+
+    func fields(_ pairs: [(String, String)]) -> String { pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
+}
+
+extension ProgressMode: ExpressibleByArgument {}
+
+extension Duration {
+    /// The duration in seconds as a floating-point number.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

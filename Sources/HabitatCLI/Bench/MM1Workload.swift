@@ -1,0 +1,141 @@
+import RulesCore
+import SimKernel
+import Stochastics
+
+/// The M/M/1 kernel benchmark (`habitat bench kernel --workload mm1`): one server, Poisson arrivals at
+/// λ = 0.9 and exponential service at μ = 1.0, until `customers` have departed — the same model as
+/// `shared/bench/peer_c.c` and `peer_simpy.py`.
+///
+/// Time runs on the kernel's integer clock with one model time unit = 1 000 000 ms, so rounding is 10⁻⁶ of a
+/// mean service time. Arrival and service draws come from two keyed streams.
+struct MM1Workload {
+    static let lambda = 0.9
+    static let mu = 1.0
+    /// Analytic mean wait in queue, ρ/(μ−λ) = 9.0.
+    static let analyticWq = (lambda / mu) / (mu - lambda)
+    /// Analytic mean time in system, 1/(μ−λ) = 10.0.
+    static let analyticW = 1 / (mu - lambda)
+    static let unitMs: Double = 1_000_000
+
+    var customers: Int
+    var seed: UInt64
+    /// Customers discarded before batch means start (the queue starts empty).
+    var warmup: Int
+    var batches: Int
+
+    init(customers: Int, seed: UInt64, warmup: Int? = nil, batches: Int = 20) {
+        self.customers = customers
+        self.seed = seed
+        self.warmup = warmup ?? customers / 20
+        self.batches = batches
+    }
+
+    enum Event { case arrival, departure }
+
+    struct Result {
+        var events: Int
+        var departures: Int
+        var meanWq: Double
+        var meanW: Double
+        /// Batch means of Wq after warm-up.
+        var wqBatches: BatchMeans
+        var heapPeak: Int
+        var queuePeak: Int
+    }
+
+    func run() -> Result {
+        let arrivals = RandomStream(key: StreamKey(seed: seed, replication: 0, person: 0, stream: "arrivals"))
+        let services = RandomStream(key: StreamKey(seed: seed, replication: 0, person: 0, stream: "services"))
+        let arrivalMean = MM1Workload.unitMs / MM1Workload.lambda
+        let serviceMean = MM1Workload.unitMs / MM1Workload.mu
+        @inline(__always) func draw(_ s: RandomStream, _ mean: Double) -> TimeSpan {
+            TimeSpan(milliseconds: Int64((s.exponential(mean: mean)).rounded()))
+        }
+
+        var queue = EventQueue<Event>(capacity: 4)
+        var waiting = RingBuffer(capacity: 1 << 12)
+        var busy = false
+        var inServiceArrival: Int64 = 0, inServiceStart: Int64 = 0
+        var departures = 0, arrivalsCount = 0
+        var sumWq = 0.0, sumW = 0.0
+        let perBatch = max(1, (customers - warmup) / batches)
+        var batchMeans = BatchMeans(batchSize: perBatch)
+
+        queue.schedule(.arrival, at: .epoch + draw(arrivals, arrivalMean))
+        while let e = queue.next() {
+            let now = e.time.millisecondsSinceEpoch
+            switch e.payload {
+            case .arrival:
+                arrivalsCount += 1
+                if !busy {
+                    busy = true
+                    inServiceArrival = now; inServiceStart = now
+                    queue.schedule(.departure, at: e.time + draw(services, serviceMean))
+                } else {
+                    waiting.push(now)
+                }
+                queue.schedule(.arrival, at: e.time + draw(arrivals, arrivalMean))
+            case .departure:
+                departures += 1
+                let wq = Double(inServiceStart - inServiceArrival) / MM1Workload.unitMs
+                sumWq += wq
+                sumW += Double(now - inServiceArrival) / MM1Workload.unitMs
+                if departures > warmup { batchMeans.add(wq) }
+                if departures == customers { break }
+                if let next = waiting.pop() {
+                    inServiceArrival = next; inServiceStart = now
+                    queue.schedule(.departure, at: e.time + draw(services, serviceMean))
+                } else {
+                    busy = false
+                }
+            }
+            if departures == customers { break }
+        }
+        return Result(events: arrivalsCount + departures, departures: departures,
+                      meanWq: sumWq / Double(departures), meanW: sumW / Double(departures),
+                      wqBatches: batchMeans, heapPeak: queue.peakSize, queuePeak: waiting.peak)
+    }
+}
+
+/// A growable FIFO ring of integers (waiting customers' arrival times).
+struct RingBuffer {
+    var storage: [Int64]
+    var head = 0, count = 0, peak = 0
+    init(capacity: Int) { storage = [Int64](repeating: 0, count: capacity) }
+    mutating func push(_ v: Int64) {
+        if count == storage.count {
+            storage = (0..<count).map { storage[(head + $0) & (storage.count - 1)] } + [Int64](repeating: 0, count: count)
+            head = 0
+        }
+        storage[(head + count) & (storage.count - 1)] = v
+        count += 1
+        if count > peak { peak = count }
+    }
+    mutating func pop() -> Int64? {
+        guard count > 0 else { return nil }
+        let v = storage[head]
+        head = (head + 1) & (storage.count - 1)
+        count -= 1
+        return v
+    }
+}
+
+/// Non-overlapping batch means of a stationary but autocorrelated series, for a confidence interval of its mean.
+struct BatchMeans {
+    let batchSize: Int
+    var current = 0.0, inCurrent = 0
+    var means: [Double] = []
+    init(batchSize: Int) { self.batchSize = batchSize }
+    mutating func add(_ v: Double) {
+        current += v
+        inCurrent += 1
+        if inCurrent == batchSize { means.append(current / Double(batchSize)); current = 0; inCurrent = 0 }
+    }
+    /// Mean of the batch means and the half-width of its confidence interval at `level` (Student t, k−1 df).
+    func interval(level: Double) -> (mean: Double, halfWidth: Double, batches: Int) {
+        var s = Summary()
+        for m in means { s.add(m) }
+        let ci = s.confidenceInterval(level: level)
+        return (s.mean, (ci.upper - ci.lower) / 2, means.count)
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `habitat` command: run, validate, list, bench, … (CONTRACT.md, "Command line").
+public struct HabitatCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "habitat",
+        abstract: "Simulate synthetic people living through the rule engines of digital-wellbeing apps.",
+        discussion: """
+        Scenario files are YAML (see Scenarios/README.md). Reports are CSV with a manifest.json.
+        Exit status: 0 success; 1 a run or check that failed; 2 bad usage or an invalid scenario.
+        """,
+        version: "habitat \(ToolVersion.text)",
+        subcommands: [ValidateCommand.self, ListCommand.self, BenchCommand.self]
+    )
+    public init() {}
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Simulation
+
+/// `habitat list`: the products, personas and example scenarios that ship with Habitat.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the products, personas and example scenarios that ship with Habitat."
+    )
+
+    func run() throws {
+        print("Products (product: key in a scenario):")
+        for p in Products.all {
+            let status = p.hasEngine ? "engine ready, \(p.parameters!.count) rule parameters" : "no engine yet"
+            print("  \(p.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.name) — seed \(p.seedFile) — \(status)")
+            print("  \(String(repeating: " ", count: 14)) \(p.summary)")
+        }
+        print("")
+        print("Personas:")
+        print("  (none yet: synthetic people arrive with the behaviour models)")
+        print("")
+        let scenarios = ExampleScenarios.all()
+        print("Example scenarios (\(ExampleScenarios.directory?.path ?? "Scenarios/ not found")):")
+        if scenarios.isEmpty { print("  (none)") }
+        for s in scenarios { print("  \(s.lastPathComponent)") }
+    }
+}
+
+/// Finds the example scenarios shipped in the repository's `Scenarios/` folder.
+enum ExampleScenarios {
+    /// `./Scenarios` when present, else the `Scenarios/` folder of the source tree this binary was built from.
+    static var directory: URL? {
+        let fm = FileManager.default
+        let local = URL(fileURLWithPath: fm.currentDirectoryPath).appendingPathComponent("Scenarios")
+        if fm.fileExists(atPath: local.path) { return local }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios")
+        return fm.fileExists(atPath: source.path) ? source : nil
+    }
+
+    /// The `.yaml` files there, sorted by name.
+    static func all() -> [URL] {
+        guard let dir = directory, let items = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
+        return items.filter { $0.hasSuffix(".yaml") }.sorted().map { dir.appendingPathComponent($0) }
+    }
+}
