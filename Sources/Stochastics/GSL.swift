@@ -71,15 +71,6 @@ enum GSL {
         return gsl_cdf_chisq_Pinv(p, nu)
     }
 
-    /// Sorts ascending in place with `gsl_sort` (NaN-free input expected).
-    static func sort(_ values: inout [Double]) {
-        configure()
-        let n = values.count
-        values.withUnsafeMutableBufferPointer { buf in
-            if let base = buf.baseAddress { gsl_sort(base, 1, n) }
-        }
-    }
-
     /// Type-7 quantile of ascending data (`gsl_stats_quantile_from_sorted_data`); `NaN` when empty.
     static func quantileOfSorted(_ sorted: UnsafeBufferPointer<Double>, _ p: Double) -> Double {
         guard let base = sorted.baseAddress, sorted.count > 0 else { return .nan }
@@ -182,8 +173,11 @@ public final class GSLGenerator {
     @inline(__always) public func uniformPositive() -> Double { gsl_rng_uniform_pos(rng) }
     /// Uniform integer in [0, n), 1 ≤ n ≤ 2^32 (`gsl_rng_uniform_int`).
     @inline(__always) public func uniformInt(below n: UInt) -> UInt { gsl_rng_uniform_int(rng, n) }
-    /// Exponential with the given mean (`gsl_ran_exponential`).
-    @inline(__always) public func exponential(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
+    /// Exponential with the given mean: GSL's inverse transform as `-mean·log(1 − u)` (`habitat_ran_exponential`),
+    /// equal to `gsl_ran_exponential` up to rounding and twice as fast.
+    @inline(__always) public func exponential(mean: Double) -> Double { habitat_ran_exponential(rng, mean) }
+    /// Exponential with the given mean, through `gsl_ran_exponential` itself (`-mean·log1p(−u)`).
+    @inline(__always) public func exponentialGSL(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
     /// Poisson with the given mean (`gsl_ran_poisson`).
     @inline(__always) public func poisson(mean: Double) -> UInt32 { gsl_ran_poisson(rng, mean) }
     /// Normal with mean 0 and standard deviation `sigma` (`gsl_ran_gaussian_ziggurat`).
