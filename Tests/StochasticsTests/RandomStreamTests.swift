@@ -74,7 +74,7 @@ struct RandomStreamTests {
         }
     }
 
-    @Test("100 000 consecutive persons × 8 streams give distinct derived seeds and distinct first outputs pairs")
+    @Test("100 000 consecutive persons × 8 streams give 800 000 distinct derived seeds; first uniforms of 10 000 persons average 0.5 ± 0.01")
     func noCollisionsAcrossAPopulation() {
         let names: [StreamName] = [.urges, .sessions, .choices, .purchases, .onboarding, .churn, .notifications, .population]
         var seeds = Set<UInt64>()
