@@ -1,0 +1,62 @@
+// CGSL — the one C door of Habitat: the GNU Scientific Library (GPL-3.0).
+//
+// Only Sources/Stochastics/GSL.swift imports this module. Swift 6 cannot read GSL's global
+// generator-type variables (`gsl_rng_taus2`, …: mutable C globals are not concurrency-safe),
+// so they are reached through the `static inline` accessors below.
+#ifndef HABITAT_CGSL_SHIM_H
+#define HABITAT_CGSL_SHIM_H
+
+#include <math.h>
+#include <stdint.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+
+// MARK: Generator types
+
+static inline const gsl_rng_type *habitat_rng_type_taus2(void) { return gsl_rng_taus2; }
+static inline const gsl_rng_type *habitat_rng_type_mt19937(void) { return gsl_rng_mt19937; }
+static inline const gsl_rng_type *habitat_rng_type_ranlxd2(void) { return gsl_rng_ranlxd2; }
+
+// MARK: Error handling
+
+/// Turns GSL's default abort-on-error handler off; GSL functions then report through their return values.
+static inline void habitat_gsl_error_handler_off(void) { (void)gsl_set_error_handler_off(); }
+
+// MARK: Hot-path draws
+
+/// `gsl_rng_uniform` without the extra library call: [0, 1).
+static inline double habitat_rng_uniform(const gsl_rng *r) { return (r->type->get_double)(r->state); }
+
+/// `gsl_rng_get` without the extra library call: the generator's raw output in [min, max].
+static inline unsigned long habitat_rng_get(const gsl_rng *r) { return (r->type->get)(r->state); }
+
+/// GSL's exponential sampler (`gsl_ran_exponential`: inverse transform, -mu * log1p(-u)) with `log(1 - u)` in place
+/// of `log1p(-u)`: the same value up to rounding, because 1 - u is exact for generators whose uniforms are
+/// multiples of 2^-32 (taus2, mt19937), and about twice as fast (glibc's log1p is slow).
+static inline double habitat_ran_exponential(const gsl_rng *r, double mu) {
+    return -mu * log(1.0 - (r->type->get_double)(r->state));
+}
+
+// MARK: Direct seeding of taus2 (96 bits of state instead of gsl_rng_set's 32-bit seed)
+
+/// The layout of GSL's private `taus_state_t` (randist/taus.c, unchanged since GSL 1.0).
+typedef struct { unsigned long int s1, s2, s3; } habitat_taus_state_t;
+
+/// Sets a taus2 generator's three 32-bit components directly, applying the same validity fix-ups as
+/// GSL's `taus_set` (s1 >= 2, s2 >= 8, s3 >= 16) and the same six warm-up steps.
+/// Returns GSL_EINVAL if `r` is not a taus2 generator.
+static inline int habitat_taus2_set_state(gsl_rng *r, uint32_t a, uint32_t b, uint32_t c) {
+    if (r->type != gsl_rng_taus2 || r->type->size != sizeof(habitat_taus_state_t)) return GSL_EINVAL;
+    habitat_taus_state_t *s = (habitat_taus_state_t *)r->state;
+    s->s1 = a; s->s2 = b; s->s3 = c;
+    if (s->s1 < 2UL) s->s1 += 2UL;
+    if (s->s2 < 8UL) s->s2 += 8UL;
+    if (s->s3 < 16UL) s->s3 += 16UL;
+    for (int i = 0; i < 6; i++) (void)(r->type->get)(r->state);
+    return GSL_SUCCESS;
+}
+
+#endif
