@@ -14,9 +14,9 @@ extension ResolvedScenario {
             let def = ScenarioLoader.canonical(p.defaultValue, p.kind)
             let values = arms.map { arm -> String in
                 guard let v = arm.rules[p.keyPath] else { return "-" }
-                return YAMLWriter.flow(v) + (v == def ? "" : " *")
+                return v.description + (v == def ? "" : " *")
             }
-            rows.append(["rules." + p.keyPath] + values + [YAMLWriter.flow(def), p.kind.description, p.source.description])
+            rows.append(["rules." + p.keyPath] + values + [def.description, p.kind.description, p.source.description])
         }
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }

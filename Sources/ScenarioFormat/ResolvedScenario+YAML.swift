@@ -24,7 +24,7 @@ extension ResolvedScenario {
             if !diff.isEmpty { w.rules(diff, indent: 4) }
             if arm.population != population {
                 w.key(4, "population")
-                w.population(arm.population, indent: 6)
+                w.population(arm.population, indent: 6, differingFrom: population)
             }
         }
         if sweep.isEmpty {
@@ -75,11 +75,26 @@ struct YAMLWriter {
         out += String(repeating: " ", count: indent) + key + ": " + value + "\n"
     }
 
-    mutating func population(_ p: PopulationSpec, indent: Int) {
+    /// A population; with `base`, only the keys whose values differ from it (an arm's overrides).
+    mutating func population(_ p: PopulationSpec, indent: Int, differingFrom base: PopulationSpec? = nil) {
         let pad = String(repeating: " ", count: indent)
-        line(indent, "installs", String(p.installs))
-        key(indent, "personas")
-        for persona in p.personas {
+        if p.installs != base?.installs { line(indent, "installs", String(p.installs)) }
+        if p.personas != base?.personas {
+            key(indent, "personas")
+            personas(p.personas, pad: pad)
+        }
+        if p.devices != base?.devices {
+            key(indent, "devices")
+            for d in p.devices { out += pad + "  - model: \(Self.string(d.model))\n" + pad + "    share: \(formatNumber(d.share))\n" }
+        }
+        if p.timeZones != base?.timeZones {
+            key(indent, "time_zones")
+            for z in p.timeZones { out += pad + "  - zone: \(Self.string(z.zone))\n" + pad + "    share: \(formatNumber(z.share))\n" }
+        }
+    }
+
+    mutating func personas(_ list: [PersonaShare], pad: String) {
+        for persona in list {
             out += pad + "  - name: \(Self.string(persona.name))\n"
             out += pad + "    share: \(formatNumber(persona.share))\n"
             if !persona.params.isEmpty {
@@ -87,10 +102,6 @@ struct YAMLWriter {
                 for k in persona.params.keys.sorted() { out += pad + "      \(Self.string(k)): \(persona.params[k]!)\n" }
             }
         }
-        key(indent, "devices")
-        for d in p.devices { out += pad + "  - model: \(Self.string(d.model))\n" + pad + "    share: \(formatNumber(d.share))\n" }
-        key(indent, "time_zones")
-        for z in p.timeZones { out += pad + "  - zone: \(Self.string(z.zone))\n" + pad + "    share: \(formatNumber(z.share))\n" }
     }
 
     /// `rules:` as nested maps from dotted key paths, keys sorted.

@@ -36,6 +36,8 @@ struct ScenarioChecker {
     var duplicates: [String: (key: String, first: Mark?)] = [:]
     /// Problems found so far.
     var issues: [ScenarioIssue] = []
+    /// False for command-line text, whose line and column would mean nothing to the user.
+    var locates = true
 
     init(file: String, product: Product?, catalogue: [RuleParameter]?) {
         self.file = file
@@ -47,6 +49,7 @@ struct ScenarioChecker {
 
     mutating func report(_ kind: ScenarioIssue.Kind, _ path: KeyPath, at mark: Mark?, _ message: String,
                          value: String? = nil, allowed: String? = nil, suggestion: String? = nil) {
+        let mark = locates ? mark : nil
         issues.append(ScenarioIssue(file: file, line: mark?.line, column: mark?.column, keyPath: path.description, kind: kind,
                                     message: message, value: value, allowed: allowed, suggestion: suggestion))
     }

@@ -100,6 +100,7 @@ public struct ScenarioLoader: Sendable {
 
         // Command-line overrides.
         var cli = ScenarioChecker(file: Self.commandLine, product: product, catalogue: catalogue)
+        cli.locates = false
         var ruleOverrides: [(String, ParameterValue)] = []
         var installsOverride: Int?
         for (key, text) in overrides.assignments {

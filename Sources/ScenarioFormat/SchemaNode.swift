@@ -109,7 +109,7 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .text: return "text"
         case .identifier: return "a name of letters, digits, '-', '_' and '.'"
-        case .integer(let r): return "an integer in \(r.lowerBound)…\(r.upperBound)"
+        case .integer(let r): return r.upperBound == .max ? "an integer ≥ \(r.lowerBound)" : "an integer in \(r.lowerBound)…\(r.upperBound)"
         case .unsigned: return "an integer in 0…\(UInt64.max)"
         case .number(let r): return "a number in \(formatNumber(r.lowerBound))…\(formatNumber(r.upperBound))"
         case .share: return "a number in (0, 1]"
