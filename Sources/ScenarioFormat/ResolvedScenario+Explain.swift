@@ -1,0 +1,34 @@
+import Foundation
+import RulesCore
+
+extension ResolvedScenario {
+    /// A text table of every rule parameter for `habitat validate --explain`: key path, value (one column per arm
+    /// when there are several), default, allowed range and where the default comes from (seed section,
+    /// publication or assumption). A `*` marks a value that differs from the default.
+    public func explain(_ catalogue: [RuleParameter]) -> String {
+        guard !catalogue.isEmpty else { return "product '\(product)' has no rule catalogue yet: no rule parameters to explain\n" }
+        let valueHeaders = arms.count == 1 ? ["value"] : arms.map { "value[\($0.name)]" }
+        let header = ["key"] + valueHeaders + ["default", "allowed", "source"]
+        var rows: [[String]] = []
+        for p in catalogue.sorted(by: { $0.keyPath < $1.keyPath }) {
+            let def = ScenarioLoader.canonical(p.defaultValue, p.kind)
+            let values = arms.map { arm -> String in
+                guard let v = arm.rules[p.keyPath] else { return "-" }
+                return v.description + (v == def ? "" : " *")
+            }
+            rows.append(["rules." + p.keyPath] + values + [def.description, p.kind.description, p.source.description])
+        }
+        var widths = header.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+        func render(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }
+        var text = render(header) + "\n" + render(widths.enumerated().map { i, w in String(repeating: "-", count: i == widths.count - 1 ? header[i].count : w) }) + "\n"
+        for r in rows { text += render(r) + "\n" }
+        let changed = rows.filter { $0.contains(where: { $0.hasSuffix(" *") }) }.count
+        text += "\(catalogue.count) rule parameters, \(changed) changed from the default (*); "
+        text += "\(catalogue.filter { $0.source.isAssumption }.count) defaults are assumptions\n"
+        return text
+    }
+}

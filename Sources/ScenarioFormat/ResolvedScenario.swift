@@ -1,0 +1,194 @@
+import RulesCore
+
+/// A scenario with every default filled in and every layer applied: what a run actually uses.
+///
+/// Layers, lowest first: the product's catalogue defaults, the scenario's `rules`, each arm's `rules`, then
+/// command-line overrides. `yaml` prints it back; parsing that text again gives an equal value.
+public struct ResolvedScenario: Sendable, Hashable {
+    /// Scenario name (file name without extension when not given).
+    public var name: String
+    /// The product whose rule engine runs.
+    public var product: Product
+    /// Master random seed.
+    public var seed: UInt64
+    /// First simulated local day.
+    public var start: LocalDate
+    /// Number of simulated days, 1…3650.
+    public var horizonDays: Int
+    /// Monte Carlo replications, 1…10000.
+    public var replications: Int
+    /// The scenario-level population (arms may override it).
+    public var population: PopulationSpec
+    /// The scenario-level rule values: catalogue defaults ← scenario `rules` ← command-line overrides.
+    public var rules: ParameterValues
+    /// The arms, never empty (a lone `control` arm when the file names none).
+    public var arms: [ResolvedArm]
+    /// The parameter grid (empty when the scenario sweeps nothing).
+    public var sweep: SweepSpec
+    /// Where and what to write.
+    public var outputs: OutputSpec
+
+    /// Creates a resolved scenario.
+    public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
+                population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec, outputs: OutputSpec) {
+        self.name = name
+        self.product = product
+        self.seed = seed
+        self.start = start
+        self.horizonDays = horizonDays
+        self.replications = replications
+        self.population = population
+        self.rules = rules
+        self.arms = arms
+        self.sweep = sweep
+        self.outputs = outputs
+    }
+
+    /// The arm with a name, if any.
+    public func arm(named name: String) -> ResolvedArm? { arms.first(where: { $0.name == name }) }
+}
+
+/// One experiment arm, fully resolved: its own rule values and population.
+public struct ResolvedArm: Sendable, Hashable {
+    /// Arm name, unique within the scenario.
+    public var name: String
+    /// Every rule parameter's value for this arm.
+    public var rules: ParameterValues
+    /// The population this arm simulates (the scenario's unless the arm overrides it).
+    public var population: PopulationSpec
+
+    /// Creates an arm.
+    public init(name: String, rules: ParameterValues, population: PopulationSpec) {
+        self.name = name
+        self.rules = rules
+        self.population = population
+    }
+}
+
+/// Who is simulated: how many installs, and the persona, device and time-zone mixes.
+public struct PopulationSpec: Sendable, Hashable {
+    /// How many people install the app over the horizon.
+    public var installs: Int
+    /// Persona mix; shares sum to 1.
+    public var personas: [PersonaShare]
+    /// Device mix; shares sum to 1.
+    public var devices: [DeviceShare]
+    /// Time-zone mix; shares sum to 1.
+    public var timeZones: [ZoneShare]
+
+    /// Creates a population.
+    public init(installs: Int, personas: [PersonaShare], devices: [DeviceShare], timeZones: [ZoneShare]) {
+        self.installs = installs
+        self.personas = personas
+        self.devices = devices
+        self.timeZones = timeZones
+    }
+}
+
+/// A persona, its share of installs and its behavioural parameter overrides.
+public struct PersonaShare: Sendable, Hashable {
+    /// Persona name, e.g. `student`.
+    public var name: String
+    /// Fraction of installs, (0, 1].
+    public var share: Double
+    /// Behavioural parameter overrides by name (the behaviour model owns their meaning and defaults).
+    public var params: [String: ParameterDistribution]
+
+    /// Creates a persona share.
+    public init(name: String, share: Double, params: [String: ParameterDistribution] = [:]) {
+        self.name = name
+        self.share = share
+        self.params = params
+    }
+}
+
+/// A device model and its share of installs.
+public struct DeviceShare: Sendable, Hashable {
+    /// Device model id, e.g. `iphone-13`.
+    public var model: String
+    /// Fraction of installs, (0, 1].
+    public var share: Double
+    /// Creates a device share.
+    public init(model: String, share: Double) { self.model = model; self.share = share }
+}
+
+/// An IANA time zone and its share of installs.
+public struct ZoneShare: Sendable, Hashable {
+    /// IANA identifier, e.g. `Europe/Berlin` (checked against the tz database).
+    public var zone: String
+    /// Fraction of installs, (0, 1].
+    public var share: Double
+    /// Creates a zone share.
+    public init(zone: String, share: Double) { self.zone = zone; self.share = share }
+}
+
+/// A behavioural parameter across the people of a persona: one fixed number or a distribution to draw from.
+public enum ParameterDistribution: Sendable, Hashable, CustomStringConvertible {
+    case fixed(Double)
+    case normal(mean: Double, sd: Double)
+    case lognormal(mu: Double, sigma: Double)
+    case uniform(min: Double, max: Double)
+    case beta(alpha: Double, beta: Double)
+    case gamma(shape: Double, scale: Double)
+
+    /// The family and parameters (nil family for `fixed`).
+    var parts: (family: DistributionFamily?, values: [Double]) {
+        switch self {
+        case .fixed(let v): return (nil, [v])
+        case let .normal(a, b): return (.normal, [a, b])
+        case let .lognormal(a, b): return (.lognormal, [a, b])
+        case let .uniform(a, b): return (.uniform, [a, b])
+        case let .beta(a, b): return (.beta, [a, b])
+        case let .gamma(a, b): return (.gamma, [a, b])
+        }
+    }
+
+    init(family: DistributionFamily, values v: [Double]) {
+        switch family {
+        case .normal: self = .normal(mean: v[0], sd: v[1])
+        case .lognormal: self = .lognormal(mu: v[0], sigma: v[1])
+        case .uniform: self = .uniform(min: v[0], max: v[1])
+        case .beta: self = .beta(alpha: v[0], beta: v[1])
+        case .gamma: self = .gamma(shape: v[0], scale: v[1])
+        }
+    }
+
+    /// `1.5` or `{distribution: normal, mean: 1.0, sd: 0.2}` (the YAML flow form).
+    public var description: String {
+        let (family, values) = parts
+        guard let family else { return formatNumber(values[0]) }
+        let params = zip(family.parameterNames, values).map { "\($0): \(formatNumber($1))" }
+        return "{distribution: \(family.rawValue), " + params.joined(separator: ", ") + "}"
+    }
+}
+
+/// A parameter grid: each axis varies one key path; axes in one `zip` group move together, the rest cross.
+public struct SweepSpec: Sendable, Hashable {
+    /// One varied key path and its values.
+    public struct Axis: Sendable, Hashable {
+        /// `rules.tokens.monthly_purchase_cap`, `seed`, `horizon_days`, `replications` or `population.installs`.
+        public var keyPath: String
+        /// The values, in the order written.
+        public var values: [ParameterValue]
+        /// Creates an axis.
+        public init(keyPath: String, values: [ParameterValue]) { self.keyPath = keyPath; self.values = values }
+    }
+    /// Axes in the order written.
+    public var axes: [Axis]
+    /// Groups of key paths swept in lock-step (equal value counts).
+    public var zip: [[String]]
+    /// Creates a sweep.
+    public init(axes: [Axis] = [], zip: [[String]] = []) { self.axes = axes; self.zip = zip }
+    /// True when nothing is swept.
+    public var isEmpty: Bool { axes.isEmpty }
+}
+
+/// What a run writes and where.
+public struct OutputSpec: Sendable, Hashable {
+    /// Report directory (default `Reports/<scenario name>`).
+    public var dir: String
+    /// Person ids whose timelines are written as trace CSVs.
+    public var tracePeople: [Int]
+    /// Creates an output spec.
+    public init(dir: String, tracePeople: [Int] = []) { self.dir = dir; self.tracePeople = tracePeople }
+}

@@ -1,0 +1,335 @@
+import Foundation
+import RulesCore
+import Yams
+
+/// Command-line overrides, applied last: they win over the file, its arms and every default.
+///
+/// Typed fields cover `habitat run`'s options; `values` sets any overridable key path from text, e.g.
+/// `["rules.tokens.monthly_purchase_cap": "8", "start": "2026-03-02"]` (rule overrides apply to every arm).
+public struct ScenarioOverrides: Sendable, Hashable {
+    /// `--seed`: the master seed.
+    public var seed: UInt64?
+    /// `--replications`.
+    public var replications: Int?
+    /// `--people`: `population.installs`, in every arm.
+    public var people: Int?
+    /// `--days`: `horizon_days`.
+    public var days: Int?
+    /// `--out`: `outputs.dir`.
+    public var outputDir: String?
+    /// Key path → value as YAML text (`8`, `5.99`, `[mon, tue]`); `rules.*` or one of `ScenarioSchema.overridableKeys`.
+    public var values: [String: String]
+
+    /// Creates overrides; everything absent by default.
+    public init(seed: UInt64? = nil, replications: Int? = nil, people: Int? = nil, days: Int? = nil, outputDir: String? = nil,
+                values: [String: String] = [:]) {
+        self.seed = seed
+        self.replications = replications
+        self.people = people
+        self.days = days
+        self.outputDir = outputDir
+        self.values = values
+    }
+
+    /// No overrides.
+    public static let none = ScenarioOverrides()
+
+    /// Every override as (key path, text), typed ones last so they win over `values`.
+    var assignments: [(key: String, text: String)] {
+        var list = values.keys.sorted().map { ($0, values[$0]!) }
+        if let seed { list.append(("seed", String(seed))) }
+        if let replications { list.append(("replications", String(replications))) }
+        if let people { list.append(("population.installs", String(people))) }
+        if let days { list.append(("horizon_days", String(days))) }
+        if let outputDir { list.append(("outputs.dir", outputDir)) }
+        return list
+    }
+}
+
+/// Reads, checks and resolves scenario files.
+///
+/// ```swift
+/// let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: ScrollOffRules.catalogue]))
+/// let scenario = try loader.load(path: "Scenarios/premium.yaml", overrides: ScenarioOverrides(seed: 7))
+/// ```
+/// Every problem in the file (and in the overrides) is reported at once in one `ScenarioError`.
+public struct ScenarioLoader: Sendable {
+    /// The rule catalogues of the products.
+    public var catalogues: ProductCatalogues
+
+    /// The file name used in issues for command-line overrides.
+    public static let commandLine = "<command line>"
+
+    /// Creates a loader that checks `rules` against these catalogues.
+    public init(catalogues: ProductCatalogues) { self.catalogues = catalogues }
+
+    /// Loads a scenario file.
+    public func load(path: String, overrides: ScenarioOverrides = .none) throws(ScenarioError) -> ResolvedScenario {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ScenarioError(issues: [ScenarioIssue(file: path, keyPath: "", kind: .invalid,
+                                                       message: "cannot read the scenario file (\(error.localizedDescription))")])
+        }
+        return try load(yaml: text, fileName: path, overrides: overrides)
+    }
+
+    /// Loads a scenario from YAML text; `fileName` names it in issues and gives the default `name`.
+    public func load(yaml: String, fileName: String = "scenario.yaml", overrides: ScenarioOverrides = .none) throws(ScenarioError) -> ResolvedScenario {
+        let composed = Self.compose(yaml, file: fileName)
+        if let issue = composed.syntaxIssue { throw ScenarioError(issues: [issue]) }
+        let root = composed.root
+
+        // The product decides which catalogue `rules` is checked against.
+        var productText: String? = overrides.values["product"]
+        if productText == nil, case .scalar(let s)? = root?.mapping?["product"] { productText = s.string }
+        let product: Product? = productText.map { Product(rawValue: $0) } ?? .scrollOff
+        let catalogue = product.flatMap { catalogues[$0] }
+
+        var checker = ScenarioChecker(file: fileName, product: product, catalogue: catalogue)
+        checker.duplicates = composed.duplicates
+        var tree: ScenarioValue = .map([])
+        if let root, !ScenarioChecker.isNull(root) {
+            tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
+        } else {
+            tree = checker.check(nil, ScenarioSchema.scenario, at: .root) ?? .map([])
+        }
+        var fileIssues = checker.issues
+        fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
+
+        // Command-line overrides.
+        var cli = ScenarioChecker(file: Self.commandLine, product: product, catalogue: catalogue)
+        cli.locates = false
+        var ruleOverrides: [(String, ParameterValue)] = []
+        var installsOverride: Int?
+        for (key, text) in overrides.assignments {
+            let node: Node = ((try? Yams.compose(yaml: text)) ?? nil).flatMap { $0.scalar == nil && $0.sequence == nil ? nil : $0 }
+                ?? Node.scalar(.init(text))
+            let path = KeyPath.root.appending(key)
+            if key.hasPrefix("rules.") {
+                let rule = String(key.dropFirst("rules.".count))
+                guard let product else { continue }
+                guard let catalogue else {
+                    cli.report(.invalid, path, at: nil, "product '\(product)' has no rule catalogue yet, so it accepts no rules keys")
+                    continue
+                }
+                guard let p = catalogue.first(where: { $0.keyPath == rule }) else {
+                    cli.report(.unknownKey, path, at: nil, "unknown rule parameter '\(rule)' for product '\(product)'", value: rule,
+                               suggestion: Suggestion.closest(to: rule, among: catalogue.map(\.keyPath)).map { "rules." + $0 })
+                    continue
+                }
+                if let v = cli.checkParameter(node, p, at: path) { ruleOverrides.append((rule, v)) }
+            } else if ScenarioSchema.overridableKeys.contains(key), let field = ScenarioSchema.scenario.field(at: key) {
+                if let v = cli.check(node, field.node, at: path) {
+                    tree = tree.setting(path: key.split(separator: ".").map(String.init), to: v)
+                    if key == "population.installs" { installsOverride = v.intValue }
+                }
+            } else {
+                cli.report(.unknownKey, path, at: nil, "'\(key)' cannot be set from the command line", value: key,
+                           allowed: "rules.<parameter> or one of " + ScenarioSchema.overridableKeys.joined(separator: ", "),
+                           suggestion: Suggestion.closest(to: key, among: ScenarioSchema.overridableKeys + (catalogue ?? []).map { "rules." + $0.keyPath }))
+            }
+        }
+        let issues = fileIssues + cli.issues
+        guard issues.isEmpty, let product else { throw ScenarioError(issues: issues) }
+        return Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
+                          ruleOverrides: ruleOverrides, installsOverride: installsOverride)
+    }
+
+    // MARK: - Composing YAML
+
+    struct Composed {
+        var root: Node?
+        var duplicates: [String: (key: String, first: Mark?)] = [:]
+        var syntaxIssue: ScenarioIssue?
+    }
+
+    /// Parses YAML into nodes. Duplicate keys (which Yams refuses) are renamed to sentinels and reported later
+    /// with everything else; other syntax errors become one located issue.
+    static func compose(_ yaml: String, file: String) -> Composed {
+        var text = yaml
+        var result = Composed()
+        for attempt in 0..<100 {
+            do {
+                result.root = try Yams.compose(yaml: text)
+                return result
+            } catch let YamlError.duplicatedKeysInMapping(keys, context) {
+                let key = keys.first ?? ""
+                let sentinel = "__habitat_duplicate_\(attempt)__"
+                guard let renamed = renameLaterOccurrence(of: key, after: context.mark, in: text, to: sentinel) else {
+                    result.syntaxIssue = ScenarioIssue(file: file, line: context.mark.line, column: context.mark.column, keyPath: key,
+                                                       kind: .duplicateKey, message: "duplicate key '\(key)'", value: key,
+                                                       allowed: "each key once per map")
+                    return result
+                }
+                text = renamed
+                result.duplicates[sentinel] = (key, context.mark)
+            } catch let error as YamlError {
+                result.syntaxIssue = syntaxIssue(error, file: file)
+                return result
+            } catch {
+                result.syntaxIssue = ScenarioIssue(file: file, keyPath: "", kind: .syntax, message: "YAML syntax error: \(error)")
+                return result
+            }
+        }
+        result.syntaxIssue = ScenarioIssue(file: file, keyPath: "", kind: .duplicateKey, message: "too many duplicate keys")
+        return result
+    }
+
+    static func syntaxIssue(_ error: YamlError, file: String) -> ScenarioIssue {
+        func issue(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> ScenarioIssue {
+            var message = "YAML syntax error: \(problem)"
+            if let context { message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))" }
+            return ScenarioIssue(file: file, line: mark.line, column: mark.column, keyPath: "", kind: .syntax, message: message)
+        }
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            return issue(problem, context, mark)
+        case let .reader(problem, _, _, _):
+            return ScenarioIssue(file: file, keyPath: "", kind: .syntax, message: "cannot read the text: \(problem)")
+        default:
+            return ScenarioIssue(file: file, keyPath: "", kind: .syntax, message: "YAML syntax error: \(error)")
+        }
+    }
+
+    /// Renames the next occurrence of block-mapping key `key` at the same column as `first` (the duplicate).
+    static func renameLaterOccurrence(of key: String, after first: Mark, in text: String, to sentinel: String) -> String? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard first.line >= 1, first.line <= lines.count else { return nil }
+        let forms = [key, "\"\(key)\"", "'\(key)'"]
+        for i in first.line..<lines.count {
+            let scalars = Array(lines[i].unicodeScalars)
+            let col = first.column - 1
+            guard col <= scalars.count else { continue }
+            let prefix = String(String.UnicodeScalarView(scalars[..<col]))
+            guard prefix.allSatisfy({ $0 == " " || $0 == "-" }) else { continue }
+            let rest = String(String.UnicodeScalarView(scalars[col...]))
+            for form in forms where rest.hasPrefix(form) {
+                let after = rest.dropFirst(form.count).drop(while: { $0 == " " || $0 == "\t" })
+                if after.hasPrefix(":") {
+                    lines[i] = prefix + sentinel + rest.dropFirst(form.count)
+                    return lines.joined(separator: "\n")
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Building the resolved scenario
+
+    static func build(_ tree: ScenarioValue, fileName: String, product: Product, catalogue: [RuleParameter],
+                      ruleOverrides: [(String, ParameterValue)], installsOverride: Int?) -> ResolvedScenario {
+        let name = tree["name"]?.textValue ?? defaultName(fileName: fileName)
+        var defaults = ParameterValues([:])
+        for p in catalogue { defaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
+        func layered(_ base: ParameterValues, _ overrides: ScenarioValue?) -> ParameterValues {
+            var values = base
+            for e in overrides?.entries ?? [] { if case .parameter(let v) = e.value { values[e.key] = v } }
+            return values
+        }
+        func withCommandLine(_ base: ParameterValues) -> ParameterValues {
+            var values = base
+            for (k, v) in ruleOverrides { values[k] = v }
+            return values
+        }
+        let scenarioRules = layered(defaults, tree["rules"])
+        let populationTree = tree["population"] ?? .map([])
+        var population = Self.population(populationTree)
+        if let installsOverride { population.installs = installsOverride }
+
+        var arms: [ResolvedArm] = []
+        for armTree in tree["arms"]?.items ?? [] {
+            var merged = populationTree
+            for e in armTree["population"]?.entries ?? [] { merged = merged.setting(e.key, to: e.value) }
+            var armPopulation = Self.population(merged)
+            if let installsOverride { armPopulation.installs = installsOverride }
+            arms.append(ResolvedArm(name: armTree["name"]?.textValue ?? "arm\(arms.count)",
+                                    rules: withCommandLine(layered(scenarioRules, armTree["rules"])),
+                                    population: armPopulation))
+        }
+        if arms.isEmpty { arms = [ResolvedArm(name: "control", rules: withCommandLine(scenarioRules), population: population)] }
+
+        let sweepTree = tree["sweep"]
+        let sweep = SweepSpec(
+            axes: (sweepTree?["axes"]?.entries ?? []).map { SweepSpec.Axis(keyPath: $0.key, values: $0.value.items.map(parameterValue)) },
+            zip: (sweepTree?["zip"]?.items ?? []).map { $0.items.compactMap(\.textValue) })
+        let outputsTree = tree["outputs"]
+        let outputs = OutputSpec(dir: outputsTree?["dir"]?.textValue ?? "Reports/\(name)",
+                                 tracePeople: outputsTree?["trace_people"]?.items.compactMap(\.intValue) ?? [])
+
+        let seed: UInt64
+        switch tree["seed"] {
+        case .unsigned(let u)?: seed = u
+        case .int(let i)?: seed = UInt64(clamping: i)
+        default: seed = ScenarioSchema.defaultSeed
+        }
+        var start = ScenarioSchema.defaultStart
+        if case .date(let d)? = tree["start"] { start = d }
+        return ResolvedScenario(
+            name: name, product: product, seed: seed, start: start,
+            horizonDays: tree["horizon_days"]?.intValue ?? 90,
+            replications: tree["replications"]?.intValue ?? 1,
+            population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, outputs: outputs)
+    }
+
+    /// A scenario value as a rule-parameter value (sweep values).
+    static func parameterValue(_ v: ScenarioValue) -> ParameterValue {
+        switch v {
+        case .parameter(let p): return p
+        case .int(let i): return .int(i)
+        case .unsigned(let u): return Int(exactly: u).map { .int($0) } ?? .text(String(u))
+        case .number(let d): return .number(d)
+        case .bool(let b): return .bool(b)
+        case .text(let s): return .text(s)
+        case .date(let d): return .text(d.description)
+        case .list(let l): return .list(l.map(parameterValue))
+        case .map: return .text("")
+        }
+    }
+
+    /// A value in the canonical form validation produces for its kind (numbers as doubles, times as `HH:MM`).
+    static func canonical(_ v: ParameterValue, _ kind: ParameterKind) -> ParameterValue {
+        switch (kind, v) {
+        case (.number, .int(let i)): return .number(Double(i))
+        case (.timeOfDay, .text(let t)): return LocalTimeOfDay(text: t).map { .text($0.description) } ?? v
+        case (.weekdays, .list(let l)): return .list(l.map { $0.textValue.flatMap(Weekday.init(name:)).map { .text($0.shortName) } ?? $0 })
+        default: return v
+        }
+    }
+
+    static func population(_ t: ScenarioValue) -> PopulationSpec {
+        PopulationSpec(
+            installs: t["installs"]?.intValue ?? 1000,
+            personas: (t["personas"]?.items ?? []).map { p in
+                var params: [String: ParameterDistribution] = [:]
+                for e in p["params"]?.entries ?? [] {
+                    if let d = e.value.doubleValue {
+                        params[e.key] = .fixed(d)
+                    } else if let f = e.value["distribution"]?.textValue.flatMap(DistributionFamily.init(rawValue:)) {
+                        params[e.key] = ParameterDistribution(family: f, values: f.parameterNames.map { e.value[$0]?.doubleValue ?? 0 })
+                    }
+                }
+                return PersonaShare(name: p["name"]?.textValue ?? "", share: p["share"]?.doubleValue ?? 0, params: params)
+            },
+            devices: (t["devices"]?.items ?? []).map { DeviceShare(model: $0["model"]?.textValue ?? "", share: $0["share"]?.doubleValue ?? 0) },
+            timeZones: (t["time_zones"]?.items ?? []).map { ZoneShare(zone: $0["zone"]?.textValue ?? "", share: $0["share"]?.doubleValue ?? 0) })
+    }
+
+    /// `Scenarios/premium test.yaml` → `premium-test`.
+    static func defaultName(fileName: String) -> String {
+        var base = (fileName as NSString).lastPathComponent
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
+        let cleaned = String(base.map { ScenarioChecker.isIdentifier(String($0)) ? $0 : "-" })
+        return cleaned.isEmpty ? "scenario" : cleaned
+    }
+}
+
+extension ScenarioValue {
+    /// A copy with `value` set at a nested key path, creating maps on the way.
+    func setting(path: [String], to value: ScenarioValue) -> ScenarioValue {
+        guard let first = path.first else { return value }
+        let inner = self[first] ?? .map([])
+        return setting(first, to: path.count == 1 ? value : inner.setting(path: Array(path.dropFirst()), to: value))
+    }
+}

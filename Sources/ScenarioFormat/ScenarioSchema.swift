@@ -1,0 +1,102 @@
+import RulesCore
+
+/// The schema of a scenario file (CONTRACT.md, "Scenario files") and its defaults.
+public enum ScenarioSchema {
+    /// The default master seed.
+    public static let defaultSeed: UInt64 = 20_261_122
+    /// The default first simulated day (a Monday).
+    public static let defaultStart = LocalDate(year: 2026, month: 1, day: 5)!
+
+    /// The `population` map: who installs, when, and on what.
+    ///
+    /// `installs` is a plain count today; install curves (`installs_per_day`, `ramp`, monthly lists, CSV files)
+    /// will be further keys of this map.
+    public static let population: SchemaNode = .map([
+        SchemaField("installs", .scalar(.integer(1...10_000_000), doc: "people who install the app over the horizon"),
+                    default: .int(1000), doc: "number of simulated people (installs); `--people` overrides it"),
+        SchemaField("personas", .list(of: .map([
+            SchemaField("name", .scalar(.identifier, doc: "persona name"), required: true, doc: "persona name, e.g. student"),
+            SchemaField("share", .scalar(.share, doc: "fraction of installs"), required: true, doc: "fraction of installs, (0, 1]"),
+            SchemaField("params", .keyed(value: .distribution(doc: "a number or a distribution"), doc: "behavioural parameter overrides"),
+                        doc: "behavioural parameter overrides: name → number or {distribution: …}"),
+        ], doc: "a persona and its share"), checks: [.nonEmpty, .unique(field: "name"), .sharesSumToOne(field: "share")], doc: "persona mix"),
+                    default: .list([.map([ScenarioEntry("name", .text("general")), ScenarioEntry("share", .number(1))])]),
+                    doc: "persona mix; shares sum to 1 (default: one `general` persona, an assumption)"),
+        SchemaField("devices", .list(of: .map([
+            SchemaField("model", .scalar(.identifier, doc: "device model"), required: true, doc: "device model id, e.g. iphone-13"),
+            SchemaField("share", .scalar(.share, doc: "fraction of installs"), required: true, doc: "fraction of installs, (0, 1]"),
+        ], doc: "a device model and its share"), checks: [.nonEmpty, .unique(field: "model"), .sharesSumToOne(field: "share")], doc: "device mix"),
+                    default: .list([.map([ScenarioEntry("model", .text("iphone-13")), ScenarioEntry("share", .number(1))])]),
+                    doc: "device mix for the energy model; shares sum to 1 (default: all iphone-13, an assumption)"),
+        SchemaField("time_zones", .list(of: .map([
+            SchemaField("zone", .scalar(.timeZone, doc: "IANA zone"), required: true, doc: "IANA time-zone id, e.g. Europe/Berlin"),
+            SchemaField("share", .scalar(.share, doc: "fraction of installs"), required: true, doc: "fraction of installs, (0, 1]"),
+        ], doc: "a time zone and its share"), checks: [.nonEmpty, .unique(field: "zone"), .sharesSumToOne(field: "share")], doc: "time-zone mix"),
+                    default: .list([.map([ScenarioEntry("zone", .text("America/New_York")), ScenarioEntry("share", .number(1))])]),
+                    doc: "time-zone mix; shares sum to 1 (default: all America/New_York, an assumption)"),
+    ], doc: "installs, personas, devices and time zones")
+
+    /// The `outputs` map.
+    public static let outputs: SchemaNode = .map([
+        SchemaField("dir", .scalar(.text, doc: "directory"), doc: "report directory (default `Reports/<name>`); `--out` overrides it"),
+        SchemaField("trace_people", .list(of: .scalar(.integer(0...Int.max), doc: "person id"), checks: [], doc: "person ids"),
+                    default: .list([]), doc: "person ids whose timelines are written as trace CSVs"),
+    ], doc: "where and what to write")
+
+    /// The whole scenario file.
+    public static let scenario: SchemaNode = .map([
+        SchemaField("name", .scalar(.identifier, doc: "scenario name"), doc: "scenario name (default: the file name without extension)"),
+        SchemaField("product", .scalar(.choice(Product.allCases.map(\.rawValue)), doc: "product id"),
+                    default: .text(Product.scrollOff.rawValue), doc: "the product whose rule engine runs"),
+        SchemaField("seed", .scalar(.unsigned, doc: "master seed"), default: .unsigned(defaultSeed),
+                    doc: "master random seed; `--seed` overrides it"),
+        SchemaField("start", .scalar(.date, doc: "first day"), default: .date(defaultStart), doc: "first simulated day, ISO date"),
+        SchemaField("horizon_days", .scalar(.integer(1...3650), doc: "days simulated"), default: .int(90),
+                    doc: "days simulated; `--days` overrides it"),
+        SchemaField("replications", .scalar(.integer(1...10_000), doc: "Monte Carlo replications"), default: .int(1),
+                    doc: "Monte Carlo replications; `--replications` overrides it"),
+        SchemaField("population", population, doc: "who is simulated"),
+        SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "overrides of the product's rule parameters (nested maps)"),
+        SchemaField("arms", .list(of: .map([
+            SchemaField("name", .scalar(.identifier, doc: "arm name"), required: true, doc: "arm name, unique"),
+            SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "this arm's rule overrides, over the scenario's"),
+            SchemaField("population", population.withoutDefaults, doc: "this arm's population overrides, over the scenario's"),
+        ], doc: "an experiment arm"), checks: [.unique(field: "name")], doc: "experiment arms"),
+                    doc: "named variants run on the same people (default: one arm `control`)"),
+        SchemaField("sweep", .sweep(doc: "parameter grid"), doc: "parameter grid: key path → list of values, optional `zip` groups"),
+        SchemaField("outputs", outputs, doc: "where and what to write"),
+    ], doc: "a Habitat scenario")
+
+    /// Top-level key paths a sweep may vary besides `rules.*`.
+    public static let sweepableKeys = ["seed", "horizon_days", "replications", "population.installs"]
+
+    /// Key paths a command-line override may set besides `rules.*`.
+    public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir"]
+}
+
+/// Families of persona-parameter distributions and the parameters each needs.
+public enum DistributionFamily: String, CaseIterable, Sendable, Hashable {
+    case normal, lognormal, uniform, beta, gamma
+
+    /// Parameter names, in the order they are written.
+    public var parameterNames: [String] {
+        switch self {
+        case .normal: return ["mean", "sd"]
+        case .lognormal: return ["mu", "sigma"]
+        case .uniform: return ["min", "max"]
+        case .beta: return ["alpha", "beta"]
+        case .gamma: return ["shape", "scale"]
+        }
+    }
+
+    /// Parameters that must be strictly positive.
+    var positiveParameters: Set<String> {
+        switch self {
+        case .normal: return ["sd"]
+        case .lognormal: return ["sigma"]
+        case .uniform: return []
+        case .beta: return ["alpha", "beta"]
+        case .gamma: return ["shape", "scale"]
+        }
+    }
+}

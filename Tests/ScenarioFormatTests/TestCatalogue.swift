@@ -1,0 +1,34 @@
+import RulesCore
+@testable import ScenarioFormat
+
+/// A small made-up catalogue standing in for a product engine's, covering every parameter kind.
+enum TestCatalogue {
+    static let parameters: [RuleParameter] = [
+        RuleParameter("tokens.monthly_purchase_cap", .integer(0...20), default: .int(3), "emergency tokens a person may buy per calendar month",
+                      source: .seed(file: "000_5f03618b73c6ae9a.txt", section: "§4.3")),
+        RuleParameter("tokens.grant_minutes", .integer(1...60), default: .int(10), "minutes one emergency token grants",
+                      source: .assumption("the seed does not say what a token grants")),
+        RuleParameter("prices.premium_monthly", .number(0.99...99.99), default: .number(4.99), "Premium monthly price, USD",
+                      source: .seed(file: "000_5f03618b73c6ae9a.txt", section: "§6.1")),
+        RuleParameter("curfew.enabled", .boolean, default: .bool(false), "hard curfew on",
+                      source: .seed(file: "000_5f03618b73c6ae9a.txt", section: "§3.4")),
+        RuleParameter("curfew.start", .timeOfDay, default: .text("23:00"), "curfew start, local time",
+                      source: .seed(file: "000_5f03618b73c6ae9a.txt", section: "§3.4")),
+        RuleParameter("curfew.days", .weekdays, default: .list(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { .text($0) }),
+                      "days the curfew applies", source: .assumption("every day")),
+        RuleParameter("plan.default", .choice(["free", "premium", "pro"]), default: .text("free"), "plan at install",
+                      source: .publication("RevenueCat 2025")),
+    ]
+
+    static let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: parameters]))
+
+    /// Loads YAML text and returns the error, failing the test if it loads.
+    static func error(_ yaml: String, file: String = "test.yaml", overrides: ScenarioOverrides = .none) -> ScenarioError? {
+        do {
+            _ = try loader.load(yaml: yaml, fileName: file, overrides: overrides)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
