@@ -124,11 +124,17 @@ public struct ZoneShare: Sendable, Hashable {
 
 /// A behavioural parameter across the people of a persona: one fixed number or a distribution to draw from.
 public enum ParameterDistribution: Sendable, Hashable, CustomStringConvertible {
+    /// Everyone in the persona has this value (written as a plain number).
     case fixed(Double)
+    /// Normal with mean and standard deviation (`sd` > 0).
     case normal(mean: Double, sd: Double)
+    /// Log-normal: the logarithm is normal with mean `mu` and standard deviation `sigma` (> 0).
     case lognormal(mu: Double, sigma: Double)
+    /// Uniform on [min, max], min < max.
     case uniform(min: Double, max: Double)
+    /// Beta with shape parameters alpha, beta > 0 (fractions).
     case beta(alpha: Double, beta: Double)
+    /// Gamma with shape and scale > 0.
     case gamma(shape: Double, scale: Double)
 
     /// The family and parameters (nil family for `fixed`).

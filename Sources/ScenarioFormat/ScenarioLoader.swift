@@ -57,6 +57,9 @@ public struct ScenarioLoader: Sendable {
     /// The rule catalogues of the products.
     public var catalogues: ProductCatalogues
 
+    /// Command-line overrides (the same type as `ScenarioOverrides`).
+    public typealias Overrides = ScenarioOverrides
+
     /// The file name used in issues for command-line overrides.
     public static let commandLine = "<command line>"
 

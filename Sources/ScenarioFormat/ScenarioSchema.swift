@@ -76,7 +76,16 @@ public enum ScenarioSchema {
 
 /// Families of persona-parameter distributions and the parameters each needs.
 public enum DistributionFamily: String, CaseIterable, Sendable, Hashable {
-    case normal, lognormal, uniform, beta, gamma
+    /// `{distribution: normal, mean, sd}`.
+    case normal
+    /// `{distribution: lognormal, mu, sigma}`.
+    case lognormal
+    /// `{distribution: uniform, min, max}`.
+    case uniform
+    /// `{distribution: beta, alpha, beta}`.
+    case beta
+    /// `{distribution: gamma, shape, scale}`.
+    case gamma
 
     /// Parameter names, in the order they are written.
     public var parameterNames: [String] {

@@ -5,15 +5,23 @@ import RulesCore
 /// Maps keep their keys in order, so that everything derived from a tree (the resolved YAML, its hash) is
 /// deterministic.
 public indirect enum ScenarioValue: Hashable, Sendable {
+    /// A whole number.
     case int(Int)
+    /// A whole number that may exceed `Int.max` (seeds).
     case unsigned(UInt64)
+    /// A number.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// Text: names, words, zone ids, paths.
     case text(String)
+    /// A calendar date.
     case date(LocalDate)
-    /// A product rule-parameter value (leaves of `rules`).
+    /// A product rule-parameter value (leaves of `rules`, sweep values).
     case parameter(ParameterValue)
+    /// A list.
     case list([ScenarioValue])
+    /// A map, keys in order.
     case map([ScenarioEntry])
 
     /// The value under `key` when this is a map.
@@ -65,7 +73,10 @@ public indirect enum ScenarioValue: Hashable, Sendable {
 
 /// One key and value of a `ScenarioValue.map`.
 public struct ScenarioEntry: Hashable, Sendable {
+    /// The key (a dotted key path inside `rules` and `sweep`).
     public var key: String
+    /// Its value.
     public var value: ScenarioValue
+    /// Creates an entry.
     public init(_ key: String, _ value: ScenarioValue) { self.key = key; self.value = value }
 }

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import RulesCore
 @testable import ScenarioFormat
 
@@ -171,5 +172,35 @@ struct ScenarioResolutionTests {
         #expect(FNV1a64.hex("") == "cbf29ce484222325")
         #expect(FNV1a64.hex("a") == "af63dc4c8601ec8c")
         #expect(FNV1a64.hex("foobar") == "85944171f73967e8")
+    }
+}
+
+@Suite("Scenario files on disk")
+struct ScenarioFileTests {
+    @Test("load(path:) reads a file and names it in issues; a missing file is one issue")
+    func fromDisk() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-scenario-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("nudge-baseline.yaml")
+        try "product: nudge\nreplications: 2\n".write(to: good, atomically: true, encoding: .utf8)
+        let s = try TestCatalogue.loader.load(path: good.path)
+        #expect(s.name == "nudge-baseline")
+        #expect(s.product == .nudge)
+        #expect(s.rules.values.isEmpty)
+        #expect(s.explain([]).contains("no rule catalogue"))
+        #expect(try TestCatalogue.loader.load(yaml: s.yaml) == s)
+
+        let bad = dir.appendingPathComponent("bad.yaml")
+        try "seed: x\n".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(throws: ScenarioError.self) { try TestCatalogue.loader.load(path: bad.path) }
+        do { _ = try TestCatalogue.loader.load(path: bad.path) } catch {
+            #expect(error.issues.first?.file == bad.path)
+            #expect(error.issues.first?.line == 1)
+        }
+        do { _ = try TestCatalogue.loader.load(path: dir.appendingPathComponent("missing.yaml").path) } catch {
+            #expect(error.issues.count == 1)
+            #expect(error.issues[0].message.hasPrefix("cannot read the scenario file"))
+        }
     }
 }
