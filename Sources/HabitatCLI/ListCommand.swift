@@ -13,7 +13,7 @@ struct ListCommand: ParsableCommand {
         print("Products (product: key in a scenario):")
         for p in Products.all {
             let status = p.hasEngine ? "engine ready, \(p.parameters!.count) rule parameters" : "no engine yet"
-            print("  \(p.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.name) — seed \(p.seedFile) — \(status)")
+            print("  \(p.id.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.name) — seed \(p.seedFile) — \(status)")
             print("  \(String(repeating: " ", count: 14)) \(p.summary)")
         }
         print("")

@@ -1,11 +1,11 @@
 import RulesCore
-import ScrollOffRules
+import ScenarioFormat
 
 /// One of the five products Habitat simulates, with its seed document and (once built) its rule engine's
 /// parameter catalogue.
 public struct ProductInfo: Sendable, Hashable {
     /// Scenario id (`product:` key), e.g. `scroll-off`.
-    public let id: String
+    public let id: Product
     /// Display name.
     public let name: String
     /// The seed document in `shared/seeds/` that is the source of truth for its rules.
@@ -22,22 +22,26 @@ public struct ProductInfo: Sendable, Hashable {
 /// The products Habitat knows, in the order of their seed documents.
 public enum Products {
     public static let all: [ProductInfo] = [
-        ProductInfo(id: "scroll-off", name: "Scroll Off", seedFile: "000_5f03618b73c6ae9a.txt",
+        ProductInfo(id: .scrollOff, name: "Scroll Off", seedFile: "000_5f03618b73c6ae9a.txt",
                     summary: "earn/spend minutes, tier caps and rollover, cooldowns, hard curfew, bypass ladder, emergency tokens, subscriptions",
                     parameters: scrollOffParameters),
-        ProductInfo(id: "nudge", name: "Nudge", seedFile: "001_2c48cacf5aaf28c7.txt",
+        ProductInfo(id: .nudge, name: "Nudge", seedFile: "001_2c48cacf5aaf28c7.txt",
                     summary: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro", parameters: nil),
-        ProductInfo(id: "lazuri", name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",
+        ProductInfo(id: .lazuri, name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",
                     summary: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements", parameters: nil),
-        ProductInfo(id: "earned-access", name: "Earned Access", seedFile: "003_39dd72775d0311b4.txt",
+        ProductInfo(id: .earnedAccess, name: "Earned Access", seedFile: "003_39dd72775d0311b4.txt",
                     summary: "modes and schedules, Focus Bank credits, 04:00 day boundary, unlock gate, Free/Pro with trial", parameters: nil),
-        ProductInfo(id: "clavis", name: "Clavis", seedFile: "004_8fa1e69c755a74b3.txt",
+        ProductInfo(id: .clavis, name: "Clavis", seedFile: "004_8fa1e69c755a74b3.txt",
                     summary: "modes with main and temporary keys, lock/unlock by scanning a physical object", parameters: nil),
     ]
 
     /// The product with a scenario id.
-    public static func named(_ id: String) -> ProductInfo? { all.first { $0.id == id } }
+    public static func info(_ id: Product) -> ProductInfo { all.first { $0.id == id }! }
 
-    /// Product ids, for validation and suggestions.
-    public static var ids: [String] { all.map(\.id) }
+    /// The rule-parameter catalogues of every product that has an engine, for scenario validation.
+    public static var catalogues: ProductCatalogues {
+        var c = ProductCatalogues()
+        for p in all { if let params = p.parameters { c.register(p.id, params) } }
+        return c
+    }
 }

@@ -38,7 +38,7 @@ struct MM1Workload {
         var meanWq: Double
         var meanW: Double
         /// Batch means of Wq after warm-up.
-        var wqBatches: BatchMeans
+        var wqBatches: OnlineBatchMeans
         var heapPeak: Int
         var queuePeak: Int
     }
@@ -59,7 +59,7 @@ struct MM1Workload {
         var departures = 0, arrivalsCount = 0
         var sumWq = 0.0, sumW = 0.0
         let perBatch = max(1, (customers - warmup) / batches)
-        var batchMeans = BatchMeans(batchSize: perBatch)
+        var batchMeans = OnlineBatchMeans(batchSize: perBatch)
 
         queue.schedule(.arrival, at: .epoch + draw(arrivals, arrivalMean))
         while let e = queue.next() {
@@ -121,7 +121,7 @@ struct RingBuffer {
 }
 
 /// Non-overlapping batch means of a stationary but autocorrelated series, for a confidence interval of its mean.
-struct BatchMeans {
+struct OnlineBatchMeans {
     let batchSize: Int
     var current = 0.0, inCurrent = 0
     var means: [Double] = []
@@ -133,9 +133,8 @@ struct BatchMeans {
     }
     /// Mean of the batch means and the half-width of its confidence interval at `level` (Student t, k−1 df).
     func interval(level: Double) -> (mean: Double, halfWidth: Double, batches: Int) {
-        var s = Summary()
-        for m in means { s.add(m) }
+        let s = Summary(means)
         let ci = s.confidenceInterval(level: level)
-        return (s.mean, (ci.upper - ci.lower) / 2, means.count)
+        return (s.mean, ci?.halfWidth ?? .infinity, means.count)
     }
 }

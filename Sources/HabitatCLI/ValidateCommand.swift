@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import ScenarioFormat
+import Simulation
+
+/// `habitat validate SCENARIO.yaml [--explain]`: checks a scenario without running it and prints it fully resolved.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a scenario without running it; print it fully resolved (every default filled in).",
+        discussion: """
+        Every problem is reported at once as file:line:column, key path, value given and what is allowed.
+        With --explain, each rule parameter is listed with its value, the source of its default (seed section,
+        publication or assumption) and its allowed range. Exit status 2 when the scenario is invalid.
+        """
+    )
+
+    @Argument(help: "The scenario file (YAML).")
+    var scenario: String
+
+    @Flag(help: "Explain every rule parameter: value, default, source and allowed range.")
+    var explain = false
+
+    func run() throws {
+        do {
+            let resolved = try ScenarioLoader(catalogues: Products.catalogues).load(path: scenario)
+            print(resolved.yaml, terminator: resolved.yaml.hasSuffix("\n") ? "" : "\n")
+            print("# scenario_hash: \(resolved.scenarioHash)")
+            if explain {
+                print("")
+                if let catalogue = Products.info(resolved.product).parameters {
+                    print(resolved.explain(catalogue))
+                } else {
+                    print("# product \(resolved.product) has no rule engine in Habitat yet: no rule parameters to explain")
+                }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
