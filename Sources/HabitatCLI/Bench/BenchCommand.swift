@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reports
 import Simulation
 
 /// `habitat bench …`: benchmarks that print figures (never asserted by timed tests).
@@ -51,6 +52,9 @@ struct KernelBench: ParsableCommand {
     @Option(help: "Progress bar on stderr: auto, always, never.")
     var progress: ProgressMode = .auto
 
+    @Option(help: "Also write the figures as a report (bench-kernel.csv + manifest.json) into this directory, atomically.")
+    var out: String?
+
     func validate() throws {
         guard customers >= 1 else { throw ValidationError("--customers must be at least 1 (got \(customers))") }
         guard agents >= 1 else { throw ValidationError("--agents must be at least 1 (got \(agents))") }
@@ -59,20 +63,23 @@ struct KernelBench: ParsableCommand {
     }
 
     func run() throws {
+        // Stage the report directory before the run, so an unwritable --out fails at once, not after the work.
+        let report = try out.map { try ReportDirectory(destination: URL(fileURLWithPath: $0)) }
+        defer { report?.abort() }
         switch workload {
-        case .mm1: runMM1()
-        case .agents: try runAgents()
+        case .mm1: try runMM1(report)
+        case .agents: try runAgents(report)
         }
     }
 
-    func runMM1() {
+    func runMM1(_ report: ReportDirectory?) throws {
         let model = MM1Workload(customers: customers, seed: seed)
         let clock = ContinuousClock()
         var result: MM1Workload.Result!
         let elapsed = clock.measure { result = model.run() }
         let seconds = elapsed.seconds
         let ci = result.wqBatches.interval(level: 0.99)
-        print(fields([
+        try emit(report, [
             ("workload", "mm1"), ("impl", "habitat"), ("events", "\(result.events)"),
             ("seconds", String(format: "%.6f", seconds)), ("events_per_s", String(format: "%.0f", Double(result.events) / seconds)),
             ("N", "\(customers)"), ("seed", "\(seed)"), ("departures", "\(result.departures)"),
@@ -83,10 +90,10 @@ struct KernelBench: ParsableCommand {
             ("Wq_batch_mean", String(format: "%.5f", ci.mean)), ("Wq_ci99_halfwidth", String(format: "%.5f", ci.halfWidth)),
             ("Wq_ci99_contains_th", "\(abs(ci.mean - MM1Workload.analyticWq) <= ci.halfWidth)"), ("batches", "\(ci.batches)"),
             ("heap_max", "\(result.heapPeak)"), ("queue_max", "\(result.queuePeak)"),
-        ]))
+        ], events: result.events, people: 1, personDays: 0, wallSeconds: seconds)
     }
 
-    func runAgents() throws {
+    func runAgents(_ report: ReportDirectory?) throws {
         StopRequest.installInterruptHandler()
         let bar = ProgressBar(total: agents, unit: "agents", label: "agents", mode: progress)
         let model = AgentsWorkload(agents: agents, days: days, seed: seed, threads: threads)
@@ -97,7 +104,7 @@ struct KernelBench: ParsableCommand {
             bar.finish(agents)
             let seconds = elapsed.seconds
             let expected = Double(agents) * AgentsWorkload.urgesPerDay * Double(days)
-            print(fields([
+            try emit(report, [
                 ("workload", "agents"), ("impl", "habitat"), ("events", "\(totals.events)"),
                 ("seconds", String(format: "%.6f", seconds)), ("events_per_s", String(format: "%.0f", Double(totals.events) / seconds)),
                 ("agents", "\(agents)"), ("days", "\(days)"), ("seed", "\(seed)"), ("threads", "\(threads)"),
@@ -107,7 +114,7 @@ struct KernelBench: ParsableCommand {
                 ("urges_relerr", String(format: "%.5f", (Double(totals.urges) - expected) / expected)),
                 ("stale_pops", "\(totals.stale)"), ("heap_max_per_agent", "\(totals.heapPeak)"),
                 ("person_days_per_s", String(format: "%.0f", Double(agents * days) / seconds)),
-            ]))
+            ], events: totals.events, people: agents, personDays: agents * days, wallSeconds: seconds)
         } catch let interrupted as RunInterrupted {
             bar.finish(0)
             FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
@@ -115,7 +122,20 @@ struct KernelBench: ParsableCommand {
         }
     }
 
-    func fields(_ pairs: [(String, String)]) -> String { pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
+    /// Prints the figures as one `key=value` line and, with `--out`, writes them as a report.
+    func emit(_ report: ReportDirectory?, _ pairs: [(String, String)], events: Int, people: Int, personDays: Int, wallSeconds: Double) throws {
+        print(pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+        guard let dir = report else { return }
+        var table = CSVTable(header: ["workload", "impl", "metric", "value"])
+        for (k, v) in pairs.dropFirst(2) { table.append([.text(workload.rawValue), "habitat", .text(k), .text(v)]) }
+        let manifest = RunManifest(command: "bench kernel --workload \(workload.rawValue)", scenarioName: "bench-kernel-\(workload.rawValue)",
+                                   scenarioHash: "", resolvedScenario: "", seed: seed, replications: 1, people: people,
+                                   personDays: personDays, eventsSimulated: events, threads: threads, wallSeconds: wallSeconds,
+                                   files: ["bench-kernel.csv"])
+        try dir.write("bench-kernel.csv", table: table)
+        try dir.write("manifest.json", text: try manifest.json())
+        try dir.commit()
+    }
 }
 
 extension ProgressMode: ExpressibleByArgument {}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs the built `habitat` binary as a user would.
+struct CLIProcess {
+    /// `.build/<config>/habitat`, beside the test bundle.
+    static var binary: URL {
+        let besideBundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("habitat")
+        if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/habitat")
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    /// Runs to completion.
+    static func run(_ args: [String], cwd: URL? = nil) throws -> Result {
+        let p = try start(args, cwd: cwd)
+        let out = p.stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = p.stderr.fileHandleForReading.readDataToEndOfFile()
+        p.process.waitUntilExit()
+        return Result(status: p.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    struct Running { var process: Process; var stdout: Pipe; var stderr: Pipe }
+
+    /// Starts without waiting.
+    static func start(_ args: [String], cwd: URL? = nil) throws -> Running {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        if let cwd { p.currentDirectoryURL = cwd }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        return Running(process: p, stdout: out, stderr: err)
+    }
+
+    static func tempDir() -> URL {
+        let u = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
+        return u
+    }
+}

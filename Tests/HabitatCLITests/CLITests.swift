@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@Suite("habitat command line", .serialized)
+struct CLITests {
+    @Test func listNamesTheProducts() throws {
+        let r = try CLIProcess.run(["list"])
+        #expect(r.status == 0)
+        for id in ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"] { #expect(r.stdout.contains(id)) }
+    }
+
+    @Test func validatePrintsTheResolvedScenarioWithDefaults() throws {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("small.yaml")
+        try "name: small\nproduct: scroll-off\nhorizon_days: 30\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["validate", file.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("horizon_days: 30"))
+        #expect(r.stdout.contains("seed: 20261122"))         // default filled in
+        #expect(r.stdout.contains("replications: 1"))
+        #expect(r.stdout.contains("scenario_hash"))
+    }
+
+    @Test func validateReportsEveryProblemWithLineKeyPathAndSuggestionAndExitsTwo() throws {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("bad.yaml")
+        try """
+        name: bad
+        product: scrol-off
+        horizon_dayz: 30
+        replications: many
+        seed: 7
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["validate", file.path])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("bad.yaml:2:"))
+        #expect(r.stderr.contains("scroll-off"))              // did you mean
+        #expect(r.stderr.contains("bad.yaml:3:"))
+        #expect(r.stderr.contains("horizon_days"))
+        #expect(r.stderr.contains("bad.yaml:4:"))
+        #expect(r.stderr.contains("replications"))
+    }
+
+    @Test func validateOfAMissingFileSaysSoAndExitsTwo() throws {
+        let r = try CLIProcess.run(["validate", "/nonexistent/scenario.yaml"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("/nonexistent/scenario.yaml"))
+    }
+
+    @Test func badBenchOptionsAreUsageErrors() throws {
+        let r = try CLIProcess.run(["bench", "kernel", "--workload", "agents", "--days", "0"])
+        #expect(r.status == 64 || r.status == 2)
+        #expect(r.stderr.contains("--days"))
+        let w = try CLIProcess.run(["bench", "kernel", "--workload", "mm2"])
+        #expect(w.status != 0)
+        #expect(w.stderr.contains("mm1"))
+    }
+
+    @Test func benchWritesItsReportAtomically() throws {
+        let out = CLIProcess.tempDir().appendingPathComponent("bench")
+        let r = try CLIProcess.run(["bench", "kernel", "--workload", "agents", "--agents", "200", "--days", "2", "--out", out.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.hasPrefix("workload=agents impl=habitat events="))
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files == ["bench-kernel.csv", "manifest.json"])
+    }
+
+    /// Plants a previous report, starts a long run into the same directory, stops it midway, and checks that
+    /// the previous report is untouched and nothing partial is left in it.
+    func interruptMidway(signal sig: Int32) throws -> (status: Int32, files: [String], content: String, siblings: [String]) {
+        let root = CLIProcess.tempDir()
+        let out = root.appendingPathComponent("bench")
+        let first = try CLIProcess.run(["bench", "kernel", "--workload", "mm1", "--customers", "1000", "--out", out.path])
+        #expect(first.status == 0)
+        let before = try String(contentsOf: out.appendingPathComponent("bench-kernel.csv"), encoding: .utf8)
+        let running = try CLIProcess.start(["bench", "kernel", "--workload", "agents", "--agents", "2000000", "--days", "365",
+                                            "--threads", "1", "--out", out.path])
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(running.process.processIdentifier, sig)
+        running.process.waitUntilExit()
+        let after = try String(contentsOf: out.appendingPathComponent("bench-kernel.csv"), encoding: .utf8)
+        #expect(after == before)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        return (running.process.terminationStatus, files, after, siblings)
+    }
+
+    @Test func ctrlCStopsTheRunNonZeroAndLeavesThePreviousReport() throws {
+        let r = try interruptMidway(signal: SIGINT)
+        #expect(r.status == 130)
+        #expect(r.files == ["bench-kernel.csv", "manifest.json"])
+        #expect(r.siblings == ["bench"])        // staging removed on a clean stop
+    }
+
+    @Test func aHardKillLeavesThePreviousReportIntactAndNoPartialFileInIt() throws {
+        let r = try interruptMidway(signal: SIGKILL)
+        #expect(r.status != 0)
+        #expect(r.files == ["bench-kernel.csv", "manifest.json"])
+    }
+}
