@@ -1,7 +1,7 @@
 import RulesCore
 
 /// The engine's answer to one input, with a reason code a UI could show.
-public enum ScrollOffDecision: UInt8, Hashable, Sendable, CustomStringConvertible {
+public enum ScrollOffDecision: UInt8, Hashable, Sendable {
     // Neutral / accepted
     /// Accepted; nothing to explain.
     case ok
@@ -107,7 +107,6 @@ public enum ScrollOffDecision: UInt8, Hashable, Sendable, CustomStringConvertibl
     /// True for refusals (the user's request was not carried out).
     public var isRefusal: Bool { rawValue >= ScrollOffDecision.alreadyBlocked.rawValue }
 
-    public var description: String { String(describing: self as Any) }
 }
 
 /// A notification the app posts. Seed 000 §6.5 (and §7.4's cap-hit notice, §7.7's clock warning).
