@@ -10,6 +10,12 @@ struct PropertyTests {
     /// A random but valid-looking input.
     static func randomInput(_ r: inout SplitMix64, _ e: ScrollOffEngine) -> ScrollOffInput {
         let app = AppID(UInt16(1 + r.below(4)))
+        if let p = e.pendingShield, r.chance(0.75) {
+            if p.mindfulnessOffered != nil && !p.mindfulnessAnswered && r.chance(0.7) {
+                return .mindfulness(p.mindfulnessOffered!, r.chance(0.5) ? .skip : .complete(bypassAvoided: r.chance(0.3)))
+            }
+            return .shield([ShieldChoice.close, .useCredits, .peek, .peek, .emergencyToken, .emergencyToken][r.below(6)])
+        }
         switch r.below(100) {
         case 0..<22: return .appForeground(r.chance(0.05) ? .safari : app)
         case 22..<34: return .appBackground(e.foreground ?? e.pendingShield?.app ?? app)
@@ -45,6 +51,23 @@ struct PropertyTests {
     @Test("Invariants hold over random sequences: balances ≥ 0, earn ≤ cap, tokens ≤ cap, no spend in curfew, no unblock in cooldown, timers in the future",
           arguments: seeds)
     func sweep(seed: UInt64) {
+        let (problems, failures, _, _) = Self.run(seed: seed)
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
+        #expect(failures.isEmpty, "seed \(seed): \(failures.prefix(3))")
+    }
+
+    @Test("The sweeps exercise every rule (earn, spend, empty wallet, peeks, mindfulness, tokens, cap, curfew, cooldown)")
+    func coverage() {
+        var names: [String: Int] = [:]
+        for seed in Self.seeds.prefix(30) { for e in Self.run(seed: seed).2 { names[e.1.name, default: 0] += 1 } }
+        for n in ["earn_award", "spend_tick", "wallet_empty", "bypass_free_peek", "bypass_credit_peek", "mindfulness_prompted",
+                  "bypass_token_purchased", "bypass_token_cap_hit", "curfew_start", "curfew_edit_blocked", "cooldown_unblock_attempted",
+                  "shield_dismissed_no_spend", "subscription_purchase_completed", "emergency_token_used"] {
+            #expect(names[n, default: 0] > 0, "\(n) never happened")
+        }
+    }
+
+    static func run(seed: UInt64) -> ([String], [String], [(Instant, ScrollOffEvent)], [(Instant, ScrollOffInput, ScrollOffDecision)]) {
         var r = SplitMix64(seed: seed &* 0x9E37_79B9)
         var h = Harness(zone: seed % 2 == 0 ? .utc : .fixed(offset: .hours(-5)), at: r.below(24))
         let p = h.engine.parameters
@@ -52,6 +75,7 @@ struct PropertyTests {
         var earnedByDay: [LocalDate: TimeSpan] = [:]
         var capByDay: [LocalDate: TimeSpan] = [:]
         var tokensByMonth: [MonthID: Int] = [:]
+        var lastCurfewEdit = Instant.distantPast
         h.observer = { before, input, t, out, after in
             if after.global.total < .zero || after.global.lots.contains(where: { $0.amount <= .zero }) { failures.append("negative global wallet") }
             for b in after.blocked where b.wallet.total < .zero { failures.append("negative wallet \(b.app)") }
@@ -66,11 +90,18 @@ struct PropertyTests {
                     tokensByMonth[m, default: 0] += 1
                     if tokensByMonth[m]! > p.tokenMonthlyPurchaseCap || n > p.tokenMonthlyPurchaseCap { failures.append("token purchases above cap in \(m)") }
                 case let .spendTick(s, _, app) where s > .zero:
-                    if before.curfewActive(for: app, at: t - .milliseconds(1)) || before.curfewActive(for: app, at: t - s) {
-                        failures.append("spend during curfew at \(t)")
+                    // Sample the spent interval minute by minute against the schedules in force since their last edit.
+                    var probe = max(t - s, lastCurfewEdit)
+                    while probe < t {
+                        if before.curfewActive(for: app, at: probe) { failures.append("spend during curfew at \(probe)"); break }
+                        probe += .seconds(Int64(60))
                     }
+                    if before.curfewActive(for: app, at: t - .milliseconds(1)) { failures.append("spend during curfew before \(t)") }
                 default: break
                 }
+            }
+            if out.decision == .curfewSaved || (out.decision == .ok && { if case .deleteCurfew = input { return true }; return false }()) {
+                lastCurfewEdit = t
             }
             if out.decision == .appUnblocked, case .unblockApp(let a) = input,
                let b = before.blocked.first(where: { $0.app == a }), b.lockedUntil > t {
@@ -79,13 +110,12 @@ struct PropertyTests {
         }
         h.onboard(blocking: [1, 2], at: h.zone.localDateTime(h.now).hour)
         for _ in 0..<400 {
-            let step: TimeSpan = r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240)))
+            let step: TimeSpan = h.engine.pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240)))
             let t = h.now + step
             h.run(until: t)
             h.send(Self.randomInput(&r, h.engine), at: t)
         }
         h.run(until: h.now + .days(3))
-        #expect(h.problems.isEmpty, "seed \(seed): \(h.problems.prefix(3))")
-        #expect(failures.isEmpty, "seed \(seed): \(failures.prefix(3))")
+        return (h.problems, failures, h.log, h.inputs)
     }
 }

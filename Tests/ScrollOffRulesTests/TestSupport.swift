@@ -25,6 +25,8 @@ struct Harness {
     var log: [(Instant, ScrollOffEvent)] = []
     var out = ScrollOffOutcome()
     var problems: [String] = []
+    /// Every input with its decision (for replaying a failing seed).
+    var inputs: [(Instant, ScrollOffInput, ScrollOffDecision)] = []
     /// Called before each handle with the pre-state, the input and the outcome (property checks).
     var observer: ((ScrollOffEngine, ScrollOffInput, Instant, ScrollOffOutcome, ScrollOffEngine) -> Void)?
 
@@ -72,6 +74,7 @@ struct Harness {
             pending.append(timer)
         }
         for e in out.events { log.append((t, e)) }
+        inputs.append((t, input, out.decision))
         problems += engine.checkInvariants(at: t).map { "\(t) \(input): \($0)" }
         observer?(before, input, t, out, engine)
     }
