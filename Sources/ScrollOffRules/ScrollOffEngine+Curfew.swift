@@ -55,13 +55,11 @@ extension ScrollOffEngine {
         }
         out.effects.append(.databaseWrite)
         out.decision = .curfewSaved
-        let cid = curfews[index].id
         if activeOccurrence(curfews[index], now) != nil {
             startCurfew(index, now, &out)   // a new schedule whose window is open applies at once
         } else {
             armNextCurfew(index, now, &out)
         }
-        _ = cid
     }
 
     /// Deleting (or disabling) a curfew is an edit: locked near and during the window.

@@ -51,7 +51,7 @@ extension ScrollOffEngine {
     /// Seed 000 §7.5: authorization revoked — shields cannot be applied; earning stops until re-authorized.
     mutating func revokeAuthorization(_ now: Instant, _ out: inout ScrollOffOutcome) {
         out.events.append(.authorizationRevoked)
-        if let fg = foreground { settleSpend(at: now, &out) ; _ = fg }
+        settleSpend(at: now, &out)
         authorized = false
         accesses.removeAll()
         foreground = nil
