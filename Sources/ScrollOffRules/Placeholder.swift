@@ -1,2 +1,0 @@
-/// Placeholder until the target lands.
-enum _ScrollOffRulesPlaceholder {}

@@ -1,0 +1,153 @@
+import RulesCore
+
+extension ScrollOffEngine {
+    /// `months` calendar months after `t` at the same local wall time, the day clamped to the month's length
+    /// (how the App Store bills monthly and annual periods).
+    func adding(months: Int, to t: Instant) -> Instant {
+        let l = zone.localDateTime(t)
+        let c = l.date.components
+        let m = MonthID(ordinal: MonthID(year: c.year, month: c.month).ordinal + months)
+        let day = min(c.day, LocalDate.daysIn(year: m.year, month: m.month))
+        return zone.instant(on: LocalDate(year: m.year, month: m.month, day: day)!, at: l.timeOfDay)
+    }
+
+    /// Seed 000 §9: "Free → Premium upgrade applies instantly", "Free → Pro upgrade applies instantly",
+    /// "Premium → Pro upgrade prorates correctly". Lower tiers and monthly↔annual changes apply at renewal
+    /// (App Store behaviour; assumption).
+    mutating func buy(_ p: Plan, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        let old = tier
+        if let current = plan {
+            if current == p {
+                if !autoRenew || pendingPlan != nil {
+                    autoRenew = true
+                    pendingPlan = nil
+                    out.decision = .ok
+                } else {
+                    out.decision = .alreadySubscribed
+                }
+                return
+            }
+            guard p.tier > current.tier else {
+                pendingPlan = p
+                autoRenew = true
+                out.decision = .planChangeScheduled
+                return
+            }
+            // Upgrade: credit the unused part of the current period, start the new plan now.
+            let total = (periodEnd - periodStart).milliseconds
+            let left = max(0, (periodEnd - now).milliseconds)
+            if total > 0 && left > 0 {
+                let (hi, lo) = lastPaid.micros.multipliedFullWidth(by: left)
+                let credit = Money(micros: Int64(total.dividingFullWidth((hi, lo)).quotient))
+                if credit > .zero {
+                    out.ledger.append(LedgerEntry(at: now, amount: .zero - credit, productID: current.sku, kind: .upgradeProration))
+                }
+            }
+            startPeriod(p, now, &out)
+            out.decision = .upgraded
+        } else {
+            startPeriod(p, now, &out)
+            out.decision = .subscribed
+        }
+        tierChanged(from: old, now, &out)
+    }
+
+    mutating func startPeriod(_ p: Plan, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        let price = parameters.price(of: p)
+        plan = p
+        pendingPlan = nil
+        autoRenew = true
+        periodStart = now
+        periodEnd = adding(months: p.periodMonths, to: now)
+        lastPaid = price
+        out.ledger.append(LedgerEntry(at: now, amount: price, productID: p.sku, kind: .subscriptionPurchase))
+        out.events.append(.subscriptionPurchaseCompleted(p, price: price))
+        out.effects.append(.databaseWrite)
+        out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
+    }
+
+    /// The period ends: renew (applying a scheduled change) or, if cancelled, return to Free (§5.1: "lapse or
+    /// cancel returns to Free at period end").
+    mutating func renew(at t: Instant, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        guard let current = plan else { return }
+        let old = tier
+        if autoRenew {
+            let next = pendingPlan ?? current
+            let price = parameters.price(of: next)
+            plan = next
+            pendingPlan = nil
+            periodStart = t
+            periodEnd = adding(months: next.periodMonths, to: t)
+            lastPaid = price
+            out.ledger.append(LedgerEntry(at: t, amount: price, productID: next.sku, kind: .subscriptionRenewal))
+            out.events.append(.subscriptionRenewed(next, price: price))
+            if periodEnd > now { out.timers.append(ScrollOffTimer(.renewal, at: periodEnd)) }
+        } else {
+            out.events.append(.subscriptionExpired(current))
+            plan = nil
+            pendingPlan = nil
+            periodEnd = .distantFuture
+        }
+        tierChanged(from: old, now, &out)
+    }
+
+    mutating func cancel(_ out: inout ScrollOffOutcome) {
+        guard let p = plan, autoRenew else { out.decision = .noSubscription; return }
+        autoRenew = false
+        out.events.append(.subscriptionCancelled(p))
+        out.decision = .cancelled
+    }
+
+    mutating func refund(_ now: Instant, _ out: inout ScrollOffOutcome) {
+        guard let p = plan else { out.decision = .noSubscription; return }
+        let old = tier
+        out.ledger.append(LedgerEntry(at: now, amount: .zero - lastPaid, productID: p.sku, kind: .refund))
+        out.events.append(.subscriptionExpired(p))
+        plan = nil
+        pendingPlan = nil
+        autoRenew = false
+        periodEnd = .distantFuture
+        tierChanged(from: old, now, &out)
+        out.decision = .refunded
+    }
+
+    /// Seed 000 §9: "Restore Purchases works after reinstall"; "Subscription entitlements restored correctly".
+    mutating func restore(_ e: StoreEntitlement?, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        if let e, e.expiresAt > now {
+            let old = tier
+            plan = e.plan
+            pendingPlan = nil
+            autoRenew = e.autoRenew
+            periodEnd = e.expiresAt
+            periodStart = adding(months: -e.plan.periodMonths, to: e.expiresAt)
+            out.events.append(.subscriptionRestored(e.plan))
+            out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
+            tierChanged(from: old, now, &out)
+            out.decision = .restored
+        } else if e == nil, let p = plan {
+            out.events.append(.subscriptionRestored(p))
+            out.decision = .restored
+        } else {
+            out.decision = .noSubscription
+        }
+    }
+
+    /// Consequences of a tier change. Becoming Pro grants this month's included tokens at once (§9 "Pro users start
+    /// each month with 3 included tokens"); leaving Pro forfeits unused included tokens and returns per-app wallets
+    /// to the global wallet (assumptions). Blocked apps above Free's limit stay blocked; only new blocks are refused.
+    mutating func tierChanged(from old: Tier, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        let new = tier
+        guard new != old else { return }
+        if new == .pro { grantIncludedTokens() }
+        if old == .pro {
+            includedTokensRemaining = 0
+            for i in blocked.indices where blocked[i].wallet.total > .zero {
+                let w = blocked[i].wallet.total
+                out.credits.append(CreditLedgerEntry(delta: -w, reason: .adjust, app: blocked[i].app))
+                out.credits.append(CreditLedgerEntry(delta: w, reason: .adjust))
+                blocked[i].wallet.drain(into: &global)
+            }
+        }
+        checkForegroundSession(now, &out)
+    }
+}

@@ -1,0 +1,274 @@
+import RulesCore
+
+/// Scroll Off's rule engine for one person: a pure, clock-injected state machine (DESIGN.md, principle 1).
+///
+/// `handle(_:at:into:)` takes a command or a due timer with the current instant and returns (in the outcome
+/// buffer) the decision with its reason code, the §8.1 analytics events, money and credit ledger lines, device
+/// effects and the timers to arm. The engine never reads a clock or a random source; the person's `ZoneCalendar`
+/// is configuration. Day and month rollovers and subscription renewals are also applied lazily at the start of
+/// every call, so a late or missing timer never leaves the state wrong.
+public struct ScrollOffEngine: Sendable {
+    /// Rule parameters (charter defaults unless a scenario overrides them).
+    public let parameters: ScrollOffParameters
+    /// The person's local calendar.
+    public let zone: ZoneCalendar
+
+    // MARK: Subscription (§5.1)
+    /// Current plan; nil = Free.
+    public internal(set) var plan: Plan?
+    public internal(set) var periodStart: Instant = .distantPast
+    public internal(set) var periodEnd: Instant = .distantFuture
+    public internal(set) var autoRenew = false
+    /// A downgrade or monthly↔annual change that applies at the next renewal.
+    public internal(set) var pendingPlan: Plan?
+    var lastPaid: Money = .zero
+    /// The tier in force.
+    public var tier: Tier { plan?.tier ?? .free }
+
+    // MARK: Onboarding and plans (§3.6, §6.1)
+    public internal(set) var authorized = false
+    public internal(set) var onboardingFinished = false
+    public internal(set) var starterCreditAwarded = false
+    public internal(set) var ifThenPlans: [IfThenPlan] = []
+    /// If-then plans created before onboarding finished (§3.6 "count created at onboarding").
+    public internal(set) var plansCreatedAtOnboarding = 0
+
+    // MARK: Wallets and blocking (§3.1–3.3)
+    public internal(set) var global = CreditWallet()
+    public internal(set) var blocked: [BlockedApp] = []
+    public internal(set) var accesses: [Access] = []
+    /// The restricted app in the foreground with an unlock in force, if any.
+    public internal(set) var foreground: AppID?
+    public internal(set) var pendingShield: ShieldEncounter?
+
+    // MARK: Earn (§3.2, §7.4, §7.7)
+    /// Start of the current abstinence run; nil while not earning.
+    public internal(set) var abstinenceStart: Instant?
+    public internal(set) var earnedToday: TimeSpan = .zero
+    public internal(set) var awardsToday = 0
+    /// The highest daily cap in force at any award today (for the invariant after a mid-day downgrade).
+    var capInForceToday: TimeSpan = .zero
+    var capNotifiedToday = false
+    /// The local day on which earning is frozen after a clock rollback.
+    public internal(set) var frozenDay: LocalDate?
+
+    // MARK: Day counters (§3.4)
+    public internal(set) var today: LocalDate
+    public internal(set) var freePeeksUsedToday = 0
+    public internal(set) var creditPeeksUsedToday = 0
+    var nextMidnight: Instant
+    var midnightArmed = false
+
+    // MARK: Curfews (§3.3)
+    public internal(set) var curfews: [Curfew] = []
+    var nextCurfewID: CurfewID = 1
+
+    // MARK: Tokens (§5.2, §7.3 BypassTokens)
+    public internal(set) var tokenMonth: MonthID
+    public internal(set) var tokensPurchasedThisMonth = 0
+    public internal(set) var tokensUsedThisMonth = 0
+    public internal(set) var includedTokensRemaining = 0
+    var includedGrantedThisMonth = 0
+    /// Purchased tokens not yet used (they carry over).
+    public internal(set) var purchasedTokensHeld = 0
+    var nextMonthStart: Instant
+    var monthArmed = false
+
+    // MARK: Preferences
+    public internal(set) var mindfulnessAtBypasses: Bool
+    public internal(set) var earnNotifications = false
+    public internal(set) var curfewReminders = false
+
+    // MARK: Insights and milestones (§6.1)
+    public internal(set) var timeSavedToday: TimeSpan = .zero
+    public internal(set) var totalTimeSaved: TimeSpan = .zero
+    public internal(set) var bestDayTimeSaved: TimeSpan = .zero
+    public internal(set) var streakDays = 0
+    public internal(set) var bestStreakDays = 0
+    var milestonesUnlocked: UInt8 = 0
+    var shieldsByHourThisWeek = [Int32](repeating: 0, count: 24)
+    var savedByWeekdayThisWeek = [Int64](repeating: 0, count: 7)
+    var shieldCount = 0
+    var promptCount = 0
+    var lastNow: Instant
+
+    /// A new install at `installedAt` on Free.
+    public init(parameters: ScrollOffParameters = .defaults, zone: ZoneCalendar, installedAt: Instant) {
+        self.parameters = parameters
+        self.zone = zone
+        today = zone.localDate(installedAt)
+        nextMidnight = zone.startOfNextDay(after: installedAt)
+        tokenMonth = zone.monthID(installedAt)
+        nextMonthStart = zone.startOfMonth(tokenMonth.next)
+        mindfulnessAtBypasses = parameters.mindfulnessEnabledByDefault
+        lastNow = installedAt
+    }
+
+    /// Has the milestone been unlocked?
+    public func hasUnlocked(_ m: Milestone) -> Bool { milestonesUnlocked & (1 << m.rawValue) != 0 }
+
+    // MARK: - Entry points
+
+    /// Handles one input at `now`, writing everything it produced into `out` (reset first).
+    public mutating func handle(_ input: ScrollOffInput, at now: Instant, into out: inout ScrollOffOutcome) {
+        out.reset()
+        if now + parameters.clockRollbackThreshold < lastNow { freezeEarning(rollback: lastNow - now, now: now, &out) }
+        let rolled = advance(to: now, &out)
+        switch input {
+        case .onboarding(let step): onboarding(step, now, &out)
+        case let .createIfThenPlan(t, r): createPlan(t, r, now, &out)
+        case .viewIfThenPlan(let i): viewPlan(i, &out)
+        case .blockApp(let a): block(a, now, &out)
+        case .unblockApp(let a): unblock(a, now, &out)
+        case .appForeground(let a): appForeground(a, now, &out)
+        case .appBackground(let a): appBackground(a, now, &out)
+        case .shield(let c): shieldChoice(c, now, &out)
+        case let .mindfulness(e, r): mindfulness(e, r, now, &out)
+        case let .earmark(a, amount): earmark(a, amount, now, &out)
+        case let .setDailySpendCap(a, cap): setSpendCap(a, cap, now, &out)
+        case let .setCurfew(id, spec): setCurfew(id, spec, now, &out)
+        case .deleteCurfew(let id): deleteCurfew(id, now, &out)
+        case .setPreference(let p): setPreference(p, &out)
+        case .upgradeTapped(let p): out.events.append(.subscriptionPurchaseInitiated(p))
+        case .buyPlan(let p): buy(p, now, &out)
+        case .cancelSubscription: cancel(&out)
+        case .refundSubscription: refund(now, &out)
+        case .restorePurchases(let e): restore(e, now, &out)
+        case .buyToken: buyToken(now, &out)
+        case .systemClockChanged(let d):
+            if d < .zero && -d > parameters.clockRollbackThreshold { freezeEarning(rollback: -d, now: now, &out) }
+        case let .reliabilityCheck(c, passed):
+            if passed {
+                out.events.append(.reliabilityCheckPass(c))
+                if c == .screenTimeAuthorization && !authorized { authorized = true; refreshEarning(now, &out) }
+            } else {
+                out.events.append(.reliabilityCheckFail(c, error: "check_failed"))
+            }
+        case .authorizationRevoked: revokeAuthorization(now, &out)
+        case .viewInsight(let t): out.events.append(.patternInsightShown(t))
+        case .viewWeeklyInsight: weeklyInsight(&out)
+        case .timer(let t): timer(t, now, rolled: rolled, &out)
+        }
+        armCalendarTimers(&out)
+        if now > lastNow { lastNow = now }
+    }
+
+    /// Convenience: handles one input and returns a fresh outcome.
+    public mutating func handle(_ input: ScrollOffInput, at now: Instant) -> ScrollOffOutcome {
+        var out = ScrollOffOutcome()
+        handle(input, at: now, into: &out)
+        return out
+    }
+
+    // MARK: - Timers
+
+    mutating func timer(_ t: ScrollOffTimer, _ now: Instant, rolled: RolledOver, _ out: inout ScrollOffOutcome) {
+        out.decision = .staleTimer
+        switch t.kind {
+        case .earnAward: earnTimer(now, &out)
+        case .localMidnight: if rolled.day { out.decision = .dayRolledOver }
+        case .monthStart: if rolled.month { out.decision = .monthRolledOver }
+        case .renewal: if rolled.renewal { out.decision = plan == nil ? .lapsedToFree : .renewed }
+        case .cooldownEnd(let a):
+            if let b = blocked.first(where: { $0.app == a }), b.lockedUntil <= now { out.decision = .ok }
+        case .unlockEnd(let a): unlockEndTimer(a, now, &out)
+        case .walletEmpty(let a): walletEmptyTimer(a, now, &out)
+        case .pausedSessionEnd(let a):
+            if let i = accesses.firstIndex(where: { $0.app == a && $0.kind == .credits }),
+               let p = accesses[i].pausedAt, p + parameters.pausedSessionTimeout <= now {
+                accesses.remove(at: i)
+                out.decision = .ok
+            }
+        case .curfewStart(let id): curfewStartTimer(id, now, &out)
+        case .curfewEnd(let id): curfewEndTimer(id, now, &out)
+        case .curfewReminder(let id): curfewReminderTimer(id, now, &out)
+        }
+    }
+
+    mutating func armCalendarTimers(_ out: inout ScrollOffOutcome) {
+        if !midnightArmed { out.timers.append(ScrollOffTimer(.localMidnight, at: nextMidnight)); midnightArmed = true }
+        if !monthArmed { out.timers.append(ScrollOffTimer(.monthStart, at: nextMonthStart)); monthArmed = true }
+    }
+
+    // MARK: - Lazy rollovers
+
+    /// What `advance` rolled over in this call.
+    struct RolledOver { var day = false, month = false, renewal = false }
+
+    /// Applies every local midnight, month start and renewal due at or before `now`, in time order.
+    mutating func advance(to now: Instant, _ out: inout ScrollOffOutcome) -> RolledOver {
+        var r = RolledOver()
+        while true {
+            let renewalAt = plan != nil ? periodEnd : .distantFuture
+            let next = min(nextMidnight, nextMonthStart, renewalAt)
+            guard next <= now else { break }
+            if renewalAt == next { renew(at: next, now, &out); r.renewal = true }
+            else if nextMonthStart == next { rollMonth(at: next, &out); r.month = true }
+            else { rollDay(at: next, &out); r.day = true }
+        }
+        if r.day || r.month || r.renewal { checkForegroundSession(now, &out) }
+        return r
+    }
+
+    mutating func rollDay(at boundary: Instant, _ out: inout ScrollOffOutcome) {
+        settleSpend(at: boundary, &out)
+        closeDay(&out)
+        today = zone.localDate(boundary)
+        earnedToday = .zero
+        awardsToday = 0
+        capInForceToday = .zero
+        capNotifiedToday = false
+        freePeeksUsedToday = 0
+        creditPeeksUsedToday = 0
+        timeSavedToday = .zero
+        for i in blocked.indices { blocked[i].spentToday = .zero }
+        if let f = frozenDay, f < today { frozenDay = nil }
+        if today.weekday == .monday {
+            for h in 0..<24 { shieldsByHourThisWeek[h] = 0 }
+            for d in 0..<7 { savedByWeekdayThisWeek[d] = 0 }
+        }
+        expireLots(at: boundary, &out)
+        nextMidnight = zone.startOfNextDay(after: boundary)
+        midnightArmed = false
+        out.effects.append(.monitorCallback)
+        out.effects.append(.databaseWrite)
+    }
+
+    mutating func rollMonth(at boundary: Instant, _ out: inout ScrollOffOutcome) {
+        tokenMonth = zone.monthID(boundary)
+        tokensPurchasedThisMonth = 0
+        tokensUsedThisMonth = 0
+        includedGrantedThisMonth = 0
+        includedTokensRemaining = 0
+        if tier == .pro { grantIncludedTokens() }
+        nextMonthStart = zone.startOfMonth(tokenMonth.next)
+        monthArmed = false
+    }
+
+    /// Seed 000 §5.2 / §7.4: "Pro includes 3 tokens/month"; "3 included tokens replenish monthly".
+    mutating func grantIncludedTokens() {
+        guard includedGrantedThisMonth == 0 else { return }
+        includedTokensRemaining = parameters.proIncludedTokensPerMonth
+        includedGrantedThisMonth = parameters.proIncludedTokensPerMonth
+    }
+
+    // MARK: - Invariants
+
+    /// Checks the engine's invariants; returns one text per violation (empty when all hold).
+    public func checkInvariants(at now: Instant) -> [String] {
+        var v: [String] = []
+        for l in global.lots where l.amount < .zero { v.append("negative global lot \(l.amount)") }
+        for b in blocked { for l in b.wallet.lots where l.amount < .zero { v.append("negative wallet lot for \(b.app)") } }
+        if earnedToday > max(capInForceToday, parameters.dailyEarnCap[tier]) { v.append("earned \(earnedToday) today above cap") }
+        let capCount = tokensPurchasedThisMonth + (parameters.includedTokensCountTowardCap ? includedGrantedThisMonth : 0)
+        if capCount > parameters.tokenMonthlyPurchaseCap && tokensPurchasedThisMonth > 0 { v.append("token purchases \(tokensPurchasedThisMonth) above cap") }
+        if freePeeksUsedToday > parameters.freePeeksPerDay.pro && freePeeksUsedToday > parameters.freePeeksPerDay.premium { v.append("free peeks above quota") }
+        if creditPeeksUsedToday > parameters.creditPeeksPerDay { v.append("credit peeks above quota") }
+        if blocked.count > parameters.maxShieldedApps { v.append("more than \(parameters.maxShieldedApps) blocked apps") }
+        for a in accesses where curfewActive(for: a.app, at: now) && !(a.kind == .token && parameters.tokensWorkDuringCurfew) {
+            v.append("\(a.app) unlocked during curfew")
+        }
+        if includedTokensRemaining < 0 || purchasedTokensHeld < 0 { v.append("negative token count") }
+        return v
+    }
+}

@@ -1,0 +1,167 @@
+import RulesCore
+
+/// One stage of the activation funnel (seed 000 §8.2) as data.
+public struct FunnelStage: Hashable, Sendable {
+    /// 1-based position (A0 = 1 … A7 = 10).
+    public var order: Int
+    /// Stage id as the charter writes it: `A0`, `A1`, `A1.5`, … `A7`.
+    public var id: String
+    /// The charter's name of the stage.
+    public var name: String
+    /// Which event marks the stage (documentation; the matching is `ScrollOffFunnel.stage(of:)`).
+    public var event: String
+    /// The stage whose time the window counts from (nil for A0).
+    public var windowAnchor: String?
+    /// How long after the anchor the stage must be reached (nil: no limit).
+    public var window: TimeSpan?
+    /// Target conversion from the previous stage (§8.2 "Target conversion rates"); nil where none is set.
+    public var targetMin: Double?
+    public var targetMax: Double?
+
+    /// `24h from A0`, `—` for A0.
+    public var windowText: String {
+        guard let w = window, let a = windowAnchor else { return "" }
+        let h = w.milliseconds / 3_600_000
+        return h % 24 == 0 && h > 24 ? "\(h / 24)d from \(a)" : "\(h)h from \(a)"
+    }
+}
+
+/// The activation funnel A0–A7 of seed 000 §8.2, computed from a user's event stream exactly as the product
+/// team would: a stage is reached when its event occurs within its window of its anchor stage and every earlier
+/// stage was reached (events need not be in stage order: the charter's own onboarding puts plans before permission).
+public enum ScrollOffFunnel {
+    /// Seed 000 §8.2 stages, windows and targets. "Target conversion rates (Day 1 for actives)": A1–A4 within
+    /// 24 h of install (A0); "A4 → A5 (within 24 hours)"; "A5 → A6 (within 7 days)"; "A6 → A7 (within 30 days)".
+    public static let stages: [FunnelStage] = [
+        FunnelStage(order: 1, id: "A0", name: "App opened", event: "app_opened", windowAnchor: nil, window: nil, targetMin: nil, targetMax: nil),
+        FunnelStage(order: 2, id: "A1", name: "Permissions granted", event: "reliability_check_pass(component=screentime_authorization)",
+                    windowAnchor: "A0", window: .hours(24), targetMin: 0.75, targetMax: nil),
+        FunnelStage(order: 3, id: "A1.5", name: "Implementation intention created", event: "if_then_plan_created",
+                    windowAnchor: "A0", window: .hours(24), targetMin: 0.65, targetMax: nil),
+        FunnelStage(order: 4, id: "A2", name: "≥1 app blocked", event: "app_blocked", windowAnchor: "A0", window: .hours(24), targetMin: 0.85, targetMax: nil),
+        FunnelStage(order: 5, id: "A3", name: "First shield shown", event: "shield_shown", windowAnchor: "A0", window: .hours(24), targetMin: 0.90, targetMax: nil),
+        FunnelStage(order: 6, id: "A3.5", name: "Shield dismissed without spending", event: "shield_dismissed_no_spend",
+                    windowAnchor: "A0", window: .hours(24), targetMin: 0.50, targetMax: nil),
+        FunnelStage(order: 7, id: "A4", name: "First spend (≥30 s of credits)", event: "spend_tick (cumulative seconds_spent ≥ 30)",
+                    windowAnchor: "A0", window: .hours(24), targetMin: 0.40, targetMax: 0.50),
+        FunnelStage(order: 8, id: "A5", name: "First earn", event: "earn_award (wallet_id ≠ starter_credit, seconds > 0)",
+                    windowAnchor: "A4", window: .hours(24), targetMin: 0.30, targetMax: nil),
+        FunnelStage(order: 9, id: "A6", name: "Pattern insight viewed", event: "pattern_insight_shown", windowAnchor: "A5", window: .days(7), targetMin: 0.40, targetMax: nil),
+        FunnelStage(order: 10, id: "A7", name: "Milestone unlocked", event: "milestone_unlocked", windowAnchor: "A6", window: .days(30), targetMin: 0.20, targetMax: nil),
+    ]
+
+    /// Seed 000 §8.2 A4: "used credits for ≥ 30s".
+    public static let firstSpendThreshold = TimeSpan(milliseconds: 30_000)
+
+    /// Incremental per-user funnel tracker: feed every event with its instant, then ask `reached`.
+    public struct Tracker: Hashable, Sendable {
+        /// First time each stage's event occurred (index = order − 1).
+        public private(set) var firstAt: [Instant?] = Array(repeating: nil, count: ScrollOffFunnel.stages.count)
+        var spent: TimeSpan = .zero
+
+        public init() {}
+
+        /// Records an event.
+        public mutating func observe(_ e: ScrollOffEvent, at t: Instant) {
+            let k: Int
+            switch e {
+            case .appOpened: k = 0
+            case .reliabilityCheckPass(.screenTimeAuthorization): k = 1
+            case .ifThenPlanCreated: k = 2
+            case .appBlocked: k = 3
+            case .shieldShown: k = 4
+            case .shieldDismissedNoSpend: k = 5
+            case .spendTick(let s, _, _):
+                guard firstAt[6] == nil else { return }
+                spent += s
+                guard spent >= ScrollOffFunnel.firstSpendThreshold else { return }
+                k = 6
+            case let .earnAward(a, w, _):
+                guard w != .starterCredit, a > .zero else { return }
+                k = 7
+            case .patternInsightShown: k = 8
+            case .milestoneUnlocked: k = 9
+            default: return
+            }
+            if firstAt[k] == nil { firstAt[k] = t }
+        }
+
+        /// Which stages the user reached within their windows (index = order − 1).
+        public var reached: [Bool] {
+            var out = Array(repeating: false, count: ScrollOffFunnel.stages.count)
+            for (i, s) in ScrollOffFunnel.stages.enumerated() {
+                guard let t = firstAt[i], i == 0 || out[i - 1] else { break }
+                if let w = s.window, let a = s.windowAnchor, let ai = ScrollOffFunnel.stages.firstIndex(where: { $0.id == a }),
+                   let at = firstAt[ai], t > at + w { break }
+                out[i] = true
+            }
+            return out
+        }
+    }
+
+    /// The stages one user reached, from their whole event stream.
+    public static func reached(_ events: some Sequence<(Instant, ScrollOffEvent)>) -> [Bool] {
+        var tr = Tracker()
+        for (t, e) in events { tr.observe(e, at: t) }
+        return tr.reached
+    }
+}
+
+/// One KPI of seed 000 §8.3 as data: how to compute it from the event stream, over whom, and its target.
+public struct KPIDefinition: Hashable, Sendable {
+    /// snake_case id used in `kpis.csv`.
+    public var id: String
+    /// The charter's wording.
+    public var name: String
+    /// Group of §8.3 (retention, engagement, behavioral_outcomes, monetization, product_integrity).
+    public var group: String
+    /// `fraction`, `minutes`, `count`, `count_per_day`.
+    public var unit: String
+    /// Who is counted.
+    public var population: String
+    /// The time window, as text.
+    public var window: String
+    /// How it is computed from events (and ledger) alone.
+    public var formula: String
+    public var targetMin: Double?
+    public var targetMax: Double?
+}
+
+/// Seed 000 §8.3 north-star KPIs.
+public enum ScrollOffKPIs {
+    public static let definitions: [KPIDefinition] = [
+        KPIDefinition(id: "d1_retention", name: "D1 retention (all users)", group: "retention", unit: "fraction", population: "all installs",
+                      window: "local day 1 after install", formula: "share with app_opened on local day 1", targetMin: 0.55, targetMax: nil),
+        KPIDefinition(id: "d7_retention_actives", name: "D7 retention (actives)", group: "retention", unit: "fraction", population: "users who reached A2",
+                      window: "local day 7 after install", formula: "share with app_opened on local day 7", targetMin: 0.40, targetMax: nil),
+        KPIDefinition(id: "d30_retention_paid", name: "D30 retention (Premium/Pro)", group: "retention", unit: "fraction",
+                      population: "users with a subscription at day 30", window: "local day 30 after install",
+                      formula: "share with app_opened on local day 30", targetMin: 0.30, targetMax: nil),
+        KPIDefinition(id: "median_time_saved_per_day", name: "Median time saved per day (actives)", group: "engagement", unit: "minutes",
+                      population: "active person-days", window: "per local day",
+                      formula: "median over active days of count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge",
+                      targetMin: 45, targetMax: nil),
+        KPIDefinition(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day", population: "active person-days",
+                      window: "per local day", formula: "count of shield_shown per active day", targetMin: 8, targetMax: 15),
+        KPIDefinition(id: "willpower_win_share", name: "Willpower wins (dismiss without spending)", group: "engagement", unit: "fraction",
+                      population: "shield encounters", window: "whole run", formula: "shield_dismissed_no_spend / shield_shown", targetMin: 0.30, targetMax: nil),
+        KPIDefinition(id: "intentions_per_user", name: "Implementation intentions created", group: "engagement", unit: "count", population: "all installs",
+                      window: "whole run", formula: "mean count of if_then_plan_created per user", targetMin: 2.5, targetMax: nil),
+        KPIDefinition(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+                      window: "first 14 days", formula: "share with milestone_unlocked(streak_7_day) within 14 days of install", targetMin: 0.25, targetMax: nil),
+        KPIDefinition(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+                      window: "first 45 days", formula: "share with milestone_unlocked(warrior_30_day) within 45 days of install", targetMin: 0.10, targetMax: nil),
+        KPIDefinition(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+                      window: "first 7 days", formula: "share with pattern_insight_shown within 7 days of install", targetMin: 0.40, targetMax: nil),
+        KPIDefinition(id: "self_efficacy_views", name: "Self-efficacy message views", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+                      window: "whole run", formula: "share with ≥1 self_efficacy_message_shown", targetMin: 0.80, targetMax: nil),
+        KPIDefinition(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "all installs",
+                      window: "first 14 days", formula: "share with subscription_purchase_completed within 14 days of install", targetMin: 0.05, targetMax: 0.08),
+        KPIDefinition(id: "annual_mix", name: "Annual subscription mix", group: "monetization", unit: "fraction", population: "Premium/Pro subscribers",
+                      window: "whole run", formula: "subscribers whose latest plan is annual / all subscribers", targetMin: 0.50, targetMax: nil),
+        KPIDefinition(id: "token_revenue_share", name: "Bypass token revenue", group: "monetization", unit: "fraction", population: "all revenue",
+                      window: "per month and total", formula: "consumable_purchase gross / all gross (ledger)", targetMin: nil, targetMax: 0.20),
+        KPIDefinition(id: "authorization_retention", name: "Authorization retention", group: "product_integrity", unit: "fraction",
+                      population: "users who reached A1", window: "whole run", formula: "1 − share with authorization_revoked", targetMin: 0.92, targetMax: nil),
+    ]
+}

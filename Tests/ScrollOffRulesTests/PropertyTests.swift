@@ -1,0 +1,121 @@
+import Testing
+import RulesCore
+@testable import ScrollOffRules
+
+/// Seed sweeps over random command sequences (replayable: a failure names its seed).
+@Suite("Properties over random command sequences")
+struct PropertyTests {
+    static let seeds: [UInt64] = Array(1...120)
+
+    /// A random but valid-looking input.
+    static func randomInput(_ r: inout SplitMix64, _ e: ScrollOffEngine) -> ScrollOffInput {
+        let app = AppID(UInt16(1 + r.below(4)))
+        if let p = e.pendingShield, r.chance(0.75) {
+            if p.mindfulnessOffered != nil && !p.mindfulnessAnswered && r.chance(0.7) {
+                return .mindfulness(p.mindfulnessOffered!, r.chance(0.5) ? .skip : .complete(bypassAvoided: r.chance(0.3)))
+            }
+            return .shield([ShieldChoice.close, .useCredits, .peek, .peek, .emergencyToken, .emergencyToken][r.below(6)])
+        }
+        switch r.below(100) {
+        case 0..<22: return .appForeground(r.chance(0.05) ? .safari : app)
+        case 22..<34: return .appBackground(e.foreground ?? e.pendingShield?.app ?? app)
+        case 34..<54:
+            return .shield([ShieldChoice.close, .useCredits, .peek, .emergencyToken][r.below(4)])
+        case 54..<58: return .mindfulness(MindfulnessExercise(rawValue: UInt8(r.below(3)))!, r.chance(0.5) ? .skip : .complete(bypassAvoided: r.chance(0.5)))
+        case 58..<65: return .blockApp(app)
+        case 65..<71: return .unblockApp(app)
+        case 71..<74: return .buyToken
+        case 74..<76: return .buyPlan(Plan(rawValue: UInt8(r.below(3)))!)
+        case 76: return .cancelSubscription
+        case 77: return r.chance(0.3) ? .refundSubscription : .restorePurchases(nil)
+        case 78..<82:
+            let start = LocalTimeOfDay(hour: r.below(24), minute: [0, 15, 30, 45][r.below(4)])!
+            let len = 1 + r.below(18)   // up to 18 h: some invalid
+            let end = LocalTimeOfDay(secondsSinceMidnight: Int32((Int(start.secondsSinceMidnight) + len * 3600) % 86_400))
+            let apps = (1...4).filter { _ in r.chance(0.5) }.map { AppID(UInt16($0)) }
+            let id: CurfewID? = e.curfews.isEmpty || r.chance(0.5) ? nil : e.curfews[r.below(e.curfews.count)].id
+            return .setCurfew(id: id, CurfewSpec(window: DailyWindow(start: start, end: end, days: WeekdaySet(rawValue: UInt8(1 + r.below(127)))),
+                                                 apps: apps.isEmpty ? [app] : apps, blockSafari: r.chance(0.3)))
+        case 82: return .deleteCurfew(CurfewID(1 + r.below(4)))
+        case 83: return .systemClockChanged(by: .minutes(Int64(r.below(61) - 40)))
+        case 84..<86: return .earmark(app, .seconds(Int64(30 * (1 + r.below(10)))))
+        case 86..<88: return .setDailySpendCap(app, r.chance(0.3) ? nil : .seconds(Int64(60 * r.below(20))))
+        case 88: return .setPreference(.mindfulnessAtBypasses(r.chance(0.7)))
+        case 89: return .onboarding(.demoBlockCompleted)
+        case 90: return r.chance(0.2) ? .authorizationRevoked : .onboarding(.permissionGranted)
+        case 91: return .timer(ScrollOffTimer([.earnAward, .localMidnight, .walletEmpty(app), .unlockEnd(app), .renewal][r.below(5)], at: .epoch))
+        default: return .viewInsight(.trend7Day)
+        }
+    }
+
+    @Test("Invariants hold over random sequences: balances ≥ 0, earn ≤ cap, tokens ≤ cap, no spend in curfew, no unblock in cooldown, timers in the future",
+          arguments: seeds)
+    func sweep(seed: UInt64) {
+        let (problems, failures, _, _) = Self.run(seed: seed)
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
+        #expect(failures.isEmpty, "seed \(seed): \(failures.prefix(3))")
+    }
+
+    @Test("The sweeps exercise every rule (earn, spend, empty wallet, peeks, mindfulness, tokens, cap, curfew, cooldown)")
+    func coverage() {
+        var names: [String: Int] = [:]
+        for seed in Self.seeds.prefix(30) { for e in Self.run(seed: seed).2 { names[e.1.name, default: 0] += 1 } }
+        for n in ["earn_award", "spend_tick", "wallet_empty", "bypass_free_peek", "bypass_credit_peek", "mindfulness_prompted",
+                  "bypass_token_purchased", "bypass_token_cap_hit", "curfew_start", "curfew_edit_blocked", "cooldown_unblock_attempted",
+                  "shield_dismissed_no_spend", "subscription_purchase_completed", "emergency_token_used"] {
+            #expect(names[n, default: 0] > 0, "\(n) never happened")
+        }
+    }
+
+    static func run(seed: UInt64) -> ([String], [String], [(Instant, ScrollOffEvent)], [(Instant, ScrollOffInput, ScrollOffDecision)]) {
+        var r = SplitMix64(seed: seed &* 0x9E37_79B9)
+        var h = Harness(zone: seed % 2 == 0 ? .utc : .fixed(offset: .hours(-5)), at: r.below(24))
+        let p = h.engine.parameters
+        var failures: [String] = []
+        var earnedByDay: [LocalDate: TimeSpan] = [:]
+        var capByDay: [LocalDate: TimeSpan] = [:]
+        var tokensByMonth: [MonthID: Int] = [:]
+        var lastCurfewEdit = Instant.distantPast
+        h.observer = { before, input, t, out, after in
+            if after.global.total < .zero || after.global.lots.contains(where: { $0.amount <= .zero }) { failures.append("negative global wallet") }
+            for b in after.blocked where b.wallet.total < .zero { failures.append("negative wallet \(b.app)") }
+            let day = after.today
+            capByDay[day] = max(capByDay[day] ?? .zero, p.dailyEarnCap[before.tier], p.dailyEarnCap[after.tier])
+            for e in out.events {
+                switch e {
+                case let .earnAward(a, .global, _):
+                    earnedByDay[day, default: .zero] += a
+                    if earnedByDay[day]! > capByDay[day]! { failures.append("earned \(earnedByDay[day]!) on \(day) above cap") }
+                case let .bypassTokenPurchased(m, n):
+                    tokensByMonth[m, default: 0] += 1
+                    if tokensByMonth[m]! > p.tokenMonthlyPurchaseCap || n > p.tokenMonthlyPurchaseCap { failures.append("token purchases above cap in \(m)") }
+                case let .spendTick(s, _, app) where s > .zero:
+                    // Sample the spent interval minute by minute against the schedules in force since their last edit.
+                    var probe = max(t - s, lastCurfewEdit)
+                    while probe < t {
+                        if before.curfewActive(for: app, at: probe) { failures.append("spend during curfew at \(probe)"); break }
+                        probe += .seconds(Int64(60))
+                    }
+                    if before.curfewActive(for: app, at: t - .milliseconds(1)) { failures.append("spend during curfew before \(t)") }
+                default: break
+                }
+            }
+            if out.decision == .curfewSaved || (out.decision == .ok && { if case .deleteCurfew = input { return true }; return false }()) {
+                lastCurfewEdit = t
+            }
+            if out.decision == .appUnblocked, case .unblockApp(let a) = input,
+               let b = before.blocked.first(where: { $0.app == a }), b.lockedUntil > t {
+                failures.append("unblock during cooldown at \(t)")
+            }
+        }
+        h.onboard(blocking: [1, 2], at: h.zone.localDateTime(h.now).hour)
+        for _ in 0..<400 {
+            let step: TimeSpan = h.engine.pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240)))
+            let t = h.now + step
+            h.run(until: t)
+            h.send(Self.randomInput(&r, h.engine), at: t)
+        }
+        h.run(until: h.now + .days(3))
+        return (h.problems, failures, h.log, h.inputs)
+    }
+}

@@ -1,0 +1,103 @@
+import RulesCore
+@testable import ScrollOffRules
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator for replayable property sweeps.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in 0..<n.
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+}
+
+/// A tiny host: an engine, its pending timers (one per kind, superseded on re-arm), and the event log.
+struct Harness {
+    var engine: ScrollOffEngine
+    var now: Instant
+    var pending: [ScrollOffTimer] = []
+    var log: [(Instant, ScrollOffEvent)] = []
+    var out = ScrollOffOutcome()
+    var problems: [String] = []
+    /// Every input with its decision (for replaying a failing seed).
+    var inputs: [(Instant, ScrollOffInput, ScrollOffDecision)] = []
+    /// Called before each handle with the pre-state, the input and the outcome (property checks).
+    var observer: ((ScrollOffEngine, ScrollOffInput, Instant, ScrollOffOutcome, ScrollOffEngine) -> Void)?
+
+    let zone: ZoneCalendar
+    let day0: LocalDate
+
+    init(zone: ZoneCalendar = .fixed(offset: .hours(-5)), day0: LocalDate = LocalDate(year: 2026, month: 1, day: 5)!,
+         parameters: ScrollOffParameters = .defaults, at hour: Int = 6) {
+        self.zone = zone
+        self.day0 = day0
+        let t = zone.instant(on: day0, at: LocalTimeOfDay(hour: hour, minute: 0)!)
+        engine = ScrollOffEngine(parameters: parameters, zone: zone, installedAt: t)
+        now = t
+    }
+
+    /// Local instant on day `d` (0 = install day) at `h:m:s`.
+    func at(_ d: Int64, _ h: Int, _ m: Int = 0, _ s: Int = 0) -> Instant {
+        zone.instant(on: day0 + d, at: LocalTimeOfDay(hour: h, minute: m, second: s)!)
+    }
+
+    /// Delivers every timer due at or before `t`, in time order, then moves the clock to `t`.
+    mutating func run(until t: Instant) {
+        while let i = pending.indices.min(by: { pending[$0].at < pending[$1].at }), pending[i].at <= t {
+            let timer = pending.remove(at: i)
+            dispatch(.timer(timer), at: timer.at)
+        }
+        if t > now { now = t }
+    }
+
+    /// Runs timers up to `t`, then sends the input at `t`.
+    @discardableResult
+    mutating func send(_ input: ScrollOffInput, at t: Instant) -> ScrollOffOutcome {
+        run(until: t)
+        dispatch(input, at: t)
+        return out
+    }
+
+    mutating func dispatch(_ input: ScrollOffInput, at t: Instant) {
+        now = max(now, t)
+        let before = engine
+        engine.handle(input, at: t, into: &out)
+        for timer in out.timers {
+            if timer.at <= t { problems.append("timer \(timer) not in the future of \(t)") }
+            pending.removeAll { $0.kind == timer.kind }
+            pending.append(timer)
+        }
+        for e in out.events { log.append((t, e)) }
+        inputs.append((t, input, out.decision))
+        problems += engine.checkInvariants(at: t).map { "\(t) \(input): \($0)" }
+        observer?(before, input, t, out, engine)
+    }
+
+    /// Events logged since index `from`, rendered `name(k=v,…)`.
+    func rendered(from: Int = 0) -> [String] { log[from...].map { render($0.1) } }
+}
+
+func render(_ e: ScrollOffEvent) -> String {
+    let f = e.fields
+    return f.isEmpty ? e.name : e.name + "(" + f.map { "\($0.0)=\($0.1)" }.joined(separator: ",") + ")"
+}
+
+extension Harness {
+    /// A standard onboarding at 07:00 on day 0 that blocks `apps`.
+    mutating func onboard(blocking apps: [UInt16] = [1], at h: Int = 7) {
+        send(.onboarding(.appOpened), at: at(0, h))
+        send(.onboarding(.permissionGranted), at: at(0, h))
+        send(.createIfThenPlan(trigger: "When I'm bored during work calls", response: "I will doodle"), at: at(0, h))
+        for a in apps { send(.blockApp(AppID(a)), at: at(0, h)) }
+        send(.onboarding(.finished), at: at(0, h))
+    }
+
+    /// Sets the plan via purchase.
+    mutating func subscribe(_ p: Plan, at t: Instant) { send(.buyPlan(p), at: t) }
+}
