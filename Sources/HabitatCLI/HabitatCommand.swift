@@ -1,4 +1,5 @@
 import ArgumentParser
+import Simulation
 
 /// The `habitat` command: run, validate, list, bench, … (CONTRACT.md, "Command line").
 public struct HabitatCommand: ParsableCommand {
@@ -13,4 +14,10 @@ public struct HabitatCommand: ParsableCommand {
         subcommands: [ValidateCommand.self, ListCommand.self, BenchCommand.self]
     )
     public init() {}
+
+    /// The process entry point: installs the interrupt handler, then parses and runs the command.
+    public static func start() {
+        StopRequest.installInterruptHandler()
+        main()
+    }
 }

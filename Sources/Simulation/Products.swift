@@ -1,5 +1,6 @@
 import RulesCore
 import ScenarioFormat
+import ScrollOffRules
 
 /// One of the five products Habitat simulates, with its seed document and (once built) its rule engine's
 /// parameter catalogue.
@@ -24,7 +25,7 @@ public enum Products {
     public static let all: [ProductInfo] = [
         ProductInfo(id: .scrollOff, name: "Scroll Off", seedFile: "000_5f03618b73c6ae9a.txt",
                     summary: "earn/spend minutes, tier caps and rollover, cooldowns, hard curfew, bypass ladder, emergency tokens, subscriptions",
-                    parameters: scrollOffParameters),
+                    parameters: ScrollOffParameters.catalogue),
         ProductInfo(id: .nudge, name: "Nudge", seedFile: "001_2c48cacf5aaf28c7.txt",
                     summary: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro", parameters: nil),
         ProductInfo(id: .lazuri, name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",

@@ -1,3 +1,3 @@
 import HabitatCLI
 
-HabitatCommand.main()
+HabitatCommand.start()

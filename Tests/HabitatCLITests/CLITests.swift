@@ -75,10 +75,18 @@ struct CLITests {
         let first = try CLIProcess.run(["bench", "kernel", "--workload", "mm1", "--customers", "1000", "--out", out.path])
         #expect(first.status == 0)
         let before = try String(contentsOf: out.appendingPathComponent("bench-kernel.csv"), encoding: .utf8)
-        let running = try CLIProcess.start(["bench", "kernel", "--workload", "agents", "--agents", "2000000", "--days", "365",
-                                            "--threads", "1", "--out", out.path])
-        Thread.sleep(forTimeInterval: 1.5)
+        let running = try CLIProcess.start(["bench", "kernel", "--workload", "agents", "--agents", "2000000", "--days", "30",
+                                            "--threads", "1", "--progress", "always", "--out", out.path])
+        // Wait until the run is visibly under way (its progress bar has drawn), then stop it.
+        let firstOutput = running.stderr.fileHandleForReading.availableData
+        #expect(String(decoding: firstOutput, as: UTF8.self).contains("agents"))
         kill(running.process.processIdentifier, sig)
+        let deadline = Date().addingTimeInterval(60)
+        while running.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if running.process.isRunning {
+            kill(running.process.processIdentifier, SIGKILL)
+            Issue.record("habitat did not stop within 60 s of signal \(sig)")
+        }
         running.process.waitUntilExit()
         let after = try String(contentsOf: out.appendingPathComponent("bench-kernel.csv"), encoding: .utf8)
         #expect(after == before)

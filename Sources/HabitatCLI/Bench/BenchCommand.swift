@@ -94,7 +94,6 @@ struct KernelBench: ParsableCommand {
     }
 
     func runAgents(_ report: ReportDirectory?) throws {
-        StopRequest.installInterruptHandler()
         let bar = ProgressBar(total: agents, unit: "agents", label: "agents", mode: progress)
         let model = AgentsWorkload(agents: agents, days: days, seed: seed, threads: threads)
         let clock = ContinuousClock()

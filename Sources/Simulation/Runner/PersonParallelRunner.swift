@@ -11,6 +11,8 @@ public struct RunInterrupted: Error, CustomStringConvertible {
 /// A process-wide stop request, set from a signal handler and polled by workers between people.
 public enum StopRequest {
     static let flag = Atomic<Bool>(false)
+    /// Runs in progress that poll the flag; with none, SIGINT ends the process at once.
+    static let activeRuns = Atomic<Int>(0)
     /// Asks every running simulation to stop at the next person boundary.
     public static func request() { flag.store(true, ordering: .relaxed) }
     /// True once a stop was requested.
@@ -18,10 +20,17 @@ public enum StopRequest {
     /// Clears a request (tests, or a new run in the same process).
     public static func clear() { flag.store(false, ordering: .relaxed) }
 
-    /// Installs a SIGINT handler that requests a stop (a second Ctrl-C kills the process at once).
+    /// Installs a SIGINT handler (call first thing in `main`): while a run is in progress it requests a stop,
+    /// so the run ends cleanly with no report; otherwise, or on a second Ctrl-C, the process exits 130 at once.
+    /// Installing it also overrides an inherited "ignore SIGINT" disposition (background jobs of a shell) and an
+    /// inherited blocked signal mask (children of multi-threaded parents).
     public static func installInterruptHandler() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
-            if StopRequest.flag.load(ordering: .relaxed) { _exit(130) }
+            if StopRequest.activeRuns.load(ordering: .relaxed) == 0 || StopRequest.flag.load(ordering: .relaxed) { _exit(130) }
             StopRequest.flag.store(true, ordering: .relaxed)
         }
     }
@@ -62,6 +71,8 @@ public struct PersonParallelRunner: Sendable {
         shouldStop: @escaping @Sendable () -> Bool = { StopRequest.isRequested },
         simulate: @escaping @Sendable (Int, inout Accumulator) throws -> Void
     ) throws -> Accumulator {
+        StopRequest.activeRuns.add(1, ordering: .relaxed)
+        defer { StopRequest.activeRuns.subtract(1, ordering: .relaxed) }
         let blocks = (count + blockSize - 1) / blockSize
         let state = FoldState<Accumulator>(total: makeAccumulator())
         let nextBlock = Atomic<Int>(0)
