@@ -32,6 +32,8 @@ let package = Package(
             "RulesCore",
             .product(name: "HeapModule", package: "swift-collections"),
         ]),
+        // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
+        .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"]),
         // Scroll Off's rule engine (seed 000), pure and clock-injected.
         .target(name: "ScrollOffRules", dependencies: ["RulesCore"]),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
@@ -43,7 +45,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["RulesCore", "Stochastics"]),
         // Population, product adapters, person-parallel runner.
         .target(name: "Simulation", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat",
         ]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
@@ -54,6 +56,7 @@ let package = Package(
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
         .testTarget(name: "RulesCoreTests", dependencies: ["RulesCore"]),
+        .testTarget(name: "BehaviorTests", dependencies: ["Behavior", "Stochastics", "RulesCore"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
         .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),

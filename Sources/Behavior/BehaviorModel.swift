@@ -1,0 +1,2 @@
+/// Synthetic people (see README.md).
+public enum BehaviorModel {}

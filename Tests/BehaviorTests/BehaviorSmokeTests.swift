@@ -1,0 +1,4 @@
+import Testing
+@testable import Behavior
+
+@Test func behaviorTargetLinks() { _ = BehaviorModel.self }
