@@ -24,7 +24,7 @@ let package = Package(
             providers: [.apt(["libgsl-dev"])]
         ),
         // Keyed random streams, samplers and summary statistics.
-        .target(name: "Stochastics", dependencies: ["CGSL"]),
+        .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"]),
         // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
         .target(name: "RulesCore"),
         // Virtual clock and event queue.

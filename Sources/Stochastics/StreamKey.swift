@@ -1,3 +1,4 @@
+import RulesCore
 /// The purpose a random stream serves, e.g. `urges` or `purchases` (DESIGN.md, principle 3).
 ///
 /// Every purpose draws from its own stream, so drawing more for one purpose never shifts another: an arm that
@@ -111,14 +112,7 @@ public struct StreamKey: Hashable, Sendable, CustomStringConvertible {
 /// The integer hashes behind stream keys. Fixed forever: changing one changes every simulated number.
 public enum KeyMixing {
     /// FNV-1a, 64 bits, over the UTF-8 bytes of `text`.
-    public static func fnv1a64(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            h ^= UInt64(byte)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        return h
-    }
+    public static func fnv1a64(_ text: String) -> UInt64 { FNV1a64.hash(text) }
 
     /// One SplitMix64 step: add the golden-ratio increment, then Stafford's mix13 finaliser.
     @inlinable public static func splitMix(_ x: UInt64) -> UInt64 {
