@@ -45,14 +45,8 @@ extension ScrollOffEngine {
 
     /// After anything that may change what the foreground session can spend: re-arm the empty timer, or end now.
     mutating func checkForegroundSession(_ now: Instant, _ out: inout ScrollOffOutcome) {
-        guard let fg = foreground, let i = accessIndex(fg), accesses[i].kind == .credits else { return }
-        settleSpend(at: now, &out)
-        let a = available(for: fg)
-        if a > .zero {
-            out.timers.append(ScrollOffTimer(.walletEmpty(fg), at: now + a))
-        } else {
-            endCreditSession(fg, now, &out)
-        }
+        guard let fg = foreground else { return }
+        walletEmptyTimer(fg, now, &out)
     }
 
     /// Seed 000 §3.2 / §9: "At 0s, shield reappears instantly" (`wallet_empty`), or the spend cap ran out.
@@ -69,6 +63,8 @@ extension ScrollOffEngine {
         refreshEarning(now, &out)
     }
 
+    /// The wallet-empty timer (or any change to what the session can spend): settle, then re-arm for the credit
+    /// left or end the session at 0 s.
     mutating func walletEmptyTimer(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard foreground == app, let i = accessIndex(app), accesses[i].kind == .credits else { return }
         settleSpend(at: now, &out)
