@@ -1,0 +1,95 @@
+import Testing
+import RulesCore
+@testable import Reports
+
+let keys = ReportKeys(scenario: "s", arm: "control", replication: 1, product: "scroll-off")
+
+@Suite("Report accumulators")
+struct AccumulatorTests {
+    @Test func storeFeesAre30PercentThen15AfterAYearOrInTheSmallBusinessProgramme() {
+        let p = StoreFeePolicy()
+        #expect(p.rate(isSubscription: true, paidTenureDays: 364) == 0.30)
+        #expect(p.rate(isSubscription: true, paidTenureDays: 365) == 0.15)
+        #expect(p.rate(isSubscription: false, paidTenureDays: 900) == 0.30)   // tokens never get the tenure rate
+        #expect(StoreFeePolicy(smallBusinessProgram: true).rate(isSubscription: false, paidTenureDays: 0) == 0.15)
+    }
+
+    @Test func revenueFoldsPeopleAndCountsEachPayerOncePerMonthAndSource() {
+        let jan = MonthID(year: 2026, month: 1), feb = MonthID(year: 2026, month: 2)
+        var alice = PersonRevenue()
+        alice.add(month: jan, source: "tokens", gross: Money(usd: 0.99), fee: Money(usd: 0.99).fraction(0.3))
+        alice.add(month: jan, source: "tokens", gross: Money(usd: 0.99), fee: Money(usd: 0.99).fraction(0.3))
+        alice.add(month: jan, source: "subscription", gross: Money(usd: 4.99), fee: Money(usd: 4.99).fraction(0.3))
+        var bob = PersonRevenue()
+        bob.add(month: feb, source: "subscription", gross: Money(usd: 4.99), refund: Money(usd: 4.99), fee: .zero)
+        var a = RevenueAccumulator(), b = RevenueAccumulator()
+        a.add(alice)
+        b.add(bob)
+        var all = a
+        all.merge(b)
+        var reversed = b
+        reversed.merge(a)
+        #expect(all == reversed)     // integer money: merge order does not matter
+        let rows = all.rows(keys).map { $0.map(\.rendered) }
+        #expect(rows == [
+            ["s", "control", "1", "scroll-off", "2026-01", "subscription", "4.99", "0.00", "1.50", "3.49", "1", "1"],
+            ["s", "control", "1", "scroll-off", "2026-01", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1"],
+            ["s", "control", "1", "scroll-off", "2026-02", "subscription", "4.99", "4.99", "0.00", "0.00", "1", "1"],
+            ["s", "control", "1", "scroll-off", "total", "subscription", "9.98", "4.99", "1.50", "3.49", "2", "2"],
+            ["s", "control", "1", "scroll-off", "total", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1"],
+        ])
+        #expect(all.gross(month: jan) == Money(usd: 6.97))
+    }
+
+    @Test func funnelCountsOnlyUnbrokenPrefixesAndJudgesConversionFromThePreviousStage() {
+        let stages = [
+            FunnelStageInfo(order: 1, id: "A0", name: "opened", window: "", targetMin: nil, targetMax: nil),
+            FunnelStageInfo(order: 2, id: "A1", name: "permitted", window: "24h from A0", targetMin: 0.75, targetMax: nil),
+            FunnelStageInfo(order: 3, id: "A2", name: "blocked", window: "24h from A0", targetMin: 0.40, targetMax: 0.50),
+        ]
+        var f = FunnelAccumulator(stageCount: 3)
+        f.add(reachedStages: [true, true, true])
+        f.add(reachedStages: [true, true, false])
+        f.add(reachedStages: [true, false, true])     // A2 without A1 does not count
+        f.add(reachedStages: [true, true, false])
+        #expect(f.reached == [4, 3, 1])
+        let rows = f.rows(keys, stages: stages).map { $0.map(\.rendered) }
+        #expect(rows[1].suffix(6) == ["3", "0.750000", "0.750000", "0.75", "", "true"])
+        #expect(rows[2].suffix(6) == ["1", "0.333333", "0.250000", "0.40", "0.50", "false"])
+        #expect(rows[0].last == "")
+    }
+
+    @Test func retentionCountsOnlyPeopleWhoseDayNIsInsideTheHorizon() {
+        var r = RetentionAccumulator(maxDay: 3)
+        let w2 = LocalDate(iso: "2026-01-05")!.isoWeek
+        // Installed early: observable days 0…3; active on 0 and 2.
+        r.add(cohort: w2, segments: ["student"], observedDays: 4, activeDays: [0, 2])
+        // Installed late: observable days 0…1 only; active on 0 and 1 (an activity on day 3 is outside the horizon).
+        r.add(cohort: w2, segments: ["worker"], observedDays: 2, activeDays: [0, 1, 3])
+        #expect(r.retention(day: 0) == 1.0)
+        #expect(r.retention(day: 1) == 0.5)
+        #expect(r.retention(day: 2) == 1.0)           // only the early installer is observable
+        #expect(r.retention(day: 3) == 0.0)
+        #expect(r.retention(segment: "worker", day: 2) == nil)
+        let rows = r.rows(keys).map { $0.map(\.rendered) }
+        #expect(rows.first!.suffix(6) == ["2026-W02", "all", "0", "2", "2", "1.000000"])
+        #expect(rows.last!.suffix(6) == ["all", "worker", "1", "1", "1", "1.000000"])
+        var half = RetentionAccumulator(maxDay: 3)
+        half.add(cohort: w2, segments: ["student"], observedDays: 4, activeDays: [0, 2])
+        var other = RetentionAccumulator(maxDay: 3)
+        other.add(cohort: w2, segments: ["worker"], observedDays: 2, activeDays: [0, 1, 3])
+        half.merge(other)
+        #expect(half == r)
+    }
+
+    @Test func kpisArePooledWithAStudentTInterval() {
+        var t = KPITable()
+        let d = KPIDefinition("d1_retention", unit: "fraction", targetMin: 0.25)
+        for v in [0.20, 0.22, 0.24, 0.26, 0.28] { t.record(d, v) }
+        t.record(KPIDefinition("mrr_usd", unit: "usd"), 100)
+        let rows = t.rows(keys).map { $0.map(\.rendered) }
+        // mean 0.24, sd 0.0316228, t(0.975, 4) = 2.776445 → half-width 0.0392649
+        #expect(rows[0].suffix(9) == ["d1_retention", "fraction", "0.240000", "0.200735", "0.279265", "5", "0.2500", "", "false"])
+        #expect(rows[1].suffix(9) == ["mrr_usd", "usd", "100.000000", "", "", "1", "", "", ""])
+    }
+}
