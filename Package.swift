@@ -24,29 +24,29 @@ let package = Package(
             providers: [.apt(["libgsl-dev"])]
         ),
         // Keyed random streams, samplers and summary statistics.
-        .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"]),
+        .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"], exclude: ["README.md"]),
         // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
-        .target(name: "RulesCore"),
+        .target(name: "RulesCore", exclude: ["README.md"]),
         // Virtual clock and event queue.
         .target(name: "SimKernel", dependencies: [
             "RulesCore",
             .product(name: "HeapModule", package: "swift-collections"),
-        ]),
+        ], exclude: ["README.md"]),
         // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
-        .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"]),
+        .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
         // Scroll Off's rule engine (seed 000), pure and clock-injected.
-        .target(name: "ScrollOffRules", dependencies: ["RulesCore"]),
+        .target(name: "ScrollOffRules", dependencies: ["RulesCore"], exclude: ["README.md"]),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
         .target(name: "ScenarioFormat", dependencies: [
             "RulesCore",
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], exclude: ["README.md"]),
         // CSV writing, atomic report directories, manifest.
-        .target(name: "Reports", dependencies: ["RulesCore", "Stochastics"]),
+        .target(name: "Reports", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
         // Population, product adapters, person-parallel runner.
         .target(name: "Simulation", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat",
-        ]),
+        ], exclude: ["README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
