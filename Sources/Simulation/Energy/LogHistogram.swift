@@ -1,14 +1,16 @@
 /// A mergeable, deterministic histogram of non-negative values on log-spaced bins, with an exact count, sum,
 /// minimum and maximum; quantiles are interpolated within bins.
 ///
-/// Bins: 200 per decade from 1e-6 to 1e4 (2 000 bins, each `ratio` = 10^(1/200) ≈ 1.0116 wide), plus an
-/// underflow bin for values below 1e-6 (zero included) and an overflow bin for values ≥ 1e4. Memory is fixed
+/// Bins: 200 per decade from 1e-6 to 1e4 (2 000 bins, each `ratio` = 10^(1/200) ≈ 1.0116 wide), plus a bin for
+/// exact zeros (a day the app cost nothing), an underflow bin for values in (0, 1e-6) and an overflow bin for
+/// values ≥ 1e4. Memory is fixed
 /// (about 16 KB once the first value arrives), whatever the number of values.
 ///
 /// Precision: for a quantile whose type-7 value Q lies in [1e-6, 1e4], the estimate lies in [Q / ratio, Q · ratio],
 /// i.e. its relative error is below 1.16%. (Each order statistic is placed inside its own bin; linear
-/// interpolation between two estimates within a factor `ratio` of the truth stays within that factor.) In the
-/// underflow bin the absolute error is below 1e-6.
+/// interpolation between two estimates within a factor `ratio` of the truth stays within that factor.) Zeros are
+/// exact; in the underflow bin the absolute error is below 1e-6; in the overflow bin the estimate lies between
+/// 1e4 and the maximum.
 ///
 /// Determinism: bin counts are integers and the sum is kept in fixed point (1e-12 units, `Int128`), so merging
 /// gives bit-identical results in any grouping or order. The reported mean therefore carries a quantisation
@@ -27,7 +29,8 @@ public struct LogHistogram: Hashable, Sendable {
     static let logBins = binsPerDecade * decades
     static let fixedPointScale = 1e12
 
-    /// counts[0] underflow, counts[1...logBins] log bins, counts[logBins + 1] overflow; empty until the first value.
+    /// counts[0] zeros, counts[1] underflow, counts[2...logBins + 1] log bins, counts[logBins + 2] overflow;
+    /// empty until the first value.
     private var counts: [Int] = []
     /// Number of values.
     public private(set) var count = 0
@@ -44,19 +47,20 @@ public struct LogHistogram: Hashable, Sendable {
 
     /// The bin index of `x`.
     static func bin(_ x: Double) -> Int {
-        if x < lowestEdge { return 0 }
-        if x >= highestEdge { return logBins + 1 }
+        if x == 0 { return 0 }
+        if x < lowestEdge { return 1 }
+        if x >= highestEdge { return logBins + 2 }
         let i = Int((log10Value(x / lowestEdge) * Double(binsPerDecade)).rounded(.down))
-        return Swift.min(Swift.max(i, 0), logBins - 1) + 1
+        return Swift.min(Swift.max(i, 0), logBins - 1) + 2
     }
 
-    /// The lower edge of log bin `b` (1…logBins).
-    static func lowerEdge(_ b: Int) -> Double { lowestEdge * pow10(Double(b - 1) / Double(binsPerDecade)) }
+    /// The lower edge of log bin `b` (2…logBins + 1).
+    static func lowerEdge(_ b: Int) -> Double { lowestEdge * pow10(Double(b - 2) / Double(binsPerDecade)) }
 
     /// Adds a value. Negative, NaN or infinite values are programming errors.
     public mutating func add(_ x: Double) {
         precondition(x >= 0 && x.isFinite, "LogHistogram.add: need a finite non-negative value, got \(x)")
-        if counts.isEmpty { counts = [Int](repeating: 0, count: LogHistogram.logBins + 2) }
+        if counts.isEmpty { counts = [Int](repeating: 0, count: LogHistogram.logBins + 3) }
         counts[LogHistogram.bin(x)] += 1
         count += 1
         if x < min { min = x }
@@ -82,15 +86,6 @@ public struct LogHistogram: Hashable, Sendable {
     /// Mean; nil when empty.
     public var mean: Double? { count == 0 ? nil : Double(fixedSum) / LogHistogram.fixedPointScale / Double(count) }
 
-    /// Values ≤ `threshold` that are certainly so by bin (a lower bound on the exact count; exact when the
-    /// threshold is a bin edge). Prefer counting at insertion when a threshold is known in advance.
-    public func countCertainlyAtMost(_ threshold: Double) -> Int {
-        guard count > 0 else { return 0 }
-        if threshold >= max { return count }
-        let b = LogHistogram.bin(threshold)
-        return counts[0..<b].reduce(0, +)
-    }
-
     /// The estimate of the j-th smallest value (0-based).
     private func orderStatistic(_ j: Int) -> Double {
         var before = 0
@@ -101,8 +96,11 @@ public struct LogHistogram: Hashable, Sendable {
                 let f = (Double(j - before) + 0.5) / Double(c)
                 let v: Double
                 if b == 0 {
-                    v = min + f * (Swift.min(max, LogHistogram.lowestEdge) - min)
-                } else if b == LogHistogram.logBins + 1 {
+                    v = 0
+                } else if b == 1 {
+                    let lo = Swift.max(min, 0)
+                    v = lo + f * (Swift.min(max, LogHistogram.lowestEdge) - lo)
+                } else if b == LogHistogram.logBins + 2 {
                     v = LogHistogram.highestEdge + f * (max - LogHistogram.highestEdge)
                 } else {
                     v = LogHistogram.lowerEdge(b) * pow10(f / Double(LogHistogram.binsPerDecade))
