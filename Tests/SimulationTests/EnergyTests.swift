@@ -280,4 +280,21 @@ struct EnergyTests {
         #expect(BatteryBudgets.scrollOff[.pctPer24h] == 12)
         #expect(BatteryBudgets.scrollOffSource.description.contains("§7.6"))
     }
+
+    @Test func energyByEffectRowsSplitTheJoules() {
+        var acc = BatteryBudgetAccumulator(budgets: .scrollOff)
+        var meter = PersonDayEnergyMeter(device: Self.tenWh, model: EnergyModel(joulesPerUnit: Self.prices))
+        meter.charge(EnergyCharge(.shieldRender, 40), phoneInUse: true)      // 20 J
+        meter.charge(EnergyCharge(.monitorCallback, 60), phoneInUse: false)  // 60 J
+        acc.record(meter)
+        acc.record(meter)
+        let rows = acc.energyRows(scenario: "s", arm: "a", replication: 0, product: "scroll-off")
+        #expect(rows.map { $0[4].rendered } == EnergyActivity.allCases.map(\.rawValue))
+        let shield = rows.first { $0[4] == .text("shield_render") }!
+        #expect(shield[5].rendered == "40.0000")
+        #expect(shield[6].rendered == "20.000000")
+        #expect(shield[7].rendered == "0.250000")
+        #expect(rows.first { $0[4] == .text("notification") }![5].rendered == "0.0000")
+        #expect(acc.personDays == 2)
+    }
 }
