@@ -297,4 +297,5 @@ struct EnergyTests {
         #expect(rows.first { $0[4] == .text("notification") }![5].rendered == "0.0000")
         #expect(acc.personDays == 2)
     }
+
 }

@@ -81,13 +81,14 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
 
     /// Records one person-day on device `deviceID`: each defined metric, nothing for undefined ones.
     public mutating func add(_ day: PersonDayBattery, deviceID: String) {
-        var row = cells[deviceID] ?? Array(repeating: Cell(), count: BatteryMetric.allCases.count)
+        // Mutated in place through the defaulted subscript: no copy-on-write of the histograms' bins.
+        let empty = Array(repeating: Cell(), count: BatteryMetric.allCases.count)
         for (i, metric) in BatteryMetric.allCases.enumerated() {
             guard let v = day[metric] else { continue }
-            row[i].histogram.add(v)
-            if let b = budgets[metric], v <= b { row[i].withinBudget += 1 }
+            cells[deviceID, default: empty][i].histogram.add(v)
+            if let b = budgets[metric], v <= b { cells[deviceID, default: empty][i].withinBudget += 1 }
         }
-        cells[deviceID] = row
+        if cells[deviceID] == nil { cells[deviceID] = empty }
         personDays += 1
     }
 
@@ -102,12 +103,11 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
     public mutating func merge(_ other: BatteryBudgetAccumulator) {
         precondition(budgets == other.budgets, "BatteryBudgetAccumulator.merge: different budgets")
         for (device, theirs) in other.cells {
-            if var mine = cells[device] {
-                for i in mine.indices {
-                    mine[i].histogram.merge(theirs[i].histogram)
-                    mine[i].withinBudget += theirs[i].withinBudget
+            if cells[device] != nil {
+                for i in theirs.indices {
+                    cells[device]![i].histogram.merge(theirs[i].histogram)
+                    cells[device]![i].withinBudget += theirs[i].withinBudget
                 }
-                cells[device] = mine
             } else {
                 cells[device] = theirs
             }
