@@ -1,0 +1,198 @@
+import RulesCore
+import Reports
+
+/// The metrics of `battery-budget.csv`, in report order.
+public enum BatteryMetric: String, Sendable, CaseIterable, Hashable {
+    case idlePctPerHour = "idle_pct_per_hour"
+    case activePctPerHour = "active_pct_per_hour"
+    case pctPer24h = "pct_per_24h"
+}
+
+/// A product's battery budgets; nil where the product sets none.
+public struct BatteryBudgets: Hashable, Sendable {
+    /// Idle drain limit, % per hour (device locked, no use).
+    public var idlePctPerHour: Double?
+    /// Active drain limit, % per hour of use.
+    public var activePctPerHour: Double?
+    /// Limit over 24 h, % (idle and active together).
+    public var pctPer24h: Double?
+
+    public init(idlePctPerHour: Double?, activePctPerHour: Double?, pctPer24h: Double?) {
+        self.idlePctPerHour = idlePctPerHour
+        self.activePctPerHour = activePctPerHour
+        self.pctPer24h = pctPer24h
+    }
+
+    /// No budgets.
+    public static let none = BatteryBudgets(idlePctPerHour: nil, activePctPerHour: nil, pctPer24h: nil)
+
+    /// Scroll Off: idle ≤ 0.5 %/h, active ≤ 1.5 %/h, ≤ 12 % per 24 h.
+    public static let scrollOff = BatteryBudgets(idlePctPerHour: 0.5, activePctPerHour: 1.5, pctPer24h: 12)
+    /// Where `scrollOff` comes from.
+    public static let scrollOffSource = ParameterSource.seed(file: "000_5f03618b73c6ae9a.txt", section: "§7.6 Battery targets")
+
+    /// The budget of one metric.
+    public subscript(_ metric: BatteryMetric) -> Double? {
+        switch metric {
+        case .idlePctPerHour: idlePctPerHour
+        case .activePctPerHour: activePctPerHour
+        case .pctPer24h: pctPer24h
+        }
+    }
+}
+
+/// Collects person-day battery figures per device and metric, and energy by activity, for `battery-budget.csv`.
+///
+/// Per device and metric it keeps a `LogHistogram` (exact count, mean and maximum; p50/p90/p99 within 1.16%)
+/// and the exact count of person-days within the budget, which is why the budgets are fixed at construction.
+/// Merging is bit-identical in any grouping (integer counts, fixed-point sums), except `energyByActivity`
+/// (doubles), which is reproducible when parts are merged in a fixed order, as the person-parallel runner does.
+///
+/// `meets_budget` is true when the p90 of the person-days is within the budget: a product meets its budget when
+/// nine person-days in ten do — Habitat's reading of §7.6 ("typical usage"), an assumption; `share_within_budget`
+/// gives the exact share for any other reading.
+public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
+    /// The percentile that decides `meets_budget`.
+    public static let meetsBudgetQuantile = 0.9
+    /// The `device` value of the rows that pool every device.
+    public static let allDevices = "all"
+
+    /// Key columns then value columns of `battery-budget.csv` (CONTRACT.md report 4).
+    public static let header = [
+        "scenario", "arm", "replication", "product",
+        "device", "metric", "person_days", "mean", "p50", "p90", "p99", "max", "budget", "share_within_budget", "meets_budget",
+    ]
+
+    struct Cell: Hashable, Sendable {
+        var histogram = LogHistogram()
+        var withinBudget = 0
+    }
+
+    /// The budgets person-days are counted against.
+    public let budgets: BatteryBudgets
+    /// Per device id: one cell per metric, in `BatteryMetric.allCases` order.
+    private var cells: [String: [Cell]] = [:]
+    /// Joules by activity over all recorded person-days (all devices).
+    public private(set) var energyByActivity = EnergyVector()
+    /// Person-days recorded.
+    public private(set) var personDays = 0
+
+    public init(budgets: BatteryBudgets) { self.budgets = budgets }
+
+    /// Records one person-day on device `deviceID`: each defined metric, nothing for undefined ones.
+    public mutating func add(_ day: PersonDayBattery, deviceID: String) {
+        // Mutated in place through the defaulted subscript: no copy-on-write of the histograms' bins.
+        let empty = Array(repeating: Cell(), count: BatteryMetric.allCases.count)
+        for (i, metric) in BatteryMetric.allCases.enumerated() {
+            guard let v = day[metric] else { continue }
+            cells[deviceID, default: empty][i].histogram.add(v)
+            if let b = budgets[metric], v <= b { cells[deviceID, default: empty][i].withinBudget += 1 }
+        }
+        if cells[deviceID] == nil { cells[deviceID] = empty }
+        personDays += 1
+    }
+
+    /// Records the day a meter has accumulated (its battery figures and its energy by activity).
+    public mutating func record(_ meter: PersonDayEnergyMeter, dayLengthSeconds: Double = 86_400) {
+        add(meter.battery(dayLengthSeconds: dayLengthSeconds), deviceID: meter.device.id)
+        let j = meter.joulesByActivity
+        for a in EnergyActivity.allCases { energyByActivity[a] += j[a] }
+    }
+
+    /// Folds `other` in. Both must count against the same budgets.
+    public mutating func merge(_ other: BatteryBudgetAccumulator) {
+        precondition(budgets == other.budgets, "BatteryBudgetAccumulator.merge: different budgets")
+        for (device, theirs) in other.cells {
+            if cells[device] != nil {
+                for i in theirs.indices {
+                    cells[device]![i].histogram.merge(theirs[i].histogram)
+                    cells[device]![i].withinBudget += theirs[i].withinBudget
+                }
+            } else {
+                cells[device] = theirs
+            }
+        }
+        for a in EnergyActivity.allCases { energyByActivity[a] += other.energyByActivity[a] }
+        personDays += other.personDays
+    }
+
+    /// Device ids seen, catalogue devices in catalogue order, then others alphabetically.
+    public var deviceIDs: [String] {
+        cells.keys.sorted { a, b in
+            switch (DeviceCatalog.order(of: a), DeviceCatalog.order(of: b)) {
+            case let (x?, y?): x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): a < b
+            }
+        }
+    }
+
+    /// The histogram of one device (or `allDevices`) and metric; empty if none seen.
+    public func histogram(device: String, metric: BatteryMetric) -> LogHistogram { cell(device: device, metric: metric).histogram }
+
+    /// Person-days within budget for a device (or `allDevices`) and metric.
+    public func withinBudget(device: String, metric: BatteryMetric) -> Int { cell(device: device, metric: metric).withinBudget }
+
+    private func cell(device: String, metric: BatteryMetric) -> Cell {
+        let i = BatteryMetric.allCases.firstIndex(of: metric)!
+        if device == Self.allDevices {
+            var pooled = Cell()
+            for d in deviceIDs {
+                pooled.histogram.merge(cells[d]![i].histogram)
+                pooled.withinBudget += cells[d]![i].withinBudget
+            }
+            return pooled
+        }
+        return cells[device]?[i] ?? Cell()
+    }
+
+    /// The rows of `battery-budget.csv` for this accumulator: for each device seen (then `all`, pooling the
+    /// devices) and each metric, in `header` order. Percentages have 6 decimals; statistics of a metric with no
+    /// person-days, and budget fields of a metric without a budget, are empty.
+    public func rows(scenario: String, arm: String, replication: Int, product: String) -> [[CSVField]] {
+        var out: [[CSVField]] = []
+        for device in deviceIDs + [Self.allDevices] {
+            for metric in BatteryMetric.allCases {
+                let c = cell(device: device, metric: metric)
+                let h = c.histogram
+                let pct = { (v: Double?) -> CSVField in CSVField.optional(v, decimals: 6) }
+                let budget = budgets[metric]
+                let p90 = h.quantile(Self.meetsBudgetQuantile)
+                var row: [CSVField] = [.text(scenario), .text(arm), .integer(Int64(replication)), .text(product),
+                                       .text(device), .text(metric.rawValue), .integer(Int64(h.count))]
+                row += [pct(h.mean), pct(h.quantile(0.5)), pct(p90), pct(h.quantile(0.99)), pct(h.count > 0 ? h.max : nil)]
+                row.append(pct(budget))
+                if let budget, h.count > 0, let p90 {
+                    row.append(.rate(Double(c.withinBudget) / Double(h.count)))
+                    row.append(.flag(p90 <= budget))
+                } else {
+                    row += [.empty, .empty]
+                }
+                out.append(row)
+            }
+        }
+        return out
+    }
+
+    /// `rows` as a table with `header`.
+    public func table(scenario: String, arm: String, replication: Int, product: String) -> CSVTable {
+        var t = CSVTable(header: Self.header)
+        t.append(contentsOf: rows(scenario: scenario, arm: arm, replication: replication, product: product))
+        return t
+    }
+
+    /// Header of the energy-by-effect breakdown (not a contract report yet).
+    public static let energyHeader = ["scenario", "arm", "replication", "product", "activity", "joules", "joules_per_person_day", "share"]
+
+    /// Energy by effect: one row per activity with total joules, joules per person-day and share of all joules.
+    public func energyRows(scenario: String, arm: String, replication: Int, product: String) -> [[CSVField]] {
+        let total = energyByActivity.total
+        return EnergyActivity.allCases.map { a in
+            let j = energyByActivity[a]
+            return [.text(scenario), .text(arm), .integer(Int64(replication)), .text(product), .text(a.rawValue),
+                    .value(j), .optional(personDays > 0 ? j / Double(personDays) : nil, decimals: 6),
+                    .optional(total > 0 ? j / total : nil, decimals: 6)]
+        }
+    }
+}
