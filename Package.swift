@@ -46,7 +46,7 @@ let package = Package(
         // Population, product adapters, person-parallel runner.
         .target(name: "Simulation", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat",
-        ], exclude: ["README.md"]),
+        ], exclude: ["README.md", "Energy/README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
