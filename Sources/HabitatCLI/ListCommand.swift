@@ -20,6 +20,11 @@ struct ListCommand: ParsableCommand {
         print("Personas:")
         print("  (none yet: synthetic people arrive with the behaviour models)")
         print("")
+        print("Devices (population.devices[].model), battery capacity:")
+        for d in DeviceCatalog.all {
+            print("  \(d.id.padding(toLength: 14, withPad: " ", startingAt: 0)) \(d.name), \(String(format: "%.2f", d.batteryWh)) Wh")
+        }
+        print("")
         let scenarios = ExampleScenarios.all()
         print("Example scenarios (\(ExampleScenarios.directory?.path ?? "Scenarios/ not found")):")
         if scenarios.isEmpty { print("  (none)") }
