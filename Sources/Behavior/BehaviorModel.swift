@@ -1,2 +1,0 @@
-/// Synthetic people (see README.md).
-public enum BehaviorModel {}

@@ -1,0 +1,106 @@
+import RulesCore
+
+/// The built-in personas. Defaults and their sources are listed in `Sources/Behavior/README.md`.
+///
+/// `general` is the scenario default: a blend of the segments in the Scroll Off charter (students,
+/// workers/freelancers, late-night scrollers) plus ADHD adults.
+public enum PersonaCatalog {
+    /// Defaults shared by every persona unless it changes them. Each line names its source.
+    public static let generalDistributions: [PersonaParameter: Distribution] = [
+        // Apple 2016: 80 unlocks/day; Keller et al. 2021: ~78. Median 74, mean ≈ 82.
+        .pickupsPerDay: .lognormal(median: 74, sigma: 0.45),
+        // Assumption, calibrated to "~50% of pickups within 3 min of the previous one" (DESIGN.md).
+        .burstiness: .beta(a: 10, b: 10),
+        .burstDecayMinutes: .fixed(1.5),
+        // Heitmayer & Lahlou 2021: ~11% of sessions start from a notification.
+        .notificationShare: .beta(a: 11, b: 89),
+        // Assumption.
+        .urgeShare: .beta(a: 6, b: 14),
+        // Assumption; with scale 1, ≥50% of sessions < 30 s (Andrews et al. 2015), heavy tail (Falaki et al. 2010).
+        .sessionLengthScale: .lognormal(median: 1, sigma: 0.25),
+        // DESIGN.md: weekends a few % higher.
+        .weekendFactor: .fixed(1.04),
+        // Assumption: asleep ≈ 23:30–07:00.
+        .sleepStartHour: .normal(mean: 23.5, sd: 0.75),
+        .sleepHours: .normal(mean: 7.4, sd: 0.6),
+        // Lally et al. 2010: median 66 days, range 18–254 taken as the 5th–95th percentiles.
+        .habitDaysTo95: .lognormal(median: 66, sigma: 0.80),
+        // Assumption.
+        .habitAsymptote: .uniform(low: 0.75, high: 1.0),
+        // Edgren et al. 2024: decay levels off within 1–65 days (5th–95th ≈ 4–56 here).
+        .habitDecayLevelOffDays: .lognormal(median: 15, sigma: 0.8),
+        // Assumptions.
+        .initialScrollingHabit: .beta(a: 6, b: 3),
+        .initialResistHabit: .beta(a: 2, b: 8),
+        .selfEfficacy: .beta(a: 4, b: 4),
+        .willingnessToPay: .lognormal(median: 2.5, sigma: 1.0),
+        .techComfort: .beta(a: 5, b: 2),
+        .blockedAppCount: .uniform(low: 1.5, high: 5.5),
+        .appLiking: .beta(a: 4, b: 2),
+        .frustrationSensitivity: .beta(a: 3, b: 3),
+        .appOpenHabit: .beta(a: 2, b: 5),
+    ]
+
+    /// Apps people want to block and their popularity (assumption).
+    public static let defaultAppWeights: [(name: String, weight: Double)] = [
+        ("instagram", 0.25), ("tiktok", 0.22), ("youtube", 0.18), ("reddit", 0.08),
+        ("x", 0.07), ("snapchat", 0.07), ("facebook", 0.07), ("games", 0.06),
+    ]
+
+    /// The scenario default persona: the general defaults, day-worker profile.
+    public static let general = Persona(name: "general", dailyProfile: .dayWorker)
+
+    /// Students (charter segment): more pickups, later sleep, lower willingness to pay, higher tech comfort.
+    public static let student = Persona(name: "student", dailyProfile: .student, changing: [
+        .pickupsPerDay: .lognormal(median: 85, sigma: 0.4),
+        .sleepStartHour: .normal(mean: 24.3, sd: 0.8),
+        .sleepHours: .normal(mean: 7.6, sd: 0.7),
+        .urgeShare: .beta(a: 7, b: 13),
+        .willingnessToPay: .lognormal(median: 1.5, sigma: 1.0),
+        .techComfort: .beta(a: 7, b: 2),
+        .initialScrollingHabit: .beta(a: 7, b: 3),
+    ], appWeights: [("tiktok", 0.3), ("instagram", 0.28), ("youtube", 0.15), ("snapchat", 0.12), ("reddit", 0.08), ("games", 0.07)])
+
+    /// Workers and freelancers (charter segment): fewer pickups, earlier sleep, higher willingness to pay.
+    public static let worker = Persona(name: "worker", dailyProfile: .dayWorker, changing: [
+        .pickupsPerDay: .lognormal(median: 68, sigma: 0.4),
+        .sleepStartHour: .normal(mean: 23.1, sd: 0.6),
+        .sleepHours: .normal(mean: 7.2, sd: 0.5),
+        .willingnessToPay: .lognormal(median: 4, sigma: 0.9),
+        .techComfort: .beta(a: 5, b: 2.5),
+    ], appWeights: [("youtube", 0.2), ("instagram", 0.2), ("x", 0.15), ("reddit", 0.15), ("facebook", 0.15), ("tiktok", 0.15)])
+
+    /// Late-night scrollers (charter: self-identified procrastinators): late sleep, strong habit, more urges.
+    public static let lateNightScroller = Persona(name: "late-night-scroller", dailyProfile: .lateNight, changing: [
+        .pickupsPerDay: .lognormal(median: 88, sigma: 0.4),
+        .sleepStartHour: .normal(mean: 25.2, sd: 0.8),
+        .sleepHours: .normal(mean: 6.8, sd: 0.7),
+        .urgeShare: .beta(a: 8, b: 12),
+        .initialScrollingHabit: .beta(a: 8, b: 2),
+        .selfEfficacy: .beta(a: 3, b: 5),
+    ], appWeights: [("tiktok", 0.32), ("instagram", 0.25), ("youtube", 0.2), ("reddit", 0.13), ("x", 0.1)])
+
+    /// ADHD adults: many pickups, very bursty, more urges, lower self-efficacy, shorter sessions (assumption).
+    public static let adhdAdult = Persona(name: "adhd-adult", dailyProfile: .student, changing: [
+        .pickupsPerDay: .lognormal(median: 95, sigma: 0.4),
+        .burstiness: .beta(a: 12, b: 8),
+        .urgeShare: .beta(a: 9, b: 11),
+        .selfEfficacy: .beta(a: 3, b: 5),
+        .sleepStartHour: .normal(mean: 24.4, sd: 1.0),
+        .sleepHours: .normal(mean: 6.9, sd: 0.8),
+        .sessionLengthScale: .lognormal(median: 0.85, sigma: 0.3),
+        .frustrationSensitivity: .beta(a: 4, b: 2),
+    ])
+
+    /// Every built-in persona, by name.
+    public static let builtIn: [String: Persona] = [
+        general.name: general, student.name: student, worker.name: worker,
+        lateNightScroller.name: lateNightScroller, adhdAdult.name: adhdAdult,
+    ]
+
+    /// A built-in persona by name, or an error with a suggestion.
+    public static func persona(named name: String) throws(PersonaError) -> Persona {
+        if let p = builtIn[name] { return p }
+        throw .unknownPersona(name, suggestion: Suggestion.closest(to: name, among: builtIn.keys.sorted()))
+    }
+}

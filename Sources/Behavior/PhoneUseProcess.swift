@@ -1,0 +1,225 @@
+import Foundation
+import RulesCore
+import Stochastics
+
+/// What started a pickup.
+public enum PickupSource: Hashable, Sendable {
+    /// A general check of the phone (time, messages, nothing in particular).
+    case spontaneous
+    /// A notification prompted it (Heitmayer & Lahlou 2021: ~11% of sessions).
+    case notification
+    /// An urge to open the person's blocked app at this index in `Person.apps`.
+    case urge(app: Int)
+}
+
+/// One phone pickup: when, why, and how long the person means to use the phone.
+public struct Pickup: Hashable, Sendable {
+    public var at: Instant
+    public var source: PickupSource
+    /// Intended session length (the adapter may cut it short at a shield).
+    public var sessionLength: TimeSpan
+    /// Urge intensity 0…1 for `.urge` pickups, 0 otherwise.
+    public var urgeIntensity: Double
+    public var sessionEnd: Instant { at + sessionLength }
+}
+
+/// A person's phone pickups: a self-exciting (Hawkes) point process on top of an hour-of-week base profile.
+///
+/// Intensity λ(t) = b(h(t)) + E(t), where b is the person's base rate for local hour-of-week h (daily profile ×
+/// sleep suppression × weekend factor, normalised so the expected total is `pickupsPerDay`), and E is the
+/// excitation: each session's end adds `burstiness / τ` and E decays as e^(−t/τ), τ = `burstDecayMinutes`.
+/// Sampled exactly by thinning with a piecewise bound b(h) + E(now), restarted at each local hour boundary.
+/// A background pickup is a notification with probability `notificationShare / (1 − burstiness)`; any other
+/// pickup is an urge with probability `urgeShare × (0.5 + scrolling habit)` (capped at 0.95), else spontaneous.
+///
+/// Session lengths are log-normal (assumption, calibrated to Andrews et al. 2015 and Falaki et al. 2010):
+/// spontaneous median 15 s σ 1.5, notification median 20 s σ 1.2, urge median 75 s σ 1.5 times
+/// (0.5 + urge intensity); all times `sessionLengthScale`, clamped to 1 s…4 h.
+/// No allocation per pickup.
+public struct PhoneUseProcess: Sendable {
+    public let parameters: PhoneUseParameters
+    /// Base rates per local hour of week (index = weekday(Mon = 0)·24 + hour), events per millisecond.
+    public let baseRatePerMs: [Double]
+    /// Fraction of the base rate that is notification-started.
+    public let notificationFraction: Double
+    /// Cumulative app weights (liking) for choosing the urge's app.
+    let appCumulative: [Double]
+    /// Scrolling-habit strength 0…1; the adapter updates it as the habit evolves (raises urge share and intensity).
+    public var scrollingHabitStrength: Double
+
+    /// Self-excitation state: E (events/ms) at time `excitationAt` (ms).
+    var excitation: Double = 0
+    var excitationAt: Double = -.infinity
+    let decayPerMs: Double
+    let jump: Double
+    let muSpontaneous: Double, muNotification: Double, muUrge: Double
+    // Cached hour piece [pieceStart, pieceEnd) in UTC ms and its index.
+    var pieceStart: Double = .infinity
+    var pieceEnd: Double = -.infinity
+    var pieceIndex: Int = 0
+
+    /// Session-length model constants (assumption; see type documentation).
+    public static let spontaneousMedianSeconds = 15.0, spontaneousSigma = 1.5
+    public static let notificationMedianSeconds = 20.0, notificationSigma = 1.2
+    public static let urgeMedianSeconds = 75.0, urgeSigma = 1.5
+    /// Multiplier on the base rate while asleep (night-time wake-ups). Assumption.
+    public static let asleepFactor = 0.05
+    /// Hours later that sleep starts on Friday and Saturday nights. Assumption.
+    public static let weekendSleepShiftHours = 0.75
+
+    public init(person: Person) {
+        self.init(parameters: person.phoneUse, appLikings: person.apps.map(\.liking),
+                  scrollingHabitStrength: person.scrollingHabit.strengthAtLastUse)
+    }
+
+    public init(parameters p: PhoneUseParameters, appLikings: [Double], scrollingHabitStrength: Double = 0.5) {
+        self.parameters = p
+        self.scrollingHabitStrength = scrollingHabitStrength
+        let weights = p.dailyProfile.hourWeights
+        var rates = [Double](repeating: 0, count: 168)
+        for d in 0..<7 {
+            for h in 0..<24 {
+                let i = d * 24 + h
+                let asleep = Self.asleepFraction(hourOfWeek: i, parameters: p)
+                let weekend = d >= 5 ? p.weekendFactor : 1
+                rates[i] = weights[h] * (1 - asleep + Self.asleepFactor * asleep) * weekend
+            }
+        }
+        let n = min(max(p.burstiness, 0), 0.9)
+        let total = rates.reduce(0, +)
+        // The phone cannot be picked up while in use: compensate the base rate for the expected busy share of
+        // waking time so the expected total stays `pickupsPerDay`.
+        let busy = min(0.5, p.pickupsPerDay * Self.expectedSessionSeconds(p, habit: scrollingHabitStrength) / ((24 - p.sleepHours) * 3600))
+        let weeklyBackground = 7 * p.pickupsPerDay * (1 - n) / (1 - busy)
+        self.baseRatePerMs = rates.map { $0 / total * weeklyBackground / 3_600_000 }
+        self.notificationFraction = min(1, p.notificationShare / (1 - n))
+        let tauMs = p.burstDecayMinutes * 60_000
+        self.decayPerMs = 1 / tauMs
+        self.jump = n / tauMs
+        var cum: [Double] = []
+        var s = 0.0
+        for w in appLikings { s += max(w, 1e-6); cum.append(s) }
+        self.appCumulative = cum
+        let scale = p.sessionLengthScale
+        self.muSpontaneous = log(Self.spontaneousMedianSeconds * scale)
+        self.muNotification = log(Self.notificationMedianSeconds * scale)
+        self.muUrge = log(Self.urgeMedianSeconds * scale)
+    }
+
+    /// Expected session length in seconds (log-normal means mixed by source shares).
+    public static func expectedSessionSeconds(_ p: PhoneUseParameters, habit: Double) -> Double {
+        func lnMean(_ median: Double, _ sigma: Double) -> Double { median * p.sessionLengthScale * exp(sigma * sigma / 2) }
+        let h = min(max(habit, 0), 1)
+        let pUrge = min(0.95, p.urgeShare * (0.5 + h)) * (1 - p.notificationShare)
+        let meanIntensity = min(1, 0.3 + 0.7 * h)
+        return p.notificationShare * lnMean(notificationMedianSeconds, notificationSigma)
+            + pUrge * lnMean(urgeMedianSeconds, urgeSigma) * (0.5 + meanIntensity)
+            + max(0, 1 - p.notificationShare - pUrge) * lnMean(spontaneousMedianSeconds, spontaneousSigma)
+    }
+
+    /// Fraction of hour-of-week `i` the person is asleep, from the weeknight window shifted later on Fri/Sat nights.
+    static func asleepFraction(hourOfWeek i: Int, parameters p: PhoneUseParameters) -> Double {
+        var asleep = 0.0
+        let lo = Double(i), hi = Double(i + 1)
+        for night in -1...7 { // the night starting on day `night` (mod 7)
+            let d = ((night % 7) + 7) % 7
+            let start = Double(night * 24) + p.sleepStartHour + ((d == 4 || d == 5) ? weekendSleepShiftHours : 0)
+            let end = start + p.sleepHours
+            for shift in [-168.0, 0, 168] {
+                asleep += max(0, min(hi, end + shift) - max(lo, start + shift))
+            }
+        }
+        return min(1, asleep)
+    }
+
+    /// Expected pickups per day (all sources).
+    public var expectedPickupsPerDay: Double { parameters.pickupsPerDay }
+
+    /// The next pickup strictly after `after` (normally the end of the previous session).
+    ///
+    /// If `after` is earlier than the end of the last generated session (the adapter cut it short), the
+    /// session's excitation is taken to start at `after`.
+    public mutating func nextPickup(after: Instant, zone: ZoneCalendar, rng: RandomStream) -> Pickup {
+        let afterMs = after.millisecondsSinceEpoch
+        var t = Double(afterMs)
+        if t < excitationAt {
+            excitationAt = t
+        } else if excitation > 0 {
+            excitation *= exp(-(t - excitationAt) * decayPerMs)
+        }
+        var excited = false
+        var notification = false
+        while true {
+            if !(t >= pieceStart && t < pieceEnd) { locatePiece(t, zone: zone) }
+            let base = baseRatePerMs[pieceIndex]
+            let bound = base + excitation
+            if bound <= 0 { excitation = 0; t = pieceEnd; continue }
+            let gap = rng.exponential(mean: 1 / bound)
+            if t + gap >= pieceEnd {
+                excitation *= exp(-(pieceEnd - t) * decayPerMs)
+                if excitation < 1e-15 { excitation = 0 }
+                t = pieceEnd
+                continue
+            }
+            t += gap
+            excitation *= exp(-gap * decayPerMs)
+            let u = rng.uniform() * bound
+            if u < base + excitation {
+                excited = u < excitation
+                if !excited { notification = (u - excitation) < base * notificationFraction }
+                break
+            }
+        }
+        let atMs = max(afterMs + 1, Int64(t.rounded(.up)))
+        let source: PickupSource
+        let intensity: Double
+        var seconds: Double
+        if notification {
+            source = .notification
+            intensity = 0
+            seconds = rng.lognormal(mu: muNotification, sigma: Self.notificationSigma)
+        } else {
+            let h = min(max(scrollingHabitStrength, 0), 1)
+            let pUrge = min(0.95, parameters.urgeShare * (0.5 + h))
+            if !appCumulative.isEmpty && rng.uniform() < pUrge {
+                let r = rng.uniform() * appCumulative[appCumulative.count - 1]
+                var app = 0
+                while app < appCumulative.count - 1 && r >= appCumulative[app] { app += 1 }
+                source = .urge(app: app)
+                intensity = min(1, (0.3 + 0.7 * h) * (0.5 + rng.uniform()))
+                seconds = rng.lognormal(mu: muUrge, sigma: Self.urgeSigma) * (0.5 + intensity)
+            } else {
+                source = .spontaneous
+                intensity = 0
+                seconds = rng.lognormal(mu: muSpontaneous, sigma: Self.spontaneousSigma)
+            }
+        }
+        seconds = min(max(seconds, 1), 14_400)
+        let length = TimeSpan(milliseconds: Int64((seconds * 1000).rounded()))
+        // Excitation: decay to the session's end, then add this pickup's jump there.
+        let endMs = Double(atMs + length.milliseconds)
+        excitation = excitation * exp(-(endMs - t) * decayPerMs) + jump
+        excitationAt = endMs
+        return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity)
+    }
+
+    /// Finds the local hour piece containing `t` (UTC ms).
+    mutating func locatePiece(_ t: Double, zone: ZoneCalendar) {
+        let ms = Int64(t.rounded(.down))
+        let local = zone.localMilliseconds(Instant(millisecondsSinceEpoch: ms))
+        let offset = local - ms
+        let hourNumber = Self.floorDiv(local, 3_600_000)
+        let day = Self.floorDiv(hourNumber, 24)
+        let hour = Int(hourNumber - day * 24)
+        let weekday = Int(((day + 3) % 7 + 7) % 7) // 1970-01-01 was a Thursday; Monday = 0
+        pieceIndex = weekday * 24 + hour
+        pieceStart = Double(hourNumber * 3_600_000 - offset)
+        pieceEnd = Double((hourNumber + 1) * 3_600_000 - offset)
+        if !(t >= pieceStart && t < pieceEnd) { pieceStart = t; pieceEnd = max(pieceEnd, t + 1) }
+    }
+
+    @inline(__always) static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}

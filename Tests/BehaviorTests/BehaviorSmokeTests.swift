@@ -1,4 +1,0 @@
-import Testing
-@testable import Behavior
-
-@Test func behaviorTargetLinks() { _ = BehaviorModel.self }
