@@ -489,3 +489,41 @@ struct AcceptanceTests {
         #expect(h.problems.isEmpty)
     }
 }
+
+@Suite("Shield offer (§6.1, §3.4)")
+struct ShieldOfferTests {
+    @Test("The shield offers close, credits and peek; the token only once the peeks are used up (§3.4)")
+    func offerFollowsTheLadder() {
+        let zone = ZoneCalendar.utc
+        let t0 = Instant(millisecondsSinceEpoch: 1_767_600_000_000)   // 2026-01-05T08:00:00Z
+        var e = ScrollOffEngine(zone: zone, installedAt: t0)
+        let app = AppID(1)
+        _ = e.handle(.onboarding(.appOpened), at: t0)
+        _ = e.handle(.onboarding(.permissionGranted), at: t0)
+        _ = e.handle(.blockApp(app), at: t0)
+        _ = e.handle(.onboarding(.demoBlockCompleted), at: t0)
+        var t = t0 + .hours(3)
+        _ = e.handle(.appForeground(app), at: t)
+        let first = e.shieldOffer()!
+        #expect(first.choices == [.close, .useCredits, .peek])
+        #expect(first.peekCost == .zero)
+        _ = e.handle(.shield(.peek), at: t)                        // the free peek
+        t = t + .minutes(5)
+        _ = e.handle(.appBackground(app), at: t)
+        _ = e.handle(.appForeground(app), at: t)
+        let second = e.shieldOffer()!
+        #expect(second.peekCost == ScrollOffParameters.defaults.creditPeekCost)
+        // Spend the starter credit down below a credit peek: the ladder is exhausted, the token appears.
+        _ = e.handle(.shield(.useCredits), at: t)
+        t = t + .minutes(10)
+        _ = e.handle(.timer(ScrollOffTimer(.walletEmpty(app), at: t)), at: t)
+        _ = e.handle(.appBackground(app), at: t)
+        _ = e.handle(.appForeground(app), at: t)
+        let third = e.shieldOffer()!
+        #expect(third.choices == [.close, .emergencyToken])
+        #expect(third.tokenNeedsPurchase && !third.tokenCapReached)
+        #expect(e.shieldOffer() != nil)
+        _ = e.handle(.shield(.close), at: t)
+        #expect(e.shieldOffer() == nil)
+    }
+}
