@@ -1,0 +1,101 @@
+import Foundation
+import Stochastics
+
+/// Why the engine shows a paywall.
+public enum PaywallReason: String, Hashable, Sendable, CaseIterable {
+    case tierLimit, ladderExhausted, featureGate, trialEnded, other
+}
+
+/// A paywall moment, as the engine presents it.
+public struct PaywallMoment: Hashable, Sendable {
+    public var reason: PaywallReason
+    public var monthlyPriceUSD: Double
+    public var annualPriceUSD: Double?
+    public init(reason: PaywallReason, monthlyPriceUSD: Double, annualPriceUSD: Double? = nil) {
+        self.reason = reason
+        self.monthlyPriceUSD = monthlyPriceUSD
+        self.annualPriceUSD = annualPriceUSD
+    }
+}
+
+public enum PurchaseDecision: String, Hashable, Sendable { case none, monthly, annual }
+
+public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
+
+/// Buy, upgrade, renew and cancel decisions (DESIGN.md principle 5). Surplus is
+/// r = ln(WTP·(0.5 + value felt) / monthly price), so at value 0.5 a person whose WTP equals the price has r = 0.
+///
+/// * Buying at a paywall: MNL over none (0), monthly (`buyConstant + wSurplus·r + reason boost`) and annual
+///   (monthly + `wDiscount`·ln(12·monthly/annual) + `annualConstant` + `wValueAnnual`·(value − 0.5)).
+/// * Renewal: logistic(`renewIntercept` + wValue·(value − 0.5) + wPrice·ln(WTP/price)) — 56% at the reference
+///   (value 0.5, WTP = price) for a first monthly renewal (DESIGN.md); later and annual renewals add `loyaltyBoost`.
+/// * Trial → paid: same form with intercept logit(0.36) (RevenueCat 2025–26: 34–38%).
+public struct PurchaseModel: Hashable, Sendable {
+    public var buyConstant = -2.8
+    public var wSurplus = 2.0
+    public var wDiscount = 1.2
+    public var annualConstant = -0.8
+    public var wValueAnnual = 1.0
+    public var renewIntercept = log(0.56 / 0.44)
+    public var trialIntercept = log(0.36 / 0.64)
+    public var loyaltyBoost = 0.8
+    public var wValue = 3.0
+    public var wPrice = 1.0
+    public var tokenConstant = -2.0
+    public var wUrgeToken = 3.0
+
+    public init() {}
+
+    /// Extra utility of buying by paywall reason: hitting a limit in the moment of an urge sells. Assumption.
+    public func reasonBoost(_ r: PaywallReason) -> Double {
+        switch r {
+        case .ladderExhausted: return 0.5
+        case .tierLimit: return 0.3
+        case .trialEnded, .featureGate, .other: return 0
+        }
+    }
+
+    /// Probabilities of (none, monthly, annual) at a paywall.
+    public func purchaseProbabilities(_ m: PaywallMoment, willingnessToPay wtp: Double, valueFelt v: Double) -> (none: Double, monthly: Double, annual: Double) {
+        let r = log(max(wtp, 0.01) * (0.5 + v) / m.monthlyPriceUSD)
+        let monthly = buyConstant + wSurplus * r + reasonBoost(m.reason)
+        var utilities = [0, monthly]
+        if let annual = m.annualPriceUSD {
+            utilities.append(monthly + wDiscount * log(12 * m.monthlyPriceUSD / annual) + annualConstant + wValueAnnual * (v - 0.5))
+        }
+        let p = Choice.logitProbabilities(utilities: utilities)
+        return (p[0], p[1], p.count > 2 ? p[2] : 0)
+    }
+
+    /// The decision at a paywall (one draw, normally from the `purchases` stream).
+    public func decide(_ m: PaywallMoment, willingnessToPay wtp: Double, valueFelt v: Double, rng: RandomStream) -> PurchaseDecision {
+        let p = purchaseProbabilities(m, willingnessToPay: wtp, valueFelt: v)
+        let u = rng.uniform()
+        if u < p.none { return .none }
+        return u < p.none + p.monthly ? .monthly : .annual
+    }
+
+    /// Probability of renewing at the end of a paid period.
+    public func renewalProbability(plan: PlanLength, priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double, isFirstRenewal: Bool) -> Double {
+        var x = renewIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / priceUSDPerMonth)
+        if !isFirstRenewal || plan == .annual { x += loyaltyBoost }
+        return 1 / (1 + exp(-x))
+    }
+
+    /// Whether the person renews (one draw); not renewing is a cancellation.
+    public func renews(plan: PlanLength, priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double, isFirstRenewal: Bool, rng: RandomStream) -> Bool {
+        rng.uniform() < renewalProbability(plan: plan, priceUSDPerMonth: priceUSDPerMonth, willingnessToPay: wtp, valueFelt: v, isFirstRenewal: isFirstRenewal)
+    }
+
+    /// Probability that a trial converts to paid.
+    public func trialConversionProbability(priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double) -> Double {
+        let x = trialIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / priceUSDPerMonth)
+        return 1 / (1 + exp(-x))
+    }
+
+    /// Probability of buying a one-off token at `priceUSD` outside a shield choice (e.g. a store prompt).
+    public func tokenPurchaseProbability(priceUSD: Double, urgeStrength: Double, willingnessToPay wtp: Double) -> Double {
+        let x = tokenConstant + wUrgeToken * urgeStrength - wSurplus * priceUSD / max(wtp, 0.5)
+        return 1 / (1 + exp(-x))
+    }
+}
