@@ -44,7 +44,7 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
     @inlinable public static func hours(_ v: Int64) -> TimeSpan { TimeSpan(milliseconds: v &* 3_600_000) }
     @inlinable public static func days(_ v: Int64) -> TimeSpan { TimeSpan(milliseconds: v &* 86_400_000) }
     /// A span from fractional seconds, rounded to the nearest millisecond.
-    @inlinable public static func seconds(_ v: Double) -> TimeSpan { TimeSpan(milliseconds: Int64((v * 1000).rounded())) }
+    @inlinable public static func fractionalSeconds(_ v: Double) -> TimeSpan { TimeSpan(milliseconds: Int64((v * 1000).rounded())) }
 
     public static let zero = TimeSpan(milliseconds: 0)
 

@@ -179,11 +179,12 @@ public struct ScrollOffOutcome: Hashable, Sendable {
     /// Empties every list, keeping capacity.
     public mutating func reset() {
         decision = .ok
-        events.removeAll(keepingCapacity: true)
-        ledger.removeAll(keepingCapacity: true)
-        credits.removeAll(keepingCapacity: true)
-        effects.removeAll(keepingCapacity: true)
-        timers.removeAll(keepingCapacity: true)
+        // Only touch what holds something: most outcomes fill one or two of the lists.
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !ledger.isEmpty { ledger.removeAll(keepingCapacity: true) }
+        if !credits.isEmpty { credits.removeAll(keepingCapacity: true) }
+        if !effects.isEmpty { effects.removeAll(keepingCapacity: true) }
+        if !timers.isEmpty { timers.removeAll(keepingCapacity: true) }
     }
 
     /// The energy charges of all effects.

@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure Habitat's speed; prints one line of figures per workload.",
-        subcommands: [KernelBench.self]
+        subcommands: [KernelBench.self, RunBench.self]
     )
 }
 

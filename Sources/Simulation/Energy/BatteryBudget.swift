@@ -100,6 +100,11 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
     }
 
     /// Folds `other` in. Both must count against the same budgets.
+    /// Adds energy by activity charged outside `record(_:)` (e.g. a person's whole life at once).
+    public mutating func addEnergy(_ joules: EnergyVector) {
+        for a in EnergyActivity.allCases { energyByActivity[a] += joules[a] }
+    }
+
     public mutating func merge(_ other: BatteryBudgetAccumulator) {
         precondition(budgets == other.budgets, "BatteryBudgetAccumulator.merge: different budgets")
         for (device, theirs) in other.cells {
@@ -151,6 +156,11 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
     /// devices) and each metric, in `header` order. Percentages have 6 decimals; statistics of a metric with no
     /// person-days, and budget fields of a metric without a budget, are empty.
     public func rows(scenario: String, arm: String, replication: Int, product: String) -> [[CSVField]] {
+        rows(ReportKeys(scenario: scenario, arm: arm, replication: replication, product: product))
+    }
+
+    /// The rows under any report keys (a replication, or `all` for pooled rows).
+    public func rows(_ keys: ReportKeys) -> [[CSVField]] {
         var out: [[CSVField]] = []
         for device in deviceIDs + [Self.allDevices] {
             for metric in BatteryMetric.allCases {
@@ -159,8 +169,7 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
                 let pct = { (v: Double?) -> CSVField in CSVField.optional(v, decimals: 6) }
                 let budget = budgets[metric]
                 let p90 = h.quantile(Self.meetsBudgetQuantile)
-                var row: [CSVField] = [.text(scenario), .text(arm), .integer(Int64(replication)), .text(product),
-                                       .text(device), .text(metric.rawValue), .integer(Int64(h.count))]
+                var row: [CSVField] = keys.fields + [.text(device), .text(metric.rawValue), .integer(Int64(h.count))]
                 row += [pct(h.mean), pct(h.quantile(0.5)), pct(p90), pct(h.quantile(0.99)), pct(h.count > 0 ? h.max : nil)]
                 row.append(pct(budget))
                 if let budget, h.count > 0, let p90 {
@@ -187,10 +196,15 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
 
     /// Energy by effect: one row per activity with total joules, joules per person-day and share of all joules.
     public func energyRows(scenario: String, arm: String, replication: Int, product: String) -> [[CSVField]] {
+        energyRows(ReportKeys(scenario: scenario, arm: arm, replication: replication, product: product))
+    }
+
+    /// Energy by effect under any report keys.
+    public func energyRows(_ keys: ReportKeys) -> [[CSVField]] {
         let total = energyByActivity.total
         return EnergyActivity.allCases.map { a in
             let j = energyByActivity[a]
-            return [.text(scenario), .text(arm), .integer(Int64(replication)), .text(product), .text(a.rawValue),
+            return keys.fields + [.text(a.rawValue),
                     .value(j), .optional(personDays > 0 ? j / Double(personDays) : nil, decimals: 6),
                     .optional(total > 0 ? j / total : nil, decimals: 6)]
         }

@@ -54,6 +54,9 @@ public struct EnergyVector: Hashable, Sendable {
 
     /// Every component multiplied by `factor`.
     public func scaled(by factor: Double) -> EnergyVector { EnergyVector { self[$0] * factor } }
+
+    /// Activity-wise sum.
+    public static func + (a: EnergyVector, b: EnergyVector) -> EnergyVector { EnergyVector { a[$0] + b[$0] } }
 }
 
 /// Energy per unit of each `EnergyActivity` on the reference chip generation (A15), in joules; a device's

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import ScenarioFormat
+import Simulation
+
+/// `habitat bench run`: the full simulation's speed on the embedded Scroll Off baseline — person-days per second
+/// and peak memory (max resident set size). Nothing is written.
+struct RunBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Measure the full Scroll Off simulation: person-days per second and peak memory."
+    )
+
+    @Option(help: "People (installs).")
+    var people: Int = 10_000
+
+    @Option(help: "Simulated days.")
+    var days: Int = 90
+
+    @Option(help: "Worker threads (default: the machine's cores).")
+    var threads: Int = PersonParallelRunner.defaultThreads
+
+    @Option(help: "Progress bar on stderr: auto, always, never.")
+    var progress: ProgressMode = .auto
+
+    func validate() throws {
+        guard people >= 1 else { throw ValidationError("--people must be at least 1 (got \(people))") }
+        guard (1...3650).contains(days) else { throw ValidationError("--days must be in 1…3650 (got \(days))") }
+        guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
+    }
+
+    func run() throws {
+        let overrides = ScenarioOverrides(replications: 1, people: people, days: days)
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: DefaultScenario.yaml, fileName: DefaultScenario.fileName, overrides: overrides)
+        var run = ScrollOffRun(scenario: scenario, threads: threads)
+        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: "bench", mode: progress)
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure { try run.simulate(progress: { bar.update($0) }) }
+        bar.finish(run.totalPeople)
+        let acc = run.results[0].replications[0]
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let seconds = elapsed.seconds
+        print([
+            "workload=run", "impl=habitat", "people=\(people)", "days=\(days)", "threads=\(threads)",
+            "person_days=\(acc.personDays)", "events=\(acc.events)", String(format: "seconds=%.3f", seconds),
+            String(format: "person_days_per_s=%.0f", Double(acc.personDays) / seconds),
+            String(format: "events_per_s=%.0f", Double(acc.events) / seconds),
+            String(format: "peak_rss_mb=%.1f", Double(usage.ru_maxrss) / 1024),
+        ].joined(separator: " "))
+    }
+}

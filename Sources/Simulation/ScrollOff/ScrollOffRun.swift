@@ -1,0 +1,145 @@
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+import ScrollOffRules
+import Stochastics
+
+/// A whole Scroll Off run: every arm × replication of a resolved scenario, person-parallel, folded into the
+/// contract's reports (CONTRACT.md) and written atomically with a manifest.
+public struct ScrollOffRun {
+    public let scenario: ResolvedScenario
+    public let threads: Int
+
+    /// The accumulators of every arm (outer) and replication (inner, 1…N).
+    public private(set) var results: [(arm: String, replications: [ScrollOffRunAccumulator])] = []
+
+    public init(scenario: ResolvedScenario, threads: Int) {
+        self.scenario = scenario
+        self.threads = threads
+    }
+
+    /// People to simulate in all (arms × replications × installs), for progress bars.
+    public var totalPeople: Int { scenario.arms.reduce(0) { $0 + $1.population.installs } * scenario.replications }
+
+    /// Simulates everything. `progress` receives people done so far across the whole run.
+    public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
+        results = []
+        var done = 0
+        for arm in scenario.arms {
+            var reps: [ScrollOffRunAccumulator] = []
+            for r in 1...scenario.replications {
+                let world = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
+                let base = done
+                let horizon = scenario.horizonDays
+                let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
+                    people: arm.population.installs,
+                    makeAccumulator: { ScrollOffRunAccumulator(horizonDays: horizon) },
+                    progress: progress.map { p in { @Sendable n in p(base + n) } }
+                ) { person, acc in
+                    var life = ScrollOffLife(world: world, person: person)
+                    acc.add(life.run())
+                }
+                done += arm.population.installs
+                reps.append(acc)
+            }
+            results.append((arm.name, reps))
+        }
+    }
+
+    /// One person's timeline under an arm and replication (`habitat trace`).
+    public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
+        guard let a = scenario.arm(named: arm) else {
+            throw TraceError(message: "no arm named '\(arm)'; arms: \(scenario.arms.map(\.name).joined(separator: ", "))")
+        }
+        guard (0..<a.population.installs).contains(person) else {
+            throw TraceError(message: "person \(person) is out of range; allowed 0…\(a.population.installs - 1)")
+        }
+        let world = try ScrollOffWorld(scenario: scenario, arm: a, replication: replication)
+        var table = CSVTable(header: ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
+                                      "self_efficacy", "plan", "frustration", "perceived_value"])
+        let box = TraceBox()
+        var life = ScrollOffLife(world: world, person: person, trace: { box.rows.append($0) })
+        _ = life.run()
+        for r in box.rows {
+            table.append([.text(r.time.description), .text(life.zone.localDateTime(r.time).description), .text(r.kind), .text(r.detail),
+                          .integer(r.walletSeconds), .number(r.scrollingHabit, decimals: 4), .number(r.resistHabit, decimals: 4),
+                          .number(r.selfEfficacy, decimals: 4), .text(r.plan), .number(r.frustration, decimals: 4),
+                          .number(r.perceivedValue, decimals: 4)])
+        }
+        return table
+    }
+
+    /// Writes every report into `dir` atomically (a failed or interrupted write leaves the previous report).
+    public func write(to report: ReportDirectory, wallSeconds: Double) throws -> [String] {
+        let product = scenario.product.rawValue
+        var funnel = CSVTable(header: FunnelAccumulator.header)
+        var retention = CSVTable(header: RetentionAccumulator.header)
+        var tokens = CSVTable(header: TokenShareAccumulator.header)
+        var battery = CSVTable(header: BatteryBudgetAccumulator.header)
+        var energy = CSVTable(header: BatteryBudgetAccumulator.energyHeader)
+        var revenue = CSVTable(header: RevenueAccumulator.header)
+        var kpis = CSVTable(header: KPITable.header)
+        let stages = ScrollOffFunnel.stages.map {
+            FunnelStageInfo(order: $0.order, id: $0.id, name: $0.name, window: $0.windowText, targetMin: $0.targetMin, targetMax: $0.targetMax)
+        }
+        let threshold = 0.20   // seed 000 §5.2: tokens stay under 20 % of revenue
+        var people = 0, personDays = 0, events = 0
+        for (arm, reps) in results {
+            var pooled = ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)
+            var table = KPITable()
+            let minutesPerWin = scenario.arm(named: arm)!.rules.double("insights.minutes_saved_per_resisted_urge")
+            for (i, acc) in reps.enumerated() {
+                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: i + 1, product: product)
+                funnel.append(contentsOf: acc.funnel.rows(keys, stages: stages))
+                retention.append(contentsOf: acc.retention.rows(keys))
+                tokens.append(contentsOf: acc.tokens.rows(keys, threshold: threshold))
+                battery.append(contentsOf: acc.battery.rows(keys))
+                energy.append(contentsOf: acc.battery.energyRows(keys))
+                revenue.append(contentsOf: acc.revenue.rows(keys))
+                for (d, v) in acc.kpiValues(minutesSavedPerWin: minutesPerWin) { table.record(d, v) }
+                pooled.merge(acc)
+                people += acc.people; personDays += acc.personDays; events += acc.events
+            }
+            if reps.count > 1 {
+                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)
+                funnel.append(contentsOf: pooled.funnel.rows(keys, stages: stages))
+                retention.append(contentsOf: pooled.retention.rows(keys))
+                tokens.append(contentsOf: pooled.tokens.rows(keys, threshold: threshold))
+                battery.append(contentsOf: pooled.battery.rows(keys))
+                revenue.append(contentsOf: pooled.revenue.rows(keys))
+            }
+            kpis.append(contentsOf: table.rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
+        }
+        let files: [(String, CSVTable)] = [
+            ("activation-funnel.csv", funnel), ("retention.csv", retention), ("token-revenue-share.csv", tokens),
+            ("battery-budget.csv", battery), ("kpis.csv", kpis), ("revenue.csv", revenue), ("energy-by-effect.csv", energy),
+        ]
+        for (name, t) in files { try report.write(name, table: t) }
+        let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+                                   resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
+                                   people: people, personDays: personDays, eventsSimulated: events, threads: threads,
+                                   wallSeconds: wallSeconds, files: files.map(\.0))
+        try report.write("manifest.json", text: try manifest.json())
+        return files.map(\.0) + ["manifest.json"]
+    }
+
+    /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
+    public func kpiSummary() -> [(arm: String, table: KPITable)] {
+        results.map { arm, reps in
+            var t = KPITable()
+            let minutesPerWin = scenario.arm(named: arm)!.rules.double("insights.minutes_saved_per_resisted_urge")
+            for acc in reps { for (d, v) in acc.kpiValues(minutesSavedPerWin: minutesPerWin) { t.record(d, v) } }
+            return (arm, t)
+        }
+    }
+}
+
+/// A `habitat trace` request that cannot be met.
+public struct TraceError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Collects trace rows from a life (single-threaded).
+final class TraceBox { var rows: [TraceRow] = [] }

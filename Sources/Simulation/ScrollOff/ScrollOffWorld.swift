@@ -1,0 +1,83 @@
+import Behavior
+import Foundation
+import RulesCore
+import ScenarioFormat
+import ScrollOffRules
+import Stochastics
+
+/// Everything shared by the people of one arm and replication of a Scroll Off run: the arm's rule parameters,
+/// the population mixes, precomputed zone calendars, the energy model and the behaviour models.
+///
+/// Arms of an experiment differ only here (rules, prices, population overrides); every person's random streams
+/// are keyed by `(seed, replication, person, stream)` without the arm, so arms meet the same people with the same
+/// urges (DESIGN.md, principle 3).
+public struct ScrollOffWorld: Sendable {
+    public let scenarioName: String
+    public let armName: String
+    public let seed: UInt64
+    /// 1-based replication number (streams use `replication − 1`).
+    public let replication: Int
+    public let parameters: ScrollOffParameters
+    public let start: LocalDate
+    public let horizonDays: Int
+    public let installs: Int
+    let personas: [Persona]
+    let personaWeights: [Double]
+    let devices: [Device]
+    let deviceWeights: [Double]
+    let zones: [ZoneCalendar]
+    let zoneWeights: [Double]
+    let energy: EnergyModel
+    let choice = ShieldChoiceModel()
+    let purchase = PurchaseModel()
+
+    /// Assumption (until acquisition curves arrive): installs arrive uniformly over the first
+    /// `installWindowDays` days of the horizon (at most a third of it), at a waking hour between 08:00 and 22:00.
+    public static let installWindowDays = 14
+
+    /// Builds the world of one arm and replication.
+    public init(scenario: ResolvedScenario, arm: ResolvedArm, replication: Int) throws {
+        scenarioName = scenario.name
+        armName = arm.name
+        seed = scenario.seed
+        self.replication = replication
+        parameters = ScrollOffParameters(values: arm.rules)
+        start = scenario.start
+        horizonDays = scenario.horizonDays
+        installs = arm.population.installs
+        var ps: [Persona] = [], pw: [Double] = []
+        for share in arm.population.personas {
+            let base = try PersonaCatalog.persona(named: share.name)
+            let overrides = share.params.mapValues(ScrollOffWorld.distribution)
+            ps.append(try base.applying(overrides: overrides))
+            pw.append(share.share)
+        }
+        personas = ps
+        personaWeights = pw
+        devices = try arm.population.devices.map { try DeviceCatalog.device(id: $0.model) }
+        deviceWeights = arm.population.devices.map(\.share)
+        zones = try arm.population.timeZones.map {
+            try ZoneCalendar(identifier: $0.zone, startingOn: scenario.start + -2, days: scenario.horizonDays + ScrollOffWorld.installWindowDays + 4)
+        }
+        zoneWeights = arm.population.timeZones.map(\.share)
+        energy = EnergyModel(values: ParameterValues(defaultsOf: EnergyModel.catalogue))
+    }
+
+    /// The scenario's persona-parameter distribution as a behaviour-model distribution.
+    static func distribution(_ d: ParameterDistribution) -> Distribution {
+        switch d {
+        case .fixed(let v): return .fixed(v)
+        case let .normal(mean, sd): return .normal(mean: mean, sd: sd)
+        case let .lognormal(mu, sigma): return .lognormal(median: exp(mu), sigma: sigma)
+        case let .uniform(lo, hi): return .uniform(low: lo, high: hi)
+        case let .beta(a, b): return .beta(a: a, b: b)
+        case let .gamma(shape, scale): return .gamma(shape: shape, scale: scale)
+        }
+    }
+
+    /// The key of one of a person's streams.
+    func key(_ person: Int, _ stream: StreamName) -> StreamKey {
+        StreamKey(seed: seed, replication: UInt32(replication - 1), person: UInt64(person), stream: stream)
+    }
+}
+
