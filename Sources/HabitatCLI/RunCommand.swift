@@ -111,6 +111,10 @@ struct RunCommand: ParsableCommand {
             FileHandle.standardError.write(Data("habitat: product '\(scenario.product)' has no rule engine in Habitat yet; `habitat list` shows which do\n".utf8))
             throw ExitCode(2)
         }
+        do { try ScrollOffWorld.check(scenario) } catch {
+            FileHandle.standardError.write(Data("habitat: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let dir = URL(fileURLWithPath: out ?? scenario.outputs.dir)
         let report = try ReportDirectory(destination: dir)
         defer { report.abort() }
@@ -181,6 +185,10 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try options.load()
+        do { try ScrollOffWorld.check(scenario) } catch {
+            FileHandle.standardError.write(Data("habitat: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         guard (1...scenario.replications).contains(replication) else {
             FileHandle.standardError.write(Data("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)\n".utf8))
             throw ExitCode(2)

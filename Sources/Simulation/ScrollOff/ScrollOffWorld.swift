@@ -63,6 +63,25 @@ public struct ScrollOffWorld: Sendable {
         energy = EnergyModel(values: ParameterValues(defaultsOf: EnergyModel.catalogue))
     }
 
+    /// Checks the population of every arm against the persona and device catalogues before anything runs,
+    /// reporting every problem with its key path.
+    public static func check(_ scenario: ResolvedScenario) throws(PopulationError) {
+        var problems: [String] = []
+        for (a, arm) in scenario.arms.enumerated() {
+            let prefix = scenario.arms.count > 1 ? "arms[\(a)].population" : "population"
+            for (i, p) in arm.population.personas.enumerated() {
+                do {
+                    let base = try PersonaCatalog.persona(named: p.name)
+                    _ = try base.applying(overrides: p.params.mapValues(distribution))
+                } catch { problems.append("\(prefix).personas[\(i)]: \(error)") }
+            }
+            for (i, d) in arm.population.devices.enumerated() {
+                do { _ = try DeviceCatalog.device(id: d.model) } catch { problems.append("\(prefix).devices[\(i)].model: \(error)") }
+            }
+        }
+        if !problems.isEmpty { throw PopulationError(problems: problems) }
+    }
+
     /// The scenario's persona-parameter distribution as a behaviour-model distribution.
     static func distribution(_ d: ParameterDistribution) -> Distribution {
         switch d {
@@ -81,3 +100,8 @@ public struct ScrollOffWorld: Sendable {
     }
 }
 
+/// Population entries that name no known persona or device (or give a persona parameter it does not have).
+public struct PopulationError: Error, CustomStringConvertible {
+    public let problems: [String]
+    public var description: String { problems.joined(separator: "\n") + "\n\(problems.count) problem\(problems.count == 1 ? "" : "s") in the population" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// Example scenarios are golden tests: the CLI runs each at a small size and every CSV must match the checked-in
+/// copy byte for byte (`RECORD_GOLDEN=1` re-records). The manifest is compared without its wall time and commit.
+@Suite("Golden example runs", .serialized)
+struct GoldenScenarioTests {
+    static let goldenRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let smallRun = ["--people", "40", "--days", "21", "--replications", "2", "--threads", "2", "--progress", "never"]
+
+    @Test(arguments: ExampleScenarioTests.files)
+    func exampleMatchesItsGoldenReports(_ file: URL) throws {
+        let name = file.deletingPathExtension().lastPathComponent
+        let out = CLIProcess.tempDir().appendingPathComponent(name)
+        let r = try CLIProcess.run(["run", file.path, "--out", out.path] + Self.smallRun)
+        #expect(r.status == 0, "\(name): \(r.stderr)")
+        let golden = Self.goldenRoot.appendingPathComponent(name)
+        let produced = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".csv") }.sorted()
+        #expect(produced == ["activation-funnel.csv", "battery-budget.csv", "energy-by-effect.csv", "kpis.csv", "retention.csv",
+                             "revenue.csv", "token-revenue-share.csv"])
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try? FileManager.default.removeItem(at: golden)
+            try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+            for f in produced { try FileManager.default.copyItem(at: out.appendingPathComponent(f), to: golden.appendingPathComponent(f)) }
+            return
+        }
+        for f in produced {
+            let expected = try String(contentsOf: golden.appendingPathComponent(f), encoding: .utf8)
+            let actual = try String(contentsOf: out.appendingPathComponent(f), encoding: .utf8)
+            if expected != actual {
+                let e = expected.components(separatedBy: "\r\n"), a = actual.components(separatedBy: "\r\n")
+                let row = (0..<min(e.count, a.count)).first { e[$0] != a[$0] } ?? min(e.count, a.count)
+                Issue.record("\(name)/\(f) differs from its golden copy at line \(row + 1):\n  golden: \(row < e.count ? e[row] : "<end>")\n  now:    \(row < a.count ? a[row] : "<end>")\n(RECORD_GOLDEN=1 re-records after an intended change)")
+            }
+        }
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"scenario_name\" : \"\(name)\""))
+        #expect(manifest.contains("\"people\" : "))
+    }
+
+    @Test func runsAreIdenticalForAnyThreadCount() throws {
+        let a = CLIProcess.tempDir().appendingPathComponent("one")
+        let b = CLIProcess.tempDir().appendingPathComponent("two")
+        let base = ["run", "--people", "30", "--days", "14", "--replications", "1", "--progress", "never"]
+        #expect(try CLIProcess.run(base + ["--threads", "1", "--out", a.path]).status == 0)
+        #expect(try CLIProcess.run(base + ["--threads", "3", "--out", b.path]).status == 0)
+        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "battery-budget.csv"] {
+            #expect(try String(contentsOf: a.appendingPathComponent(f), encoding: .utf8) == String(contentsOf: b.appendingPathComponent(f), encoding: .utf8), "\(f)")
+        }
+    }
+
+    @Test func traceShowsOnePersonsLife() throws {
+        let r = try CLIProcess.run(["trace", "--people", "5", "--days", "3", "--person", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.components(separatedBy: "\r\n")
+        #expect(lines[0] == "time_utc,local_time,kind,detail,wallet_seconds,scrolling_habit,resist_habit,self_efficacy,plan,frustration,perceived_value")
+        #expect(lines.contains { $0.contains(",pickup,") })
+        #expect(lines.contains { $0.contains("app_opened") })
+        let bad = try CLIProcess.run(["trace", "--people", "5", "--days", "3", "--person", "9"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("out of range"))
+    }
+
+    @Test func anUnknownPersonaIsAScenarioErrorWithASuggestion() throws {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("typo.yaml")
+        try "name: typo\npopulation:\n  installs: 10\n  personas:\n    - name: studnet\n      share: 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["run", file.path, "--out", dir.appendingPathComponent("out").path, "--progress", "never"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("student"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+}
