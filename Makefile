@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 SHARED_BENCH ?= ../shared/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test bench bench-kernel clean
+.PHONY: setup build run test bench bench-kernel bench-run clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -22,11 +22,10 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product habitat
 
-## run: the main job: list what ships and run the kernel benchmarks.
+## run: the main job: the default scenario (Scroll Off baseline); reports in Reports/scroll-off-baseline/.
 run: build
-	$(BIN) list
-	$(BIN) bench kernel --workload mm1
-	$(BIN) bench kernel --workload agents --days 30
+	$(BIN) run
+	@echo "Open Reports/scroll-off-baseline/ (kpis.csv, activation-funnel.csv, retention.csv, ...)"
 
 ## test: every test (unit, statistical, golden, CLI).
 test: setup
@@ -46,7 +45,12 @@ bench-kernel: build
 		python3 $(SHARED_BENCH)/peer_simpy.py mm1 100000; \
 	else echo "bench-kernel: SimPy not installed (pip install simpy==4.1.2) — skipping"; fi
 
-bench: bench-kernel
+## bench-run: the full simulation's speed (person-days/s) and peak memory.
+bench-run: build
+	$(BIN) bench run --people 10000 --days 90
+	$(BIN) bench run --people 100000 --days 90 --progress never
+
+bench: bench-kernel bench-run
 
 clean:
 	rm -rf .build
