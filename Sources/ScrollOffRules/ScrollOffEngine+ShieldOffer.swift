@@ -5,8 +5,17 @@ import RulesCore
 public struct ShieldOffer: Hashable, Sendable {
     /// The app behind the shield.
     public var app: AppID
+    /// Buttons shown, as a bit set over `ShieldOffer.order` (no allocation per shield).
+    public var shown: UInt8
+    /// The order buttons appear on the shield.
+    public static let order: [ShieldChoice] = [.close, .useCredits, .peek, .emergencyToken]
+    /// Whether a button is shown.
+    public func offers(_ c: ShieldChoice) -> Bool { shown & ShieldOffer.bit(c) != 0 }
     /// Buttons shown, in the shield's order.
-    public var choices: [ShieldChoice]
+    public var choices: [ShieldChoice] { ShieldOffer.order.filter(offers) }
+    static func bit(_ c: ShieldChoice) -> UInt8 {
+        switch c { case .close: return 1; case .useCredits: return 2; case .peek: return 4; case .emergencyToken: return 8 }
+    }
     /// The shield is a curfew shield (§3.3: no spending, no bypass).
     public var inCurfew: Bool
     /// Credit available for this app (global plus its per-app wallet).
@@ -32,16 +41,14 @@ extension ScrollOffEngine {
         let app = p.app
         let credits = available(for: app)
         let needsPurchase = includedTokensRemaining == 0 && purchasedTokensHeld == 0
-        var choices: [ShieldChoice] = [.close]
+        var shown = ShieldOffer.bit(.close)
         if p.inCurfew {
-            if parameters.tokensWorkDuringCurfew { choices.append(.emergencyToken) }
+            if parameters.tokensWorkDuringCurfew { shown |= ShieldOffer.bit(.emergencyToken) }
         } else {
-            if credits > .zero { choices.append(.useCredits) }
-            let exhausted = ladderExhausted(app)
-            if !exhausted { choices.append(.peek) }
-            if exhausted { choices.append(.emergencyToken) }
+            if credits > .zero { shown |= ShieldOffer.bit(.useCredits) }
+            shown |= ShieldOffer.bit(ladderExhausted(app) ? .emergencyToken : .peek)
         }
-        return ShieldOffer(app: app, choices: choices, inCurfew: p.inCurfew, creditsAvailable: credits,
+        return ShieldOffer(app: app, shown: shown, inCurfew: p.inCurfew, creditsAvailable: credits,
                            peekCost: freePeeksRemaining > 0 ? .zero : parameters.creditPeekCost,
                            tokenNeedsPurchase: needsPurchase, tokenPrice: parameters.tokenPrice,
                            tokenCapReached: needsPurchase && tokensCountedAgainstCap >= parameters.tokenMonthlyPurchaseCap)

@@ -68,6 +68,9 @@ struct ScrollOffLife {
     var foregroundSince: Instant?
     var trace: ((TraceRow) -> Void)?
     var lastPaywallDay = -1
+    /// Reused buffers for the options of a shield (no allocation per encounter).
+    var options: [OfferedOption] = []
+    var buttons: [ShieldChoice] = []
     var lastLadderPaywallMonth: MonthID?
 
     init(world: ScrollOffWorld, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
@@ -109,6 +112,7 @@ struct ScrollOffLife {
     /// Runs the life and returns what it contributes to the reports.
     mutating func run() -> ScrollOffPersonOutcome {
         guard installedAt < horizonEnd else { return outcome }
+        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: 0)
         onboard(at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
@@ -129,7 +133,6 @@ struct ScrollOffLife {
     }
 
     mutating func schedulePickup(after t: Instant) {
-        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
         let p = phone.nextPickup(after: t, zone: zone, rng: urges)
         schedule(.pickup(p), at: p.at)
     }
@@ -345,9 +348,9 @@ struct ScrollOffLife {
         var mindfulnessDone = false
         for _ in 0..<4 {
             guard let offer = engine.shieldOffer() else { return nil }
-            var options: [OfferedOption] = []
-            var buttons: [ShieldChoice] = []
-            for c in offer.choices {
+            options.removeAll(keepingCapacity: true)
+            buttons.removeAll(keepingCapacity: true)
+            for c in ShieldOffer.order where offer.offers(c) {
                 switch c {
                 case .close: options.append(OfferedOption(kind: .close))
                 case .useCredits: options.append(OfferedOption(kind: .useCredits, creditCostSeconds: min(intended, offer.creditsAvailable).seconds))
@@ -366,7 +369,8 @@ struct ScrollOffLife {
             let pick = world.choice.choose(options, context: context, rng: choices)
             let button = buttons[pick]
             let d = send(.shield(button), at: now)
-            trace(kind: "choice", detail: "\(options[pick].kind.rawValue) → \(d)", at: now)
+            let chosen = options[pick].kind
+            trace(kind: "choice", detail: "\(chosen.rawValue) → \(d)", at: now)
             switch d {
             case .willpowerWin:
                 person.selfEfficacy.recordWin()
@@ -516,6 +520,8 @@ struct ScrollOffLife {
         todayActive = false
         todayShields = 0
         dayIndex += 1
+        // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
+        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
         if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream) {
             outcome.churn = kind.rawValue
             trace(kind: "churn", detail: kind.rawValue, at: now)
