@@ -49,7 +49,7 @@ let package = Package(
         ], exclude: ["README.md", "Energy/README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Behavior
 import Simulation
 
 /// `habitat list`: the products, personas and example scenarios that ship with Habitat.
@@ -17,8 +18,11 @@ struct ListCommand: ParsableCommand {
             print("  \(String(repeating: " ", count: 14)) \(p.summary)")
         }
         print("")
-        print("Personas:")
-        print("  (none yet: synthetic people arrive with the behaviour models)")
+        print("Personas (population.personas[].name):")
+        for name in PersonaCatalog.builtIn.keys.sorted() {
+            let p = PersonaCatalog.builtIn[name]!
+            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) daily profile \(p.dailyProfile.rawValue), \(String(format: "%.0f", p[.pickupsPerDay].mean)) pickups/day on average")
+        }
         print("")
         print("Devices (population.devices[].model), battery capacity:")
         for d in DeviceCatalog.all {

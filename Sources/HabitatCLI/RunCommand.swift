@@ -112,7 +112,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         do { try ScrollOffWorld.check(scenario) } catch {
-            FileHandle.standardError.write(Data("habitat: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(error.rendered(file: options.scenario ?? DefaultScenario.fileName))\n".utf8))
             throw ExitCode(2)
         }
         let dir = URL(fileURLWithPath: out ?? scenario.outputs.dir)
@@ -186,7 +186,7 @@ struct TraceCommand: ParsableCommand {
     func run() throws {
         let scenario = try options.load()
         do { try ScrollOffWorld.check(scenario) } catch {
-            FileHandle.standardError.write(Data("habitat: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(error.rendered(file: options.scenario ?? DefaultScenario.fileName))\n".utf8))
             throw ExitCode(2)
         }
         guard (1...scenario.replications).contains(replication) else {

@@ -24,6 +24,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         do {
             let resolved = try ScenarioLoader(catalogues: Products.catalogues).load(path: scenario)
+            if resolved.product == .scrollOff { try ScrollOffWorld.check(resolved) }
             print(resolved.yaml, terminator: resolved.yaml.hasSuffix("\n") ? "" : "\n")
             print("# scenario_hash: \(resolved.scenarioHash)")
             if explain {
@@ -34,6 +35,9 @@ struct ValidateCommand: ParsableCommand {
                     print("# product \(resolved.product) has no rule engine in Habitat yet: no rule parameters to explain")
                 }
             }
+        } catch let e as PopulationError {
+            FileHandle.standardError.write(Data("\(e.rendered(file: scenario))\n".utf8))
+            throw ExitCode(2)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(2)

@@ -103,5 +103,9 @@ public struct ScrollOffWorld: Sendable {
 /// Population entries that name no known persona or device (or give a persona parameter it does not have).
 public struct PopulationError: Error, CustomStringConvertible {
     public let problems: [String]
+    /// The problems as compiler-style lines naming the scenario file.
+    public func rendered(file: String) -> String {
+        problems.map { "\(file): error: \($0)" }.joined(separator: "\n") + "\n\(problems.count) error\(problems.count == 1 ? "" : "s") in \(file)"
+    }
     public var description: String { problems.joined(separator: "\n") + "\n\(problems.count) problem\(problems.count == 1 ? "" : "s") in the population" }
 }
