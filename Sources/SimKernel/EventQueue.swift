@@ -151,6 +151,30 @@ public struct EventQueue<Payload> {
         return nil
     }
 
+    /// The time of the next live event, dropping stale entries that have surfaced; nil when none is left.
+    /// Lets a caller merge the queue with an outside stream of events (e.g. a person's pickups) without
+    /// pushing each of them through the heap.
+    @inlinable public mutating func peekTime() -> Instant? {
+        while let top = heap.min {
+            if isStale(top) {
+                _ = heap.removeMin()
+                stale &+= 1
+                if !cancelled.isEmpty { cancelled.remove(top.order & 0x00FF_FFFF_FFFF_FFFF) }
+                continue
+            }
+            return Instant(millisecondsSinceEpoch: top.time)
+        }
+        return nil
+    }
+
+    /// Moves the clock to `t` for an event handled outside the queue; `t` must not precede `now` or the next
+    /// event in the queue.
+    @inlinable public mutating func advance(to t: Instant) {
+        precondition(t >= clock, "clock moved backwards: \(t) < now \(clock)")
+        clock = t
+        fired &+= 1
+    }
+
     /// Fires events in order until none is left at or before `limit`, then moves the clock to `limit`
     /// (when finite). The handler may schedule, arm and cancel events through the queue it is given.
     @inlinable public mutating func run(until limit: Instant, _ handle: (inout EventQueue<Payload>, FiredEvent<Payload>) throws -> Void) rethrows {

@@ -91,4 +91,18 @@ struct EventQueueTests {
         q.arm(slot: 0, "y", at: Instant(millisecondsSinceEpoch: 6))
         #expect(drain(&q) == ["y"])
     }
+
+    @Test func peekSkipsStaleEntriesAndAdvanceMovesTheClockForOutsideEvents() {
+        var q = EventQueue<String>(timerSlots: 1)
+        q.arm(slot: 0, "old", at: Instant(millisecondsSinceEpoch: 10))
+        q.arm(slot: 0, "new", at: Instant(millisecondsSinceEpoch: 30))
+        q.schedule("plain", at: Instant(millisecondsSinceEpoch: 20))
+        #expect(q.peekTime() == Instant(millisecondsSinceEpoch: 20))   // the superseded arm at 10 is dropped
+        #expect(q.staleCount == 1)
+        q.advance(to: Instant(millisecondsSinceEpoch: 15))             // an outside event at 15
+        #expect(q.now == Instant(millisecondsSinceEpoch: 15))
+        q.schedule("follow-up", at: Instant(millisecondsSinceEpoch: 16))
+        #expect(drain(&q) == ["follow-up", "plain", "new"])
+        #expect(q.peekTime() == nil)
+    }
 }

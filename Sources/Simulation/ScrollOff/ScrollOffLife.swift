@@ -30,7 +30,6 @@ public struct TraceRow: Sendable {
 /// engagement habit; churn is decided once a local day from frustration, value and engagement.
 struct ScrollOffLife {
     enum Event {
-        case pickup(Pickup)
         case sessionEnd(AppID, generation: UInt32)
         case engine(ScrollOffTimer)
         case dayEnd
@@ -68,6 +67,8 @@ struct ScrollOffLife {
     var foregroundSince: Instant?
     var trace: ((TraceRow) -> Void)?
     var lastPaywallDay = -1
+    /// The person's next pickup (kept outside the queue, see `run`).
+    var nextPickup: Pickup?
     /// Reused buffers for the options of a shield (no allocation per encounter).
     var options: [OfferedOption] = []
     var buttons: [ShieldChoice] = []
@@ -116,7 +117,18 @@ struct ScrollOffLife {
         onboard(at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
-        while !uninstalled, let e = queue.next(until: horizonEnd) {
+        // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
+        // times the queue's events come first.
+        while !uninstalled {
+            let queued = queue.peekTime()
+            if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
+                guard p.at < horizonEnd else { break }
+                nextPickup = nil
+                queue.advance(to: p.at)
+                pickup(p, at: p.at)
+                continue
+            }
+            guard let e = queue.next(until: horizonEnd) else { break }
             handle(e.payload, at: e.time)
         }
         finish()
@@ -133,8 +145,7 @@ struct ScrollOffLife {
     }
 
     mutating func schedulePickup(after t: Instant) {
-        let p = phone.nextPickup(after: t, zone: zone, rng: urges)
-        schedule(.pickup(p), at: p.at)
+        nextPickup = phone.nextPickup(after: t, zone: zone, rng: urges)
     }
 
     // MARK: - Engine
@@ -279,8 +290,6 @@ struct ScrollOffLife {
 
     mutating func handle(_ e: Event, at now: Instant) {
         switch e {
-        case .pickup(let p):
-            pickup(p, at: now)
         case let .sessionEnd(app, generation):
             if generation == sessionGeneration { endSession(app, at: now) }
         case .engine(let timer):
