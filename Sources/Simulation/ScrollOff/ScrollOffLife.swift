@@ -73,6 +73,8 @@ struct ScrollOffLife {
     var options: [OfferedOption] = []
     var buttons: [ShieldChoice] = []
     var lastLadderPaywallMonth: MonthID?
+    /// The month the person was last refused a token at the cap.
+    var capRefusedMonth: MonthID?
 
     init(world: ScrollOffWorld, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
         self.world = world
@@ -359,7 +361,9 @@ struct ScrollOffLife {
             guard let offer = engine.shieldOffer() else { return nil }
             options.removeAll(keepingCapacity: true)
             buttons.removeAll(keepingCapacity: true)
-            for c in ShieldOffer.order where offer.offers(c) {
+            // A person who was refused at the token cap this month no longer presses the token button (assumption).
+            let knowsCapIsReached = offer.tokenCapReached && capRefusedMonth == zone.monthID(now)
+            for c in ShieldOffer.order where offer.offers(c) && !(c == .emergencyToken && knowsCapIsReached) {
                 switch c {
                 case .close: options.append(OfferedOption(kind: .close))
                 case .useCredits: options.append(OfferedOption(kind: .useCredits, creditCostSeconds: min(intended, offer.creditsAvailable).seconds))
@@ -419,6 +423,7 @@ struct ScrollOffLife {
                 mindfulnessDone = true
             case .tokenCapReached:
                 engagement.record(.shieldRefused)
+                capRefusedMonth = zone.monthID(now)
                 // Assumption: the "ladder exhausted" upgrade prompt is weighed once per calendar month.
                 let month = zone.monthID(now)
                 if lastLadderPaywallMonth != month {
