@@ -44,8 +44,6 @@ public struct PhoneUseParameters: Hashable, Sendable {
 public struct Person: Hashable, Sendable {
     public let id: UInt64
     public let personaName: String
-    public var timeZoneIdentifier: String
-    public var device: DeviceModel
     /// Apps the person wants blocked, most liked first.
     public var apps: [BlockedApp]
     public var willingnessToPayUSDPerMonth: Double
@@ -67,8 +65,6 @@ public struct Person: Hashable, Sendable {
     /// Draws a person from the given stream (normally the person's `population` stream). The order of draws is
     /// fixed: changing it changes every person.
     public static func draw(persona: Persona, id: UInt64, rng: RandomStream) -> Person {
-        let zone = persona.timeZoneWeights[rng.categorical(weights: persona.timeZoneWeights.map(\.weight))].identifier
-        let device = persona.deviceWeights[rng.categorical(weights: persona.deviceWeights.map(\.weight))].device
         let phone = PhoneUseParameters(
             pickupsPerDay: persona.draw(.pickupsPerDay, rng),
             burstiness: persona.draw(.burstiness, rng),
@@ -95,7 +91,7 @@ public struct Person: Hashable, Sendable {
         let resist = HabitModel(parameters: HabitModel.drawParameters(persona: persona, rng: rng),
                                 initialStrength: persona.draw(.initialResistHabit, rng))
         return Person(
-            id: id, personaName: persona.name, timeZoneIdentifier: zone, device: device, apps: apps,
+            id: id, personaName: persona.name, apps: apps,
             willingnessToPayUSDPerMonth: persona.draw(.willingnessToPay, rng),
             techComfort: persona.draw(.techComfort, rng),
             frustrationSensitivity: persona.draw(.frustrationSensitivity, rng),

@@ -126,20 +126,8 @@ public enum DailyProfile: String, CaseIterable, Sendable, Hashable {
     }
 }
 
-/// A phone a person may carry (battery capacities from DESIGN.md).
-public struct DeviceModel: Hashable, Sendable {
-    public var name: String
-    /// Battery capacity, watt-hours.
-    public var batteryWh: Double
-    public init(name: String, batteryWh: Double) { self.name = name; self.batteryWh = batteryWh }
-    public static let iPhoneSE3 = DeviceModel(name: "iPhone SE 3", batteryWh: 7.8)
-    public static let iPhone12 = DeviceModel(name: "iPhone 12", batteryWh: 10.8)
-    public static let iPhone13 = DeviceModel(name: "iPhone 13", batteryWh: 12.4)
-    public static let iPhone15 = DeviceModel(name: "iPhone 15", batteryWh: 13.0)
-}
-
-/// A kind of synthetic person: distributions for every behavioural parameter plus categorical mixes.
-/// Population shares belong to the scenario, not here.
+/// A kind of synthetic person: distributions for every behavioural parameter plus the apps they want blocked.
+/// Population shares, devices and time zones belong to the scenario (its `population` mixes), not here.
 public struct Persona: Hashable, Sendable {
     public var name: String
     /// Waking-hour shape of phone use.
@@ -148,10 +136,6 @@ public struct Persona: Hashable, Sendable {
     public private(set) var distributions: [PersonaParameter: Distribution]
     /// Candidate apps to block and their relative popularity for this persona (assumption).
     public var appWeights: [(name: String, weight: Double)]
-    /// Devices and their shares (assumption).
-    public var deviceWeights: [(device: DeviceModel, weight: Double)]
-    /// IANA time zones and their shares (assumption; scenarios usually override).
-    public var timeZoneWeights: [(identifier: String, weight: Double)]
 
     /// A persona from `PersonaCatalog.general` with some parameters replaced.
     public init(name: String, dailyProfile: DailyProfile, changing changes: [PersonaParameter: Distribution] = [:],
@@ -162,8 +146,6 @@ public struct Persona: Hashable, Sendable {
         for (k, v) in changes { d[k] = v }
         self.distributions = d
         self.appWeights = appWeights ?? PersonaCatalog.defaultAppWeights
-        self.deviceWeights = [(.iPhoneSE3, 0.15), (.iPhone12, 0.25), (.iPhone13, 0.30), (.iPhone15, 0.30)]
-        self.timeZoneWeights = [("America/New_York", 1)]
     }
 
     public subscript(_ p: PersonaParameter) -> Distribution { distributions[p]! }
@@ -202,8 +184,6 @@ public struct Persona: Hashable, Sendable {
     public static func == (a: Persona, b: Persona) -> Bool {
         a.name == b.name && a.dailyProfile == b.dailyProfile && a.distributions == b.distributions
             && a.appWeights.elementsEqual(b.appWeights, by: { $0.name == $1.name && $0.weight == $1.weight })
-            && a.deviceWeights.elementsEqual(b.deviceWeights, by: { $0.device == $1.device && $0.weight == $1.weight })
-            && a.timeZoneWeights.elementsEqual(b.timeZoneWeights, by: { $0.identifier == $1.identifier && $0.weight == $1.weight })
     }
     public func hash(into h: inout Hasher) { h.combine(name); h.combine(dailyProfile); h.combine(distributions) }
 }

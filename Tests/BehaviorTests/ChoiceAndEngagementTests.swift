@@ -161,7 +161,6 @@ struct PersonaTests {
                 #expect(Set(x.apps.map(\.name)).count == x.apps.count)
                 #expect(x.willingnessToPayUSDPerMonth >= 0 && (0...1).contains(x.techComfort))
                 #expect((0...1).contains(x.scrollingHabit.strengthAtLastUse))
-                #expect([7.8, 10.8, 12.4, 13.0].contains(x.device.batteryWh))
             }
         }
     }

@@ -84,9 +84,7 @@ struct ScrollOffLife {
         let persona = world.personas[mix.categorical(weights: world.personaWeights)]
         let zone = world.zones[mix.categorical(weights: world.zoneWeights)]
         let device = world.devices[mix.categorical(weights: world.deviceWeights)]
-        var person = Person.draw(persona: persona, id: UInt64(id), seed: world.seed, replication: UInt32(world.replication - 1))
-        person.timeZoneIdentifier = zone.identifier
-        self.person = person
+        self.person = Person.draw(persona: persona, id: UInt64(id), seed: world.seed, replication: UInt32(world.replication - 1))
         self.zone = zone
         self.device = device
         onboarding = RandomStream(key: world.key(id, .onboarding))
