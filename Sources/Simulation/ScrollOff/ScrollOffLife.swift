@@ -325,7 +325,7 @@ struct ScrollOffLife {
             maybeOpenApp(cue: .none, at: now)
         case .urge(let index):
             let app = AppID(UInt16(index + 1))
-            if !dormant || blockedApps.contains(app), blockedApps.contains(app), !engine.blocked.isEmpty {
+            if blockedApps.contains(app) {
                 outcome.urgesForBlockedApps += 1
                 intendedBlockedMs += p.sessionLength.milliseconds
                 if let end = openBlockedApp(app, pickup: p, at: now) { next = end }
