@@ -70,4 +70,42 @@ struct GoldenScenarioTests {
         #expect(r.stderr.contains("student"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
     }
+
+    /// Arms meet the same people with the same urges (keyed streams without the arm): two arms with the same rules
+    /// must give identical reports but for the arm column.
+    @Test func armsThatDoNotDifferGiveIdenticalReports() throws {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("twins.yaml")
+        try """
+        name: twins
+        horizon_days: 14
+        population:
+          installs: 30
+        arms:
+          - name: left
+          - name: right
+            rules:
+              prices:
+                premium_monthly: 4.99
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let r = try CLIProcess.run(["run", file.path, "--out", out.path, "--progress", "never"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "token-revenue-share.csv", "battery-budget.csv"] {
+            let rows = CSVTableRows.read(out.appendingPathComponent(f))
+            let left = rows.filter { $0[1] == "left" }.map { Array($0.dropFirst(2)) }
+            let right = rows.filter { $0[1] == "right" }.map { Array($0.dropFirst(2)) }
+            #expect(!left.isEmpty)
+            #expect(left == right, "\(f) differs between identical arms")
+        }
+    }
+}
+
+/// Reads a CSV report's data rows as fields (no quoted commas in these reports' key columns).
+enum CSVTableRows {
+    static func read(_ url: URL) -> [[String]] {
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
+    }
 }
