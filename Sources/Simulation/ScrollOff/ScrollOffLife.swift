@@ -174,8 +174,7 @@ struct ScrollOffLife {
     /// Sends an input to the engine and applies the outcome: events, ledger, effects, timers.
     @discardableResult
     mutating func send(_ input: ScrollOffInput, at now: Instant, phoneInUse: Bool = true) -> ScrollOffDecision {
-        out.reset()
-        engine.handle(input, at: now, into: &out)
+        engine.handle(input, at: now, into: &out)   // resets `out` itself
         for event in out.events { observe(event, at: now) }
         for entry in out.ledger { book(entry) }
         for effect in out.effects { meter.charge(effect.energyCharge, phoneInUse: phoneInUse) }

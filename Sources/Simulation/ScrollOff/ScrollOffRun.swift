@@ -87,8 +87,6 @@ public struct ScrollOffRun {
         var people = 0, personDays = 0, events = 0
         for (arm, reps) in results {
             var pooled = ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)
-            var table = KPITable()
-            let minutesPerWin = scenario.arm(named: arm)!.rules.double("insights.minutes_saved_per_resisted_urge")
             for (i, acc) in reps.enumerated() {
                 let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: i + 1, product: product)
                 funnel.append(contentsOf: acc.funnel.rows(keys, stages: stages))
@@ -97,7 +95,6 @@ public struct ScrollOffRun {
                 battery.append(contentsOf: acc.battery.rows(keys))
                 energy.append(contentsOf: acc.battery.energyRows(keys))
                 revenue.append(contentsOf: acc.revenue.rows(keys))
-                for (d, v) in acc.kpiValues(minutesSavedPerWin: minutesPerWin) { table.record(d, v) }
                 pooled.merge(acc)
                 people += acc.people; personDays += acc.personDays; events += acc.events
             }
@@ -109,7 +106,7 @@ public struct ScrollOffRun {
                 battery.append(contentsOf: pooled.battery.rows(keys))
                 revenue.append(contentsOf: pooled.revenue.rows(keys))
             }
-            kpis.append(contentsOf: table.rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
+            kpis.append(contentsOf: Self.kpiTable(reps).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
         }
         let files: [(String, CSVTable)] = [
             ("activation-funnel.csv", funnel), ("retention.csv", retention), ("token-revenue-share.csv", tokens),
@@ -126,12 +123,14 @@ public struct ScrollOffRun {
 
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
     public func kpiSummary() -> [(arm: String, table: KPITable)] {
-        results.map { arm, reps in
-            var t = KPITable()
-            let minutesPerWin = scenario.arm(named: arm)!.rules.double("insights.minutes_saved_per_resisted_urge")
-            for acc in reps { for (d, v) in acc.kpiValues(minutesSavedPerWin: minutesPerWin) { t.record(d, v) } }
-            return (arm, t)
-        }
+        results.map { ($0.arm, Self.kpiTable($0.replications)) }
+    }
+
+    /// Every KPI of an arm, one value per replication, pooled by `KPITable`.
+    static func kpiTable(_ replications: [ScrollOffRunAccumulator]) -> KPITable {
+        var t = KPITable()
+        for acc in replications { for (d, v) in acc.kpiValues() { t.record(d, v) } }
+        return t
     }
 }
 

@@ -81,7 +81,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
 
     /// The KPI values of this replication: the charter's §8.3 definitions first, then Habitat's own figures
     /// (true time saved, phone-use calibration, MRR, battery). NaN where a KPI's population is empty.
-    public func kpiValues(minutesSavedPerWin: Double) -> [(Reports.KPIDefinition, Double)] {
+    public func kpiValues() -> [(Reports.KPIDefinition, Double)] {
         var v: [(Reports.KPIDefinition, Double)] = []
         func charter(_ id: String, _ value: Double) {
             let d = ScrollOffKPIs.definitions.first { $0.id == id }!
