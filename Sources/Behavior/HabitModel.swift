@@ -35,8 +35,10 @@ public struct HabitParameters: Hashable, Sendable {
 ///
 /// * Growth, per day with at least one use: y ← a − (a − y)(1 − c')^e, the discrete form of Lally's
 ///   y = a − b·e^(−c·t). Here e = 1 for consecutive days and up to `1 + spacingCredit` after a gap.
-/// * Decay, after g whole days without use: y = y_last · (r + (1 − r)·exp(−(g/τ)³)) with τ = levelOff/∛3, so
-///   a single missed day costs little and the loss is 95% complete after `decayLevelOffDays` (Edgren et al. 2024).
+/// * Decay, after g whole days without use: y = y_last · (r + (1 − r)·exp(−(g/τ)⁴)) with τ = levelOff/3^¼, so
+///   a single missed day costs little (under 1% even for a habit that levels off after 4 days) and the loss is
+///   95% complete after `decayLevelOffDays` (Edgren et al. 2024). The shape exponent 4 is an assumption, chosen so
+///   that one missed day a week moves the population's median days-to-95% by well under 10% (Lally et al. 2010).
 public struct HabitModel: Hashable, Sendable {
     public var parameters: HabitParameters
     /// Strength right after the last use (or the initial strength).
@@ -56,13 +58,17 @@ public struct HabitModel: Hashable, Sendable {
         return strengthAtLastUse * decayFactor(missedDays: Double(day - last - 1))
     }
 
+    /// 3^¼: with τ = levelOff/3^¼, exp(−(levelOff/τ)⁴) = e^(−3) ≈ 5% of the loss remains at `decayLevelOffDays`.
+    @inlinable public static var fourthRootOf3: Double { 1.3160740129524924 }
+
     /// The surviving fraction after `missedDays` of disuse.
     @inlinable public func decayFactor(missedDays g: Double) -> Double {
         guard g > 0 else { return 1 }
-        let tau = parameters.decayLevelOffDays / cbrt(3.0)
+        let tau = parameters.decayLevelOffDays / Self.fourthRootOf3
         let x = g / tau
+        let x2 = x * x
         let r = parameters.residualShare
-        return r + (1 - r) * exp(-x * x * x)
+        return r + (1 - r) * exp(-x2 * x2)
     }
 
     /// Records a use on `day`. Several uses on one day count once (the unit of repetition is the day).

@@ -28,7 +28,7 @@ public struct Pickup: Hashable, Sendable {
 /// Intensity λ(t) = b(h(t)) + E(t), where b is the person's base rate for local hour-of-week h (daily profile ×
 /// sleep suppression × weekend factor, normalised so the expected total is `pickupsPerDay`), and E is the
 /// excitation: each session's end adds `burstiness / τ` and E decays as e^(−t/τ), τ = `burstDecayMinutes`.
-/// Sampled exactly by thinning with a piecewise bound b(h) + E(now), restarted at each local hour boundary.
+/// Sampled exactly without thinning (see `nextPickup`).
 /// A background pickup is a notification with probability `notificationShare / (1 − burstiness)`; any other
 /// pickup is an urge with probability `urgeShare × (0.5 + scrolling habit)` (capped at 0.95), else spontaneous.
 ///
@@ -137,40 +137,59 @@ public struct PhoneUseProcess: Sendable {
 
     /// The next pickup strictly after `after` (normally the end of the previous session).
     ///
+    /// Sampled exactly, without thinning: the base profile and the excitation are independent Poisson processes
+    /// until the next pickup, so the pickup is the earlier of their first events. The base event spends one
+    /// unit-exponential hazard across the local-hour pieces (one logarithm however many hours pass); the excited
+    /// event, for intensity E₀·e^(−s/τ) with total mass E₀τ, happens with probability 1 − e^(−E₀τ) at
+    /// s = −τ·ln(1 − D/(E₀τ)), D unit-exponential (Dassios & Zhao 2013). A base event is a notification with
+    /// probability `notificationFraction`; an excited one never is.
+    ///
     /// If `after` is earlier than the end of the last generated session (the adapter cut it short), the
     /// session's excitation is taken to start at `after`.
     public mutating func nextPickup(after: Instant, zone: ZoneCalendar, rng: RandomStream) -> Pickup {
         let afterMs = after.millisecondsSinceEpoch
-        var t = Double(afterMs)
-        if t < excitationAt {
-            excitationAt = t
-        } else if excitation > 0 {
-            excitation *= exp(-(t - excitationAt) * decayPerMs)
+        let start = Double(afterMs)
+        if start < excitationAt {
+            excitationAt = start
+        } else if excitation > 0 && start > excitationAt {
+            excitation *= exp(-(start - excitationAt) * decayPerMs)
+            if excitation < 1e-15 { excitation = 0 }
         }
-        var excited = false
-        var notification = false
-        while true {
+        // The excitation's first event, if it has one.
+        var excitedGap = Double.infinity
+        var excitationAfter = 0.0
+        if excitation > 0 {
+            let d = rng.exponential(mean: 1)
+            let mass = excitation / decayPerMs
+            if d < mass {
+                excitedGap = -log1p(-d / mass) / decayPerMs
+                excitationAfter = max(0, excitation - d * decayPerMs)
+            }
+        }
+        // The base profile's first event: one unit of hazard spent hour piece by hour piece.
+        var hazard = rng.exponential(mean: 1)
+        var t = start
+        var baseGap = Double.infinity
+        while t - start < excitedGap {
             if !(t >= pieceStart && t < pieceEnd) { locatePiece(t, zone: zone) }
             let base = baseRatePerMs[pieceIndex]
-            let bound = base + excitation
-            if bound <= 0 { excitation = 0; t = pieceEnd; continue }
-            let gap = rng.exponential(mean: 1 / bound)
-            if t + gap >= pieceEnd {
-                excitation *= exp(-(pieceEnd - t) * decayPerMs)
-                if excitation < 1e-15 { excitation = 0 }
-                t = pieceEnd
-                continue
-            }
-            t += gap
-            excitation *= exp(-gap * decayPerMs)
-            let u = rng.uniform() * bound
-            if u < base + excitation {
-                excited = u < excitation
-                if !excited { notification = (u - excitation) < base * notificationFraction }
-                break
-            }
+            let capacity = base * (pieceEnd - t)
+            if hazard < capacity { baseGap = t + hazard / base - start; break }
+            hazard -= capacity
+            t = pieceEnd
+            if t - start > Self.longestGapMs { break } // a base profile of zeros: only the excitation can fire
         }
-        let atMs = max(afterMs + 1, Int64(t.rounded(.up)))
+        let excited = excitedGap <= baseGap
+        precondition(excitedGap.isFinite || baseGap.isFinite, "PhoneUseProcess: no pickup within a year (zero base rates)")
+        let gap = excited ? excitedGap : baseGap
+        let eventMs = start + gap
+        if excited {
+            excitation = excitationAfter
+        } else if excitation > 0 {
+            excitation *= exp(-gap * decayPerMs)
+        }
+        let notification = !excited && rng.uniform() < notificationFraction
+        let atMs = max(afterMs + 1, Int64(eventMs.rounded(.up)))
         let source: PickupSource
         let intensity: Double
         var seconds: Double
@@ -198,10 +217,13 @@ public struct PhoneUseProcess: Sendable {
         let length = TimeSpan(milliseconds: Int64((seconds * 1000).rounded()))
         // Excitation: decay to the session's end, then add this pickup's jump there.
         let endMs = Double(atMs + length.milliseconds)
-        excitation = excitation * exp(-(endMs - t) * decayPerMs) + jump
+        excitation = excitation * exp(-(endMs - eventMs) * decayPerMs) + jump
         excitationAt = endMs
         return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity)
     }
+
+    /// The longest stretch searched for a base event (a year) before concluding the base profile is all zeros.
+    static let longestGapMs = 366.0 * 86_400_000
 
     /// Finds the local hour piece containing `t` (UTC ms).
     mutating func locatePiece(_ t: Double, zone: ZoneCalendar) {

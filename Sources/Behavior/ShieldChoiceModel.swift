@@ -139,19 +139,28 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         zip(options, probabilities(options, context: context)).reduce(0) { $0 + ($1.0.kind.actsOnUrge ? $1.1 : 0) }
     }
 
-    /// The index of the chosen option (one uniform from `rng`; no allocation).
+    /// The index of the chosen option (one uniform from `rng`; each utility and weight computed once, on the stack).
     public func choose(_ options: [OfferedOption], context: ChoiceContext, rng: RandomStream) -> Int {
         precondition(!options.isEmpty, "a shield must offer at least one option")
-        var top = -Double.infinity
-        for o in options { top = max(top, utility(o, context)) }
-        var total = 0.0
-        for o in options { total += exp((utility(o, context) - top) / temperature) }
-        let target = rng.uniform() * total
-        var cumulative = 0.0
-        for (i, o) in options.enumerated() {
-            cumulative += exp((utility(o, context) - top) / temperature)
-            if target < cumulative { return i }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: options.count) { weights in
+            var top = -Double.infinity
+            for (i, o) in options.enumerated() {
+                let u = utility(o, context)
+                weights[i] = u
+                top = max(top, u)
+            }
+            var total = 0.0
+            for i in 0..<options.count {
+                weights[i] = exp((weights[i] - top) / temperature)
+                total += weights[i]
+            }
+            let target = rng.uniform() * total
+            var cumulative = 0.0
+            for i in 0..<options.count {
+                cumulative += weights[i]
+                if target < cumulative { return i }
+            }
+            return options.count - 1
         }
-        return options.count - 1
     }
 }

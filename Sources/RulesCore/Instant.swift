@@ -13,11 +13,11 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inlinable public init(secondsSinceEpoch: Int64) { self.millisecondsSinceEpoch = secondsSinceEpoch &* 1000 }
 
     /// The Unix epoch.
-    public static let epoch = Instant(millisecondsSinceEpoch: 0)
+    @inlinable public static var epoch: Instant { Instant(millisecondsSinceEpoch: 0) }
     /// The latest representable instant; useful as "never".
-    public static let distantFuture = Instant(millisecondsSinceEpoch: .max)
+    @inlinable public static var distantFuture: Instant { Instant(millisecondsSinceEpoch: .max) }
     /// The earliest representable instant.
-    public static let distantPast = Instant(millisecondsSinceEpoch: .min)
+    @inlinable public static var distantPast: Instant { Instant(millisecondsSinceEpoch: .min) }
 
     @inlinable public static func < (a: Instant, b: Instant) -> Bool { a.millisecondsSinceEpoch < b.millisecondsSinceEpoch }
     @inlinable public static func + (a: Instant, d: TimeSpan) -> Instant { Instant(millisecondsSinceEpoch: a.millisecondsSinceEpoch &+ d.milliseconds) }
@@ -46,7 +46,8 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// A span from fractional seconds, rounded to the nearest millisecond.
     @inlinable public static func fractionalSeconds(_ v: Double) -> TimeSpan { TimeSpan(milliseconds: Int64((v * 1000).rounded())) }
 
-    public static let zero = TimeSpan(milliseconds: 0)
+    /// No time at all.
+    @inlinable public static var zero: TimeSpan { TimeSpan(milliseconds: 0) }
 
     /// Whole seconds, truncated toward zero.
     @inlinable public var wholeSeconds: Int64 { milliseconds / 1000 }

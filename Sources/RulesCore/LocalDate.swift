@@ -171,7 +171,7 @@ public struct LocalTimeOfDay: Hashable, Comparable, Sendable, CustomStringConver
         guard p.count == 2 || p.count == 3, p.allSatisfy({ $0 != nil }) else { return nil }
         self.init(hour: p[0]!, minute: p[1]!, second: p.count == 3 ? p[2]! : 0)
     }
-    public static let midnight = LocalTimeOfDay(secondsSinceMidnight: 0)
+    public static var midnight: LocalTimeOfDay { LocalTimeOfDay(secondsSinceMidnight: 0) }
     public var hour: Int { Int(secondsSinceMidnight) / 3600 }
     public var minute: Int { Int(secondsSinceMidnight) / 60 % 60 }
     public var second: Int { Int(secondsSinceMidnight) % 60 }

@@ -10,7 +10,7 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible, Ad
     /// Creates an amount from dollars, rounded to the nearest micro-dollar (`Money(usd: 4.99)`).
     @inlinable public init(usd: Double) { self.micros = Int64((usd * 1_000_000).rounded()) }
 
-    public static let zero = Money(micros: 0)
+    @inlinable public static var zero: Money { Money(micros: 0) }
     /// The amount in dollars as a floating-point number (for statistics, never for ledgers).
     @inlinable public var usd: Double { Double(micros) / 1_000_000 }
 

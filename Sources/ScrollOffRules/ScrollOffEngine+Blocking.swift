@@ -2,7 +2,7 @@ import RulesCore
 
 extension ScrollOffEngine {
     /// Is the app shielded unless unlocked: on the Blocked list, or covered by an active curfew (§3.1, §7.4)?
-    public func isRestricted(_ app: AppID, at now: Instant) -> Bool {
+    @inline(__always) public func isRestricted(_ app: AppID, at now: Instant) -> Bool {
         guard authorized else { return false }
         return blockedIndex(app) != nil || curfewActive(for: app, at: now)
     }

@@ -3,7 +3,7 @@ import RulesCore
 extension ScrollOffEngine {
     /// Seed 000 §7.4: "During curfew, affected apps always shielded (credits cannot be spent, bypasses disabled)";
     /// "If 'Block Safari during curfew' enabled, add Safari to shield list during window"; midnight-spanning windows.
-    public func curfewActive(for app: AppID, at now: Instant) -> Bool {
+    @inline(__always) public func curfewActive(for app: AppID, at now: Instant) -> Bool {
         for c in curfews where c.spec.isActive {
             let covers = app == .safari ? c.spec.blockSafari : c.spec.apps.contains(app)
             if covers && c.spec.window.contains(now, in: zone) { return true }

@@ -5,14 +5,14 @@ extension ScrollOffEngine {
     func accessIndex(_ app: AppID) -> Int? { accesses.firstIndex { $0.app == app } }
 
     /// Total credit (global plus the app's wallet).
-    public func balance(for app: AppID? = nil) -> TimeSpan {
+    @inline(__always) public func balance(for app: AppID? = nil) -> TimeSpan {
         var t = global.total
         if let a = app, let i = blockedIndex(a) { t += blocked[i].wallet.total }
         return t
     }
 
     /// Credit the app may spend now: its wallet plus global, limited by the Pro daily spend cap (§3.2).
-    public func available(for app: AppID) -> TimeSpan {
+    @inline(__always) public func available(for app: AppID) -> TimeSpan {
         var t = balance(for: app)
         if tier == .pro, let i = blockedIndex(app), let cap = blocked[i].dailySpendCap {
             t = min(t, max(.zero, cap - blocked[i].spentToday))

@@ -164,27 +164,26 @@ public struct ScrollOffOutcome: Hashable, Sendable {
     /// The decision, with a reason code.
     public var decision: ScrollOffDecision = .ok
     /// Analytics events, in order (seed 000 §8.1).
-    public var events: [ScrollOffEvent] = []
+    public var events: OutcomeList<ScrollOffEvent> = []
     /// Money movements (gross).
-    public var ledger: [LedgerEntry] = []
+    public var ledger: OutcomeList<LedgerEntry> = []
     /// Credit movements (seconds of app time).
-    public var credits: [CreditLedgerEntry] = []
+    public var credits: OutcomeList<CreditLedgerEntry> = []
     /// Device effects.
-    public var effects: [ScrollOffEffect] = []
+    public var effects: OutcomeList<ScrollOffEffect> = []
     /// Timers to arm (each strictly in the future; see `ScrollOffTimer` for the contract).
-    public var timers: [ScrollOffTimer] = []
+    public var timers: OutcomeList<ScrollOffTimer> = []
 
     public init() {}
 
     /// Empties every list, keeping capacity.
     public mutating func reset() {
         decision = .ok
-        // Only touch what holds something: most outcomes fill one or two of the lists.
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
-        if !ledger.isEmpty { ledger.removeAll(keepingCapacity: true) }
-        if !credits.isEmpty { credits.removeAll(keepingCapacity: true) }
-        if !effects.isEmpty { effects.removeAll(keepingCapacity: true) }
-        if !timers.isEmpty { timers.removeAll(keepingCapacity: true) }
+        events.removeAll()
+        ledger.removeAll()
+        credits.removeAll()
+        effects.removeAll()
+        timers.removeAll()
     }
 
     /// The energy charges of all effects.

@@ -4,10 +4,10 @@ import Stochastics
 
 @Suite("Habit model (Lally et al. 2010; Edgren et al. 2024)")
 struct HabitTests {
-    /// Days to 95% for 1000 people of the general persona (seed 66), daily use and one missed day a week.
+    /// Days to 95% for 5000 people of the general persona (seed 66), daily use and one missed day a week.
     static let days: (daily: [Double], missing: [Double]) = {
         var daily: [Double] = [], missing: [Double] = []
-        for id in 0..<1000 {
+        for id in 0..<5000 {
             let rng = RandomStream(key: StreamKey(seed: 66, replication: 0, person: UInt64(id), stream: .population))
             let p = HabitModel.drawParameters(persona: PersonaCatalog.general, rng: rng)
             daily.append(Double(HabitModel.daysTo95Percent(parameters: p)!))

@@ -323,7 +323,7 @@ struct AcceptanceTests {
         #expect(h.send(.shield(.peek), at: h.at(0, 7, 35)).decision == .mindfulnessPrompted)
         let o = h.send(.mindfulness(.bodyScan, .complete(bypassAvoided: true)), at: h.at(0, 7, 38))
         #expect(o.decision == .bypassAvoided)
-        #expect(o.events.prefix(2) == [.mindfulnessCompleted(.bodyScan, bypassAvoided: true), .shieldDismissedNoSpend])
+        #expect(Array(o.events.prefix(2)) == [.mindfulnessCompleted(.bodyScan, bypassAvoided: true), .shieldDismissedNoSpend])
     }
 
     @Test("Ladder: with the mindfulness step disabled, tokens come straight after the peeks (§9 'when enabled')")

@@ -81,14 +81,13 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
 
     /// Records one person-day on device `deviceID`: each defined metric, nothing for undefined ones.
     public mutating func add(_ day: PersonDayBattery, deviceID: String) {
-        // Mutated in place through the defaulted subscript: no copy-on-write of the histograms' bins.
-        let empty = Array(repeating: Cell(), count: BatteryMetric.allCases.count)
+        if cells[deviceID] == nil { cells[deviceID] = Array(repeating: Cell(), count: BatteryMetric.allCases.count) }
+        // Mutated in place through the force-unwrapped subscript: no copy-on-write of the histograms' bins.
         for (i, metric) in BatteryMetric.allCases.enumerated() {
             guard let v = day[metric] else { continue }
-            cells[deviceID, default: empty][i].histogram.add(v)
-            if let b = budgets[metric], v <= b { cells[deviceID, default: empty][i].withinBudget += 1 }
+            cells[deviceID]![i].histogram.add(v)
+            if let b = budgets[metric], v <= b { cells[deviceID]![i].withinBudget += 1 }
         }
-        if cells[deviceID] == nil { cells[deviceID] = empty }
         personDays += 1
     }
 

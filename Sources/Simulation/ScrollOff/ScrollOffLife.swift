@@ -75,6 +75,8 @@ struct ScrollOffLife {
     var lastLadderPaywallMonth: MonthID?
     /// The month the person was last refused a token at the cap.
     var capRefusedMonth: MonthID?
+    /// The local month of the current local day (updated at each day's end).
+    var currentMonth: MonthID
 
     init(world: ScrollOffWorld, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
         self.world = world
@@ -93,6 +95,7 @@ struct ScrollOffLife {
         let minute = 8 * 60 + onboarding.uniformInt(below: 14 * 60)
         installedAt = zone.instant(on: installDay, at: LocalTimeOfDay(secondsSinceMidnight: Int32(minute * 60)))
         horizonEnd = zone.instant(on: world.start + Int64(world.horizonDays), at: .midnight)
+        currentMonth = zone.monthID(installedAt)
         engine = ScrollOffEngine(parameters: world.parameters, zone: zone, installedAt: installedAt)
         phone = PhoneUseProcess(person: person)
         engagement = EngagementModel(person: person)
@@ -359,7 +362,7 @@ struct ScrollOffLife {
             options.removeAll(keepingCapacity: true)
             buttons.removeAll(keepingCapacity: true)
             // A person who was refused at the token cap this month no longer presses the token button (assumption).
-            let knowsCapIsReached = offer.tokenCapReached && capRefusedMonth == zone.monthID(now)
+            let knowsCapIsReached = offer.tokenCapReached && capRefusedMonth == currentMonth
             for c in ShieldOffer.order where offer.offers(c) && !(c == .emergencyToken && knowsCapIsReached) {
                 switch c {
                 case .close: options.append(OfferedOption(kind: .close))
@@ -420,9 +423,9 @@ struct ScrollOffLife {
                 mindfulnessDone = true
             case .tokenCapReached:
                 engagement.record(.shieldRefused)
-                capRefusedMonth = zone.monthID(now)
+                capRefusedMonth = currentMonth
                 // Assumption: the "ladder exhausted" upgrade prompt is weighed once per calendar month.
-                let month = zone.monthID(now)
+                let month = currentMonth
                 if lastLadderPaywallMonth != month {
                     lastLadderPaywallMonth = month
                     paywall(.ladderExhausted, at: now)
@@ -531,6 +534,7 @@ struct ScrollOffLife {
         todayActive = false
         todayShields = 0
         dayIndex += 1
+        currentMonth = zone.monthID(now)
         // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
         if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream) {

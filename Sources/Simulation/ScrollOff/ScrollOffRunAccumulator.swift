@@ -47,7 +47,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
         shields += o.shields
         willpowerWins += o.willpowerWins
         intentions += o.intentions
-        let active = Set(o.activeDays)
+        let active = o.activeDays   // ascending day indices, a few dozen at most
         if o.observedDays > 1 { d1Eligible += 1; if active.contains(1) { d1Active += 1 } }
         if o.observedDays > 7, o.reachedA2 { d7ActivesEligible += 1; if active.contains(7) { d7ActivesActive += 1 } }
         if o.observedDays > 30, o.subscribedAtDay30 { d30PaidEligible += 1; if active.contains(30) { d30PaidActive += 1 } }
