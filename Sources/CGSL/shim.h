@@ -40,10 +40,30 @@ static inline double habitat_ran_exponential(const gsl_rng *r, double mu) {
     return -mu * log(1.0 - (r->type->get_double)(r->state));
 }
 
-// MARK: Direct seeding of taus2 (96 bits of state instead of gsl_rng_set's 32-bit seed)
+// MARK: taus2 inline (the same recurrence as GSL's rng/taus.c, on the generator's own state)
 
-/// The layout of GSL's private `taus_state_t` (randist/taus.c, unchanged since GSL 1.0).
+/// The layout of GSL's private `taus_state_t` (rng/taus.c, unchanged since GSL 1.0).
 typedef struct { unsigned long int s1, s2, s3; } habitat_taus_state_t;
+
+/// One step of GSL's `taus_get` on a taus2 generator's state, inlined into the caller (no call through the
+/// generator type's function pointer). Bit-identical to `gsl_rng_get`; the state stays GSL's, so GSL's own
+/// samplers (ziggurat, gamma, …) and these inline draws advance one and the same sequence.
+static inline unsigned long habitat_taus2_get(gsl_rng *r) {
+    habitat_taus_state_t *s = (habitat_taus_state_t *)r->state;
+    const unsigned long mask = 0xffffffffUL;
+    s->s1 = (((s->s1 & 4294967294UL) << 12) & mask) ^ ((((s->s1 << 13) & mask) ^ s->s1) >> 19);
+    s->s2 = (((s->s2 & 4294967288UL) << 4) & mask) ^ ((((s->s2 << 2) & mask) ^ s->s2) >> 25);
+    s->s3 = (((s->s3 & 4294967280UL) << 17) & mask) ^ ((((s->s3 << 3) & mask) ^ s->s3) >> 11);
+    return s->s1 ^ s->s2 ^ s->s3;
+}
+
+/// `gsl_rng_uniform` for taus2, inlined: [0, 1) in multiples of 2^-32, as GSL's `taus_get_double`.
+static inline double habitat_taus2_uniform(gsl_rng *r) { return habitat_taus2_get(r) / 4294967296.0; }
+
+/// `habitat_ran_exponential` for taus2, inlined.
+static inline double habitat_taus2_exponential(gsl_rng *r, double mu) { return -mu * log(1.0 - habitat_taus2_uniform(r)); }
+
+// MARK: Direct seeding of taus2 (96 bits of state instead of gsl_rng_set's 32-bit seed)
 
 /// Sets a taus2 generator's three 32-bit components directly, applying the same validity fix-ups as
 /// GSL's `taus_set` (s1 >= 2, s2 >= 8, s3 >= 16) and the same six warm-up steps.

@@ -18,6 +18,12 @@ public struct OutcomeList<Element>: RandomAccessCollection, ExpressibleByArrayLi
 
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { used }
+    @inlinable public func index(after i: Int) -> Int { i + 1 }
+    @inlinable public func index(before i: Int) -> Int { i - 1 }
+    @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
+    @inlinable public func distance(from start: Int, to end: Int) -> Int { end - start }
+    public typealias Indices = Range<Int>
+    @inlinable public var indices: Range<Int> { 0..<used }
 
     @inlinable public subscript(position: Int) -> Element {
         precondition(position >= 0 && position < used, "OutcomeList index \(position) out of range 0..<\(used)")

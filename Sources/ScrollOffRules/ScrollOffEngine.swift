@@ -113,7 +113,9 @@ public struct ScrollOffEngine: Sendable {
     public mutating func handle(_ input: ScrollOffInput, at now: Instant, into out: inout ScrollOffOutcome) {
         out.reset()
         if now + parameters.clockRollbackThreshold < lastNow { freezeEarning(rollback: lastNow - now, now: now, &out) }
-        let rolled = advance(to: now, &out)
+        // Most calls fall between rollovers: skip `advance` (and its set-up) then.
+        let rolled = now < nextMidnight && now < nextMonthStart && (plan == nil || now < periodEnd)
+            ? RolledOver() : advance(to: now, &out)
         switch input {
         case .onboarding(let step): onboarding(step, now, &out)
         case let .createIfThenPlan(t, r): createPlan(t, r, now, &out)

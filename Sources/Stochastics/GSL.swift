@@ -116,6 +116,8 @@ public final class GSLGenerator {
     @usableFromInline let rng: UnsafeMutablePointer<gsl_rng>
     /// The algorithm.
     public let kind: Kind
+    /// `kind == .taus2`: draws take the inlined taus2 step (`habitat_taus2_get`) instead of GSL's function pointer.
+    @usableFromInline let isTaus2: Bool
 
     private init(kind: Kind) {
         GSL.configure()
@@ -128,6 +130,7 @@ public final class GSLGenerator {
         guard let r = gsl_rng_alloc(type) else { fatalError("gsl_rng_alloc failed: out of memory") }
         self.rng = r
         self.kind = kind
+        self.isTaus2 = kind == .taus2
     }
 
     /// A generator seeded through `gsl_rng_set`. GSL's generators take at most 32 bits of seed, so the 64-bit
@@ -166,16 +169,18 @@ public final class GSLGenerator {
     // MARK: Draws (thin wrappers; no validation)
 
     /// Raw output (`gsl_rng_get`); in [0, 2^32) for taus2 and mt19937.
-    @inline(__always) public func nextRaw() -> UInt64 { UInt64(habitat_rng_get(rng)) }
+    @inline(__always) public func nextRaw() -> UInt64 { UInt64(isTaus2 ? habitat_taus2_get(rng) : habitat_rng_get(rng)) }
     /// Uniform on [0, 1) (`gsl_rng_uniform`).
-    @inline(__always) public func uniform() -> Double { habitat_rng_uniform(rng) }
+    @inline(__always) public func uniform() -> Double { isTaus2 ? habitat_taus2_uniform(rng) : habitat_rng_uniform(rng) }
+    /// Raw output through GSL's own generator function (`gsl_rng_get`), bypassing the inlined taus2 step; for tests.
+    public func nextRawThroughGSL() -> UInt64 { UInt64(gsl_rng_get(rng)) }
     /// Uniform on (0, 1) (`gsl_rng_uniform_pos`).
     @inline(__always) public func uniformPositive() -> Double { gsl_rng_uniform_pos(rng) }
     /// Uniform integer in [0, n), 1 ≤ n ≤ 2^32 (`gsl_rng_uniform_int`).
     @inline(__always) public func uniformInt(below n: UInt) -> UInt { gsl_rng_uniform_int(rng, n) }
     /// Exponential with the given mean: GSL's inverse transform as `-mean·log(1 − u)` (`habitat_ran_exponential`),
     /// equal to `gsl_ran_exponential` up to rounding and twice as fast.
-    @inline(__always) public func exponential(mean: Double) -> Double { habitat_ran_exponential(rng, mean) }
+    @inline(__always) public func exponential(mean: Double) -> Double { isTaus2 ? habitat_taus2_exponential(rng, mean) : habitat_ran_exponential(rng, mean) }
     /// Exponential with the given mean, through `gsl_ran_exponential` itself (`-mean·log1p(−u)`).
     @inline(__always) public func exponentialGSL(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
     /// Poisson with the given mean (`gsl_ran_poisson`).
