@@ -171,7 +171,7 @@ public final class GSLGenerator {
     /// Raw output (`gsl_rng_get`); in [0, 2^32) for taus2 and mt19937.
     @inline(__always) public func nextRaw() -> UInt64 { UInt64(isTaus2 ? habitat_taus2_get(rng) : habitat_rng_get(rng)) }
     /// Uniform on [0, 1) (`gsl_rng_uniform`).
-    @inline(__always) public func uniform() -> Double { isTaus2 ? habitat_taus2_uniform(rng) : habitat_rng_uniform(rng) }
+    @inlinable @inline(__always) public func uniform() -> Double { isTaus2 ? habitat_taus2_uniform(rng) : habitat_rng_uniform(rng) }
     /// Raw output through GSL's own generator function (`gsl_rng_get`), bypassing the inlined taus2 step; for tests.
     public func nextRawThroughGSL() -> UInt64 { UInt64(gsl_rng_get(rng)) }
     /// Uniform on (0, 1) (`gsl_rng_uniform_pos`).

@@ -178,10 +178,12 @@ struct ScrollOffLife {
     @discardableResult
     mutating func send(_ input: ScrollOffInput, at now: Instant, phoneInUse: Bool = true) -> ScrollOffDecision {
         engine.handle(input, at: now, into: &out)   // resets `out` itself
-        for event in out.events { observe(event, at: now) }
-        for entry in out.ledger { book(entry) }
-        for effect in out.effects { meter.charge(effect.energyCharge, phoneInUse: phoneInUse) }
-        for timer in out.timers where timer.at < horizonEnd {
+        // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
+        for i in 0..<out.events.count { observe(out.events[i], at: now) }
+        for i in 0..<out.ledger.count { book(out.ledger[i]) }
+        for i in 0..<out.effects.count { meter.charge(out.effects[i].energyCharge, phoneInUse: phoneInUse) }
+        for i in 0..<out.timers.count where out.timers[i].at < horizonEnd {
+            let timer = out.timers[i]
             queue.arm(slot: ScrollOffLife.slot(of: timer.kind), .engine(timer), at: max(timer.at, queue.now))
         }
         outcome.eventsSimulated += 1
