@@ -14,7 +14,7 @@ extension ScrollOffEngine {
             authorized = true
             refreshEarning(now, &out)
         case .permissionDenied:
-            out.events.append(.reliabilityCheckFail(.screenTimeAuthorization, error: "denied"))
+            out.events.append(.reliabilityCheckFail(.screenTimeAuthorization, error: .denied))
         case .finished:
             if !onboardingFinished { onboardingFinished = true; plansCreatedAtOnboarding = ifThenPlans.count }
         }

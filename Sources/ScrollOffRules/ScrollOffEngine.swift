@@ -144,7 +144,7 @@ public struct ScrollOffEngine: Sendable {
                 out.events.append(.reliabilityCheckPass(c))
                 if c == .screenTimeAuthorization && !authorized { authorized = true; refreshEarning(now, &out) }
             } else {
-                out.events.append(.reliabilityCheckFail(c, error: "check_failed"))
+                out.events.append(.reliabilityCheckFail(c, error: .checkFailed))
             }
         case .authorizationRevoked: revokeAuthorization(now, &out)
         case .viewInsight(let t): out.events.append(.patternInsightShown(t))

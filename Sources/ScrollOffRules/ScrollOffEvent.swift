@@ -39,6 +39,16 @@ public enum RecordMetric: UInt8, Hashable, Sendable, CustomStringConvertible {
     public var description: String { ["time_saved_day", "longest_streak"][Int(rawValue)] }
 }
 
+/// Why a reliability check failed (`reliability_check_fail.error`). Seed 000 §8.1 names the field but not its
+/// values; these are the engine's own (assumption). An enum rather than text keeps every event a plain value.
+public enum ReliabilityError: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// The platform reported the check as failed.
+    case checkFailed
+    /// The user denied the permission.
+    case denied
+    public var description: String { ["check_failed", "denied"][Int(rawValue)] }
+}
+
 /// Every analytics event of the charter's taxonomy (seed 000 §8.1), with its fields, plus a few lifecycle
 /// events the charter's own funnel and KPIs need but §8.1 does not list (`isCharterEvent == false`).
 ///
@@ -107,7 +117,7 @@ public enum ScrollOffEvent: Hashable, Sendable {
     /// `reliability_check_pass(component)`.
     case reliabilityCheckPass(ReliabilityComponent)
     /// `reliability_check_fail(component, error)`.
-    case reliabilityCheckFail(ReliabilityComponent, error: String)
+    case reliabilityCheckFail(ReliabilityComponent, error: ReliabilityError)
     /// `authorization_revoked`.
     case authorizationRevoked
     // Milestones & insights
@@ -225,7 +235,7 @@ public enum ScrollOffEvent: Hashable, Sendable {
         case let .subscriptionRestored(p): return [("sku", p.sku)]
         case let .paywallShown(c, p): return [("context", "\(c)"), ("sku_shown", p.sku)]
         case let .reliabilityCheckPass(c): return [("component", "\(c)")]
-        case let .reliabilityCheckFail(c, e): return [("component", "\(c)"), ("error", e)]
+        case let .reliabilityCheckFail(c, e): return [("component", "\(c)"), ("error", "\(e)")]
         case let .milestoneUnlocked(m, v): return [("milestone_id", "\(m)"), ("value", "\(v)")]
         case let .personalRecord(m, v): return [("metric", "\(m)"), ("value", "\(v)")]
         case let .weeklyInsightShown(h, d, t): return [("peak_hour", "\(h)"), ("strongest_day", "\(d)"), ("time_saved", seconds(t))]

@@ -55,7 +55,7 @@ struct FunnelTests {
             .curfewEditBlocked(timeUntilStart: .zero), .ifThenPlanCreated(triggerHash: 1, responseHash: 2), .ifThenPlanViewed(planID: 0),
             .selfEfficacyMessageShown(context: .shield, messageType: 0), .patternInsightShown(.peakHours), .subscriptionPurchaseInitiated(.proAnnual),
             .subscriptionPurchaseCompleted(.proAnnual, price: .zero), .subscriptionRestored(.proAnnual), .paywallShown(context: .blockedAppLimit, skuShown: .premiumMonthly),
-            .reliabilityCheckPass(.shieldLatency), .reliabilityCheckFail(.shieldLatency, error: "x"), .authorizationRevoked,
+            .reliabilityCheckPass(.shieldLatency), .reliabilityCheckFail(.shieldLatency, error: .checkFailed), .authorizationRevoked,
             .milestoneUnlocked(.streak7, value: 7), .personalRecord(.timeSavedInDay, value: 1), .weeklyInsightShown(peakHour: 21, strongestDay: .wednesday, timeSaved: .zero),
         ]
         #expect(all.map(\.name) == ScrollOffEvent.charterEventNames)
