@@ -189,7 +189,9 @@ public struct PhoneUseProcess: Sendable {
             excitation *= exp(-gap * decayPerMs)
         }
         let notification = !excited && rng.uniform() < notificationFraction
-        let atMs = max(afterMs + 1, Int64(eventMs.rounded(.up)))
+        // Ceiling and rounding by integer conversion (times are positive): no libm call.
+        let truncated = Int64(eventMs)
+        let atMs = max(afterMs + 1, Double(truncated) < eventMs ? truncated + 1 : truncated)
         let source: PickupSource
         let intensity: Double
         var seconds: Double
@@ -214,7 +216,7 @@ public struct PhoneUseProcess: Sendable {
             }
         }
         seconds = min(max(seconds, 1), 14_400)
-        let length = TimeSpan(milliseconds: Int64((seconds * 1000).rounded()))
+        let length = TimeSpan(milliseconds: Int64(seconds * 1000 + 0.5))
         // Excitation: decay to the session's end, then add this pickup's jump there.
         let endMs = Double(atMs + length.milliseconds)
         excitation = excitation * exp(-(endMs - eventMs) * decayPerMs) + jump

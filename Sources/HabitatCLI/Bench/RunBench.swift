@@ -43,6 +43,9 @@ struct RunBench: ParsableCommand {
         let seconds = elapsed.seconds
         print([
             "workload=run", "impl=habitat", "people=\(people)", "days=\(days)", "threads=\(threads)",
+            // people × days is the workload as stated (the target); person_days counts only the days
+            // people still had the app installed (uninstallers stop being simulated), so it is smaller.
+            "people_x_days=\(people * days)", String(format: "people_x_days_per_s=%.0f", Double(people * days) / seconds),
             "person_days=\(acc.personDays)", "events=\(acc.events)", String(format: "seconds=%.3f", seconds),
             String(format: "person_days_per_s=%.0f", Double(acc.personDays) / seconds),
             String(format: "events_per_s=%.0f", Double(acc.events) / seconds),

@@ -81,14 +81,19 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
 
     /// Records one person-day on device `deviceID`: each defined metric, nothing for undefined ones.
     public mutating func add(_ day: PersonDayBattery, deviceID: String) {
-        if cells[deviceID] == nil { cells[deviceID] = Array(repeating: Cell(), count: BatteryMetric.allCases.count) }
-        // Mutated in place through the force-unwrapped subscript: no copy-on-write of the histograms' bins.
+        // One dictionary access, mutated in place (no copy-on-write of the histograms' bins).
+        Self.record(day, budgets: budgets, into: &cells[deviceID, default: Self.emptyCells])
+        personDays += 1
+    }
+
+    static let emptyCells = Array(repeating: Cell(), count: BatteryMetric.allCases.count)
+
+    static func record(_ day: PersonDayBattery, budgets: BatteryBudgets, into cells: inout [Cell]) {
         for (i, metric) in BatteryMetric.allCases.enumerated() {
             guard let v = day[metric] else { continue }
-            cells[deviceID]![i].histogram.add(v)
-            if let b = budgets[metric], v <= b { cells[deviceID]![i].withinBudget += 1 }
+            cells[i].histogram.add(v)
+            if let b = budgets[metric], v <= b { cells[i].withinBudget += 1 }
         }
-        personDays += 1
     }
 
     /// Records the day a meter has accumulated (its battery figures and its energy by activity).

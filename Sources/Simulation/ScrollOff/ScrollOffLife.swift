@@ -467,7 +467,11 @@ struct ScrollOffLife {
 
     /// Opening Scroll Off itself on a cue (engagement habit); sometimes looking at an insight (funnel A6).
     mutating func maybeOpenApp(cue: AppOpenCue, at now: Instant) {
-        guard !dormant, sessions.uniform() < engagement.appOpenProbability(cue: cue) * ScrollOffLife.appOpenPerPickupScale else { return }
+        guard !dormant else { return }
+        // The probability is at most the scale: most draws are decided before the probability is computed.
+        let u = sessions.uniform()
+        guard u < ScrollOffLife.appOpenPerPickupScale,
+              u < engagement.appOpenProbability(cue: cue) * ScrollOffLife.appOpenPerPickupScale else { return }
         send(.onboarding(.appOpened), at: now)
         engagement.record(.appOpened)
         meter.charge(EnergyCharge(.foregroundSecond, 20), phoneInUse: true)
