@@ -35,6 +35,21 @@ public struct KPITable: Sendable {
 
     public static let header = ReportKeys.header + ["kpi", "unit", "mean", "ci_low", "ci_high", "replications", "target_min", "target_max", "meets_target"]
 
+    /// One row per KPI for a single replication (`keys.replication` set): its value as `mean`, no interval,
+    /// `replications` 1 (0 when the KPI is undefined in that replication). These rows let `habitat compare` pair
+    /// two finished runs replication by replication.
+    public static func replicationRows(_ values: [(KPIDefinition, Double)], _ keys: ReportKeys) -> [[CSVField]] {
+        values.map { d, v in
+            let value: Double? = v.isFinite ? v : nil
+            var meets: CSVField = .empty
+            if let m = value, d.targetMin != nil || d.targetMax != nil {
+                meets = .flag(m >= (d.targetMin ?? -.infinity) && m <= (d.targetMax ?? .infinity))
+            }
+            return keys.fields + [.text(d.kpi), .text(d.unit), .optional(value, decimals: 6), .empty, .empty, .integer(value == nil ? 0 : 1),
+                                  .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets]
+        }
+    }
+
     /// One row per KPI in recording order; `meets_target` judges the mean.
     public func rows(_ keys: ReportKeys) -> [[CSVField]] {
         definitions.map { d in

@@ -320,7 +320,6 @@ struct ScrollOffLife {
         if p.sessionLength < .seconds(30) { outcome.sessionsUnder30s += 1 }
         meter.addInUseSeconds(p.sessionLength.seconds)
         inUseUntil = max(inUseUntil, p.sessionEnd)
-        var next = p.sessionEnd
         switch p.source {
         case .notification:
             outcome.notificationSessions += 1
@@ -332,15 +331,19 @@ struct ScrollOffLife {
             if blockedApps.contains(app) {
                 outcome.urgesForBlockedApps += 1
                 intendedBlockedMs += p.sessionLength.milliseconds
-                if let end = openBlockedApp(app, pickup: p, at: now) { next = end }
+                openBlockedApp(app, pickup: p, at: now)
             }
             person.scrollingHabit.reinforce(onDay: Int64(dayIndex))
         }
         trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
-        schedulePickup(after: max(next, now + .seconds(1)))
+        // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
+        // decided, so experiment arms that change a rule or a price meet exactly the same urges (common random
+        // numbers); only what the person does with them differs.
+        schedulePickup(after: p.sessionEnd)
     }
 
-    /// Opens a blocked app: the engine decides; returns when the session will end (nil: as intended).
+    /// Opens a blocked app: the engine decides; returns when the encounter ended early (nil: as intended).
+    @discardableResult
     mutating func openBlockedApp(_ app: AppID, pickup p: Pickup, at now: Instant) -> Instant? {
         if let fg = foregroundApp, fg != app { endSession(fg, at: now) }
         let d = send(.appForeground(app), at: now)

@@ -80,6 +80,7 @@ public struct ScrollOffRun {
         var energy = CSVTable(header: BatteryBudgetAccumulator.energyHeader)
         var revenue = CSVTable(header: RevenueAccumulator.header)
         var kpis = CSVTable(header: KPITable.header)
+        var armValues: [ArmKPIValues] = []
         let stages = ScrollOffFunnel.stages.map {
             FunnelStageInfo(order: $0.order, id: $0.id, name: $0.name, window: $0.windowText, targetMin: $0.targetMin, targetMax: $0.targetMax)
         }
@@ -95,6 +96,7 @@ public struct ScrollOffRun {
                 battery.append(contentsOf: acc.battery.rows(keys))
                 energy.append(contentsOf: acc.battery.energyRows(keys))
                 revenue.append(contentsOf: acc.revenue.rows(keys))
+                kpis.append(contentsOf: KPITable.replicationRows(acc.kpiValues(), keys))
                 pooled.merge(acc)
                 people += acc.people; personDays += acc.personDays; events += acc.events
             }
@@ -107,11 +109,22 @@ public struct ScrollOffRun {
                 revenue.append(contentsOf: pooled.revenue.rows(keys))
             }
             kpis.append(contentsOf: Self.kpiTable(reps).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
+            armValues.append(Self.armValues(arm, reps))
         }
-        let files: [(String, CSVTable)] = [
+        var experiment: CSVTable?
+        if armValues.count > 1 {
+            var table = CSVTable(header: ExperimentComparison.header)
+            for other in armValues.dropFirst() {
+                let keys = ReportKeys(scenario: scenario.name, arm: other.arm, replication: nil, product: product)
+                for c in ArmKPIValues.compare(control: armValues[0], arm: other) { table.append(c.row(keys)) }
+            }
+            experiment = table
+        }
+        var files: [(String, CSVTable)] = [
             ("activation-funnel.csv", funnel), ("retention.csv", retention), ("token-revenue-share.csv", tokens),
             ("battery-budget.csv", battery), ("kpis.csv", kpis), ("revenue.csv", revenue), ("energy-by-effect.csv", energy),
         ]
+        if let experiment { files.append(("experiment.csv", experiment)) }
         for (name, t) in files { try report.write(name, table: t) }
         let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                    resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
@@ -124,6 +137,20 @@ public struct ScrollOffRun {
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
     public func kpiSummary() -> [(arm: String, table: KPITable)] {
         results.map { ($0.arm, Self.kpiTable($0.replications)) }
+    }
+
+    /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).
+    static func armValues(_ arm: String, _ replications: [ScrollOffRunAccumulator]) -> ArmKPIValues {
+        var v = ArmKPIValues(arm: arm)
+        for acc in replications { v.appendReplication(acc.kpiValues()) }
+        return v
+    }
+
+    /// The paired comparison of every arm with the first (control) arm.
+    public func experiment() -> [ExperimentComparison] {
+        let arms = results.map { Self.armValues($0.arm, $0.replications) }
+        guard let control = arms.first else { return [] }
+        return arms.dropFirst().flatMap { ArmKPIValues.compare(control: control, arm: $0) }
     }
 
     /// Every KPI of an arm, one value per replication, pooled by `KPITable`.

@@ -1,0 +1,101 @@
+import Testing
+import Reports
+import ScenarioFormat
+@testable import Simulation
+
+/// Issue 5: arms run on the same people with the same urges (common random numbers), and `experiment.csv`
+/// shows the paired difference beside the unpaired one.
+@Suite("Paired experiment arms", .serialized)
+struct ExperimentTests {
+    static func run(_ yaml: String, threads: Int = 2) throws -> ScrollOffRun {
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "test.yaml")
+        var run = ScrollOffRun(scenario: scenario, threads: threads)
+        try run.simulate()
+        return run
+    }
+
+    static func rows(_ t: CSVTable) -> [[String]] { CSVTable.parse(t.text).rows }
+
+    @Test("arms that do not differ give identical per-person event streams and a paired difference of exactly zero")
+    func identicalArms() throws {
+        let run = try Self.run("""
+        name: twins
+        horizon_days: 14
+        replications: 2
+        population:
+          installs: 24
+        arms:
+          - name: left
+          - name: right
+        """)
+        for person in 0..<24 {
+            let left = Self.rows(try run.trace(person: person, arm: "left", replication: 2))
+            let right = Self.rows(try run.trace(person: person, arm: "right", replication: 2))
+            #expect(left.count > 10)
+            #expect(left == right, "person \(person): the two arms' timelines differ")
+        }
+        let comparisons = run.experiment()
+        #expect(comparisons.count > 20)
+        for c in comparisons where c.pairs > 0 {
+            #expect(c.diff == 0, "\(c.kpi): paired difference \(String(describing: c.diff))")
+            #expect(c.paired.map { $0.lower == 0 && $0.upper == 0 } ?? true, "\(c.kpi)")
+        }
+    }
+
+    @Test("changing only the price leaves every person's urges identical (traces), while choices may differ")
+    func priceChangeKeepsUrges() throws {
+        let run = try Self.run("""
+        name: price
+        horizon_days: 21
+        population:
+          installs: 40
+        arms:
+          - name: control
+          - name: premium-999
+            rules:
+              prices:
+                premium_monthly: 9.99
+        """)
+        var comparedPickups = 0
+        var someoneChoseDifferently = false
+        for person in 0..<40 {
+            let a = Self.rows(try run.trace(person: person, arm: "control", replication: 1))
+            let b = Self.rows(try run.trace(person: person, arm: "premium-999", replication: 1))
+            // time, kind and detail (source, session length, urge intensity) of every pickup
+            let pa = a.filter { $0[2] == "pickup" }.map { [$0[0], $0[3]] }
+            let pb = b.filter { $0[2] == "pickup" }.map { [$0[0], $0[3]] }
+            let n = min(pa.count, pb.count)   // a person who uninstalls in one arm stops there
+            #expect(Array(pa.prefix(n)) == Array(pb.prefix(n)), "person \(person): urges differ between arms")
+            comparedPickups += n
+            if a.filter({ $0[2] != "pickup" }).map({ [$0[0], $0[2], $0[3]] }) != b.filter({ $0[2] != "pickup" }).map({ [$0[0], $0[2], $0[3]] }) {
+                someoneChoseDifferently = true
+            }
+        }
+        #expect(comparedPickups > 40 * 21 * 30)
+        #expect(someoneChoseDifferently, "a doubled price should change someone's purchases")
+    }
+
+    @Test("the paired interval of the price test is much narrower than the unpaired one")
+    func pairingBuysPrecision() throws {
+        let run = try Self.run("""
+        name: price
+        horizon_days: 14
+        replications: 6
+        population:
+          installs: 150
+        arms:
+          - name: control
+          - name: premium-599
+            rules:
+              prices:
+                premium_monthly: 5.99
+        """)
+        let comparisons = Dictionary(uniqueKeysWithValues: run.experiment().map { ($0.kpi, $0) })
+        for kpi in ["pickups_per_day", "shields_per_day", "willpower_win_share", "d1_retention"] {
+            let c = try #require(comparisons[kpi])
+            let gain = try #require(c.precisionGain, "\(kpi): no intervals")
+            print("pairing: \(kpi) paired ±\(c.paired!.halfWidth) unpaired ±\(c.unpaired!.halfWidth) ratio \(gain)")
+            #expect(gain < 0.25, "\(kpi): paired half-width is \(gain) of the unpaired one")
+        }
+    }
+}
