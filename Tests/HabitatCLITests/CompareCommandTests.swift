@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `habitat compare`: two arms of one run, two runs of the same people (paired), different people (unpaired).
+@Suite("habitat compare", .serialized)
+struct CompareCommandTests {
+    static let small = ["--people", "30", "--days", "10", "--replications", "2", "--threads", "2", "--progress", "never"]
+
+    @Test func comparesTwoArmsOfOneRunAndTwoRuns() throws {
+        let dir = CLIProcess.tempDir()
+        let price = dir.appendingPathComponent("price")
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/premium-price-test.yaml")
+        #expect(try CLIProcess.run(["run", scenario.path, "--out", price.path] + Self.small).status == 0)
+
+        // Two arms of one run: the same table as experiment.csv.
+        let csv = dir.appendingPathComponent("arms.csv")
+        let r = try CLIProcess.run(["compare", price.path, "--out", csv.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("premium-599 − control: paired"))
+        // Same rows as experiment.csv; numbers agree to the 6 decimals kpis.csv keeps of each replication's value.
+        let written = CSVTableRows.read(csv), experiment = CSVTableRows.read(price.appendingPathComponent("experiment.csv"))
+        #expect(written.count == experiment.count && written.count > 20)
+        for (w, e) in zip(written, experiment) {
+            #expect(w.count == e.count)
+            for (x, y) in zip(w, e) where x != y {
+                #expect(abs((Double(x) ?? .nan) - (Double(y) ?? .nan)) < 1e-5, "\(w[4]): \(x) vs \(y)")
+            }
+        }
+
+        // Two runs of the same people (same seed and population): paired; a different seed: unpaired.
+        let again = dir.appendingPathComponent("again"), other = dir.appendingPathComponent("other")
+        #expect(try CLIProcess.run(["run", "--out", again.path] + Self.small).status == 0)
+        #expect(try CLIProcess.run(["run", "--out", other.path, "--seed", "7"] + Self.small).status == 0)
+        let same = try CLIProcess.run(["compare", again.path, again.path, "--out", dir.appendingPathComponent("same.csv").path])
+        #expect(same.stdout.contains(": paired"))
+        let sameRows = CSVTableRows.read(dir.appendingPathComponent("same.csv"))
+        #expect(sameRows.allSatisfy { $0[9] == "" || Double($0[9]) == 0 }, "a run against itself differs by exactly 0")
+        let unpaired = try CLIProcess.run(["compare", again.path, other.path, "--out", dir.appendingPathComponent("u.csv").path])
+        #expect(unpaired.status == 0, "\(unpaired.stderr)")
+        #expect(unpaired.stdout.contains("unpaired"))
+        #expect(CSVTableRows.read(dir.appendingPathComponent("u.csv")).allSatisfy { $0[10] == "" && $0[11] == "" }, "no paired interval")
+    }
+
+    @Test func badInputIsAClearError() throws {
+        let dir = CLIProcess.tempDir()
+        let missing = try CLIProcess.run(["compare", dir.appendingPathComponent("nope").path, "--out", dir.appendingPathComponent("x.csv").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("manifest.json: not found"))
+        let run = dir.appendingPathComponent("one")
+        #expect(try CLIProcess.run(["run", "--out", run.path] + Self.small).status == 0)
+        let oneArm = try CLIProcess.run(["compare", run.path, "--out", dir.appendingPathComponent("x.csv").path])
+        #expect(oneArm.status == 2)
+        #expect(oneArm.stderr.contains("has one arm"))
+        let noArm = try CLIProcess.run(["compare", run.path, run.path, "--arm-b", "ghost", "--out", dir.appendingPathComponent("x.csv").path])
+        #expect(noArm.status == 2)
+        #expect(noArm.stderr.contains("no arm 'ghost'; arms: control"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.csv").path))
+    }
+}
