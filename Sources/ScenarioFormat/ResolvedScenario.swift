@@ -56,12 +56,15 @@ public struct ResolvedArm: Sendable, Hashable {
     public var rules: ParameterValues
     /// The population this arm simulates (the scenario's unless the arm overrides it).
     public var population: PopulationSpec
+    /// The arm is a point of the scenario's `sweep` grid (not written back as an arm in the resolved YAML).
+    public var fromSweep: Bool
 
     /// Creates an arm.
-    public init(name: String, rules: ParameterValues, population: PopulationSpec) {
+    public init(name: String, rules: ParameterValues, population: PopulationSpec, fromSweep: Bool = false) {
         self.name = name
         self.rules = rules
         self.population = population
+        self.fromSweep = fromSweep
     }
 }
 

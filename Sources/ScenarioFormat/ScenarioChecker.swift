@@ -509,6 +509,17 @@ struct ScenarioChecker {
                 scalarKind = nil
             } else if ScenarioSchema.sweepableKeys.contains(k), case .scalar(let kind, _)? = ScenarioSchema.scenario.node(at: k) {
                 scalarKind = kind
+            } else if ScenarioSchema.pairedOnlyKeys.contains(k) {
+                report(.invalid, here, at: km, "'\(k)' cannot be swept: the arms of a sweep run on the same people with the same "
+                       + "random streams, so they share the seed, horizon and replications", value: k,
+                       allowed: "rules.<parameter>, population.installs, population.params.<behaviour parameter> or "
+                       + "population.personas.<persona>.params.<behaviour parameter>")
+                continue
+            } else if let problem = ScenarioSchema.behaviourSweepProblem(k) {
+                report(.unknownKey, here, at: km, problem.message, value: k, allowed: problem.allowed, suggestion: problem.suggestion)
+                continue
+            } else if ScenarioSchema.isBehaviourSweepKey(k) {
+                scalarKind = .number(-1e9...1e9)
             } else {
                 if k.hasPrefix("rules."), product == nil { continue }
                 if k.hasPrefix("rules."), let product, catalogue == nil {

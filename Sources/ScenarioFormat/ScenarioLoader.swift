@@ -136,8 +136,8 @@ public struct ScenarioLoader: Sendable {
         }
         let issues = fileIssues + cli.issues
         guard issues.isEmpty, let product else { throw ScenarioError(issues: issues) }
-        return Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
-                          ruleOverrides: ruleOverrides, installsOverride: installsOverride)
+        return try Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
+                              ruleOverrides: ruleOverrides, installsOverride: installsOverride)
     }
 
     // MARK: - Composing YAML
@@ -222,7 +222,7 @@ public struct ScenarioLoader: Sendable {
     // MARK: - Building the resolved scenario
 
     static func build(_ tree: ScenarioValue, fileName: String, product: Product, catalogue: [RuleParameter],
-                      ruleOverrides: [(String, ParameterValue)], installsOverride: Int?) -> ResolvedScenario {
+                      ruleOverrides: [(String, ParameterValue)], installsOverride: Int?) throws(ScenarioError) -> ResolvedScenario {
         let name = tree["name"]?.textValue ?? defaultName(fileName: fileName)
         var defaults = ParameterValues([:])
         for p in catalogue { defaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
@@ -257,6 +257,9 @@ public struct ScenarioLoader: Sendable {
         let sweep = SweepSpec(
             axes: (sweepTree?["axes"]?.entries ?? []).map { SweepSpec.Axis(keyPath: $0.key, values: $0.value.items.map(parameterValue)) },
             zip: (sweepTree?["zip"]?.items ?? []).map { $0.items.compactMap(\.textValue) })
+        arms += try sweepArms(sweep, scenarioRules: scenarioRules, population: population, existing: arms.map(\.name),
+                              fileName: fileName, withCommandLine: withCommandLine)
+        if let installsOverride { for i in arms.indices { arms[i].population.installs = installsOverride } }
         let outputsTree = tree["outputs"]
         let outputs = OutputSpec(dir: outputsTree?["dir"]?.textValue ?? "Reports/\(name)",
                                  tracePeople: outputsTree?["trace_people"]?.items.compactMap(\.intValue) ?? [])
@@ -274,6 +277,48 @@ public struct ScenarioLoader: Sendable {
             horizonDays: tree["horizon_days"]?.intValue ?? 90,
             replications: tree["replications"]?.intValue ?? 1,
             population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, outputs: outputs)
+    }
+
+    /// One arm per sweep grid point, each over the scenario-level rules and population (command-line rule
+    /// overrides still win, as for arms). Names that clash with other arms, and personas not in the mix, are errors.
+    static func sweepArms(_ sweep: SweepSpec, scenarioRules: ParameterValues, population: PopulationSpec, existing: [String],
+                          fileName: String, withCommandLine: (ParameterValues) -> ParameterValues) throws(ScenarioError) -> [ResolvedArm] {
+        var arms: [ResolvedArm] = []
+        var issues: [ScenarioIssue] = []
+        var names = Set(existing)
+        for point in sweep.points {
+            var rules = scenarioRules
+            var armPopulation = population
+            for (keyPath, value) in point {
+                if keyPath.hasPrefix("rules.") {
+                    rules[String(keyPath.dropFirst("rules.".count))] = value
+                } else if keyPath == "population.installs", let n = value.intValue {
+                    armPopulation.installs = n
+                } else if let target = ScenarioSchema.behaviourSweepTarget(keyPath), let x = value.doubleValue {
+                    guard let p = armPopulation.settingBehaviour(target.parameter, to: x, persona: target.persona) else {
+                        let personas = population.personas.map(\.name)
+                        issues.append(ScenarioIssue(file: fileName, keyPath: "sweep." + keyPath, kind: .unknownKey,
+                                                    message: "persona '\(target.persona ?? "")' is not in the population's mix",
+                                                    value: target.persona, allowed: "one of " + personas.joined(separator: ", "),
+                                                    suggestion: Suggestion.closest(to: target.persona ?? "", among: personas)))
+                        continue
+                    }
+                    armPopulation = p
+                }
+            }
+            let name = sweep.armName(point)
+            if names.contains(name) {
+                issues.append(ScenarioIssue(file: fileName, keyPath: "sweep", kind: .duplicateName,
+                                            message: "the sweep's arm '\(name)' has the name of another arm", value: name,
+                                            allowed: "arm names unique across arms and sweep points"))
+            }
+            names.insert(name)
+            arms.append(ResolvedArm(name: name, rules: withCommandLine(rules), population: armPopulation, fromSweep: true))
+        }
+        var unique: [ScenarioIssue] = []
+        for i in issues where !unique.contains(i) { unique.append(i) }
+        if !unique.isEmpty { throw ScenarioError(issues: unique) }
+        return arms
     }
 
     /// A scenario value as a rule-parameter value (sweep values).

@@ -67,8 +67,35 @@ public enum ScenarioSchema {
         SchemaField("outputs", outputs, doc: "where and what to write"),
     ], doc: "a Habitat scenario")
 
-    /// Top-level key paths a sweep may vary besides `rules.*`.
-    public static let sweepableKeys = ["seed", "horizon_days", "replications", "population.installs"]
+    /// Key paths a sweep may vary besides `rules.*` and behaviour parameters (`population.params.<name>`,
+    /// `population.personas.<persona>.params.<name>`).
+    public static let sweepableKeys = ["population.installs"]
+
+    /// Keys every arm of a sweep must share (paired arms need the same seed, horizon and replications).
+    public static let pairedOnlyKeys = ["seed", "horizon_days", "replications", "start"]
+
+    /// Behaviour parameters a sweep may set: `population.params.<name>` (every persona) or
+    /// `population.personas.<persona>.params.<name>` (one persona). The parameter name is checked against the
+    /// behaviour model when the scenario is run or validated.
+    public static func isBehaviourSweepKey(_ k: String) -> Bool { behaviourSweepTarget(k) != nil }
+
+    /// (persona or nil for all, parameter name) of a behaviour sweep key.
+    public static func behaviourSweepTarget(_ k: String) -> (persona: String?, parameter: String)? {
+        let parts = k.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 3, parts[0] == "population", parts[1] == "params", !parts[2].isEmpty { return (nil, parts[2]) }
+        if parts.count == 5, parts[0] == "population", parts[1] == "personas", parts[3] == "params", !parts[2].isEmpty, !parts[4].isEmpty {
+            return (parts[2], parts[4])
+        }
+        return nil
+    }
+
+    /// Why a `population.…` sweep key is malformed, if it is one.
+    static func behaviourSweepProblem(_ k: String) -> (message: String, allowed: String, suggestion: String?)? {
+        guard k.hasPrefix("population."), !sweepableKeys.contains(k), !isBehaviourSweepKey(k) else { return nil }
+        return ("'\(k)' cannot be swept", "population.installs, population.params.<behaviour parameter> or "
+                + "population.personas.<persona>.params.<behaviour parameter>",
+                Suggestion.closest(to: k, among: sweepableKeys))
+    }
 
     /// Key paths a command-line override may set besides `rules.*`.
     public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir"]

@@ -227,11 +227,11 @@ struct ScenarioValidationTests {
             sweep:
               rules.tokens.monthly_purchase_cap: [3, 5, 8]
               rules.prices.premium_monthly: [4.99, 5.99, 6.99]
-              horizon_days: [30, 60]
+              population.installs: [30, 60]
               zip:
                 - [rules.tokens.monthly_purchase_cap, rules.prices.premium_monthly]
             """)
-        #expect(ok.sweep.axes.map(\.keyPath) == ["rules.tokens.monthly_purchase_cap", "rules.prices.premium_monthly", "horizon_days"])
+        #expect(ok.sweep.axes.map(\.keyPath) == ["rules.tokens.monthly_purchase_cap", "rules.prices.premium_monthly", "population.installs"])
         #expect(ok.sweep.axes[1].values == [.number(4.99), .number(5.99), .number(6.99)])
         #expect(ok.sweep.zip == [["rules.tokens.monthly_purchase_cap", "rules.prices.premium_monthly"]])
 
@@ -239,14 +239,17 @@ struct ScenarioValidationTests {
             sweep:
               rules.tokens.monthly_purchase_cap: [3, 50]
               rules.prices.premium_monthly: [4.99]
-              horizon_dayz: [30]
+              population.instals: [30]
+              horizon_days: [30, 60]
               zip:
                 - [rules.tokens.monthly_purchase_cap, rules.prices.premium_monthly]
                 - [seed, horizon_days]
             """))
         let paths = error.issues.map(\.keyPath)
-        #expect(paths == ["sweep.rules.tokens.monthly_purchase_cap[1]", "sweep.horizon_dayz", "sweep.zip[0]", "sweep.zip[1][0]", "sweep.zip[1][1]"])
-        #expect(error.issues[1].suggestion == "horizon_days")
+        #expect(paths == ["sweep.rules.tokens.monthly_purchase_cap[1]", "sweep.population.instals", "sweep.horizon_days", "sweep.zip[0]",
+                          "sweep.zip[1][0]", "sweep.zip[1][1]"])
+        #expect(error.issues[1].suggestion == "population.installs")
+        #expect(error.issues[2].message.contains("cannot be swept: the arms of a sweep run on the same people"))
     }
 
     @Test("command-line override problems are reported against the command line")
