@@ -69,6 +69,17 @@ struct YAMLWriter {
             key(indent, "devices")
             for d in p.devices { out += pad + "  - model: \(Self.string(d.model))\n" + pad + "    share: \(formatNumber(d.share))\n" }
         }
+        if p.acquisition != base?.acquisition, let a = p.acquisition {
+            key(indent, "acquisition")
+            switch a.form {
+            case .perDay(let n): line(indent + 2, "per_day", formatNumber(n))
+            case let .ramp(from, to, overDays):
+                line(indent + 2, "ramp", "{from: \(formatNumber(from)), to: \(formatNumber(to)), over_days: \(overDays)}")
+            case .monthly(let figures): line(indent + 2, "monthly", "[" + figures.map(formatNumber).joined(separator: ", ") + "]")
+            case .daily(let file, _): line(indent + 2, "csv", Self.string(file))
+            }
+            if let w = a.weeklySeasonality { line(indent + 2, "weekly_seasonality", "[" + w.map(formatNumber).joined(separator: ", ") + "]") }
+        }
         if p.timeZones != base?.timeZones {
             key(indent, "time_zones")
             for z in p.timeZones { out += pad + "  - zone: \(Self.string(z.zone))\n" + pad + "    share: \(formatNumber(z.share))\n" }

@@ -78,13 +78,17 @@ public struct PopulationSpec: Sendable, Hashable {
     public var devices: [DeviceShare]
     /// Time-zone mix; shares sum to 1.
     public var timeZones: [ZoneShare]
+    /// Real installs over time, when the scenario forecasts (then `installs` people are a sample of them).
+    public var acquisition: AcquisitionCurve?
 
     /// Creates a population.
-    public init(installs: Int, personas: [PersonaShare], devices: [DeviceShare], timeZones: [ZoneShare]) {
+    public init(installs: Int, personas: [PersonaShare], devices: [DeviceShare], timeZones: [ZoneShare],
+                acquisition: AcquisitionCurve? = nil) {
         self.installs = installs
         self.personas = personas
         self.devices = devices
         self.timeZones = timeZones
+        self.acquisition = acquisition
     }
 }
 

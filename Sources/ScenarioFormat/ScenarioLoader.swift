@@ -239,6 +239,7 @@ public struct ScenarioLoader: Sendable {
         let scenarioRules = layered(defaults, tree["rules"])
         let populationTree = tree["population"] ?? .map([])
         var population = Self.population(populationTree)
+        population.acquisition = try Self.acquisition(populationTree["acquisition"], fileName: fileName)
         if let installsOverride { population.installs = installsOverride }
 
         var arms: [ResolvedArm] = []
@@ -246,6 +247,7 @@ public struct ScenarioLoader: Sendable {
             var merged = populationTree
             for e in armTree["population"]?.entries ?? [] { merged = merged.setting(e.key, to: e.value) }
             var armPopulation = Self.population(merged)
+            armPopulation.acquisition = try Self.acquisition(merged["acquisition"], fileName: fileName)
             if let installsOverride { armPopulation.installs = installsOverride }
             arms.append(ResolvedArm(name: armTree["name"]?.textValue ?? "arm\(arms.count)",
                                     rules: withCommandLine(layered(scenarioRules, armTree["rules"])),
@@ -272,6 +274,12 @@ public struct ScenarioLoader: Sendable {
         }
         var start = ScenarioSchema.defaultStart
         if case .date(let d)? = tree["start"] { start = d }
+        let horizon = tree["horizon_days"]?.intValue ?? 90
+        if let curve = population.acquisition, curve.realInstalls(start: start, days: horizon).reduce(0, +) <= 0 {
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "population.acquisition", kind: .invalid,
+                                                       message: "the install curve has no installs within the horizon (\(start) + \(horizon) days)",
+                                                       allowed: "a curve with a positive total inside the horizon")])
+        }
         return ResolvedScenario(
             name: name, product: product, seed: seed, start: start,
             horizonDays: tree["horizon_days"]?.intValue ?? 90,
@@ -344,6 +352,46 @@ public struct ScenarioLoader: Sendable {
         case (.weekdays, .list(let l)): return .list(l.map { $0.textValue.flatMap(Weekday.init(name:)).map { .text($0.shortName) } ?? $0 })
         default: return v
         }
+    }
+
+    /// The install curve of `population.acquisition`, checked: exactly one form, seven seasonality figures, a
+    /// readable CSV (relative to the scenario file) with a positive total.
+    static func acquisition(_ t: ScenarioValue?, fileName: String) throws(ScenarioError) -> AcquisitionCurve? {
+        guard let t, !t.entries.isEmpty else { return nil }
+        func issue(_ key: String, _ kind: ScenarioIssue.Kind, _ message: String, value: String? = nil, allowed: String? = nil) -> ScenarioError {
+            ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "population.acquisition" + (key.isEmpty ? "" : "." + key),
+                                                 kind: kind, message: message, value: value, allowed: allowed)])
+        }
+        let forms = ["per_day", "ramp", "monthly", "csv"].filter { t[$0] != nil }
+        guard forms.count == 1 else {
+            throw issue("", .invalid, forms.isEmpty ? "no install curve given" : "several install curves given: " + forms.joined(separator: ", "),
+                        allowed: "exactly one of per_day, ramp, monthly, csv")
+        }
+        let form: AcquisitionCurve.Form
+        switch forms[0] {
+        case "per_day": form = .perDay(t["per_day"]?.doubleValue ?? 0)
+        case "ramp":
+            let r = t["ramp"]!
+            form = .ramp(from: r["from"]?.doubleValue ?? 0, to: r["to"]?.doubleValue ?? 0, overDays: r["over_days"]?.intValue ?? 1)
+        case "monthly": form = .monthly(t["monthly"]?.items.compactMap(\.doubleValue) ?? [])
+        default:
+            let path = t["csv"]?.textValue ?? ""
+            let base = URL(fileURLWithPath: fileName).deletingLastPathComponent()
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
+            do { form = .daily(file: path, installs: try AcquisitionCurve.readCSV(url)) } catch {
+                throw issue("csv", .invalid, error.description, value: path)
+            }
+        }
+        var seasonality: [Double]?
+        if let w = t["weekly_seasonality"] {
+            let values = w.items.compactMap(\.doubleValue)
+            guard values.count == 7, values.contains(where: { $0 > 0 }) else {
+                throw issue("weekly_seasonality", .invalid, "expected 7 multipliers (Monday…Sunday), not all zero; got \(values.count)",
+                            allowed: "a list of 7 non-negative numbers")
+            }
+            seasonality = values
+        }
+        return AcquisitionCurve(form: form, weeklySeasonality: seasonality)
     }
 
     static func population(_ t: ScenarioValue) -> PopulationSpec {

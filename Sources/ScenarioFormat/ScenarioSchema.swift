@@ -34,7 +34,25 @@ public enum ScenarioSchema {
         ], doc: "a time zone and its share"), checks: [.nonEmpty, .unique(field: "zone"), .sharesSumToOne(field: "share")], doc: "time-zone mix"),
                     default: .list([.map([ScenarioEntry("zone", .text("America/New_York")), ScenarioEntry("share", .number(1))])]),
                     doc: "time-zone mix; shares sum to 1 (default: all America/New_York, an assumption)"),
+        SchemaField("acquisition", acquisition,
+                    doc: "real installs over time, for forecasts: exactly one of per_day, ramp, monthly, csv; "
+                    + "`installs` people are then simulated as a sample of them"),
     ], doc: "installs, personas, devices and time zones")
+
+    /// `population.acquisition`: the install curve (issue 5).
+    public static let acquisition: SchemaNode = .map([
+        SchemaField("per_day", .scalar(.number(0...10_000_000), doc: "real installs per day"), doc: "constant real installs per day"),
+        SchemaField("ramp", .map([
+            SchemaField("from", .scalar(.number(0...10_000_000), doc: "installs per day"), required: true, doc: "real installs on the first day"),
+            SchemaField("to", .scalar(.number(0...10_000_000), doc: "installs per day"), required: true, doc: "real installs per day once the ramp is done"),
+            SchemaField("over_days", .scalar(.integer(1...3650), doc: "days"), required: true, doc: "days the ramp takes"),
+        ], doc: "a linear launch ramp"), doc: "linear from `from` to `to` over `over_days`, then constant"),
+        SchemaField("monthly", .list(of: .scalar(.number(0...1_000_000_000), doc: "installs in a month"), checks: [.nonEmpty], doc: "monthly figures"),
+                    doc: "real installs per calendar month from the start's month, spread evenly over its days; the last figure repeats"),
+        SchemaField("csv", .scalar(.text, doc: "file"), doc: "a `date,installs` CSV of daily real installs, relative to the scenario file"),
+        SchemaField("weekly_seasonality", .list(of: .scalar(.number(0...100), doc: "multiplier"), checks: [.nonEmpty], doc: "Monday…Sunday"),
+                    doc: "seven Monday…Sunday multipliers on the curve, normalised to mean 1 (default: none)"),
+    ], doc: "an install curve")
 
     /// The `outputs` map.
     public static let outputs: SchemaNode = .map([

@@ -23,6 +23,16 @@ enum TestCatalogue {
     static let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: parameters]))
 
     /// Loads YAML text and returns the error, failing the test if it loads.
+    /// Loads a scenario file and returns the error, or nil if it loads.
+    static func errorAt(path: String) -> ScenarioError? {
+        do {
+            _ = try loader.load(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     static func error(_ yaml: String, file: String = "test.yaml", overrides: ScenarioOverrides = .none) -> ScenarioError? {
         do {
             _ = try loader.load(yaml: yaml, fileName: file, overrides: overrides)

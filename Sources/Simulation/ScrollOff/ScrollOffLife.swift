@@ -75,6 +75,8 @@ struct ScrollOffLife {
     var lastLadderPaywallMonth: MonthID?
     /// The month the person was last refused a token at the cap.
     var capRefusedMonth: MonthID?
+    /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
+    var ledgerLog: [LedgerEntry]?
     /// The local month of the current local day (updated at each day's end).
     var currentMonth: MonthID
 
@@ -90,8 +92,12 @@ struct ScrollOffLife {
         self.zone = zone
         self.device = device
         onboarding = RandomStream(key: world.key(id, .onboarding))
-        let window = Int64(min(ScrollOffWorld.installWindowDays, max(1, world.horizonDays / 3)))
-        installDay = world.start + Int64(onboarding.uniformInt(below: Int(window)))
+        if let days = world.installDayIndex {
+            installDay = world.start + Int64(days[id])
+        } else {
+            let window = Int64(min(ScrollOffWorld.installWindowDays, max(1, world.horizonDays / 3)))
+            installDay = world.start + Int64(onboarding.uniformInt(below: Int(window)))
+        }
         let minute = 8 * 60 + onboarding.uniformInt(below: 14 * 60)
         installedAt = zone.instant(on: installDay, at: LocalTimeOfDay(secondsSinceMidnight: Int32(minute * 60)))
         horizonEnd = zone.instant(on: world.start + Int64(world.horizonDays), at: .midnight)
@@ -111,6 +117,7 @@ struct ScrollOffLife {
         outcome.installedAt = installedAt
         outcome.cohort = installDay.isoWeek
         outcome.observedDays = Int(zone.localDate(horizonEnd - .milliseconds(1)) - installDay) + 1
+        if installedAt < horizonEnd { outcome.months[currentMonth, default: PersonMonth()].installed = true }
     }
 
     /// Runs the life and returns what it contributes to the reports.
@@ -195,7 +202,11 @@ struct ScrollOffLife {
         let sinceInstall = t - installedAt
         switch event {
         case .appOpened:
-            if !todayActive { todayActive = true; outcome.activeDays.append(dayIndex) }
+            if !todayActive {
+                todayActive = true
+                outcome.activeDays.append(dayIndex)
+                outcome.months[currentMonth, default: PersonMonth()].active = true
+            }
         case .shieldShown:
             outcome.shields += 1
             todayShields += 1
@@ -240,6 +251,7 @@ struct ScrollOffLife {
 
     /// Books one ledger line: revenue with the store's commission, and the token-share months.
     mutating func book(_ entry: LedgerEntry) {
+        ledgerLog?.append(entry)
         let month = zone.monthID(entry.at)
         let isToken = entry.kind == .consumablePurchase
         let tenureDays = Int((entry.at - installedAt).milliseconds / 86_400_000)
@@ -543,7 +555,11 @@ struct ScrollOffLife {
         todayActive = false
         todayShields = 0
         dayIndex += 1
-        currentMonth = zone.monthID(now)
+        let month = zone.monthID(now)
+        if month != currentMonth {
+            snapshotMonth()
+            currentMonth = month
+        }
         // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
         if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream) {
@@ -558,7 +574,22 @@ struct ScrollOffLife {
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))
     }
 
+    /// The plan and MRR in force now, recorded as the standing of the current local month (forecast.csv).
+    /// Assumption: a person who uninstalls stops counting as paying from then on (their renewals are not simulated).
+    mutating func snapshotMonth() {
+        var m = outcome.months[currentMonth, default: PersonMonth()]
+        if let plan = engine.plan, !uninstalled {
+            m.plan = plan.tier == .pro ? "pro" : "premium"
+            m.mrr = Money(micros: world.parameters.price(of: plan).micros / Int64(plan.periodMonths))
+        } else {
+            m.plan = "free"
+            m.mrr = .zero
+        }
+        outcome.months[currentMonth] = m
+    }
+
     mutating func finish() {
+        snapshotMonth()
         if let plan = engine.plan, engine.periodEnd > horizonEnd {
             outcome.mrrAtEnd = Money(micros: world.parameters.price(of: plan).micros / Int64(plan.periodMonths))
         }

@@ -46,6 +46,8 @@ public struct ScrollOffPersonOutcome: Sendable {
     public var appMinutesSavedPerActiveDay: [Double] = []
     /// Minutes the person would have spent in blocked apps without Scroll Off, minus what they spent, per day observed.
     public var trueMinutesSavedPerDay: [Double] = []
+    /// Local calendar months the person lived through: installed, active, plan and MRR at the month's end.
+    public var months: [MonthID: PersonMonth] = [:]
     /// Monthly-equivalent subscription price in force at the horizon end (for MRR).
     public var mrrAtEnd = Money.zero
     public var eventsSimulated = 0

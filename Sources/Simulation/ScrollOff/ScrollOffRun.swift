@@ -111,6 +111,15 @@ public struct ScrollOffRun {
             kpis.append(contentsOf: Self.kpiTable(reps).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
             armValues.append(Self.armValues(arm, reps))
         }
+        var forecast: CSVTable?
+        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+            var table = CSVTable(header: ForecastTable.header)
+            for (arm, reps) in results {
+                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)
+                table.append(contentsOf: forecastTable(arm: arm, reps).rows(keys))
+            }
+            forecast = table
+        }
         var experiment: CSVTable?
         if armValues.count > 1 {
             var table = CSVTable(header: ExperimentComparison.header)
@@ -125,6 +134,7 @@ public struct ScrollOffRun {
             ("battery-budget.csv", battery), ("kpis.csv", kpis), ("revenue.csv", revenue), ("energy-by-effect.csv", energy),
         ]
         if let experiment { files.append(("experiment.csv", experiment)) }
+        if let forecast { files.append(("forecast.csv", forecast)) }
         for (name, t) in files { try report.write(name, table: t) }
         let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                    resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
@@ -137,6 +147,16 @@ public struct ScrollOffRun {
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
     public func kpiSummary() -> [(arm: String, table: KPITable)] {
         results.map { ($0.arm, Self.kpiTable($0.replications)) }
+    }
+
+    /// The month-by-month forecast of an arm, scaled to the real population of its acquisition curve.
+    public func forecastTable(arm: String, _ replications: [ScrollOffRunAccumulator]) -> ForecastTable {
+        var t = ForecastTable()
+        let a = scenario.arm(named: arm)
+        let real = a?.population.acquisition?.realInstalls(start: scenario.start, days: scenario.horizonDays).reduce(0, +)
+        let weight = real.map { $0 / Double(max(1, a?.population.installs ?? 1)) } ?? 1
+        for acc in replications { t.record(forecast: acc.forecast, revenue: acc.revenue, tokens: acc.tokens, peoplePerPerson: weight) }
+        return t
     }
 
     /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).

@@ -10,6 +10,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
     public var tokens = TokenShareAccumulator()
     public var revenue = RevenueAccumulator()
     public var battery = BatteryBudgetAccumulator(budgets: .scrollOff)
+    public var forecast = ForecastAccumulator()
     public var appSavedPerActiveDay = LogHistogram()
     public var trueSavedPerDay = LogHistogram()
     public var people = 0, personDays = 0, events = 0
@@ -34,6 +35,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
             tokens.add(month: month, tokenGross: m.tokens, subscriptionGross: m.subscriptions, tokensSold: m.sold, capHits: m.capHits)
         }
         revenue.add(o.revenue)
+        forecast.add(o.months)
         for d in o.batteryDays { battery.add(d.day, deviceID: d.device) }
         battery.addEnergy(o.energyByActivity)
         for v in o.appMinutesSavedPerActiveDay { appSavedPerActiveDay.add(v) }
@@ -64,7 +66,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
 
     public mutating func merge(_ o: ScrollOffRunAccumulator) {
         funnel.merge(o.funnel); retention.merge(o.retention); tokens.merge(o.tokens); revenue.merge(o.revenue)
-        battery.merge(o.battery); appSavedPerActiveDay.merge(o.appSavedPerActiveDay); trueSavedPerDay.merge(o.trueSavedPerDay)
+        battery.merge(o.battery); forecast.merge(o.forecast); appSavedPerActiveDay.merge(o.appSavedPerActiveDay); trueSavedPerDay.merge(o.trueSavedPerDay)
         people += o.people; personDays += o.personDays; events += o.events
         pickups += o.pickups; sessions += o.sessions; sessionsUnder30s += o.sessionsUnder30s; notificationSessions += o.notificationSessions
         activeDays += o.activeDays; shieldsOnActiveDays += o.shieldsOnActiveDays; shields += o.shields

@@ -28,11 +28,16 @@ public struct ScrollOffWorld: Sendable {
     let zones: [ZoneCalendar]
     let zoneWeights: [Double]
     let energy: EnergyModel
+    /// With an acquisition curve: each person's install day (0-based, by person id) and the real people each
+    /// simulated person stands for; nil/1 without one.
+    let installDayIndex: [Int]?
+    public let peoplePerPerson: Double
     let choice = ShieldChoiceModel()
     let purchase = PurchaseModel()
 
-    /// Assumption (until acquisition curves arrive): installs arrive uniformly over the first
-    /// `installWindowDays` days of the horizon (at most a third of it), at a waking hour between 08:00 and 22:00.
+    /// Assumption without an acquisition curve: installs arrive uniformly over the first `installWindowDays` days of
+    /// the horizon (at most a third of it). With a curve, on the day the curve gives (`AcquisitionCurve.installDays`).
+    /// Either way at a waking hour between 08:00 and 22:00.
     public static let installWindowDays = 14
 
     /// Builds the world of one arm and replication.
@@ -61,6 +66,14 @@ public struct ScrollOffWorld: Sendable {
         }
         zoneWeights = arm.population.timeZones.map(\.share)
         energy = EnergyModel(values: ParameterValues(defaultsOf: EnergyModel.catalogue))
+        if let curve = arm.population.acquisition {
+            let real = curve.realInstalls(start: scenario.start, days: scenario.horizonDays)
+            installDayIndex = AcquisitionCurve.installDays(people: installs, realInstalls: real)
+            peoplePerPerson = real.reduce(0, +) / Double(max(1, installs))
+        } else {
+            installDayIndex = nil
+            peoplePerPerson = 1
+        }
     }
 
     /// Checks the population of every arm against the persona and device catalogues before anything runs,

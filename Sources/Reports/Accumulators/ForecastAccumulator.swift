@@ -1,0 +1,108 @@
+import RulesCore
+import Stochastics
+
+/// One simulated person's standing in one calendar month, for `forecast.csv`.
+public struct PersonMonth: Hashable, Sendable {
+    /// The person installed in this month.
+    public var installed = false
+    /// The person opened the app on at least one day of the month (monthly active).
+    public var active = false
+    /// Plan in force at the month's end (or at the horizon, for the last month): `free`, `premium` or `pro`.
+    public var plan = "free"
+    /// Monthly-equivalent price of that plan (MRR contribution; zero on Free).
+    public var mrr = Money.zero
+    public init() {}
+}
+
+/// Month-by-month counts of one arm and replication, folded from people (Mergeable): the stock and flow
+/// figures `forecast.csv` scales to the real population.
+public struct ForecastAccumulator: Mergeable, Sendable, Hashable {
+    /// Sums over the simulated people of one month.
+    public struct Month: Hashable, Sendable {
+        public var installs = 0, active = 0, payingPremium = 0, payingPro = 0
+        public var mrr = Money.zero
+        public init() {}
+    }
+    public private(set) var months: [MonthID: Month] = [:]
+    public init() {}
+
+    /// Adds one person's months.
+    public mutating func add(_ personMonths: [MonthID: PersonMonth]) {
+        for (id, m) in personMonths {
+            var c = months[id, default: Month()]
+            if m.installed { c.installs += 1 }
+            if m.active { c.active += 1 }
+            if m.plan == "premium" { c.payingPremium += 1 }
+            if m.plan == "pro" { c.payingPro += 1 }
+            c.mrr += m.mrr
+            months[id] = c
+        }
+    }
+
+    public mutating func merge(_ o: ForecastAccumulator) {
+        for (id, m) in o.months {
+            var c = months[id, default: Month()]
+            c.installs += m.installs; c.active += m.active; c.payingPremium += m.payingPremium; c.payingPro += m.payingPro
+            c.mrr += m.mrr
+            months[id] = c
+        }
+    }
+}
+
+/// `forecast.csv` (CONTRACT.md report 9): per month, each metric's mean over replications with a 95 % interval,
+/// scaled from the simulated sample to the real population (`peoplePerPerson`). Flow metrics (installs, revenue)
+/// also get a `total` row, the sum of their months; stock metrics (active and paying people, MRR) are month-end
+/// figures and have none. `token_share` is a ratio and is not scaled.
+public struct ForecastTable: Sendable {
+    /// Metric names in report order, and whether each is a flow (summed into `total`).
+    public static let metrics: [(name: String, flow: Bool)] = [
+        ("installs", true), ("active_people", false), ("paying_people", false), ("paying_people_premium", false),
+        ("paying_people_pro", false), ("mrr_usd", false), ("gross_revenue_usd", true), ("net_revenue_usd", true), ("token_share", false),
+    ]
+    public static let header = ReportKeys.header + ["month", "metric", "mean", "ci_low", "ci_high"]
+
+    /// values[month][metric] = one value per replication.
+    public private(set) var values: [MonthID: [String: [Double]]] = [:]
+    public init() {}
+
+    /// Records one replication's months.
+    public mutating func record(forecast: ForecastAccumulator, revenue: RevenueAccumulator, tokens: TokenShareAccumulator, peoplePerPerson w: Double) {
+        let monthIDs = Set(forecast.months.keys).union(revenue.cells.keys.map(\.month))
+        for id in monthIDs {
+            let f = forecast.months[id] ?? ForecastAccumulator.Month()
+            let lines = revenue.cells.filter { $0.key.month == id }.map(\.value)
+            let gross = lines.reduce(Money.zero) { $0 + $1.gross }, net = lines.reduce(Money.zero) { $0 + $1.net }
+            let row: [String: Double] = [
+                "installs": Double(f.installs) * w, "active_people": Double(f.active) * w,
+                "paying_people": Double(f.payingPremium + f.payingPro) * w, "paying_people_premium": Double(f.payingPremium) * w,
+                "paying_people_pro": Double(f.payingPro) * w, "mrr_usd": f.mrr.usd * w,
+                "gross_revenue_usd": gross.usd * w, "net_revenue_usd": net.usd * w,
+                "token_share": tokens.months[id]?.tokenShare ?? .nan,
+            ]
+            for (k, v) in row { values[id, default: [:]][k, default: []].append(v) }
+        }
+    }
+
+    /// The rows: months in order, each metric; then `total` rows of the flow metrics (per replication, the sum of
+    /// its months; then pooled).
+    public func rows(_ keys: ReportKeys) -> [[CSVField]] {
+        var out: [[CSVField]] = []
+        let months = values.keys.sorted()
+        func row(_ label: String, _ metric: String, _ xs: [Double]) -> [CSVField] {
+            let s = Summary(xs.filter(\.isFinite))
+            let ci = s.confidenceInterval95()
+            let decimals = metric == "token_share" ? 6 : 2
+            return keys.fields + [.text(label), .text(metric), s.count > 0 ? .number(s.mean, decimals: decimals) : .empty,
+                                  .optional(ci?.lower, decimals: decimals), .optional(ci?.upper, decimals: decimals)]
+        }
+        for id in months {
+            for (metric, _) in Self.metrics { out.append(row(id.description, metric, values[id]?[metric] ?? [])) }
+        }
+        for (metric, flow) in Self.metrics where flow {
+            let replications = months.compactMap { values[$0]?[metric]?.count }.max() ?? 0
+            let totals = (0..<replications).map { r in months.reduce(0.0) { $0 + (values[$1]?[metric].flatMap { r < $0.count ? $0[r] : nil } ?? 0) } }
+            out.append(row("total", metric, totals))
+        }
+        return out
+    }
+}
