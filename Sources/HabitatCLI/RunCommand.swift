@@ -141,7 +141,7 @@ struct RunCommand: ParsableCommand {
 
     func printSummary(_ run: ScrollOffRun, seconds: Double, dir: URL) {
         for (arm, table) in run.kpiSummary() {
-            print("\(run.scenario.name) — arm \(arm) — \(run.scenario.replications) replication(s), \(run.scenario.arms.first!.population.installs) people, \(run.scenario.horizonDays) days")
+            print("\(run.scenario.name) — arm \(arm) — \(run.replicationsRun) replication(s), \(run.scenario.arms.first!.population.installs) people, \(run.scenario.horizonDays) days")
             print("kpi".padding(toLength: 36, withPad: " ", startingAt: 0) + "mean".padding(toLength: 14, withPad: " ", startingAt: 0) + "95% CI".padding(toLength: 26, withPad: " ", startingAt: 0) + "target")
             for d in table.definitions {
                 let s = table.summary(d.kpi)
@@ -157,6 +157,15 @@ struct RunCommand: ParsableCommand {
                       + interval.padding(toLength: 26, withPad: " ", startingAt: 0) + target)
             }
             print("")
+        }
+        if let target = run.scenario.precision {
+            let widths = run.precisionHalfWidths(target)
+            let met = widths.allSatisfy { w in w.halfWidth.map { $0 <= target.halfWidths[w.kpi]! } ?? false }
+            print(met ? "Precision target met after \(run.replicationsRun) replications:"
+                      : "Precision target NOT met: stopped at max_replications \(target.maxReplications):")
+            for w in widths {
+                print("  \(w.arm) \(w.kpi): ±\(w.halfWidth.map { String(format: "%.4g", $0) } ?? "—") (target ±\(String(format: "%.4g", target.halfWidths[w.kpi]!)))")
+            }
         }
         print(String(format: "Reports written to %@ (%.1f s)", dir.path, seconds))
     }

@@ -38,6 +38,14 @@ extension ResolvedScenario {
                 for group in sweep.zip { w.out += "    - [" + group.map(YAMLWriter.string).joined(separator: ", ") + "]\n" }
             }
         }
+        if let p = precision {
+            w.key(0, "precision")
+            if p.halfWidths.isEmpty { w.line(2, "kpis", "{}") } else {
+                w.key(2, "kpis")
+                for (k, v) in p.halfWidths.sorted(by: { $0.key < $1.key }) { w.line(4, k, formatNumber(v)) }
+            }
+            w.line(2, "max_replications", String(p.maxReplications))
+        }
         w.key(0, "outputs")
         w.line(2, "dir", YAMLWriter.string(outputs.dir))
         w.line(2, "trace_people", "[" + outputs.tracePeople.map(String.init).joined(separator: ", ") + "]")

@@ -25,12 +25,15 @@ public struct ResolvedScenario: Sendable, Hashable {
     public var arms: [ResolvedArm]
     /// The parameter grid (empty when the scenario sweeps nothing).
     public var sweep: SweepSpec
+    /// The precision target, if any: KPI id → 95 % half-width to reach, and the most replications to run.
+    public var precision: PrecisionTarget?
     /// Where and what to write.
     public var outputs: OutputSpec
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
-                population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec, outputs: OutputSpec) {
+                population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
+                precision: PrecisionTarget? = nil, outputs: OutputSpec) {
         self.name = name
         self.product = product
         self.seed = seed
@@ -41,6 +44,7 @@ public struct ResolvedScenario: Sendable, Hashable {
         self.rules = rules
         self.arms = arms
         self.sweep = sweep
+        self.precision = precision
         self.outputs = outputs
     }
 
@@ -172,6 +176,18 @@ public enum ParameterDistribution: Sendable, Hashable, CustomStringConvertible {
         guard let family else { return formatNumber(values[0]) }
         let params = zip(family.parameterNames, values).map { "\($0): \(formatNumber($1))" }
         return "{distribution: \(family.rawValue), " + params.joined(separator: ", ") + "}"
+    }
+}
+
+/// Keep adding replications until the named KPIs are known precisely enough (issue 5).
+public struct PrecisionTarget: Sendable, Hashable {
+    /// KPI id → the 95 % interval half-width to reach, in the KPI's unit.
+    public var halfWidths: [String: Double]
+    /// The most replications to run, whatever the intervals.
+    public var maxReplications: Int
+    public init(halfWidths: [String: Double], maxReplications: Int) {
+        self.halfWidths = halfWidths
+        self.maxReplications = maxReplications
     }
 }
 

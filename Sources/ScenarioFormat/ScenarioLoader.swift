@@ -262,6 +262,19 @@ public struct ScenarioLoader: Sendable {
         arms += try sweepArms(sweep, scenarioRules: scenarioRules, population: population, existing: arms.map(\.name),
                               fileName: fileName, withCommandLine: withCommandLine)
         if let installsOverride { for i in arms.indices { arms[i].population.installs = installsOverride } }
+        var precision: PrecisionTarget?
+        if let p = tree["precision"], let kpis = p["kpis"] {
+            var targets: [String: Double] = [:]
+            for e in kpis.entries { if let v = e.value.doubleValue { targets[e.key] = v } }
+            let minimum = tree["replications"]?.intValue ?? 1
+            let maximum = p["max_replications"]?.intValue ?? 50
+            guard maximum >= minimum else {
+                throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "precision.max_replications", kind: .outOfRange,
+                                                           message: "max_replications \(maximum) is below replications \(minimum)",
+                                                           value: String(maximum), allowed: "at least replications (\(minimum))")])
+            }
+            precision = PrecisionTarget(halfWidths: targets, maxReplications: maximum)
+        }
         let outputsTree = tree["outputs"]
         let outputs = OutputSpec(dir: outputsTree?["dir"]?.textValue ?? "Reports/\(name)",
                                  tracePeople: outputsTree?["trace_people"]?.items.compactMap(\.intValue) ?? [])
@@ -284,7 +297,7 @@ public struct ScenarioLoader: Sendable {
             name: name, product: product, seed: seed, start: start,
             horizonDays: tree["horizon_days"]?.intValue ?? 90,
             replications: tree["replications"]?.intValue ?? 1,
-            population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, outputs: outputs)
+            population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, precision: precision, outputs: outputs)
     }
 
     /// One arm per sweep grid point, each over the scenario-level rules and population (command-line rule

@@ -82,6 +82,14 @@ public enum ScenarioSchema {
         ], doc: "an experiment arm"), checks: [.unique(field: "name")], doc: "experiment arms"),
                     doc: "named variants run on the same people (default: one arm `control`)"),
         SchemaField("sweep", .sweep(doc: "parameter grid"), doc: "parameter grid: key path → list of values, optional `zip` groups"),
+        SchemaField("precision", .map([
+            SchemaField("kpis", .keyed(value: .scalar(.number(0...1e12), doc: "half-width"), doc: "KPI id → target half-width"),
+                        required: true, doc: "KPI id → the 95 % interval half-width to reach (in the KPI's unit)"),
+            SchemaField("max_replications", .scalar(.integer(1...10_000), doc: "replications"), default: .int(50),
+                        doc: "stop adding replications here even if a target is not met (default 50)"),
+        ], doc: "a precision target"),
+                    doc: "keep adding replications (beyond `replications`, the minimum) until every named KPI's 95 % half-width "
+                    + "is at or below its target in every arm, or `max_replications` is reached"),
         SchemaField("outputs", outputs, doc: "where and what to write"),
     ], doc: "a Habitat scenario")
 

@@ -16,10 +16,12 @@ struct GoldenScenarioTests {
         #expect(r.status == 0, "\(name): \(r.stderr)")
         let golden = Self.goldenRoot.appendingPathComponent(name)
         let produced = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".csv") }.sorted()
-        #expect(produced.filter { $0 != "experiment.csv" } == ["activation-funnel.csv", "battery-budget.csv", "energy-by-effect.csv", "kpis.csv",
+        #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == ["activation-funnel.csv", "battery-budget.csv", "energy-by-effect.csv", "kpis.csv",
                                                                "retention.csv", "revenue.csv", "token-revenue-share.csv"])
         let scenarioText = try String(contentsOf: file, encoding: .utf8)
-        #expect(produced.contains("experiment.csv") == scenarioText.contains("\narms:"), "experiment.csv exactly when the scenario has arms")
+        #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),
+                "experiment.csv exactly when the scenario has arms")
+        #expect(produced.contains("forecast.csv") == scenarioText.contains("acquisition:"), "forecast.csv exactly with an acquisition curve")
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
             try? FileManager.default.removeItem(at: golden)
             try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)

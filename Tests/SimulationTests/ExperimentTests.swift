@@ -99,3 +99,49 @@ struct ExperimentTests {
         }
     }
 }
+
+/// Issue 5: a precision target adds replications until the named KPIs are known well enough.
+@Suite("Precision target", .serialized)
+struct PrecisionTargetTests {
+    static func scenario(target: Double, max: Int) -> String {
+        """
+        name: precise
+        horizon_days: 7
+        replications: 2
+        population:
+          installs: 30
+        arms:
+          - name: a
+          - name: b
+            rules:
+              prices:
+                premium_monthly: 5.99
+        precision:
+          kpis:
+            pickups_per_day: \(target)
+          max_replications: \(max)
+        """
+    }
+
+    @Test("replications are added until the half-width is reached in every arm, and no further")
+    func reachesTheTarget() throws {
+        let run = try ExperimentTests.run(Self.scenario(target: 3.0, max: 12))
+        let target = try #require(run.scenario.precision)
+        let widths = run.precisionHalfWidths(target)
+        #expect(run.replicationsRun >= 2 && run.replicationsRun <= 12)
+        #expect(run.results.allSatisfy { $0.replications.count == run.replicationsRun }, "arms stay paired")
+        if run.replicationsRun < 12 {
+            #expect(widths.allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
+            // One replication fewer would not have met it (otherwise the loop would have stopped there).
+            var fewer = ScrollOffRun(scenario: run.scenario, threads: 2)
+            fewer.results = run.results.map { ($0.arm, Array($0.replications.dropLast())) }
+            #expect(run.replicationsRun == 2 || !fewer.precisionHalfWidths(target).allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
+        }
+    }
+
+    @Test("an unreachable target stops at max_replications")
+    func stopsAtTheMaximum() throws {
+        let run = try ExperimentTests.run(Self.scenario(target: 0, max: 4))
+        #expect(run.replicationsRun == 4)
+    }
+}

@@ -12,7 +12,7 @@ public struct ScrollOffRun {
     public let threads: Int
 
     /// The accumulators of every arm (outer) and replication (inner, 1…N).
-    public private(set) var results: [(arm: String, replications: [ScrollOffRunAccumulator])] = []
+    public internal(set) var results: [(arm: String, replications: [ScrollOffRunAccumulator])] = []
 
     public init(scenario: ResolvedScenario, threads: Int) {
         self.scenario = scenario
@@ -22,29 +22,53 @@ public struct ScrollOffRun {
     /// People to simulate in all (arms × replications × installs), for progress bars.
     public var totalPeople: Int { scenario.arms.reduce(0) { $0 + $1.population.installs } * scenario.replications }
 
-    /// Simulates everything. `progress` receives people done so far across the whole run.
+    /// Replications simulated so far (per arm): `scenario.replications`, or more under a precision target.
+    public var replicationsRun: Int { results.first?.replications.count ?? 0 }
+
+    /// Simulates everything: `replications` of every arm, then — under a precision target — one more replication of
+    /// every arm at a time until each named KPI's 95 % half-width is at or below its target in every arm, or the
+    /// maximum is reached. `progress` receives people done so far across the whole run.
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
-        results = []
+        results = scenario.arms.map { ($0.name, []) }
         var done = 0
-        for arm in scenario.arms {
-            var reps: [ScrollOffRunAccumulator] = []
-            for r in 1...scenario.replications {
-                let world = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
-                let base = done
-                let horizon = scenario.horizonDays
-                let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
-                    people: arm.population.installs,
-                    makeAccumulator: { ScrollOffRunAccumulator(horizonDays: horizon) },
-                    progress: progress.map { p in { @Sendable n in p(base + n) } }
-                ) { person, acc in
-                    var life = ScrollOffLife(world: world, person: person)
-                    acc.add(life.run())
-                }
-                done += arm.population.installs
-                reps.append(acc)
+        for r in 1...scenario.replications { try simulateReplication(r, done: &done, progress: progress) }
+        if let target = scenario.precision {
+            while replicationsRun < target.maxReplications && !precisionReached(target) {
+                try simulateReplication(replicationsRun + 1, done: &done, progress: progress)
             }
-            results.append((arm.name, reps))
         }
+    }
+
+    /// One replication of every arm (the arms share the replication's people and streams).
+    mutating func simulateReplication(_ r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
+        for (i, arm) in scenario.arms.enumerated() {
+            let world = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
+            let base = done
+            let horizon = scenario.horizonDays
+            let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
+                people: arm.population.installs,
+                makeAccumulator: { ScrollOffRunAccumulator(horizonDays: horizon) },
+                progress: progress.map { p in { @Sendable n in p(base + n) } }
+            ) { person, acc in
+                var life = ScrollOffLife(world: world, person: person)
+                acc.add(life.run())
+            }
+            done += arm.population.installs
+            results[i].replications.append(acc)
+        }
+    }
+
+    /// The 95 % half-width of each targeted KPI, per arm (nil while undefined, e.g. with one replication).
+    public func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)] {
+        results.flatMap { arm, reps in
+            let table = Self.kpiTable(reps)
+            return target.halfWidths.keys.sorted().map { (arm, $0, table.summary($0).confidenceInterval95()?.halfWidth) }
+        }
+    }
+
+    /// Whether every targeted KPI is known to its half-width in every arm.
+    func precisionReached(_ target: PrecisionTarget) -> Bool {
+        precisionHalfWidths(target).allSatisfy { h in h.halfWidth.map { $0 <= target.halfWidths[h.kpi]! } ?? false }
     }
 
     /// One person's timeline under an arm and replication (`habitat trace`).
@@ -137,7 +161,7 @@ public struct ScrollOffRun {
         if let forecast { files.append(("forecast.csv", forecast)) }
         for (name, t) in files { try report.write(name, table: t) }
         let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
-                                   resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
+                                   resolvedScenario: scenario.yaml, seed: scenario.seed, replications: replicationsRun,
                                    people: people, personDays: personDays, eventsSimulated: events, threads: threads,
                                    wallSeconds: wallSeconds, files: files.map(\.0))
         try report.write("manifest.json", text: try manifest.json())

@@ -92,6 +92,13 @@ public struct ScrollOffWorld: Sendable {
                 do { _ = try DeviceCatalog.device(id: d.model) } catch { problems.append("\(prefix).devices[\(i)].model: \(error)") }
             }
         }
+        if let target = scenario.precision {
+            let known = ScrollOffRunAccumulator(horizonDays: 1).kpiValues().map(\.0.kpi)
+            for kpi in target.halfWidths.keys.sorted() where !known.contains(kpi) {
+                let hint = Suggestion.closest(to: kpi, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                problems.append("precision.kpis.\(kpi): unknown KPI\(hint); allowed: " + known.joined(separator: ", "))
+            }
+        }
         if !problems.isEmpty { throw PopulationError(problems: problems) }
     }
 
