@@ -173,6 +173,8 @@ public struct ScrollOffOutcome: Hashable, Sendable {
     public var effects: OutcomeList<ScrollOffEffect> = []
     /// Timers to arm (each strictly in the future; see `ScrollOffTimer` for the contract).
     public var timers: OutcomeList<ScrollOffTimer> = []
+    /// Broken engine invariants after this input, when the engine audits itself (`auditInvariants`); empty otherwise.
+    public var invariantViolations: [String] = []
 
     public init() {}
 
@@ -184,6 +186,7 @@ public struct ScrollOffOutcome: Hashable, Sendable {
         credits.removeAll()
         effects.removeAll()
         timers.removeAll()
+        if !invariantViolations.isEmpty { invariantViolations = [] }
     }
 
     /// The energy charges of all effects.

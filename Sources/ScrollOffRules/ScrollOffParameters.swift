@@ -29,6 +29,9 @@ public enum LotOrder: String, Hashable, Sendable, CaseIterable {
 /// Durations are stored as `TimeSpan`, credit amounts in milliseconds of app time, money as `Money`.
 /// `catalogue` lists each one under its scenario key path (`rules:` section), with range, default and source.
 public struct ScrollOffParameters: Hashable, Sendable {
+    /// A deliberate defect, for tests of the simulator's invariant audit only (set through `@testable import`;
+    /// never from a scenario). nil in every real run.
+    var injectedFault: InjectedFault?
     // MARK: Tiers and prices
     /// Seed 000 §5.1: Free "Block 3 apps".
     public var freeMaxBlockedApps: Int
@@ -259,4 +262,10 @@ public struct ScrollOffParameters: Hashable, Sendable {
                 .assumption("charter shows \"time saved\" but not its formula; one avoided social-app session ≈ 10 min")),
         ]
     }()
+}
+
+/// Deliberate engine defects that tests inject to prove the invariant audit catches them.
+enum InjectedFault: Hashable, Sendable {
+    /// Earn awards ignore the daily cap.
+    case ignoreDailyEarnCap
 }

@@ -103,6 +103,7 @@ struct ScrollOffLife {
         horizonEnd = zone.instant(on: world.start + Int64(world.horizonDays), at: .midnight)
         currentMonth = zone.monthID(installedAt)
         engine = ScrollOffEngine(parameters: world.parameters, zone: zone, installedAt: installedAt)
+        engine.auditInvariants = true
         phone = PhoneUseProcess(person: person)
         engagement = EngagementModel(person: person)
         meter = PersonDayEnergyMeter(device: device, model: world.energy)
@@ -185,6 +186,14 @@ struct ScrollOffLife {
     @discardableResult
     mutating func send(_ input: ScrollOffInput, at now: Instant, phoneInUse: Bool = true) -> ScrollOffDecision {
         engine.handle(input, at: now, into: &out)   // resets `out` itself
+        // Invariant audit (issue 6): every engine call is checked; the first violation stops this life.
+        if !out.invariantViolations.isEmpty && outcome.violation == nil {
+            let problems = out.invariantViolations
+            outcome.violation = InvariantViolation(arm: world.armName, replication: world.replication, seed: world.seed, person: id,
+                                                   time: now, input: "\(input)", problems: problems)
+            trace(kind: "invariant_violation", detail: "after \(input): " + problems.joined(separator: "; "), at: now)
+            uninstalled = true
+        }
         // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
         for i in 0..<out.events.count { observe(out.events[i], at: now) }
         for i in 0..<out.ledger.count { book(out.ledger[i]) }

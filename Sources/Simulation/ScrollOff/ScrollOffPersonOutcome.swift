@@ -51,9 +51,32 @@ public struct ScrollOffPersonOutcome: Sendable {
     /// Monthly-equivalent subscription price in force at the horizon end (for MRR).
     public var mrrAtEnd = Money.zero
     public var eventsSimulated = 0
+    /// The first engine invariant this person's life broke (the life stops there), if any.
+    public var violation: InvariantViolation?
     public var personDays = 0
     public var batteryDays: [(device: String, day: PersonDayBattery)] = []
     public var energyByActivity = EnergyVector()
 
     public init() {}
+}
+
+/// An engine invariant broken during a run (issue 6, invariant audit): who, when, after which input, and how to
+/// replay it with `habitat trace`.
+public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    public var arm: String
+    public var replication: Int
+    public var seed: UInt64
+    public var person: Int
+    public var time: Instant
+    /// The input the engine had just handled.
+    public var input: String
+    /// What is wrong (`ScrollOffEngine.checkInvariants`).
+    public var problems: [String]
+
+    public var description: String {
+        "engine invariant violated: person \(person), arm \(arm), replication \(replication), seed \(seed), at \(time) after "
+            + "\(input): \(problems.joined(separator: "; "))\n"
+            + "replay: habitat trace SCENARIO --person \(person) --arm \(arm) --replication \(replication) --seed \(seed) "
+            + "(with the run's --people and --days)"
+    }
 }

@@ -14,6 +14,9 @@ public struct ScrollOffRun {
     /// The accumulators of every arm (outer) and replication (inner, 1…N).
     public internal(set) var results: [(arm: String, replications: [ScrollOffRunAccumulator])] = []
 
+    /// Tests only: changes each world before it runs (e.g. injects an engine fault).
+    var worldHook: ((inout ScrollOffWorld) -> Void)?
+
     public init(scenario: ResolvedScenario, threads: Int) {
         self.scenario = scenario
         self.threads = threads
@@ -42,7 +45,9 @@ public struct ScrollOffRun {
     /// One replication of every arm (the arms share the replication's people and streams).
     mutating func simulateReplication(_ r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
         for (i, arm) in scenario.arms.enumerated() {
-            let world = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
+            var built = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
+            worldHook?(&built)
+            let world = built
             let base = done
             let horizon = scenario.horizonDays
             let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
@@ -54,6 +59,7 @@ public struct ScrollOffRun {
                 acc.add(life.run())
             }
             done += arm.population.installs
+            if let v = acc.violation { throw v }
             results[i].replications.append(acc)
         }
     }
@@ -79,7 +85,8 @@ public struct ScrollOffRun {
         guard (0..<a.population.installs).contains(person) else {
             throw TraceError(message: "person \(person) is out of range; allowed 0…\(a.population.installs - 1)")
         }
-        let world = try ScrollOffWorld(scenario: scenario, arm: a, replication: replication)
+        var world = try ScrollOffWorld(scenario: scenario, arm: a, replication: replication)
+        worldHook?(&world)
         var table = CSVTable(header: ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
                                       "self_efficacy", "plan", "frustration", "perceived_value"])
         let box = TraceBox()

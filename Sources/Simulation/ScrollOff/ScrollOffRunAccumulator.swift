@@ -21,6 +21,8 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
     public var subscribers = 0, annualSubscribers = 0, a1Reachers = 0, a1Revoked = 0
     public var mrrAtEnd = Money.zero
     public var churned: [String: Int] = [:]
+    /// The invariant violation of the lowest person id, if any person's life broke one.
+    public var violation: InvariantViolation?
 
     public init(horizonDays: Int) { retention = RetentionAccumulator(maxDay: horizonDays) }
 
@@ -36,6 +38,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
         }
         revenue.add(o.revenue)
         forecast.add(o.months)
+        if let v = o.violation, violation.map({ v.person < $0.person }) ?? true { violation = v }
         for d in o.batteryDays { battery.add(d.day, deviceID: d.device) }
         battery.addEnergy(o.energyByActivity)
         for v in o.appMinutesSavedPerActiveDay { appSavedPerActiveDay.add(v) }
@@ -66,6 +69,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
 
     public mutating func merge(_ o: ScrollOffRunAccumulator) {
         funnel.merge(o.funnel); retention.merge(o.retention); tokens.merge(o.tokens); revenue.merge(o.revenue)
+        if let v = o.violation, violation.map({ v.person < $0.person }) ?? true { violation = v }
         battery.merge(o.battery); forecast.merge(o.forecast); appSavedPerActiveDay.merge(o.appSavedPerActiveDay); trueSavedPerDay.merge(o.trueSavedPerDay)
         people += o.people; personDays += o.personDays; events += o.events
         pickups += o.pickups; sessions += o.sessions; sessionsUnder30s += o.sessionsUnder30s; notificationSessions += o.notificationSessions

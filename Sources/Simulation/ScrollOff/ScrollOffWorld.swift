@@ -17,7 +17,7 @@ public struct ScrollOffWorld: Sendable {
     public let seed: UInt64
     /// 1-based replication number (streams use `replication − 1`).
     public let replication: Int
-    public let parameters: ScrollOffParameters
+    public internal(set) var parameters: ScrollOffParameters
     public let start: LocalDate
     public let horizonDays: Int
     public let installs: Int
