@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 SHARED_BENCH ?= ../shared/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test bench bench-kernel bench-run clean
+.PHONY: setup build run test check-baselines bench bench-kernel bench-run clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -27,10 +27,19 @@ run: build
 	$(BIN) run
 	@echo "Open Reports/scroll-off-baseline/ (kpis.csv, activation-funnel.csv, retention.csv, ...)"
 
-## test: every test (unit, statistical, golden, CLI).
+## test: every test (unit, statistical, golden, CLI), then the regression gate over every committed baseline.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
+
+## check-baselines: `habitat check` against every baseline in Reports/baselines/ (a changed rule without a
+## re-recorded baseline fails here with a readable diff).
+HABITAT ?= $(BIN)
+check-baselines:
+	@status=0; for d in Reports/baselines/*/; do \
+		$(HABITAT) check --baseline "$$d" --progress never || status=1; \
+	done; exit $$status
 
 ## bench-kernel: Habitat, the plain-C reference and (if installed) SimPy side by side on the same workloads.
 bench-kernel: build

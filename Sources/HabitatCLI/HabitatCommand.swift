@@ -11,7 +11,7 @@ public struct HabitatCommand: ParsableCommand {
         Exit status: 0 success; 1 a run or check that failed; 2 bad usage or an invalid scenario.
         """,
         version: "habitat \(ToolVersion.text)",
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, TraceCommand.self, CompareCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, TraceCommand.self, CompareCommand.self, CheckCommand.self, BenchCommand.self]
     )
     public init() {}
 

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Reports
+import ScenarioFormat
+import Simulation
+
+/// `habitat check [SCENARIO.yaml] --baseline DIR [--record --reason TEXT]`: regression check against a stored run.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Regression check: re-run a scenario and compare it with a stored baseline (or record one with --record).",
+        discussion: """
+        With --record, runs the scenario (at the size given by --people/--days/--replications) and stores the
+        reports, the manifest and baseline.json (how to re-run it, and --reason) in --baseline.
+        Without it, re-runs the scenario (by default the file the baseline was recorded from) at the baseline's
+        recorded size and compares:
+          exact        when the resolved scenario (every rule parameter, the population, the size) is unchanged,
+                       every CSV must be byte-identical; the first difference is named by file, row and column.
+          statistical  when the scenario changed, each KPI's difference is judged against its Monte Carlo
+                       uncertainty (paired when the people are the same) and its tolerance (default 1% of the
+                       baseline mean; --tolerances FILE with columns kpi,abs,rel). The rule parameters that
+                       differ are listed, and the first person whose life diverged is replayed under both rule
+                       sets to show the first diverging event.
+        Exit status 0 when the check passes, 1 when it fails, 2 for bad input.
+        """
+    )
+
+    @OptionGroup var options: ScenarioOptions
+
+    @Option(help: "The baseline directory (e.g. Reports/baselines/<scenario>).")
+    var baseline: String
+
+    @Flag(help: "Record (or re-record) the baseline instead of checking against it.")
+    var record = false
+
+    @Option(help: "Why the baseline is (re-)recorded; stored in baseline.json (required with --record).")
+    var reason: String?
+
+    @Option(help: "A CSV of per-KPI tolerances: kpi,abs,rel.")
+    var tolerances: String?
+
+    @Option(help: "Worker threads (default: the machine's cores).")
+    var threads: Int = PersonParallelRunner.defaultThreads
+
+    @Option(help: "Progress bar on stderr: auto, always, never.")
+    var progress: ProgressMode = .never
+
+    func run() throws {
+        let dir = URL(fileURLWithPath: baseline)
+        do {
+            if record { try recordBaseline(dir) } else { try check(dir) }
+        } catch let e as ComparisonError {
+            FileHandle.standardError.write(Data("habitat check: \(e)\n".utf8))
+            throw ExitCode(2)
+        } catch let v as InvariantViolation {
+            FileHandle.standardError.write(Data("habitat check: \(v)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    func simulate(_ scenario: ResolvedScenario, into dir: URL) throws {
+        guard Products.info(scenario.product).hasEngine else {
+            throw ComparisonError("product '\(scenario.product)' has no rule engine in Habitat yet")
+        }
+        do { try ScrollOffWorld.check(scenario) } catch {
+            throw ComparisonError(error.rendered(file: options.scenario ?? DefaultScenario.fileName))
+        }
+        let report = try ReportDirectory(destination: dir)
+        defer { report.abort() }
+        var run = ScrollOffRun(scenario: scenario, threads: threads)
+        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
+        let started = ContinuousClock.now
+        try run.simulate(progress: { bar.update($0) })
+        bar.finish(run.totalPeople)
+        _ = try run.write(to: report, wallSeconds: (ContinuousClock.now - started).seconds)
+        try report.commit()
+    }
+
+    /// The size flags a baseline was recorded with, for the re-record hint.
+    static func sizeFlags(_ r: RegressionCheck.BaselineRecord) -> String {
+        [r.people.map { "--people \($0)" }, r.days.map { "--days \($0)" }, r.replications.map { "--replications \($0)" },
+         r.seed.map { "--seed \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+
+    func recordBaseline(_ dir: URL) throws {
+        guard let reason, !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ComparisonError("--record needs --reason TEXT: say why the baseline changes (it is kept in baseline.json)")
+        }
+        let scenario = try options.load()
+        try simulate(scenario, into: dir)
+        let record = RegressionCheck.BaselineRecord(scenarioFile: options.scenario, seed: options.seed, people: options.people,
+                                                    days: options.days, replications: options.replications, reason: reason)
+        try record.json().write(to: dir.appendingPathComponent(RegressionCheck.BaselineRecord.fileName), atomically: true, encoding: .utf8)
+        print("Recorded baseline \(dir.path) for \(scenario.name) (scenario hash \(scenario.scenarioHash)): \(reason)")
+    }
+
+    func check(_ dir: URL) throws {
+        let stored = try FinishedRun(directory: dir)
+        let record = try RegressionCheck.BaselineRecord.read(from: dir)
+        // Re-run at the baseline's size unless the command line says otherwise.
+        var opts = options
+        opts.scenario = opts.scenario ?? record.scenarioFile   // no file given: the one the baseline was recorded from
+        opts.seed = opts.seed ?? record.seed
+        opts.people = opts.people ?? record.people
+        opts.days = opts.days ?? record.days
+        opts.replications = opts.replications ?? record.replications
+        let scenario = try opts.load()
+        let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0)) } ?? [:]
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try simulate(scenario, into: scratch)
+        let name = "\(scenario.name) against \(dir.path)"
+
+        if scenario.scenarioHash == stored.manifest.scenarioHash {
+            let files = stored.manifest.files.filter { $0.hasSuffix(".csv") }
+            if let d = RegressionCheck.firstDifference(files: files, baseline: dir, current: scratch) {
+                print("FAIL (exact) \(name): the scenario and its rules are unchanged, but the reports differ.")
+                print("  first difference: \(d)")
+                print("  Something other than the rule parameters changed the simulation (engine code, behaviour model, tool).")
+                print("  If that is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
+                throw ExitCode(1)
+            }
+            print("PASS (exact) \(name): all \(files.count) reports byte-identical (scenario hash \(scenario.scenarioHash)).")
+            return
+        }
+
+        print("Scenario changed since the baseline (hash \(stored.manifest.scenarioHash) → \(scenario.scenarioHash)); comparing statistically.")
+        let old = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: stored.manifest.resolvedScenario, fileName: "baseline manifest")
+        let changes = RegressionCheck.ruleChanges(baseline: old, current: scenario)
+        if changes.isEmpty {
+            print("No rule parameter differs (population, size or other settings changed).")
+        } else {
+            print("Rule parameters that differ:")
+            for c in changes { print("  \(c)") }
+        }
+        let current = try FinishedRun(directory: scratch)
+        let movements = RegressionCheck.movements(baseline: stored, current: current, tolerances: tolerance)
+        let moved = movements.filter(\.beyondTolerance)
+        print(FinishedRun.samePeople(stored, current)
+              ? "Same people as the baseline: differences are paired replication by replication."
+              : "Different people from the baseline (seed or population changed): unpaired comparison.")
+        if !changes.isEmpty, let divergence = try RegressionCheck.firstDivergence(baseline: old, current: scenario) {
+            print("First divergence: \(divergence)")
+        }
+        if moved.isEmpty {
+            print("PASS (statistical) \(name): \(movements.count) KPI comparisons, none beyond tolerance.")
+            return
+        }
+        print("FAIL (statistical) \(name): \(moved.count) KPI(s) moved beyond tolerance:")
+        for m in moved { print("  \(m)") }
+        print("If the change is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
+        throw ExitCode(1)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Issue 6: `habitat check` against a recorded baseline — exact when nothing changed, statistical when a rule did.
+@Suite("habitat check", .serialized)
+struct CheckCommandTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let scenario = repo.appendingPathComponent("Scenarios/scroll-off-baseline.yaml")
+    static let size = ["--people", "80", "--days", "21", "--replications", "3", "--threads", "2"]
+
+    /// The baseline scenario with some rules changed, as a new file.
+    static func variant(_ dir: URL, _ rules: String) throws -> URL {
+        let text = try String(contentsOf: scenario, encoding: .utf8)
+            .replacingOccurrences(of: "\nstart:", with: "\nrules:\n" + rules + "\nstart:")
+        let url = dir.appendingPathComponent("variant.yaml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    static func record(_ dir: URL) throws -> URL {
+        let baseline = dir.appendingPathComponent("baseline")
+        let r = try CLIProcess.run(["check", scenario.path, "--baseline", baseline.path, "--record", "--reason", "test"] + size)
+        #expect(r.status == 0, "\(r.stderr)")
+        return baseline
+    }
+
+    @Test("an unchanged run passes exactly; a one-byte change in the baseline fails with file, row and column")
+    func exact() throws {
+        let dir = CLIProcess.tempDir()
+        let baseline = try Self.record(dir)
+        let ok = try CLIProcess.run(["check", Self.scenario.path, "--baseline", baseline.path])
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+        #expect(ok.stdout.contains("PASS (exact)"))
+        // One byte: the first digit of the first retention count.
+        let file = baseline.appendingPathComponent("retention.csv")
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\r\n")
+        var cells = lines[1].components(separatedBy: ",")
+        cells[8] = String(Int(cells[8])! + 1)
+        lines[1] = cells.joined(separator: ",")
+        try lines.joined(separator: "\r\n").write(to: file, atomically: true, encoding: .utf8)
+        let bad = try CLIProcess.run(["check", Self.scenario.path, "--baseline", baseline.path])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("FAIL (exact)"))
+        #expect(bad.stdout.contains("retention.csv: row 2, column active:"), "\(bad.stdout)")
+    }
+
+    @Test("the token cap from 5 to 3 fails on token share and names the rule; a parameter nobody meets passes")
+    func statistical() throws {
+        let dir = CLIProcess.tempDir()
+        let baseline = try Self.record(dir)
+        let cap = try Self.variant(dir, "  tokens:\n    monthly_purchase_cap: 3")
+        let r = try CLIProcess.run(["check", cap.path, "--baseline", baseline.path])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("control: rules.tokens.monthly_purchase_cap: 5 → 3"))
+        #expect(r.stdout.contains("FAIL (statistical)"))
+        #expect(r.stdout.contains("control token_revenue_share: down"))
+        #expect(r.stdout.contains("bypass_token_cap_hit"), "the first divergence shows the refused purchase")
+        // Nobody sets a curfew in the baseline, so its reminder lead never matters.
+        let cosmetic = try Self.variant(dir, "  curfew:\n    reminder_lead_minutes: 25")
+        let c = try CLIProcess.run(["check", cosmetic.path, "--baseline", baseline.path])
+        #expect(c.status == 0, "\(c.stdout)\(c.stderr)")
+        #expect(c.stdout.contains("control: rules.curfew.reminder_lead_minutes: 10 → 25"))
+        #expect(c.stdout.contains("PASS (statistical)"))
+    }
+
+    @Test("recording needs a reason; a missing baseline is a clear error")
+    func badInput() throws {
+        let dir = CLIProcess.tempDir()
+        let noReason = try CLIProcess.run(["check", "--baseline", dir.appendingPathComponent("b").path, "--record"] + Self.size)
+        #expect(noReason.status == 2)
+        #expect(noReason.stderr.contains("--record needs --reason"))
+        let missing = try CLIProcess.run(["check", "--baseline", dir.appendingPathComponent("nothing").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("manifest.json: not found"))
+    }
+}
