@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 SHARED_BENCH ?= ../shared/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines bench bench-kernel bench-run clean
+.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-run clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -17,6 +17,10 @@ setup:
 	fi
 	@pkg-config --exists gsl || { echo "setup: GSL still missing (pkg-config gsl)"; exit 1; }
 	@echo "setup: GSL $$(pkg-config --modversion gsl) ready"
+	@if ! python3 -c 'import nbclient, nbformat, ipykernel, pandas, matplotlib' 2>/dev/null; then \
+		echo "setup: installing the notebooks' Python packages (Notebooks/requirements.txt) with pip"; \
+		python3 -m pip install -q --disable-pip-version-check -r Notebooks/requirements.txt; \
+	fi
 
 ## build: release build of the habitat command.
 build: setup
@@ -25,13 +29,29 @@ build: setup
 ## run: the main job: the default scenario (Scroll Off baseline); reports in Reports/scroll-off-baseline/.
 run: build
 	$(BIN) run
-	@echo "Open Reports/scroll-off-baseline/ (kpis.csv, activation-funnel.csv, retention.csv, ...)"
+	python3 Notebooks/plot_run.py Reports/scroll-off-baseline
+	@echo "Open Reports/scroll-off-baseline/ (kpis.csv, activation-funnel.csv, retention.csv, ...; figures in plots/)"
 
 ## test: every test (unit, statistical, golden, CLI), then the regression gate over every committed baseline.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
+
+## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast).
+NB_RUNS := .build/notebook-runs
+notebooks:
+	python3 Notebooks/test_habitat_plots.py
+	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
+	$(HABITAT) run Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/price --progress never > /dev/null
+	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
+	python3 Notebooks/run_notebooks.py $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast
+
+## plots: the same figures as PNG beside a run, for people without Jupyter: make plots RUN=Reports/scroll-off-baseline
+RUN ?= Reports/scroll-off-baseline
+plots: setup
+	python3 Notebooks/plot_run.py $(RUN)
 
 ## check-baselines: `habitat check` against every baseline in Reports/baselines/ (a changed rule without a
 ## re-recorded baseline fails here with a readable diff).

@@ -1,0 +1,287 @@
+"""Figures of a Habitat run, shared by the notebooks and by plot_run.py.
+
+Every function takes a run directory's tables (see `load_run`) and returns a matplotlib figure, or None when the
+run has no data for it (e.g. no experiment.csv without arms). Columns are those of ../shared/CONTRACT.md.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+if os.environ.get("MPLBACKEND") is None and not os.environ.get("DISPLAY"):
+    matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+REPORTS = {
+    "funnel": "activation-funnel.csv",
+    "retention": "retention.csv",
+    "tokens": "token-revenue-share.csv",
+    "revenue": "revenue.csv",
+    "battery": "battery-budget.csv",
+    "energy": "energy-by-effect.csv",
+    "kpis": "kpis.csv",
+    "experiment": "experiment.csv",
+    "forecast": "forecast.csv",
+}
+REQUIRED = ["funnel", "retention", "tokens", "revenue", "battery", "energy", "kpis"]
+
+# Every figure made here, so that tests can check none is empty.
+FIGURES: list = []
+
+
+def default_run_dir() -> Path:
+    """HABITAT_RUN_DIR, else Reports/scroll-off-baseline (what `make run` writes), relative to the repository."""
+    env = os.environ.get("HABITAT_RUN_DIR")
+    if env:
+        return Path(env)
+    here = Path.cwd()
+    for base in [here, here.parent]:
+        if (base / "Reports").is_dir():
+            return base / "Reports" / "scroll-off-baseline"
+    return Path("Reports/scroll-off-baseline")
+
+
+def load_run(run_dir) -> dict:
+    """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing)."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
+    missing = [REPORTS[k] for k in REQUIRED if not (run_dir / REPORTS[k]).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
+    tables = {}
+    for key, name in REPORTS.items():
+        path = run_dir / name
+        if path.is_file():
+            tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+    tables["dir"] = run_dir
+    return tables
+
+
+def _figure(*args, **kwargs):
+    fig = plt.figure(*args, **kwargs)
+    FIGURES.append(fig)
+    return fig
+
+
+def _pooled(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows pooled over replications when there are several, else replication 1."""
+    return df[df["replication"] == "all"] if (df["replication"] == "all").any() else df[df["replication"] == "1"]
+
+
+def _t95(n: int) -> float:
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+    return table.get(n, 1.96 if n > 30 else 2.05)
+
+
+def funnel(t: dict):
+    """Activation funnel: share of installs reaching each stage, per arm, with the charter's targets marked."""
+    df = _pooled(t["funnel"])
+    arms = list(dict.fromkeys(df["arm"]))
+    stages = df.drop_duplicates("stage_order").sort_values("stage_order")
+    fig = _figure(figsize=(10, 4.5))
+    ax = fig.add_subplot(111)
+    width = 0.8 / len(arms)
+    x = np.arange(len(stages))
+    for i, arm in enumerate(arms):
+        rows = df[df["arm"] == arm].sort_values("stage_order")
+        bars = ax.bar(x + i * width - 0.4 + width / 2, rows["rate_from_start"], width, label=arm)
+        for b, r in zip(bars, rows["rate_from_previous"]):
+            ax.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
+    for j, (_, s) in enumerate(stages.iterrows()):
+        if pd.notna(s["target_min"]):
+            ax.plot([j - 0.45, j + 0.45], [s["target_min"]] * 2, color="black", ls="--", lw=1)
+    ax.plot([], [], color="black", ls="--", lw=1, label="target (step conversion, min)")
+    ax.set_xticks(x, [f"{s}\n{n}" for s, n in zip(stages["stage"], stages["stage_name"].str.slice(0, 14))], fontsize=6.5)
+    ax.set_ylabel("share of installs reaching the stage")
+    ax.set_ylim(0, 1.08)
+    ax.set_title("Activation funnel (labels: conversion from the previous stage)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def retention(t: dict):
+    """Day-N retention of all installs with a 95 % band over replications, by persona and by plan; D1/D7/D30 marked."""
+    df = t["retention"]
+    reps = df[df["replication"] != "all"]
+    allc = reps[reps["cohort"] == "all"]
+    fig = _figure(figsize=(13, 4.2))
+    segments = sorted(allc["segment"].unique())
+    plans = [s for s in segments if s in ("free", "premium", "pro")]
+    personas = [s for s in segments if s not in plans and s != "all"]
+    kpis = t["kpis"]
+    targets = {}
+    for k in ["d1_retention", "d7_retention_actives", "d30_retention_paid"]:
+        row = kpis[(kpis["kpi"] == k) & (kpis["replication"] == "all")]
+        if len(row) and pd.notna(row["target_min"].iloc[0]):
+            targets[k] = row["target_min"].iloc[0]
+    for p, (title, segs) in enumerate([("all installs", ["all"]), ("by persona", personas), ("by plan (highest held)", plans)]):
+        ax = fig.add_subplot(1, 3, p + 1)
+        for seg in segs:
+            g = allc[(allc["segment"] == seg) & (allc["arm"] == allc["arm"].iloc[0])].groupby("day")["retention"]
+            mean, n, sd = g.mean(), g.count(), g.std().fillna(0)
+            half = sd / np.sqrt(n.clip(lower=1)) * n.map(_t95)
+            ax.plot(mean.index, mean.values, label=seg)
+            if n.max() > 1:
+                ax.fill_between(mean.index, (mean - half).clip(0, 1), (mean + half).clip(0, 1), alpha=0.2)
+        for day, k in [(1, "d1_retention"), (7, "d7_retention_actives"), (30, "d30_retention_paid")]:
+            ax.axvline(day, color="grey", lw=0.6, ls=":")
+            if k in targets and p == 0:
+                ax.plot(day, targets[k], marker="_", color="black", markersize=14)
+        ax.set_xlabel("day since install")
+        ax.set_ylabel("retention (opened the app that day)")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"Retention, {title}")
+        ax.legend(fontsize=7)
+    fig.suptitle("Day-N retention, 95 % band over replications (— charter targets at D1/D7/D30)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def token_share(t: dict):
+    """Monthly gross revenue by source (stacked), token share against its threshold, cap hits."""
+    df = _pooled(t["tokens"])
+    df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
+    fig = _figure(figsize=(11, 4))
+    ax = fig.add_subplot(121)
+    months = df["month"].tolist()
+    ax.bar(months, df["subscription_gross_usd"], label="subscriptions")
+    ax.bar(months, df["token_gross_usd"], bottom=df["subscription_gross_usd"], label="emergency tokens")
+    ax.bar(months, df["other_gross_usd"], bottom=df["subscription_gross_usd"] + df["token_gross_usd"], label="other")
+    ax.set_ylabel("gross revenue, USD")
+    ax.set_title("Revenue by source")
+    ax.legend(fontsize=8)
+    ax2 = fig.add_subplot(122)
+    ax2.plot(months, df["token_share"], marker="o", label="token share")
+    ax2.axhline(df["threshold"].iloc[0], color="red", ls="--", label=f"limit {df['threshold'].iloc[0]:.0%}")
+    ax2.set_ylim(0, 1)
+    ax2.set_ylabel("token share of gross revenue")
+    ax3 = ax2.twinx()
+    ax3.bar(months, df["cap_hits"], alpha=0.25, color="grey", label="cap hits")
+    ax3.set_ylabel("token cap hits")
+    ax2.set_title("Token revenue share and cap hits")
+    ax2.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def battery(t: dict):
+    """Battery drain distribution by device against the budgets, and which effects spend the energy."""
+    df = _pooled(t["battery"])
+    df = df[df["arm"] == df["arm"].iloc[0]]
+    metrics = ["idle_pct_per_hour", "active_pct_per_hour", "pct_per_24h"]
+    fig = _figure(figsize=(14, 4))
+    for i, m in enumerate(metrics):
+        ax = fig.add_subplot(1, 4, i + 1)
+        rows = df[df["metric"] == m]
+        devices = rows["device"].tolist()
+        y = np.arange(len(devices))
+        ax.hlines(y, rows["p50"], rows["p99"], color="C0", lw=4, alpha=0.4, label="p50–p99")
+        ax.plot(rows["mean"], y, "o", color="C0", label="mean")
+        ax.plot(rows["max"], y, "x", color="C3", label="max")
+        ax.axvline(rows["budget"].iloc[0], color="red", ls="--", label=f"budget {rows['budget'].iloc[0]:g}")
+        ax.set_yticks(y, devices, fontsize=7)
+        ax.set_xscale("symlog", linthresh=1e-3)
+        ax.set_title(m.replace("_", " ").replace("pct", "%"), fontsize=9)
+        ax.set_xlabel("% of battery")
+        if i == 0:
+            ax.legend(fontsize=6)
+    e = t["energy"]
+    e = e[(e["replication"] == "1") & (e["arm"] == e["arm"].iloc[0])].sort_values("share")
+    ax = fig.add_subplot(1, 4, 4)
+    ax.barh(e["activity"], e["share"])
+    ax.set_xlabel("share of the app's energy")
+    ax.set_title("Where the energy goes", fontsize=9)
+    ax.tick_params(axis="y", labelsize=7)
+    fig.suptitle("Battery budget per person-day (seed 000 §7.6)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def experiment(t: dict):
+    """Paired differences arm − control per KPI with 95 % intervals, beside the unpaired interval."""
+    if "experiment" not in t:
+        return None
+    df = t["experiment"].dropna(subset=["diff"])
+    df = df[df["unit"].isin(["fraction", "count_per_day", "minutes"])]
+    if df.empty:
+        return None
+    arms = list(dict.fromkeys(df["arm"]))
+    kpis = list(dict.fromkeys(df["kpi"]))
+    fig = _figure(figsize=(10, 0.32 * len(kpis) * len(arms) + 1.5))
+    ax = fig.add_subplot(111)
+    y = 0
+    ticks, labels = [], []
+    for kpi in kpis:
+        for j, arm in enumerate(arms):
+            r = df[(df["kpi"] == kpi) & (df["arm"] == arm)]
+            if r.empty:
+                continue
+            r = r.iloc[0]
+            scale = abs(r["control_mean"]) if r["control_mean"] else 1.0
+            rel = lambda v: v / scale if pd.notna(v) else np.nan  # noqa: E731
+            ax.plot([rel(r["unpaired_ci_low"]), rel(r["unpaired_ci_high"])], [y, y], color="grey", lw=6, alpha=0.3)
+            ax.plot([rel(r["diff_ci_low"]), rel(r["diff_ci_high"])], [y, y], color=f"C{j}", lw=2)
+            ax.plot(rel(r["diff"]), y, "o", color=f"C{j}")
+            ticks.append(y)
+            labels.append(f"{kpi} [{arm}]" if len(arms) > 1 else kpi)
+            y += 1
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(ticks, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("difference arm − control, relative to the control mean")
+    ax.set_title(f"Paired differences (95 % CI, coloured) vs unpaired (grey) — control: {df['control_arm'].iloc[0]}")
+    fig.tight_layout()
+    return fig
+
+
+def forecast(t: dict):
+    """MRR and active/paying people per month with 95 % bands."""
+    if "forecast" not in t:
+        return None
+    df = t["forecast"]
+    df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
+    fig = _figure(figsize=(11, 4))
+    for i, (metrics, ylabel) in enumerate([(["mrr_usd", "net_revenue_usd"], "USD"),
+                                          (["installs", "active_people", "paying_people"], "people")]):
+        ax = fig.add_subplot(1, 2, i + 1)
+        for m in metrics:
+            r = df[df["metric"] == m]
+            ax.plot(r["month"], r["mean"], marker="o", label=m)
+            ax.fill_between(r["month"], r["ci_low"].fillna(r["mean"]), r["ci_high"].fillna(r["mean"]), alpha=0.2)
+        if i == 0:
+            ax.axhline(20000, color="red", ls="--", lw=0.8, label="$20K MRR (seed 000 §4)")
+        ax.set_ylabel(ylabel)
+        ax.tick_params(axis="x", rotation=60, labelsize=7)
+        ax.legend(fontsize=8)
+        ax.set_title("Revenue forecast" if i == 0 else "People forecast")
+    fig.suptitle("12-month forecast, means with 95 % bands over replications", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+ALL = [("funnel", funnel), ("retention", retention), ("token-share", token_share), ("battery", battery),
+       ("experiment", experiment), ("forecast", forecast)]
+
+
+def figure_is_empty(fig) -> bool:
+    """True when no axes of the figure draws anything (no lines, patches, collections or images)."""
+    for ax in fig.axes:
+        if ax.lines or ax.patches or ax.collections or ax.images:
+            return False
+    return True
+
+
+def assert_figures_drawn():
+    """Fails if any figure made so far is empty (used by the notebooks' last cell and the test runner)."""
+    empty = [i for i, f in enumerate(FIGURES) if figure_is_empty(f)]
+    if not FIGURES:
+        raise AssertionError("no figure was drawn")
+    if empty:
+        raise AssertionError(f"empty figure(s): {empty}")
+    return len(FIGURES)

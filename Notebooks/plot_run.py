@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Writes every figure of a Habitat run as PNG (for people without Jupyter).
+
+    python3 Notebooks/plot_run.py RUN_DIR [--out DIR]      (or: make plots RUN=RUN_DIR)
+
+PNGs go to RUN_DIR/plots/ unless --out says otherwise. Figures without data (experiment without arms, forecast
+without an acquisition curve) are skipped with a note.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import habitat_plots as hp  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", help="a run directory written by `habitat run`")
+    parser.add_argument("--out", help="directory for the PNGs (default RUN_DIR/plots)")
+    args = parser.parse_args()
+    try:
+        tables = hp.load_run(args.run_dir)
+    except FileNotFoundError as e:
+        print(f"plot_run: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else Path(args.run_dir) / "plots"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, draw in hp.ALL:
+        fig = draw(tables)
+        if fig is None:
+            print(f"  {name}: no data in this run (skipped)")
+            continue
+        if hp.figure_is_empty(fig):
+            print(f"plot_run: the {name} figure is empty", file=sys.stderr)
+            return 1
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        print(f"  wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
