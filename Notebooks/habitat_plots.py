@@ -181,12 +181,13 @@ def battery(t: dict):
         rows = df[df["metric"] == m]
         devices = rows["device"].tolist()
         y = np.arange(len(devices))
-        ax.hlines(y, rows["p50"], rows["p99"], color="C0", lw=4, alpha=0.4, label="p50–p99")
-        ax.plot(rows["mean"], y, "o", color="C0", label="mean")
-        ax.plot(rows["max"], y, "x", color="C3", label="max")
+        floor = 1e-5  # log axis: zero drains are drawn at the floor
+        ax.hlines(y, rows["p50"].clip(lower=floor), rows["p99"].clip(lower=floor), color="C0", lw=4, alpha=0.4, label="p50–p99")
+        ax.plot(rows["mean"].clip(lower=floor), y, "o", color="C0", label="mean")
+        ax.plot(rows["max"].clip(lower=floor), y, "x", color="C3", label="max")
         ax.axvline(rows["budget"].iloc[0], color="red", ls="--", label=f"budget {rows['budget'].iloc[0]:g}")
         ax.set_yticks(y, devices, fontsize=7)
-        ax.set_xscale("symlog", linthresh=1e-3)
+        ax.set_xscale("log")
         ax.set_title(m.replace("_", " ").replace("pct", "%"), fontsize=9)
         ax.set_xlabel("% of battery")
         if i == 0:
@@ -253,7 +254,8 @@ def forecast(t: dict):
         for m in metrics:
             r = df[df["metric"] == m]
             ax.plot(r["month"], r["mean"], marker="o", label=m)
-            ax.fill_between(r["month"], r["ci_low"].fillna(r["mean"]), r["ci_high"].fillna(r["mean"]), alpha=0.2)
+            # Money and people cannot be negative: the band is drawn from zero up (few replications make it wide).
+            ax.fill_between(r["month"], r["ci_low"].fillna(r["mean"]).clip(lower=0), r["ci_high"].fillna(r["mean"]), alpha=0.2)
         if i == 0:
             ax.axhline(20000, color="red", ls="--", lw=0.8, label="$20K MRR (seed 000 §4)")
         ax.set_ylabel(ylabel)
