@@ -110,7 +110,7 @@ def retention(t: dict):
     df = t["retention"]
     reps = df[df["replication"] != "all"]
     allc = reps[reps["cohort"] == "all"]
-    fig = _figure(figsize=(13, 4.2))
+    fig = _figure(figsize=(17, 4.2))
     segments = sorted(allc["segment"].unique())
     plans = [s for s in segments if s in ("free", "premium", "pro")]
     personas = [s for s in segments if s not in plans and s != "all"]
@@ -120,10 +120,15 @@ def retention(t: dict):
         row = kpis[(kpis["kpi"] == k) & (kpis["replication"] == "all")]
         if len(row) and pd.notna(row["target_min"].iloc[0]):
             targets[k] = row["target_min"].iloc[0]
-    for p, (title, segs) in enumerate([("all installs", ["all"]), ("by persona", personas), ("by plan (highest held)", plans)]):
-        ax = fig.add_subplot(1, 3, p + 1)
-        for seg in segs:
-            g = allc[(allc["segment"] == seg) & (allc["arm"] == allc["arm"].iloc[0])].groupby("day")["retention"]
+    arm0 = allc["arm"].iloc[0]
+    cohorts = sorted(c for c in reps["cohort"].unique() if c != "all")
+    panels = [("all installs", "segment", ["all"]), ("by persona", "segment", personas),
+              ("by plan (highest held)", "segment", plans), ("by install week", "cohort", cohorts)]
+    for p, (title, column, groups) in enumerate(panels):
+        ax = fig.add_subplot(1, 4, p + 1)
+        for seg in groups:
+            base = allc if column == "segment" else reps[reps["segment"] == "all"]
+            g = base[(base[column] == seg) & (base["arm"] == arm0)].groupby("day")["retention"]
             mean, n, sd = g.mean(), g.count(), g.std().fillna(0)
             half = sd / np.sqrt(n.clip(lower=1)) * n.map(_t95)
             ax.plot(mean.index, mean.values, label=seg)
