@@ -52,15 +52,21 @@ extension ScrollOffEngine {
         tierChanged(from: old, now, &out)
     }
 
-    mutating func startPeriod(_ p: Plan, _ now: Instant, _ out: inout ScrollOffOutcome) {
+    /// Begins a paid period of `p` at `t` and books its charge (a purchase or a renewal); returns the price.
+    mutating func beginPeriod(_ p: Plan, at t: Instant, charged kind: LedgerEntry.Kind, _ out: inout ScrollOffOutcome) -> Money {
         let price = parameters.price(of: p)
         plan = p
         pendingPlan = nil
-        autoRenew = true
-        periodStart = now
-        periodEnd = adding(months: p.periodMonths, to: now)
+        periodStart = t
+        periodEnd = adding(months: p.periodMonths, to: t)
         lastPaid = price
-        out.ledger.append(LedgerEntry(at: now, amount: price, productID: p.sku, kind: .subscriptionPurchase))
+        out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: kind))
+        return price
+    }
+
+    mutating func startPeriod(_ p: Plan, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        autoRenew = true
+        let price = beginPeriod(p, at: now, charged: .subscriptionPurchase, &out)
         out.events.append(.subscriptionPurchaseCompleted(p, price: price))
         out.effects.append(.databaseWrite)
         out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
@@ -73,13 +79,7 @@ extension ScrollOffEngine {
         let old = tier
         if autoRenew {
             let next = pendingPlan ?? current
-            let price = parameters.price(of: next)
-            plan = next
-            pendingPlan = nil
-            periodStart = t
-            periodEnd = adding(months: next.periodMonths, to: t)
-            lastPaid = price
-            out.ledger.append(LedgerEntry(at: t, amount: price, productID: next.sku, kind: .subscriptionRenewal))
+            let price = beginPeriod(next, at: t, charged: .subscriptionRenewal, &out)
             out.events.append(.subscriptionRenewed(next, price: price))
             if periodEnd > now { out.timers.append(ScrollOffTimer(.renewal, at: periodEnd)) }
         } else {
