@@ -52,28 +52,7 @@ struct CheckCommand: ParsableCommand {
         } catch let e as ComparisonError {
             FileHandle.standardError.write(Data("habitat check: \(e)\n".utf8))
             throw ExitCode(2)
-        } catch let v as InvariantViolation {
-            FileHandle.standardError.write(Data("habitat check: \(v)\n".utf8))
-            throw ExitCode(1)
         }
-    }
-
-    func simulate(_ scenario: ResolvedScenario, into dir: URL) throws {
-        guard Products.info(scenario.product).hasEngine else {
-            throw ComparisonError("product '\(scenario.product)' has no rule engine in Habitat yet")
-        }
-        do { try ScrollOffWorld.check(scenario) } catch {
-            throw ComparisonError(error.rendered(file: options.scenario ?? DefaultScenario.fileName))
-        }
-        let report = try ReportDirectory(destination: dir)
-        defer { report.abort() }
-        var run = ScrollOffRun(scenario: scenario, threads: threads)
-        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
-        let started = ContinuousClock.now
-        try run.simulate(progress: { bar.update($0) })
-        bar.finish(run.totalPeople)
-        _ = try run.write(to: report, wallSeconds: (ContinuousClock.now - started).seconds)
-        try report.commit()
     }
 
     /// The size flags a baseline was recorded with, for the re-record hint.
@@ -87,7 +66,7 @@ struct CheckCommand: ParsableCommand {
             throw ComparisonError("--record needs --reason TEXT: say why the baseline changes (it is kept in baseline.json)")
         }
         let scenario = try options.load()
-        try simulate(scenario, into: dir)
+        _ = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, threads: threads, progress: progress)
         let record = RegressionCheck.BaselineRecord(scenarioFile: options.scenario, seed: options.seed, people: options.people,
                                                     days: options.days, replications: options.replications, reason: reason)
         try record.json().write(to: dir.appendingPathComponent(RegressionCheck.BaselineRecord.fileName), atomically: true, encoding: .utf8)
@@ -108,7 +87,7 @@ struct CheckCommand: ParsableCommand {
         let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0)) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try simulate(scenario, into: scratch)
+        _ = try ReportRun.simulate(scenario, scenarioFile: opts.scenario, into: scratch, threads: threads, progress: progress)
         let name = "\(scenario.name) against \(dir.path)"
 
         if scenario.scenarioHash == stored.manifest.scenarioHash {

@@ -107,35 +107,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try options.load(outputDir: out)
-        guard Products.info(scenario.product).hasEngine else {
-            FileHandle.standardError.write(Data("habitat: product '\(scenario.product)' has no rule engine in Habitat yet; `habitat list` shows which do\n".utf8))
-            throw ExitCode(2)
-        }
-        do { try ScrollOffWorld.check(scenario) } catch {
-            FileHandle.standardError.write(Data("\(error.rendered(file: options.scenario ?? DefaultScenario.fileName))\n".utf8))
-            throw ExitCode(2)
-        }
         let dir = URL(fileURLWithPath: out ?? scenario.outputs.dir)
-        let report = try ReportDirectory(destination: dir)
-        defer { report.abort() }
-        var run = ScrollOffRun(scenario: scenario, threads: threads)
-        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
-        let clock = ContinuousClock()
-        let started = clock.now
-        do {
-            try run.simulate(progress: { bar.update($0) })
-        } catch let interrupted as RunInterrupted {
-            bar.finish(0)
-            FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
-            throw ExitCode(130)
-        } catch {
-            FileHandle.standardError.write(Data("habitat: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        bar.finish(run.totalPeople)
-        let seconds = (clock.now - started).seconds
-        _ = try run.write(to: report, wallSeconds: seconds)
-        try report.commit()
+        let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, threads: threads, progress: progress)
         printSummary(run, seconds: seconds, dir: dir)
     }
 
