@@ -40,7 +40,7 @@ public struct AcquisitionCurve: Sendable, Hashable {
                 guard overDays > 0, d < overDays else { return to }
                 return from + (to - from) * Double(d) / Double(overDays)
             case .monthly(let figures):
-                let startMonth = Self.month(of: start), month = Self.month(of: date)
+                let startMonth = start.monthID, month = date.monthID
                 let index = min(figures.count - 1, month.ordinal - startMonth.ordinal)
                 return figures[index] / Double(month.next.firstDay - month.firstDay)
             case .daily(_, let installs):
@@ -52,11 +52,6 @@ public struct AcquisitionCurve: Sendable, Hashable {
             if mean > 0 { for d in series.indices { series[d] *= s[(start + Int64(d)).weekday.rawValue - 1] / mean } }
         }
         return series
-    }
-
-    static func month(of date: LocalDate) -> MonthID {
-        let c = date.components
-        return MonthID(year: c.year, month: c.month)
     }
 
     /// The install day (0-based) of each of `people` simulated people, in id order, spread in proportion to the

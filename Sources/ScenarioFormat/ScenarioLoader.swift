@@ -247,7 +247,9 @@ public struct ScenarioLoader: Sendable {
             var merged = populationTree
             for e in armTree["population"]?.entries ?? [] { merged = merged.setting(e.key, to: e.value) }
             var armPopulation = Self.population(merged)
-            armPopulation.acquisition = try Self.acquisition(merged["acquisition"], fileName: fileName)
+            // The scenario's curve unless the arm sets its own (a CSV curve is read once, not once per arm).
+            armPopulation.acquisition = armTree["population"]?["acquisition"] == nil
+                ? population.acquisition : try Self.acquisition(merged["acquisition"], fileName: fileName)
             if let installsOverride { armPopulation.installs = installsOverride }
             arms.append(ResolvedArm(name: armTree["name"]?.textValue ?? "arm\(arms.count)",
                                     rules: withCommandLine(layered(scenarioRules, armTree["rules"])),

@@ -583,13 +583,18 @@ struct ScrollOffLife {
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))
     }
 
+    /// A plan's price per month (its MRR contribution).
+    func monthlyPrice(of plan: Plan) -> Money {
+        Money(micros: world.parameters.price(of: plan).micros / Int64(plan.periodMonths))
+    }
+
     /// The plan and MRR in force now, recorded as the standing of the current local month (forecast.csv).
     /// Assumption: a person who uninstalls stops counting as paying from then on (their renewals are not simulated).
     mutating func snapshotMonth() {
         var m = outcome.months[currentMonth, default: PersonMonth()]
         if let plan = engine.plan, !uninstalled {
             m.plan = plan.tier == .pro ? "pro" : "premium"
-            m.mrr = Money(micros: world.parameters.price(of: plan).micros / Int64(plan.periodMonths))
+            m.mrr = monthlyPrice(of: plan)
         } else {
             m.plan = "free"
             m.mrr = .zero
@@ -600,7 +605,7 @@ struct ScrollOffLife {
     mutating func finish() {
         snapshotMonth()
         if let plan = engine.plan, engine.periodEnd > horizonEnd {
-            outcome.mrrAtEnd = Money(micros: world.parameters.price(of: plan).micros / Int64(plan.periodMonths))
+            outcome.mrrAtEnd = monthlyPrice(of: plan)
         }
         outcome.eventsSimulated += queue.firedCount
     }

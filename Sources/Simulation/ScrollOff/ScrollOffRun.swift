@@ -119,6 +119,7 @@ public struct ScrollOffRun {
         var people = 0, personDays = 0, events = 0
         for (arm, reps) in results {
             var pooled = ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)
+            let values = reps.map { $0.kpiValues() }   // once per replication: rows, pooled table and pairs
             for (i, acc) in reps.enumerated() {
                 let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: i + 1, product: product)
                 funnel.append(contentsOf: acc.funnel.rows(keys, stages: stages))
@@ -127,7 +128,7 @@ public struct ScrollOffRun {
                 battery.append(contentsOf: acc.battery.rows(keys))
                 energy.append(contentsOf: acc.battery.energyRows(keys))
                 revenue.append(contentsOf: acc.revenue.rows(keys))
-                kpis.append(contentsOf: KPITable.replicationRows(acc.kpiValues(), keys))
+                kpis.append(contentsOf: KPITable.replicationRows(values[i], keys))
                 pooled.merge(acc)
                 people += acc.people; personDays += acc.personDays; events += acc.events
             }
@@ -139,8 +140,8 @@ public struct ScrollOffRun {
                 battery.append(contentsOf: pooled.battery.rows(keys))
                 revenue.append(contentsOf: pooled.revenue.rows(keys))
             }
-            kpis.append(contentsOf: Self.kpiTable(reps).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
-            armValues.append(Self.armValues(arm, reps))
+            kpis.append(contentsOf: Self.kpiTable(values).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
+            armValues.append(Self.armValues(arm, values))
         }
         var forecast: CSVTable?
         if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
@@ -154,9 +155,8 @@ public struct ScrollOffRun {
         var experiment: CSVTable?
         if armValues.count > 1 {
             var table = CSVTable(header: ExperimentComparison.header)
-            for other in armValues.dropFirst() {
-                let keys = ReportKeys(scenario: scenario.name, arm: other.arm, replication: nil, product: product)
-                for c in ArmKPIValues.compare(control: armValues[0], arm: other) { table.append(c.row(keys)) }
+            for c in Self.comparisons(armValues) {
+                table.append(c.row(ReportKeys(scenario: scenario.name, arm: c.arm, replication: nil, product: product)))
             }
             experiment = table
         }
@@ -191,23 +191,30 @@ public struct ScrollOffRun {
     }
 
     /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).
-    static func armValues(_ arm: String, _ replications: [ScrollOffRunAccumulator]) -> ArmKPIValues {
+    static func armValues(_ arm: String, _ perReplication: [[(Reports.KPIDefinition, Double)]]) -> ArmKPIValues {
         var v = ArmKPIValues(arm: arm)
-        for acc in replications { v.appendReplication(acc.kpiValues()) }
+        for values in perReplication { v.appendReplication(values) }
         return v
     }
 
-    /// The paired comparison of every arm with the first (control) arm.
-    public func experiment() -> [ExperimentComparison] {
-        let arms = results.map { Self.armValues($0.arm, $0.replications) }
+    /// Every arm after the first against the first (control) arm.
+    static func comparisons(_ arms: [ArmKPIValues]) -> [ExperimentComparison] {
         guard let control = arms.first else { return [] }
         return arms.dropFirst().flatMap { ArmKPIValues.compare(control: control, arm: $0) }
     }
 
+    /// The paired comparison of every arm with the first (control) arm.
+    public func experiment() -> [ExperimentComparison] {
+        Self.comparisons(results.map { Self.armValues($0.arm, $0.replications.map { $0.kpiValues() }) })
+    }
+
     /// Every KPI of an arm, one value per replication, pooled by `KPITable`.
-    static func kpiTable(_ replications: [ScrollOffRunAccumulator]) -> KPITable {
+    static func kpiTable(_ replications: [ScrollOffRunAccumulator]) -> KPITable { kpiTable(replications.map { $0.kpiValues() }) }
+
+    /// The same from values already computed, one list per replication.
+    static func kpiTable(_ perReplication: [[(Reports.KPIDefinition, Double)]]) -> KPITable {
         var t = KPITable()
-        for acc in replications { for (d, v) in acc.kpiValues() { t.record(d, v) } }
+        for values in perReplication { for (d, v) in values { t.record(d, v) } }
         return t
     }
 }

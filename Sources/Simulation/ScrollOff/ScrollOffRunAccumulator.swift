@@ -38,7 +38,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
         }
         revenue.add(o.revenue)
         forecast.add(o.months)
-        if let v = o.violation, violation.map({ v.person < $0.person }) ?? true { violation = v }
+        keepFirstViolation(o.violation)
         for d in o.batteryDays { battery.add(d.day, deviceID: d.device) }
         battery.addEnergy(o.energyByActivity)
         for v in o.appMinutesSavedPerActiveDay { appSavedPerActiveDay.add(v) }
@@ -69,7 +69,7 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
 
     public mutating func merge(_ o: ScrollOffRunAccumulator) {
         funnel.merge(o.funnel); retention.merge(o.retention); tokens.merge(o.tokens); revenue.merge(o.revenue)
-        if let v = o.violation, violation.map({ v.person < $0.person }) ?? true { violation = v }
+        keepFirstViolation(o.violation)
         battery.merge(o.battery); forecast.merge(o.forecast); appSavedPerActiveDay.merge(o.appSavedPerActiveDay); trueSavedPerDay.merge(o.trueSavedPerDay)
         people += o.people; personDays += o.personDays; events += o.events
         pickups += o.pickups; sessions += o.sessions; sessionsUnder30s += o.sessionsUnder30s; notificationSessions += o.notificationSessions
@@ -81,6 +81,11 @@ public struct ScrollOffRunAccumulator: Mergeable, Sendable {
         subscribers += o.subscribers; annualSubscribers += o.annualSubscribers; a1Reachers += o.a1Reachers; a1Revoked += o.a1Revoked
         mrrAtEnd += o.mrrAtEnd
         for (k, v) in o.churned { churned[k, default: 0] += v }
+    }
+
+    /// Keeps the violation of the lowest person id (the one a sequential run would have met first).
+    mutating func keepFirstViolation(_ v: InvariantViolation?) {
+        if let v, violation.map({ v.person < $0.person }) ?? true { violation = v }
     }
 
     static func ratio(_ a: Int, _ b: Int) -> Double { b > 0 ? Double(a) / Double(b) : .nan }
