@@ -66,10 +66,12 @@ struct CheckCommand: ParsableCommand {
             throw ComparisonError("--record needs --reason TEXT: say why the baseline changes (it is kept in baseline.json)")
         }
         let scenario = try options.load()
-        _ = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, threads: threads, progress: progress)
         let record = RegressionCheck.BaselineRecord(scenarioFile: options.scenario, seed: options.seed, people: options.people,
                                                     days: options.days, replications: options.replications, reason: reason)
-        try record.json().write(to: dir.appendingPathComponent(RegressionCheck.BaselineRecord.fileName), atomically: true, encoding: .utf8)
+        // baseline.json goes into the staging folder with the reports: the new baseline is complete before the old goes.
+        _ = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: baseline, kind: .baseline,
+                                   threads: threads, progress: progress,
+                                   finish: { try $0.write(RegressionCheck.BaselineRecord.fileName, text: try record.json()) })
         print("Recorded baseline \(dir.path) for \(scenario.name) (scenario hash \(scenario.scenarioHash)): \(reason)")
     }
 

@@ -6,12 +6,65 @@ import Simulation
 
 /// Runs a resolved scenario into an atomically written report directory — what `run` and `check` share.
 ///
-/// Errors are written to stderr and become exit codes: 2 for a product without an engine or an invalid
-/// population, 130 for Ctrl-C, 1 for a run that failed (e.g. a broken engine invariant). On any error the
-/// previous report at `dir` is left as it was.
+/// Errors are written to stderr and become exit codes: 2 for a product without an engine, an invalid population, a
+/// run too large for the machine or a destination Habitat must not replace (all refused before any simulation);
+/// 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP) for an interruption; 1 for a run that failed (a broken
+/// engine invariant, a full disk). On any error the previous report at `dir` is left as it was and no staging
+/// folder remains.
 enum ReportRun {
-    static func simulate(_ scenario: ResolvedScenario, scenarioFile: String?, into dir: URL, threads: Int,
-                         progress: ProgressMode) throws -> (run: ScrollOffRun, seconds: Double) {
+    /// - Parameters:
+    ///   - shownPath: the destination as the user gave it, for messages.
+    ///   - kind: the kind of folder written (`run`: a report; `check --record`: a baseline).
+    ///   - allowLarge: skip the size limits (`--allow-large`).
+    ///   - extra: writes further report files before the manifest, which lists them (e.g. traces).
+    ///   - finish: writes files after the manifest, just before the commit (e.g. `baseline.json`).
+    static func simulate(_ scenario: ResolvedScenario, scenarioFile: String?, into dir: URL, shownPath: String? = nil,
+                         kind: ReportKind = .report, threads: Int, progress: ProgressMode, allowLarge: Bool = false,
+                         extra: (ReportDirectory) throws -> Void = { _ in },
+                         finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: ScrollOffRun, seconds: Double) {
+        try checkRunnable(scenario, scenarioFile: scenarioFile, threads: threads, allowLarge: allowLarge)
+        return try StopRequest.withCleanStop {
+            let report: ReportDirectory
+            do {
+                report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath ?? dir.path)
+            } catch let e as OutputRefused {
+                fail("habitat: \(e)")
+                throw ExitCode(2)
+            } catch {
+                fail("habitat: \(error)")
+                throw ExitCode(1)
+            }
+            defer { report.abort() }
+            var run = ScrollOffRun(scenario: scenario, threads: threads, spoolFolder: report.staging)
+            let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
+            let clock = ContinuousClock()
+            let started = clock.now
+            do {
+                try run.simulate(progress: { bar.update($0) })
+                bar.finish(run.totalPeople)
+                let seconds = (clock.now - started).seconds
+                _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: extra)
+                try finish(report)
+                try StopRequest.checkpoint()
+                try report.commit()
+                return (run, seconds)
+            } catch let interrupted as RunInterrupted {
+                bar.finish(0)
+                fail("habitat: \(interrupted)")
+                throw ExitCode(interrupted.exitStatus)
+            } catch let e as OutputRefused {
+                fail("habitat: \(e)")
+                throw ExitCode(2)
+            } catch {
+                fail("habitat: \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// The checks made before anything is written: an engine for the product, a population it can build, and a
+    /// size the machine can finish (`RunSize`).
+    static func checkRunnable(_ scenario: ResolvedScenario, scenarioFile: String?, threads: Int, allowLarge: Bool) throws {
         guard Products.info(scenario.product).hasEngine else {
             fail("habitat: product '\(scenario.product)' has no rule engine in Habitat yet; `habitat list` shows which do")
             throw ExitCode(2)
@@ -20,27 +73,10 @@ enum ReportRun {
             fail(error.rendered(file: scenarioFile ?? DefaultScenario.fileName))
             throw ExitCode(2)
         }
-        let report = try ReportDirectory(destination: dir)
-        defer { report.abort() }
-        var run = ScrollOffRun(scenario: scenario, threads: threads)
-        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
-        let clock = ContinuousClock()
-        let started = clock.now
-        do {
-            try run.simulate(progress: { bar.update($0) })
-        } catch let interrupted as RunInterrupted {
-            bar.finish(0)
-            fail("habitat: \(interrupted)")
-            throw ExitCode(130)
-        } catch {
-            fail("habitat: \(error)")
-            throw ExitCode(1)
+        if !allowLarge, let refusal = RunSize(scenario, threads: threads).refusal {
+            fail("habitat: \(scenarioFile ?? DefaultScenario.fileName): \(refusal)")
+            throw ExitCode(2)
         }
-        bar.finish(run.totalPeople)
-        let seconds = (clock.now - started).seconds
-        _ = try run.write(to: report, wallSeconds: seconds)
-        try report.commit()
-        return (run, seconds)
     }
 
     static func fail(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }

@@ -66,9 +66,11 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Override the horizon in days (1…3650).")
     var days: Int?
 
-    func load(outputDir: String? = nil) throws -> ResolvedScenario {
+    /// Loads the scenario (or the embedded default) with the command line's overrides; a bad scenario is printed
+    /// and becomes exit status 2.
+    func load(outputDir: String? = nil, allowLarge: Bool = false) throws -> ResolvedScenario {
         let overrides = ScenarioOverrides(seed: seed, replications: replications, people: people, days: days, outputDir: outputDir)
-        let loader = ScenarioLoader(catalogues: Products.catalogues)
+        let loader = ScenarioLoader(catalogues: Products.catalogues, allowLarge: allowLarge)
         do {
             if let scenario { return try loader.load(path: scenario, overrides: overrides) }
             return try loader.load(yaml: DefaultScenario.yaml, fileName: DefaultScenario.fileName, overrides: overrides)
@@ -77,6 +79,9 @@ struct ScenarioOptions: ParsableArguments {
             throw ExitCode(2)
         }
     }
+
+    /// The scenario's name for messages: its file, or the embedded default.
+    var shownFile: String { scenario ?? DefaultScenario.fileName }
 }
 
 /// `habitat run [SCENARIO.yaml]`: simulates a scenario and writes the reports of CONTRACT.md.
@@ -101,14 +106,20 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Progress bar on stderr: auto, always, never.")
     var progress: ProgressMode = .auto
 
+    @Flag(help: "Run even when the run looks too large for this machine (time, reports, memory, sweep points).")
+    var allowLarge = false
+
     func validate() throws {
         guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
     }
 
     func run() throws {
-        let scenario = try options.load(outputDir: out)
-        let dir = URL(fileURLWithPath: out ?? scenario.outputs.dir)
-        let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, threads: threads, progress: progress)
+        let scenario = try options.load(outputDir: out, allowLarge: allowLarge)
+        let path = out ?? scenario.outputs.resolvedDir
+        let dir = URL(fileURLWithPath: path)
+        let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: path,
+                                                    threads: threads, progress: progress, allowLarge: allowLarge,
+                                                    extra: { try TraceCommand.writeTraces(scenario, into: $0) })
         printSummary(run, seconds: seconds, dir: dir)
     }
 
@@ -167,25 +178,61 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try options.load()
+        guard Products.info(scenario.product).hasEngine else {
+            ReportRun.fail("habitat: product '\(scenario.product)' has no rule engine in Habitat yet, so there is no life to trace; "
+                           + "`habitat list` shows which products have one")
+            throw ExitCode(2)
+        }
         do { try ScrollOffWorld.check(scenario) } catch {
-            FileHandle.standardError.write(Data("\(error.rendered(file: options.scenario ?? DefaultScenario.fileName))\n".utf8))
+            ReportRun.fail(error.rendered(file: options.shownFile))
             throw ExitCode(2)
         }
         guard (1...scenario.replications).contains(replication) else {
-            FileHandle.standardError.write(Data("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)\n".utf8))
+            ReportRun.fail("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)")
             throw ExitCode(2)
+        }
+        if let out {
+            do { try SingleFileOutput.check(out, headerLine: ScrollOffRun.traceHeaderLine) } catch {
+                ReportRun.fail("habitat: --out: \(error)")
+                throw ExitCode(2)
+            }
         }
         let table: CSVTable
         do {
             table = try ScrollOffRun(scenario: scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
         } catch let e as TraceError {
-            FileHandle.standardError.write(Data("habitat: \(e)\n".utf8))
+            ReportRun.fail("habitat: \(e)")
             throw ExitCode(2)
         }
-        if let out {
-            try Data(table.text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-        } else {
-            print(table.text, terminator: "")
+        guard let out else { print(table.text, terminator: ""); return }
+        do { try SingleFileOutput.write(table.text, to: out, headerLine: ScrollOffRun.traceHeaderLine) } catch let e as OutputRefused {
+            ReportRun.fail("habitat: --out: \(e)")
+            throw ExitCode(2)
+        } catch {
+            ReportRun.fail("habitat: \(error)")
+            throw ExitCode(1)
         }
+    }
+
+    /// `outputs.trace_people`: each named person's timeline in every arm (replication 1), written into the report
+    /// as `trace-<arm>-person-<id>.csv`.
+    static func writeTraces(_ scenario: ResolvedScenario, into report: ReportDirectory) throws {
+        guard !scenario.outputs.tracePeople.isEmpty else { return }
+        let run = ScrollOffRun(scenario: scenario, threads: 1)
+        for arm in scenario.arms {
+            for person in scenario.outputs.tracePeople {
+                try StopRequest.checkpoint()
+                let table = try run.trace(person: person, arm: arm.name, replication: 1)
+                try report.write(traceFileName(arm: arm.name, person: person), table: table)
+            }
+        }
+    }
+
+    /// A trace file's name: the arm's name with anything but letters, digits, `-`, `_` and `.` made `_`.
+    static func traceFileName(arm: String, person: Int) -> String {
+        let safe = String(String.UnicodeScalarView(arm.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) ? $0 : "_"
+        }))
+        return "trace-\(safe.prefix(80))-person-\(person).csv"
     }
 }

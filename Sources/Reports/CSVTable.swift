@@ -55,10 +55,15 @@ public struct CSVTable: Sendable, Hashable {
     public mutating func append(contentsOf more: [[CSVField]]) { for r in more { append(r) } }
 
     /// The document's text.
-    public var text: String {
+    public var text: String { headerLine + bodyText }
+
+    /// The header record alone.
+    public var headerLine: String { header.map(CSVTable.quote).joined(separator: ",") + "\r\n" }
+
+    /// The data records without the header (to stream a long report in pieces).
+    public var bodyText: String {
         var out = ""
-        out.reserveCapacity(64 * (rows.count + 1))
-        out += header.map(CSVTable.quote).joined(separator: ",") + "\r\n"
+        out.reserveCapacity(64 * rows.count)
         for r in rows { out += r.map { CSVTable.quote($0.rendered) }.joined(separator: ",") + "\r\n" }
         return out
     }

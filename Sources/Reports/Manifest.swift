@@ -32,6 +32,9 @@ public enum ToolInfo {
 /// `manifest.json`: what was run and how, written beside every report (CONTRACT.md, report 7).
 public struct RunManifest: Codable, Sendable, Equatable {
     public var tool = "habitat"
+    /// What the folder is (`report`, `baseline`, `shard`): a command replaces only a folder of the kind it writes.
+    /// Absent in manifests written before habitat 0.2 (then a folder with `baseline.json` is a baseline).
+    public var kind: ReportKind?
     public var toolVersion = ToolInfo.version
     public var gitCommit = ToolInfo.gitCommit
     /// The command that produced the report (e.g. `run`, `bench kernel`).
@@ -54,7 +57,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     public init(command: String, scenarioName: String, scenarioHash: String, resolvedScenario: String, seed: UInt64,
                 replications: Int, people: Int, personDays: Int, eventsSimulated: Int, threads: Int,
-                wallSeconds: Double, files: [String]) {
+                wallSeconds: Double, files: [String], kind: ReportKind? = .report) {
+        self.kind = kind
         self.command = command
         self.scenarioName = scenarioName
         self.scenarioHash = scenarioHash
@@ -70,7 +74,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tool, command, seed, replications, people, threads, files
+        case tool, kind, command, seed, replications, people, threads, files
         case toolVersion = "tool_version", gitCommit = "git_commit", scenarioName = "scenario_name"
         case scenarioHash = "scenario_hash", resolvedScenario = "resolved_scenario", personDays = "person_days"
         case eventsSimulated = "events_simulated", wallSeconds = "wall_seconds"

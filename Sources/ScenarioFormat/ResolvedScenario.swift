@@ -1,3 +1,4 @@
+import Foundation
 import RulesCore
 
 /// A scenario with every default filled in and every layer applied: what a run actually uses.
@@ -214,10 +215,23 @@ public struct SweepSpec: Sendable, Hashable {
 
 /// What a run writes and where.
 public struct OutputSpec: Sendable, Hashable {
-    /// Report directory (default `Reports/<scenario name>`).
+    /// Report directory as written (default `Reports/<scenario name>`, relative to the working directory).
     public var dir: String
     /// Person ids whose timelines are written as trace CSVs.
     public var tracePeople: [Int]
+    /// The scenario file's folder when `dir` came from the file: the scenario's `outputs.dir` is relative to it
+    /// (issue 11: a scenario received from someone else cannot write outside its own folder). Not part of the
+    /// scenario's identity (equality, hash).
+    public var base: String?
     /// Creates an output spec.
-    public init(dir: String, tracePeople: [Int] = []) { self.dir = dir; self.tracePeople = tracePeople }
+    public init(dir: String, tracePeople: [Int] = [], base: String? = nil) { self.dir = dir; self.tracePeople = tracePeople; self.base = base }
+
+    /// Where the reports go: `dir`, resolved against the scenario file's folder when it came from the file.
+    public var resolvedDir: String {
+        guard let base, !dir.hasPrefix("/") else { return dir }
+        return base.isEmpty || base == "." ? dir : (base as NSString).appendingPathComponent(dir)
+    }
+
+    public static func == (a: OutputSpec, b: OutputSpec) -> Bool { a.dir == b.dir && a.tracePeople == b.tracePeople }
+    public func hash(into h: inout Hasher) { h.combine(dir); h.combine(tracePeople) }
 }

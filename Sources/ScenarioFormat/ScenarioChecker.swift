@@ -84,6 +84,12 @@ struct ScenarioChecker {
                        value: dup.key, allowed: "each key once per map")
                 continue
             }
+            // `horizon_days:` with nothing after it is a slip, not a request for the default.
+            if Self.isNull(v) {
+                report(.missingKey, path.appending(ks.string), at: ks.mark, "'\(ks.string)' has no value",
+                       allowed: "a value, or no '\(ks.string)' key at all to take the default")
+                continue
+            }
             result.append((ks.string, ks.mark, v))
         }
         return result
@@ -146,13 +152,10 @@ struct ScenarioChecker {
                     continue
                 }
                 seen.insert(k)
-                if let value = check(v, field.node, at: path.appending(k)) {
-                    given[k] = value
-                } else if Self.isNull(v) && field.required {
-                    report(.missingKey, path.appending(k), at: keyMark, "'\(k)' needs a value", allowed: field.node.allowedText)
-                }
+                if let value = check(v, field.node, at: path.appending(k)) { given[k] = value }
             }
-            for field in fields where field.required && !seen.contains(field.key) {
+            let present = Set(m.keys.compactMap { $0.scalar?.string })   // keys given with no value are reported already
+            for field in fields where field.required && !seen.contains(field.key) && !present.contains(field.key) {
                 report(.missingKey, path.appending(field.key), at: node.mark, "missing required key '\(field.key)'", allowed: field.node.allowedText)
             }
         }
@@ -182,6 +185,10 @@ struct ScenarioChecker {
         let before = issues.count
         var items: [ScenarioValue] = []
         for (i, n) in seq.enumerated() {
+            if Self.isNull(n) {
+                report(.missingKey, path.appending(i), at: n.mark, "the list item has no value", allowed: item.allowedText)
+                continue
+            }
             if let v = check(n, item, at: path.appending(i)) { items.append(v) }
         }
         let itemsValid = issues.count == before && items.count == seq.count
@@ -237,8 +244,28 @@ struct ScenarioChecker {
         }
     }
 
+    /// The longest name (scenario, arm, persona, device) accepted: names become file and folder names.
+    static let maxNameLength = 64
+    /// Years a date may fall in (the calendar, cohorts and CSV months are written for these).
+    static let dateYears = 1970...2200
+
+    /// Letters, digits, `-`, `_`, `.`; a letter or digit first; at most `maxNameLength` characters.
     static func isIdentifier(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
+        guard let first = s.unicodeScalars.first, CharacterSet.alphanumerics.contains(first), s.count <= maxNameLength else { return false }
+        return s.unicodeScalars.allSatisfy(isNameCharacter)
+    }
+
+    static func isNameCharacter(_ c: Unicode.Scalar) -> Bool {
+        CharacterSet.alphanumerics.contains(c) || "-_.".unicodeScalars.contains(c)
+    }
+
+    /// A usable name made from any text (a file name): other characters become `-`, leading `-_.` are dropped and
+    /// the length is bounded; `scenario` when nothing is left.
+    static func slug(_ text: String) -> String {
+        var s = String(String.UnicodeScalarView(text.unicodeScalars.map { isNameCharacter($0) ? $0 : "-" }))
+        s = String(s.drop { !CharacterSet.alphanumerics.contains($0.unicodeScalars.first!) })
+        s = String(s.prefix(maxNameLength))
+        return s.isEmpty ? "scenario" : s
     }
 
     mutating func checkScalar(_ raw: String, _ kind: ScalarKind, at path: KeyPath, mark: Mark?) -> ScenarioValue? {
@@ -255,7 +282,8 @@ struct ScenarioChecker {
             return .text(raw)
         case .identifier:
             guard Self.isIdentifier(raw) else {
-                report(.outOfRange, path, at: mark, "'\(raw)' is not a usable name", value: raw, allowed: kind.description)
+                let shown = raw.count > 40 ? "'\(raw.prefix(40))…' (\(raw.count) characters)" : "'\(raw)'"
+                report(.outOfRange, path, at: mark, "\(shown) is not a usable name", value: String(raw.prefix(40)), allowed: kind.description)
                 return nil
             }
             return .text(raw)
@@ -286,6 +314,10 @@ struct ScenarioChecker {
         case .date:
             guard let d = LocalDate(iso: raw) else {
                 report(.badDate, path, at: mark, "'\(raw)' is not a valid date", value: raw, allowed: kind.description)
+                return nil
+            }
+            guard Self.dateYears.contains(d.year) else {
+                report(.outOfRange, path, at: mark, "the year \(d.year) is out of range", value: raw, allowed: kind.description)
                 return nil
             }
             return .date(d)

@@ -63,8 +63,17 @@ public struct ScenarioLoader: Sendable {
     /// The file name used in issues for command-line overrides.
     public static let commandLine = "<command line>"
 
+    /// The most arms (explicit and sweep points) a scenario may have; `habitat … --allow-large` raises it to
+    /// `largeMaxArms`. Every arm is held in memory with its own rules, and simulated on the same people.
+    public var maxArms = 1_000
+    /// The most arms even with `--allow-large`.
+    public static let largeMaxArms = 100_000
+
     /// Creates a loader that checks `rules` against these catalogues.
-    public init(catalogues: ProductCatalogues) { self.catalogues = catalogues }
+    public init(catalogues: ProductCatalogues, allowLarge: Bool = false) {
+        self.catalogues = catalogues
+        if allowLarge { maxArms = Self.largeMaxArms }
+    }
 
     /// Loads a scenario file.
     public func load(path: String, overrides: ScenarioOverrides = .none) throws(ScenarioError) -> ResolvedScenario {
@@ -83,6 +92,13 @@ public struct ScenarioLoader: Sendable {
         let composed = Self.compose(yaml, file: fileName)
         if let issue = composed.syntaxIssue { throw ScenarioError(issues: [issue]) }
         let root = composed.root
+        // An empty, comment-only or null document is a truncated download or a failed redirect, not a request for
+        // the default 1000-person run.
+        if root == nil || ScenarioChecker.isNull(root) {
+            let what = yaml.allSatisfy(\.isWhitespace) ? "is empty" : root == nil ? "holds only comments" : "holds only a null value"
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "", kind: .invalid, message: "the scenario file \(what)",
+                                                       allowed: "a map of scenario keys, at least `product:` (e.g. `product: scroll-off`)")])
+        }
 
         // The product decides which catalogue `rules` is checked against.
         var productText: String? = overrides.values["product"]
@@ -92,12 +108,7 @@ public struct ScenarioLoader: Sendable {
 
         var checker = ScenarioChecker(file: fileName, product: product, catalogue: catalogue)
         checker.duplicates = composed.duplicates
-        var tree: ScenarioValue = .map([])
-        if let root, !ScenarioChecker.isNull(root) {
-            tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
-        } else {
-            tree = checker.check(nil, ScenarioSchema.scenario, at: .root) ?? .map([])
-        }
+        var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
 
@@ -137,7 +148,8 @@ public struct ScenarioLoader: Sendable {
         let issues = fileIssues + cli.issues
         guard issues.isEmpty, let product else { throw ScenarioError(issues: issues) }
         return try Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
-                              ruleOverrides: ruleOverrides, installsOverride: installsOverride)
+                              ruleOverrides: ruleOverrides, installsOverride: installsOverride,
+                              dirFromCommandLine: overrides.outputDir != nil, maxArms: maxArms)
     }
 
     // MARK: - Composing YAML
@@ -153,7 +165,7 @@ public struct ScenarioLoader: Sendable {
     static func compose(_ yaml: String, file: String) -> Composed {
         var text = yaml
         var result = Composed()
-        for attempt in 0..<100 {
+        for attempt in 0...maxDuplicateReparses {
             do {
                 result.root = try Yams.compose(yaml: text)
                 return result
@@ -176,9 +188,21 @@ public struct ScenarioLoader: Sendable {
                 return result
             }
         }
-        result.syntaxIssue = ScenarioIssue(file: file, keyPath: "", kind: .duplicateKey, message: "too many duplicate keys")
+        // Each duplicate costs one more parse of the whole text: past a handful, report the next one and stop.
+        do {
+            _ = try Yams.compose(yaml: text)
+        } catch let YamlError.duplicatedKeysInMapping(keys, context) {
+            result.syntaxIssue = ScenarioIssue(file: file, line: context.mark.line, column: context.mark.column, keyPath: keys.first ?? "",
+                                               kind: .duplicateKey,
+                                               message: "duplicate key '\(keys.first ?? "")' (more than \(maxDuplicateReparses) duplicate keys; "
+                                               + "fix these and validate again to see the rest)",
+                                               value: keys.first, allowed: "each key once per map")
+        } catch {}
         return result
     }
+
+    /// Duplicate keys reported (each makes the loader parse the text once more).
+    static let maxDuplicateReparses = 10
 
     static func syntaxIssue(_ error: YamlError, file: String) -> ScenarioIssue {
         func issue(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> ScenarioIssue {
@@ -222,7 +246,8 @@ public struct ScenarioLoader: Sendable {
     // MARK: - Building the resolved scenario
 
     static func build(_ tree: ScenarioValue, fileName: String, product: Product, catalogue: [RuleParameter],
-                      ruleOverrides: [(String, ParameterValue)], installsOverride: Int?) throws(ScenarioError) -> ResolvedScenario {
+                      ruleOverrides: [(String, ParameterValue)], installsOverride: Int?,
+                      dirFromCommandLine: Bool = false, maxArms: Int = 1_000) throws(ScenarioError) -> ResolvedScenario {
         let name = tree["name"]?.textValue ?? defaultName(fileName: fileName)
         var defaults = ParameterValues([:])
         for p in catalogue { defaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
@@ -261,6 +286,16 @@ public struct ScenarioLoader: Sendable {
         let sweep = SweepSpec(
             axes: (sweepTree?["axes"]?.entries ?? []).map { SweepSpec.Axis(keyPath: $0.key, values: $0.value.items.map(parameterValue)) },
             zip: (sweepTree?["zip"]?.items ?? []).map { $0.items.compactMap(\.textValue) })
+        let total = sweep.pointCount + Double(arms.count)
+        if total > Double(maxArms) {
+            let grid = sweep.units.map { String($0.map(\.values.count).min() ?? 0) }.joined(separator: " × ")
+            throw ScenarioError(issues: [ScenarioIssue(
+                file: fileName, keyPath: "sweep", kind: .outOfRange,
+                message: "the sweep has \(Int(sweep.pointCount)) points (\(grid)): more arms than one run may hold",
+                value: String(Int(sweep.pointCount)),
+                allowed: "at most \(maxArms) arms in all; split the sweep into several scenarios"
+                    + (maxArms < largeMaxArms ? ", or pass --allow-large (up to \(largeMaxArms))" : ""))])
+        }
         arms += try sweepArms(sweep, scenarioRules: scenarioRules, population: population, existing: arms.map(\.name),
                               fileName: fileName, withCommandLine: withCommandLine)
         if let installsOverride { for i in arms.indices { arms[i].population.installs = installsOverride } }
@@ -278,8 +313,23 @@ public struct ScenarioLoader: Sendable {
             precision = PrecisionTarget(halfWidths: targets, maxReplications: maximum)
         }
         let outputsTree = tree["outputs"]
-        let outputs = OutputSpec(dir: outputsTree?["dir"]?.textValue ?? "Reports/\(name)",
+        var outputs = OutputSpec(dir: outputsTree?["dir"]?.textValue ?? "Reports/\(name)",
                                  tracePeople: outputsTree?["trace_people"]?.items.compactMap(\.intValue) ?? [])
+        let fewest = arms.map(\.population.installs).min() ?? population.installs
+        if let beyond = outputs.tracePeople.first(where: { $0 >= fewest }) {
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "outputs.trace_people", kind: .outOfRange,
+                                                       message: "person \(beyond) is not in the population of \(fewest) people",
+                                                       value: String(beyond), allowed: "person ids 0…\(fewest - 1)")])
+        }
+        if outputs.tracePeople.count > 100 {
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "outputs.trace_people", kind: .outOfRange,
+                                                       message: "\(outputs.tracePeople.count) people to trace", allowed: "at most 100 person ids")])
+        }
+        if let given = outputsTree?["dir"]?.textValue, !dirFromCommandLine {
+            let base = (fileName as NSString).deletingLastPathComponent
+            if let issue = outputsDirIssue(given, base: base, fileName: fileName) { throw ScenarioError(issues: [issue]) }
+            outputs.base = base
+        }
 
         let seed: UInt64
         switch tree["seed"] {
@@ -427,12 +477,25 @@ public struct ScenarioLoader: Sendable {
             timeZones: (t["time_zones"]?.items ?? []).map { ZoneShare(zone: $0["zone"]?.textValue ?? "", share: $0["share"]?.doubleValue ?? 0) })
     }
 
+    /// Why `outputs.dir` (as written in the file) may not be used: empty, or outside the scenario file's folder.
+    static func outputsDirIssue(_ dir: String, base: String, fileName: String) -> ScenarioIssue? {
+        let folder = URL(fileURLWithPath: base.isEmpty ? "." : base).standardizedFileURL.path
+        let target = (dir.hasPrefix("/") ? URL(fileURLWithPath: dir) : URL(fileURLWithPath: folder).appendingPathComponent(dir)).standardizedFileURL.path
+        let inside = folder == "/" ? target != "/" : target.hasPrefix(folder + "/")
+        guard dir.isEmpty || !inside else { return nil }
+        let problem = dir.isEmpty ? "outputs.dir is empty"
+            : target == folder ? "outputs.dir '\(dir)' is the scenario's own folder (\(folder))"
+            : "outputs.dir '\(dir)' leaves the scenario's folder (\(folder)): a scenario file may write only inside its own folder"
+        return ScenarioIssue(file: fileName, keyPath: "outputs.dir", kind: .outOfRange, message: problem, value: dir,
+                             allowed: "a relative folder inside the scenario's folder, e.g. Reports/NAME; "
+                             + "to write elsewhere, give --out on the command line")
+    }
+
     /// `Scenarios/premium test.yaml` → `premium-test`.
     static func defaultName(fileName: String) -> String {
         var base = (fileName as NSString).lastPathComponent
         if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
-        let cleaned = String(base.map { ScenarioChecker.isIdentifier(String($0)) ? $0 : "-" })
-        return cleaned.isEmpty ? "scenario" : cleaned
+        return ScenarioChecker.slug(base)
     }
 }
 

@@ -85,7 +85,8 @@ public struct SchemaField: Sendable {
 public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
     /// Any text.
     case text
-    /// A name usable in file names and CSV cells: letters, digits, `-`, `_`, `.`.
+    /// A name usable as a file name and in CSV cells: letters, digits, `-`, `_`, `.`, starting with a letter or a
+    /// digit (so never `.`, `..` or a hidden name), at most `ScenarioChecker.maxNameLength` characters.
     case identifier
     /// A whole number in a range.
     case integer(ClosedRange<Int>)
@@ -108,14 +109,14 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .text: return "text"
-        case .identifier: return "a name of letters, digits, '-', '_' and '.'"
+        case .identifier: return "a name of letters, digits, '-', '_' and '.' that starts with a letter or digit, at most \(ScenarioChecker.maxNameLength) characters"
         case .integer(let r): return r.upperBound == .max ? "an integer ≥ \(r.lowerBound)" : "an integer in \(r.lowerBound)…\(r.upperBound)"
         case .unsigned: return "an integer in 0…\(UInt64.max)"
         case .number(let r): return "a number in \(formatNumber(r.lowerBound))…\(formatNumber(r.upperBound))"
         case .share: return "a number in (0, 1]"
         case .boolean: return "true or false"
         case .choice(let c): return "one of " + c.joined(separator: ", ")
-        case .date: return "a date YYYY-MM-DD"
+        case .date: return "a date YYYY-MM-DD from \(ScenarioChecker.dateYears.lowerBound)-01-01 to \(ScenarioChecker.dateYears.upperBound)-12-31"
         case .timeZone: return "an IANA time-zone identifier such as Europe/Berlin"
         }
     }

@@ -10,6 +10,25 @@ extension SweepSpec {
     /// their first key path is written; the first unit varies slowest (like nested loops in reading order).
     public var points: [Point] {
         guard !axes.isEmpty else { return [] }
+        var result: [Point] = [[]]
+        for unit in units {
+            let n = unit.map(\.values.count).min() ?? 0
+            result = result.flatMap { prefix in
+                (0..<n).map { i in prefix + unit.map { (keyPath: $0.keyPath, value: $0.values[i]) } }
+            }
+        }
+        return result
+    }
+
+    /// How many grid points there are, computed without making them (a 1000 × 1000 grid must be refused before
+    /// a million arms are built).
+    public var pointCount: Double {
+        guard !axes.isEmpty else { return 0 }
+        return units.reduce(1.0) { $0 * Double($1.map(\.values.count).min() ?? 0) }
+    }
+
+    /// The units of the grid: zip groups (in lock-step) and ungrouped axes, in the order written.
+    var units: [[Axis]] {
         var units: [[Axis]] = []
         var placed: Set<String> = []
         for axis in axes where !placed.contains(axis.keyPath) {
@@ -22,14 +41,7 @@ extension SweepSpec {
                 placed.insert(axis.keyPath)
             }
         }
-        var result: [Point] = [[]]
-        for unit in units {
-            let n = unit.map(\.values.count).min() ?? 0
-            result = result.flatMap { prefix in
-                (0..<n).map { i in prefix + unit.map { (keyPath: $0.keyPath, value: $0.values[i]) } }
-            }
-        }
-        return result
+        return units
     }
 
     /// The arm name of a grid point, e.g. `monthly_purchase_cap=3;pro_included_per_month=0`: each key path by its

@@ -7,9 +7,9 @@ import RulesCore
 struct ScenarioResolutionTests {
     let loader = TestCatalogue.loader
 
-    @Test("an empty scenario gets every default")
+    @Test("a scenario that states only its product gets every default")
     func defaultsFilled() throws {
-        let s = try loader.load(yaml: "", fileName: "Scenarios/baseline.yaml")
+        let s = try loader.load(yaml: "product: scroll-off\n", fileName: "Scenarios/baseline.yaml")
         #expect(s.name == "baseline")
         #expect(s.product == .scrollOff)
         #expect(s.seed == 20_261_122)
@@ -145,7 +145,7 @@ struct ScenarioResolutionTests {
                     premium_monthly: 5.99
             """))
         // Defaults round-trip too, and a different scenario hashes differently.
-        let plain = try loader.load(yaml: "", fileName: "baseline.yaml")
+        let plain = try loader.load(yaml: "product: scroll-off\n", fileName: "baseline.yaml")
         #expect(try loader.load(yaml: plain.yaml) == plain)
         #expect(plain.scenarioHash != s.scenarioHash)
     }

@@ -129,12 +129,12 @@ struct PrecisionTargetTests {
         let target = try #require(run.scenario.precision)
         let widths = run.precisionHalfWidths(target)
         #expect(run.replicationsRun >= 2 && run.replicationsRun <= 12)
-        #expect(run.results.allSatisfy { $0.replications.count == run.replicationsRun }, "arms stay paired")
+        #expect(run.arms.allSatisfy { $0.replications == run.replicationsRun }, "arms stay paired")
         if run.replicationsRun < 12 {
             #expect(widths.allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
             // One replication fewer would not have met it (otherwise the loop would have stopped there).
             var fewer = ScrollOffRun(scenario: run.scenario, threads: 2)
-            fewer.results = run.results.map { ($0.arm, Array($0.replications.dropLast())) }
+            fewer.arms = run.arms.map { var a = $0; a.kpiValues.removeLast(); return a }
             #expect(run.replicationsRun == 2 || !fewer.precisionHalfWidths(target).allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
         }
     }

@@ -24,7 +24,7 @@ struct ForecastTests {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "f.yaml")
         var run = ScrollOffRun(scenario: scenario, threads: 2)
         try run.simulate()
-        let table = run.forecastTable(arm: "control", run.results[0].replications)
+        let table = run.arms[0].forecast
         let months = table.values.keys.sorted()
         #expect(months.count == 4)   // 2026-01 … 2026-04
         let real = scenario.population.acquisition!.realInstalls(start: scenario.start, days: 100).reduce(0, +)

@@ -47,6 +47,6 @@ struct InvariantAuditTests {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "audit.yaml")
         var run = ScrollOffRun(scenario: scenario, threads: 2)
         try run.simulate()
-        #expect(run.results[0].replications[0].violation == nil)
+        #expect(run.arms[0].pooled.violation == nil)
     }
 }

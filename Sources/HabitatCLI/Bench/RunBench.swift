@@ -37,7 +37,7 @@ struct RunBench: ParsableCommand {
         let clock = ContinuousClock()
         let elapsed = try clock.measure { try run.simulate(progress: { bar.update($0) }) }
         bar.finish(run.totalPeople)
-        let acc = run.results[0].replications[0]
+        let acc = run.arms[0].pooled
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let seconds = elapsed.seconds

@@ -2,40 +2,6 @@ import Foundation
 import Synchronization
 import Reports
 
-/// Raised when a run is interrupted (SIGINT) before it finishes; no report is written.
-public struct RunInterrupted: Error, CustomStringConvertible {
-    public init() {}
-    public var description: String { "interrupted: the run stopped before it finished; no report was written" }
-}
-
-/// A process-wide stop request, set from a signal handler and polled by workers between people.
-public enum StopRequest {
-    static let flag = Atomic<Bool>(false)
-    /// Runs in progress that poll the flag; with none, SIGINT ends the process at once.
-    static let activeRuns = Atomic<Int>(0)
-    /// Asks every running simulation to stop at the next person boundary.
-    public static func request() { flag.store(true, ordering: .relaxed) }
-    /// True once a stop was requested.
-    public static var isRequested: Bool { flag.load(ordering: .relaxed) }
-    /// Clears a request (tests, or a new run in the same process).
-    public static func clear() { flag.store(false, ordering: .relaxed) }
-
-    /// Installs a SIGINT handler (call first thing in `main`): while a run is in progress it requests a stop,
-    /// so the run ends cleanly with no report; otherwise, or on a second Ctrl-C, the process exits 130 at once.
-    /// Installing it also overrides an inherited "ignore SIGINT" disposition (background jobs of a shell) and an
-    /// inherited blocked signal mask (children of multi-threaded parents).
-    public static func installInterruptHandler() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        signal(SIGINT) { _ in
-            if StopRequest.activeRuns.load(ordering: .relaxed) == 0 || StopRequest.flag.load(ordering: .relaxed) { _exit(130) }
-            StopRequest.flag.store(true, ordering: .relaxed)
-        }
-    }
-}
-
 /// Runs independent people across worker threads and folds their outcomes into one result that is
 /// bit-identical whatever the thread count (DESIGN.md, principle 4).
 ///
@@ -71,15 +37,13 @@ public struct PersonParallelRunner: Sendable {
         shouldStop: @escaping @Sendable () -> Bool = { StopRequest.isRequested },
         simulate: @escaping @Sendable (Int, inout Accumulator) throws -> Void
     ) throws -> Accumulator {
-        StopRequest.activeRuns.add(1, ordering: .relaxed)
-        defer { StopRequest.activeRuns.subtract(1, ordering: .relaxed) }
-        let blocks = (count + blockSize - 1) / blockSize
+                let blocks = (count + blockSize - 1) / blockSize
         let state = FoldState<Accumulator>(total: makeAccumulator())
         let nextBlock = Atomic<Int>(0)
         let blockSize = self.blockSize
         let work: @Sendable () -> Void = {
             while true {
-                if shouldStop() { state.fail(RunInterrupted()); return }
+                if shouldStop() { state.fail(RunInterrupted(signal: StopRequest.received)); return }
                 if state.hasFailed { return }
                 let b = nextBlock.add(1, ordering: .relaxed).oldValue
                 if b >= blocks { return }
@@ -87,7 +51,7 @@ public struct PersonParallelRunner: Sendable {
                 let lo = b * blockSize, hi = min(count, lo + blockSize)
                 do {
                     for person in lo..<hi {
-                        if shouldStop() { throw RunInterrupted() }
+                        if shouldStop() { throw RunInterrupted(signal: StopRequest.received) }
                         try simulate(person, &acc)
                     }
                 } catch {

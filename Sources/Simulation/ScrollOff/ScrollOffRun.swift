@@ -5,34 +5,54 @@ import ScenarioFormat
 import ScrollOffRules
 import Stochastics
 
+/// What a run keeps of one arm once a replication is folded in: the accumulator pooled over replications, each
+/// replication's KPI values (intervals, pairing, precision targets) and the forecast. Per-replication report rows
+/// go to the run's `RowSpool`, so memory does not grow with replications.
+public struct ScrollOffArmResult {
+    public let name: String
+    /// Every replication merged, in replication order.
+    public internal(set) var pooled: ScrollOffRunAccumulator
+    /// One list of KPI values per replication, in replication order.
+    public internal(set) var kpiValues: [[(Reports.KPIDefinition, Double)]] = []
+    /// The month-by-month forecast (runs with an acquisition curve).
+    public internal(set) var forecast = ForecastTable()
+    /// Replications folded in so far.
+    public var replications: Int { kpiValues.count }
+}
+
 /// A whole Scroll Off run: every arm × replication of a resolved scenario, person-parallel, folded into the
 /// contract's reports (CONTRACT.md) and written atomically with a manifest.
 public struct ScrollOffRun {
     public let scenario: ResolvedScenario
     public let threads: Int
 
-    /// The accumulators of every arm (outer) and replication (inner, 1…N).
-    public internal(set) var results: [(arm: String, replications: [ScrollOffRunAccumulator])] = []
+    /// Every arm's folded results, in scenario order.
+    public internal(set) var arms: [ScrollOffArmResult] = []
+    /// Per-replication rows of every report until `write` (on disk under a report's staging folder, else in memory).
+    let spool: RowSpool
 
     /// Tests only: changes each world before it runs (e.g. injects an engine fault).
     var worldHook: ((inout ScrollOffWorld) -> Void)?
 
-    public init(scenario: ResolvedScenario, threads: Int) {
+    /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
+    public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) {
         self.scenario = scenario
         self.threads = threads
+        spool = RowSpool(folder: spoolFolder)
     }
 
     /// People to simulate in all (arms × replications × installs), for progress bars.
     public var totalPeople: Int { scenario.arms.reduce(0) { $0 + $1.population.installs } * scenario.replications }
 
     /// Replications simulated so far (per arm): `scenario.replications`, or more under a precision target.
-    public var replicationsRun: Int { results.first?.replications.count ?? 0 }
+    public var replicationsRun: Int { arms.first?.replications ?? 0 }
 
     /// Simulates everything: `replications` of every arm, then — under a precision target — one more replication of
     /// every arm at a time until each named KPI's 95 % half-width is at or below its target in every arm, or the
     /// maximum is reached. `progress` receives people done so far across the whole run.
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
-        results = scenario.arms.map { ($0.name, []) }
+        spool.removeAll()
+        arms = scenario.arms.map { ScrollOffArmResult(name: $0.name, pooled: ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)) }
         var done = 0
         for r in 1...scenario.replications { try simulateReplication(r, done: &done, progress: progress) }
         if let target = scenario.precision {
@@ -60,15 +80,62 @@ public struct ScrollOffRun {
             }
             done += arm.population.installs
             if let v = acc.violation { throw v }
-            results[i].replications.append(acc)
+            try fold(acc, arm: i, replication: r)
         }
+    }
+
+    /// The report files in the order they are written, with their headers.
+    static let reportFiles: [(name: String, header: [String])] = [
+        ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
+        ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
+        ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
+        ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader),
+    ]
+
+    /// The funnel's stages as the reports show them.
+    static let funnelStages = ScrollOffFunnel.stages.map {
+        FunnelStageInfo(order: $0.order, id: $0.id, name: $0.name, window: $0.windowText, targetMin: $0.targetMin, targetMax: $0.targetMax)
+    }
+
+    /// Seed 000 §5.2: tokens stay under 20 % of revenue.
+    static let tokenShareThreshold = 0.20
+
+    /// Rows of one report file for one accumulator (a replication, or the pool of an arm's replications).
+    static func rows(_ file: String, _ acc: ScrollOffRunAccumulator, _ keys: ReportKeys) -> [[CSVField]] {
+        switch file {
+        case "activation-funnel.csv": return acc.funnel.rows(keys, stages: funnelStages)
+        case "retention.csv": return acc.retention.rows(keys)
+        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: tokenShareThreshold)
+        case "battery-budget.csv": return acc.battery.rows(keys)
+        case "revenue.csv": return acc.revenue.rows(keys)
+        case "energy-by-effect.csv": return acc.battery.energyRows(keys)
+        default: preconditionFailure("no rows for \(file)")
+        }
+    }
+
+    /// Folds a finished replication of arm `i` in: its rows go to the spool, its KPI values and forecast are kept,
+    /// and it is merged into the arm's pool; the accumulator itself is then dropped.
+    mutating func fold(_ acc: ScrollOffRunAccumulator, arm i: Int, replication r: Int) throws {
+        let keys = ReportKeys(scenario: scenario.name, arm: arms[i].name, replication: r, product: scenario.product.rawValue)
+        let values = acc.kpiValues()
+        for (file, header) in Self.reportFiles {
+            var table = CSVTable(header: header)
+            table.append(contentsOf: file == "kpis.csv" ? KPITable.replicationRows(values, keys) : Self.rows(file, acc, keys))
+            try spool.append(arm: i, file: file, table)
+        }
+        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+            arms[i].forecast.record(forecast: acc.forecast, revenue: acc.revenue, tokens: acc.tokens,
+                                    peoplePerPerson: forecastWeight(arm: arms[i].name))
+        }
+        arms[i].kpiValues.append(values)
+        arms[i].pooled.merge(acc)
     }
 
     /// The 95 % half-width of each targeted KPI, per arm (nil while undefined, e.g. with one replication).
     public func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)] {
-        results.flatMap { arm, reps in
-            let table = Self.kpiTable(reps)
-            return target.halfWidths.keys.sorted().map { (arm, $0, table.summary($0).confidenceInterval95()?.halfWidth) }
+        arms.flatMap { arm in
+            let table = Self.kpiTable(arm.kpiValues)
+            return target.halfWidths.keys.sorted().map { (arm.name, $0, table.summary($0).confidenceInterval95()?.halfWidth) }
         }
     }
 
@@ -76,6 +143,12 @@ public struct ScrollOffRun {
     func precisionReached(_ target: PrecisionTarget) -> Bool {
         precisionHalfWidths(target).allSatisfy { h in h.halfWidth.map { $0 <= target.halfWidths[h.kpi]! } ?? false }
     }
+
+    /// The columns of `habitat trace`'s timeline.
+    public static let traceHeader = ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
+                                     "self_efficacy", "plan", "frustration", "perceived_value"]
+    /// The timeline's header record, by which an earlier trace file is recognised.
+    public static var traceHeaderLine: String { CSVTable(header: traceHeader).headerLine }
 
     /// One person's timeline under an arm and replication (`habitat trace`).
     public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
@@ -87,8 +160,7 @@ public struct ScrollOffRun {
         }
         var world = try ScrollOffWorld(scenario: scenario, arm: a, replication: replication)
         worldHook?(&world)
-        var table = CSVTable(header: ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
-                                      "self_efficacy", "plan", "frustration", "perceived_value"])
+        var table = CSVTable(header: Self.traceHeader)
         let box = TraceBox()
         var life = ScrollOffLife(world: world, person: person, trace: { box.rows.append($0) })
         _ = life.run()
@@ -101,93 +173,68 @@ public struct ScrollOffRun {
         return table
     }
 
-    /// Writes every report into `dir` atomically (a failed or interrupted write leaves the previous report).
-    public func write(to report: ReportDirectory, wallSeconds: Double) throws -> [String] {
+    /// Writes every report into `report` (committed by the caller), streaming the spooled per-replication rows.
+    /// `extra` writes further files (e.g. traces) before the manifest, which lists every file written.
+    public func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void = {},
+                      extra: (ReportDirectory) throws -> Void = { _ in }) throws -> [String] {
         let product = scenario.product.rawValue
-        var funnel = CSVTable(header: FunnelAccumulator.header)
-        var retention = CSVTable(header: RetentionAccumulator.header)
-        var tokens = CSVTable(header: TokenShareAccumulator.header)
-        var battery = CSVTable(header: BatteryBudgetAccumulator.header)
-        var energy = CSVTable(header: BatteryBudgetAccumulator.energyHeader)
-        var revenue = CSVTable(header: RevenueAccumulator.header)
-        var kpis = CSVTable(header: KPITable.header)
-        var armValues: [ArmKPIValues] = []
-        let stages = ScrollOffFunnel.stages.map {
-            FunnelStageInfo(order: $0.order, id: $0.id, name: $0.name, window: $0.windowText, targetMin: $0.targetMin, targetMax: $0.targetMax)
-        }
-        let threshold = 0.20   // seed 000 §5.2: tokens stay under 20 % of revenue
-        var people = 0, personDays = 0, events = 0
-        for (arm, reps) in results {
-            var pooled = ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)
-            let values = reps.map { $0.kpiValues() }   // once per replication: rows, pooled table and pairs
-            for (i, acc) in reps.enumerated() {
-                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: i + 1, product: product)
-                funnel.append(contentsOf: acc.funnel.rows(keys, stages: stages))
-                retention.append(contentsOf: acc.retention.rows(keys))
-                tokens.append(contentsOf: acc.tokens.rows(keys, threshold: threshold))
-                battery.append(contentsOf: acc.battery.rows(keys))
-                energy.append(contentsOf: acc.battery.energyRows(keys))
-                revenue.append(contentsOf: acc.revenue.rows(keys))
-                kpis.append(contentsOf: KPITable.replicationRows(values[i], keys))
-                pooled.merge(acc)
-                people += acc.people; personDays += acc.personDays; events += acc.events
+        for (file, header) in Self.reportFiles {
+            try checkpoint()
+            let sink = try report.open(file)
+            try sink.write(CSVTable(header: header).headerLine)
+            for (i, arm) in arms.enumerated() {
+                try spool.copy(arm: i, file: file, into: sink)
+                let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: product)
+                var pooled = CSVTable(header: header)
+                if file == "kpis.csv" {
+                    pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys))
+                } else if arm.replications > 1 && file != "energy-by-effect.csv" {
+                    pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
+                }
+                try sink.write(pooled.bodyText)
             }
-            if reps.count > 1 {
-                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)
-                funnel.append(contentsOf: pooled.funnel.rows(keys, stages: stages))
-                retention.append(contentsOf: pooled.retention.rows(keys))
-                tokens.append(contentsOf: pooled.tokens.rows(keys, threshold: threshold))
-                battery.append(contentsOf: pooled.battery.rows(keys))
-                revenue.append(contentsOf: pooled.revenue.rows(keys))
-            }
-            kpis.append(contentsOf: Self.kpiTable(values).rows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)))
-            armValues.append(Self.armValues(arm, values))
+            try report.close(sink, file)
         }
-        var forecast: CSVTable?
-        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
-            var table = CSVTable(header: ForecastTable.header)
-            for (arm, reps) in results {
-                let keys = ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product)
-                table.append(contentsOf: forecastTable(arm: arm, reps).rows(keys))
-            }
-            forecast = table
-        }
-        var experiment: CSVTable?
-        if armValues.count > 1 {
+        spool.removeAll()
+        if arms.count > 1 {
             var table = CSVTable(header: ExperimentComparison.header)
-            for c in Self.comparisons(armValues) {
+            for c in experiment() {
                 table.append(c.row(ReportKeys(scenario: scenario.name, arm: c.arm, replication: nil, product: product)))
             }
-            experiment = table
+            try report.write("experiment.csv", table: table)
         }
-        var files: [(String, CSVTable)] = [
-            ("activation-funnel.csv", funnel), ("retention.csv", retention), ("token-revenue-share.csv", tokens),
-            ("battery-budget.csv", battery), ("kpis.csv", kpis), ("revenue.csv", revenue), ("energy-by-effect.csv", energy),
-        ]
-        if let experiment { files.append(("experiment.csv", experiment)) }
-        if let forecast { files.append(("forecast.csv", forecast)) }
-        for (name, t) in files { try report.write(name, table: t) }
+        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+            var table = CSVTable(header: ForecastTable.header)
+            for arm in arms {
+                table.append(contentsOf: arm.forecast.rows(ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: product)))
+            }
+            try report.write("forecast.csv", table: table)
+        }
+        try checkpoint()
+        try extra(report)
+        let files = report.writtenFiles.filter { $0 != "manifest.json" }
+        let people = arms.reduce(0) { $0 + $1.pooled.people }
+        let personDays = arms.reduce(0) { $0 + $1.pooled.personDays }
+        let events = arms.reduce(0) { $0 + $1.pooled.events }
         let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                    resolvedScenario: scenario.yaml, seed: scenario.seed, replications: replicationsRun,
                                    people: people, personDays: personDays, eventsSimulated: events, threads: threads,
-                                   wallSeconds: wallSeconds, files: files.map(\.0))
+                                   wallSeconds: wallSeconds, files: files, kind: report.kind)
         try report.write("manifest.json", text: try manifest.json())
-        return files.map(\.0) + ["manifest.json"]
+        return files + ["manifest.json"]
     }
 
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
     public func kpiSummary() -> [(arm: String, table: KPITable)] {
-        results.map { ($0.arm, Self.kpiTable($0.replications)) }
+        arms.map { ($0.name, Self.kpiTable($0.kpiValues)) }
     }
 
-    /// The month-by-month forecast of an arm, scaled to the real population of its acquisition curve.
-    public func forecastTable(arm: String, _ replications: [ScrollOffRunAccumulator]) -> ForecastTable {
-        var t = ForecastTable()
+    /// Real installs per simulated person in an arm: the acquisition curve's total over the horizon ÷ installs (1
+    /// without a curve), so the forecast is scaled to the real population.
+    func forecastWeight(arm: String) -> Double {
         let a = scenario.arm(named: arm)
         let real = a?.population.acquisition?.realInstalls(start: scenario.start, days: scenario.horizonDays).reduce(0, +)
-        let weight = real.map { $0 / Double(max(1, a?.population.installs ?? 1)) } ?? 1
-        for acc in replications { t.record(forecast: acc.forecast, revenue: acc.revenue, tokens: acc.tokens, peoplePerPerson: weight) }
-        return t
+        return real.map { $0 / Double(max(1, a?.population.installs ?? 1)) } ?? 1
     }
 
     /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).
@@ -205,11 +252,8 @@ public struct ScrollOffRun {
 
     /// The paired comparison of every arm with the first (control) arm.
     public func experiment() -> [ExperimentComparison] {
-        Self.comparisons(results.map { Self.armValues($0.arm, $0.replications.map { $0.kpiValues() }) })
+        Self.comparisons(arms.map { Self.armValues($0.name, $0.kpiValues) })
     }
-
-    /// Every KPI of an arm, one value per replication, pooled by `KPITable`.
-    static func kpiTable(_ replications: [ScrollOffRunAccumulator]) -> KPITable { kpiTable(replications.map { $0.kpiValues() }) }
 
     /// The same from values already computed, one list per replication.
     static func kpiTable(_ perReplication: [[(Reports.KPIDefinition, Double)]]) -> KPITable {

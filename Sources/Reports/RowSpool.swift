@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Report rows of finished replications, kept on disk until the report is written, so that a run's memory is
+/// bounded by what is in flight (one replication's accumulators per arm) and not by replications × horizon
+/// (issue 11: 1 person × 3650 days × 100 replications used to hold 1 GB).
+///
+/// Rows are grouped by arm and report file and read back in that order, which is the order the reports list
+/// them in. Without a folder (tests, `trace`) the rows stay in memory.
+public final class RowSpool {
+    private let folder: URL?
+    private var memory: [String: String] = [:]
+    private var paths: Set<String> = []
+
+    /// A spool in `folder` (files named `.spool-<arm>-<file>`), or in memory when nil.
+    public init(folder: URL?) { self.folder = folder }
+
+    deinit { removeAll() }
+
+    private func key(_ arm: Int, _ file: String) -> String { ".spool-\(arm)-\(file)" }
+
+    /// Appends the rows of `table` (not its header) for `arm` and `file`.
+    public func append(arm: Int, file: String, _ table: CSVTable) throws {
+        let k = key(arm, file)
+        guard let folder else { memory[k, default: ""] += table.bodyText; return }
+        let path = folder.appendingPathComponent(k).path
+        let sink = try FileSink(appendingTo: path)
+        paths.insert(path)
+        try sink.write(table.bodyText)
+        try sink.close(sync: false)
+    }
+
+    /// Writes every row spooled for `arm` and `file` into `sink`.
+    public func copy(arm: Int, file: String, into sink: FileSink) throws {
+        let k = key(arm, file)
+        guard let folder else { try sink.write(memory[k] ?? ""); return }
+        let path = folder.appendingPathComponent(k).path
+        guard paths.contains(path) else { return }
+        try sink.append(contentsOf: path)
+    }
+
+    /// Deletes the spool's files.
+    public func removeAll() {
+        for p in paths { _ = unlink(p) }
+        paths.removeAll()
+        memory.removeAll()
+    }
+}
