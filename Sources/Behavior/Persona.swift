@@ -96,6 +96,7 @@ public enum PersonaError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "; allowed: " + PersonaParameter.allCases.map(\.rawValue).joined(separator: ", ")
         case let .invalidDistribution(p, d, problem): return "persona parameter '\(p)': \(d): \(problem)"
         case let .unknownPersona(n, s): return "unknown persona '\(n)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+            + "; allowed: " + PersonaCatalog.builtIn.keys.sorted().joined(separator: ", ")
         case let .several(list): return list.map(\.description).joined(separator: "\n")
         }
     }

@@ -86,7 +86,8 @@ struct CheckCommand: ParsableCommand {
         opts.days = opts.days ?? record.days
         opts.replications = opts.replications ?? record.replications
         let scenario = try opts.load()
-        let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0)) } ?? [:]
+        let known = stored.arms.first?.definitions.map(\.kpi) ?? []
+        let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0), known: known) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         _ = try ReportRun.simulate(scenario, scenarioFile: opts.scenario, into: scratch, threads: threads, progress: progress)
@@ -106,7 +107,14 @@ struct CheckCommand: ParsableCommand {
         }
 
         print("Scenario changed since the baseline (hash \(stored.manifest.scenarioHash) → \(scenario.scenarioHash)); comparing statistically.")
-        let old = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: stored.manifest.resolvedScenario, fileName: "baseline manifest")
+        let manifestPath = dir.appendingPathComponent("manifest.json").path
+        let old: ResolvedScenario
+        do {
+            old = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: true)
+                .load(yaml: stored.manifest.resolvedScenario, fileName: "\(manifestPath) (resolved_scenario)")
+        } catch {
+            throw ComparisonError("the baseline's resolved scenario cannot be loaded:\n\(error)")
+        }
         let changes = RegressionCheck.ruleChanges(baseline: old, current: scenario)
         if changes.isEmpty {
             print("No rule parameter differs (population, size or other settings changed).")

@@ -34,6 +34,11 @@ struct CompareCommand: ParsableCommand {
     var out = "comparison.csv"
 
     func run() throws {
+        let headerLine = CSVTable(header: ExperimentComparison.header).headerLine
+        do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
+            FileHandle.standardError.write(Data("habitat compare: --out: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         do {
             let runA = try FinishedRun(directory: URL(fileURLWithPath: a))
             let runB = try b.map { try FinishedRun(directory: URL(fileURLWithPath: $0)) } ?? runA
@@ -59,7 +64,10 @@ struct CompareCommand: ParsableCommand {
             let keys = ReportKeys(scenario: runB.manifest.scenarioName, arm: labelB, replication: nil,
                                   product: Self.product(of: runB))
             for c in comparisons { table.append(c.row(keys)) }
-            try table.text.write(toFile: out, atomically: true, encoding: .utf8)
+            do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as FileSystemError {
+                FileHandle.standardError.write(Data("habitat compare: \(e)\n".utf8))
+                throw ExitCode(1)
+            }
             print("\(labelB) − \(labelA): " + (paired
                 ? "paired (same seed and population: replication r of both simulated the same people)"
                 : "unpaired (different seed or population: the people differ, so only Welch's interval applies)"))
@@ -67,6 +75,9 @@ struct CompareCommand: ParsableCommand {
             print("Written to \(out)")
         } catch let e as ComparisonError {
             FileHandle.standardError.write(Data("habitat compare: \(e)\n".utf8))
+            throw ExitCode(2)
+        } catch let e as OutputRefused {
+            FileHandle.standardError.write(Data("habitat compare: --out: \(e)\n".utf8))
             throw ExitCode(2)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Simulation
 
 /// The `habitat` command: run, validate, list, bench, … (CONTRACT.md, "Command line").
@@ -8,16 +9,51 @@ public struct HabitatCommand: ParsableCommand {
         abstract: "Simulate synthetic people living through the rule engines of digital-wellbeing apps.",
         discussion: """
         Scenario files are YAML (see Scenarios/README.md). Reports are CSV with a manifest.json.
-        Exit status: 0 success; 1 a run or check that failed; 2 bad usage or an invalid scenario.
+        Exit status: 0 success; 1 a run or check that failed; 2 bad usage, an invalid scenario or an output path
+        Habitat will not write; 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP (nothing written).
         """,
         version: "habitat \(ToolVersion.text)",
         subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, TraceCommand.self, CompareCommand.self, CheckCommand.self, BenchCommand.self]
     )
     public init() {}
 
-    /// The process entry point: installs the interrupt handler, then parses and runs the command.
+    /// Exit status for bad usage (the help's "2 bad usage"; swift-argument-parser would use 64).
+    static let usageStatus: Int32 = 2
+
+    /// The process entry point: installs the signal handlers, then parses and runs the command. Usage errors exit
+    /// with status 2, as the help says.
     public static func start() {
         StopRequest.installInterruptHandler()
-        main()
+        let arguments = joinNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                let message = fullMessage(for: error)
+                FileHandle.standardError.write(Data((message.isEmpty ? "habitat: bad usage" : message).utf8 + [10]))
+                Foundation.exit(usageStatus)
+            }
+            exit(withError: error)
+        }
+    }
+
+    /// `--people -1` reads `-1` as an option and says "missing value"; a negative number right after an option
+    /// that takes a value is joined to it (`--people=-1`), so the range check can say what is allowed.
+    static func joinNegativeNumbers(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a.hasPrefix("--"), !a.contains("="), i + 1 < arguments.count, Double(arguments[i + 1]) != nil, arguments[i + 1].hasPrefix("-") {
+                result.append(a + "=" + arguments[i + 1])
+                i += 2
+                continue
+            }
+            result.append(a)
+            i += 1
+        }
+        return result
     }
 }

@@ -21,12 +21,21 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Explain every rule parameter: value, default, source and allowed range.")
     var explain = false
 
+    @Flag(help: "Accept a scenario that looks too large for this machine (time, reports, memory, sweep points).")
+    var allowLarge = false
+
     func run() throws {
         do {
-            let resolved = try ScenarioLoader(catalogues: Products.catalogues).load(path: scenario)
-            if resolved.product == .scrollOff { try ScrollOffWorld.check(resolved) }
+            let resolved = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: allowLarge).load(path: scenario)
+            try ScrollOffWorld.check(resolved)   // personas and devices, for every product
+            let size = RunSize(resolved, threads: PersonParallelRunner.defaultThreads)
+            if !allowLarge, let refusal = size.refusal {
+                FileHandle.standardError.write(Data("\(scenario): error: \(refusal)\n".utf8))
+                throw ExitCode(2)
+            }
             print(resolved.yaml, terminator: resolved.yaml.hasSuffix("\n") ? "" : "\n")
             print("# scenario_hash: \(resolved.scenarioHash)")
+            print("# size: \(size.summary)")
             if explain {
                 print("")
                 if let catalogue = Products.info(resolved.product).parameters {
@@ -35,6 +44,8 @@ struct ValidateCommand: ParsableCommand {
                     print("# product \(resolved.product) has no rule engine in Habitat yet: no rule parameters to explain")
                 }
             }
+        } catch let e as ExitCode {
+            throw e
         } catch let e as PopulationError {
             FileHandle.standardError.write(Data("\(e.rendered(file: scenario))\n".utf8))
             throw ExitCode(2)

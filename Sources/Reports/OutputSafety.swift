@@ -145,7 +145,7 @@ public enum OutputSafety {
     }
 
     /// `mode` in words ("a character device", "a regular file", …).
-    static func describe(mode: mode_t) -> String {
+    public static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: return "a regular file"
         case S_IFCHR: return "a character device"

@@ -1,4 +1,8 @@
 import Foundation
+import RulesCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A finished run read back from its report directory: the per-replication KPI values of every arm
 /// (`kpis.csv`) and its manifest. What `habitat compare` and regression checks work from.
@@ -9,20 +13,28 @@ public struct FinishedRun: Sendable {
     /// Arms in report order with their per-replication KPI values.
     public var arms: [ArmKPIValues]
 
-    /// Reads `kpis.csv` and `manifest.json` from `directory`.
+    /// The most replications a report may declare (the scenario's own limit).
+    public static let maxReplications = 10_000
+
+    /// Reads `kpis.csv` and `manifest.json` from `directory`, and checks that they are what Habitat wrote: the
+    /// manifest's scenario hash matches its resolved scenario, its file list names only files inside the folder,
+    /// and `kpis.csv` is complete (no truncated or duplicated row, replications within the manifest's count).
     /// - Throws: `ComparisonError` naming the file and what is wrong with it.
     public init(directory: URL) throws {
         self.directory = directory
-        let manifestURL = directory.appendingPathComponent("manifest.json")
-        guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-            throw ComparisonError("\(manifestURL.path): not found — is \(directory.path) a finished run directory?")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ComparisonError("\(directory.path): not found or not a folder — give a finished run's report folder")
         }
-        do { manifest = try RunManifest.read(from: manifestURL) } catch {
-            throw ComparisonError("\(manifestURL.path): unreadable manifest (\(error))")
-        }
+        manifest = try Self.readManifest(directory.appendingPathComponent("manifest.json"))
         let kpisURL = directory.appendingPathComponent("kpis.csv")
-        guard let text = try? String(contentsOf: kpisURL, encoding: .utf8) else {
-            throw ComparisonError("\(kpisURL.path): not found or not UTF-8")
+        guard manifest.files.contains("kpis.csv") else {
+            throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: kpis.csv is not listed — not a run report")
+        }
+        let text: String
+        do { text = try Self.readText(kpisURL) } catch let e as ComparisonError { throw e }
+        guard text.hasSuffix("\n") else {
+            throw ComparisonError("\(kpisURL.path): the file ends in the middle of a row: it is truncated")
         }
         let (header, rows) = CSVTable.parse(text)
         let needed = ["arm", "replication", "kpi", "unit", "mean"]
@@ -32,17 +44,28 @@ public struct FinishedRun: Sendable {
         }
         var arms: [ArmKPIValues] = []
         var order: [String: Int] = [:]
-        for (i, row) in rows.enumerated() where row.count == header.count {
+        var seen = Set<String>()
+        for (i, row) in rows.enumerated() {
+            let line = i + 2
+            guard row.count == header.count else {
+                throw ComparisonError("\(kpisURL.path):\(line): \(row.count) fields where the header has \(header.count): the file is truncated or corrupt")
+            }
             let replicationText = row[column["replication"]!]
             guard replicationText != "all" else { continue }
-            guard let replication = Int(replicationText), replication >= 1 else {
-                throw ComparisonError("\(kpisURL.path):\(i + 2): replication '\(replicationText)' is neither 1…N nor all")
+            guard let replication = Int(replicationText), (1...manifest.replications).contains(replication) else {
+                throw ComparisonError("\(kpisURL.path):\(line): replication '\(replicationText)' is neither 1…\(manifest.replications) "
+                                      + "(the manifest's replications) nor all")
             }
             let arm = row[column["arm"]!], kpi = row[column["kpi"]!], unit = row[column["unit"]!]
+            guard seen.insert("\(arm)\u{1F}\(replication)\u{1F}\(kpi)").inserted else {
+                throw ComparisonError("\(kpisURL.path):\(line): \(kpi) of arm \(arm), replication \(replication) is given twice")
+            }
             let meanText = row[column["mean"]!]
             let value: Double
-            if meanText.isEmpty { value = .nan } else if let v = Double(meanText) { value = v } else {
-                throw ComparisonError("\(kpisURL.path):\(i + 2): mean '\(meanText)' of \(kpi) is not a number")
+            if meanText.isEmpty { value = .nan } else if let v = Double(meanText), v.isFinite {
+                value = v
+            } else {
+                throw ComparisonError("\(kpisURL.path):\(line): mean '\(meanText)' of \(kpi) is not a finite number")
             }
             if order[arm] == nil { order[arm] = arms.count; arms.append(ArmKPIValues(arm: arm)) }
             arms[order[arm]!].set(KPIDefinition(kpi, unit: unit), replication: replication, value: value)
@@ -51,6 +74,56 @@ public struct FinishedRun: Sendable {
             throw ComparisonError("\(kpisURL.path): no per-replication KPI rows (written by habitat 0.1.0 and later)")
         }
         self.arms = arms
+    }
+
+    /// Reads and checks a manifest: Habitat's, unedited (its hash matches its resolved scenario), with sane sizes
+    /// and plain file names.
+    public static func readManifest(_ url: URL) throws -> RunManifest {
+        let text = try readText(url)
+        let manifest: RunManifest
+        do { manifest = try JSONDecoder().decode(RunManifest.self, from: Data(text.utf8)) } catch let e as DecodingError {
+            throw ComparisonError("\(url.path): \(describe(e))")
+        } catch {
+            throw ComparisonError("\(url.path): not valid JSON")
+        }
+        guard manifest.tool == "habitat" else { throw ComparisonError("\(url.path): tool: '\(manifest.tool)' — not a Habitat manifest") }
+        guard FNV1a64.hex(manifest.resolvedScenario) == manifest.scenarioHash else {
+            throw ComparisonError("\(url.path): scenario_hash \(manifest.scenarioHash) does not match its resolved_scenario "
+                                  + "(hash \(FNV1a64.hex(manifest.resolvedScenario))): the manifest was edited; re-record the baseline")
+        }
+        guard (1...maxReplications).contains(manifest.replications) else {
+            throw ComparisonError("\(url.path): replications: \(manifest.replications) is out of range; allowed 1…\(maxReplications)")
+        }
+        if let bad = manifest.files.first(where: { !OutputSafety.isPlainFileName($0) }) {
+            throw ComparisonError("\(url.path): files: '\(bad)' is not a file name inside the report folder")
+        }
+        return manifest
+    }
+
+    /// A report file's text: it must be a regular UTF-8 file of reasonable size.
+    static func readText(_ url: URL, maxBytes: Int = 512 << 20) throws -> String {
+        var st = stat()
+        guard stat(url.path, &st) == 0 else { throw ComparisonError("\(url.path): not found — is \(url.deletingLastPathComponent().path) a finished run's folder?") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw ComparisonError("\(url.path): \(OutputSafety.describe(mode: st.st_mode)), not a report file") }
+        guard Int(st.st_size) <= maxBytes else { throw ComparisonError("\(url.path): \(st.st_size) bytes, larger than any report Habitat writes") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ComparisonError("\(url.path): cannot be read") }
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw ComparisonError("\(url.path): not UTF-8 text")
+        }
+        return text
+    }
+
+    /// A decoding error in words: which key, and what was wrong.
+    static func describe(_ e: DecodingError) -> String {
+        func path(_ c: [CodingKey]) -> String { c.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        switch e {
+        case .keyNotFound(let key, let ctx): return "\(path(ctx.codingPath + [key])): missing"
+        case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx):
+            return "\(path(ctx.codingPath)): wrong type or value"
+        case .dataCorrupted(let ctx):
+            return ctx.codingPath.isEmpty ? "not valid JSON" : "\(path(ctx.codingPath)): invalid value"
+        @unknown default: return "unreadable"
+        }
     }
 
     /// The arm named `name`, or a clear error listing the arms there are.

@@ -301,6 +301,9 @@ struct ScenarioChecker {
         case .share:
             guard let d = Self.parseNumber(raw) else { return wrongType() }
             return d > 0 && d <= 1 ? .number(d) : outOfRange(raw)
+        case .positive:
+            guard let d = Self.parseNumber(raw) else { return wrongType() }
+            return d > 0 ? .number(d) : outOfRange(raw)
         case .boolean:
             guard let b = Self.parseBool(raw) else { return wrongType() }
             return .bool(b)
@@ -364,8 +367,7 @@ struct ScenarioChecker {
                     ok = false
                     continue
                 }
-                let kind: ScalarKind = family.positiveParameters.contains(k) ? .number(Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
-                                                                               : .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+                let kind = family.parameterKind(k)
                 if let d = check(v, .scalar(kind, doc: ""), at: path.appending(k))?.doubleValue { values[k] = d } else { ok = false }
             }
             for p in family.parameterNames where !given.contains(where: { $0.key == p }) {

@@ -78,11 +78,8 @@ public struct ScenarioLoader: Sendable {
     /// Loads a scenario file.
     public func load(path: String, overrides: ScenarioOverrides = .none) throws(ScenarioError) -> ResolvedScenario {
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ScenarioError(issues: [ScenarioIssue(file: path, keyPath: "", kind: .invalid,
-                                                       message: "cannot read the scenario file (\(error.localizedDescription))")])
+        do { text = try ScenarioText.read(path) } catch {
+            throw ScenarioError(issues: [ScenarioIssue(file: path, keyPath: "", kind: .invalid, message: error.description)])
         }
         return try load(yaml: text, fileName: path, overrides: overrides)
     }

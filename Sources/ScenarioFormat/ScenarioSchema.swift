@@ -151,6 +151,14 @@ public enum DistributionFamily: String, CaseIterable, Sendable, Hashable {
         }
     }
 
+    /// What a parameter of this family accepts: > 0 for scales and shapes; lognormal's `mu` (the log of the median)
+    /// within ±700, so that its median exp(mu) is a finite number; any finite number otherwise.
+    func parameterKind(_ name: String) -> ScalarKind {
+        if positiveParameters.contains(name) { return .positive }
+        if self == .lognormal && name == "mu" { return .number(-700...700) }
+        return .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    }
+
     /// Parameters that must be strictly positive.
     var positiveParameters: Set<String> {
         switch self {

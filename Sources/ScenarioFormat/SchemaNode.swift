@@ -96,6 +96,8 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
     case number(ClosedRange<Double>)
     /// A number in (0, 1] (population shares).
     case share
+    /// A finite number above 0 (scales, standard deviations, shape parameters).
+    case positive
     /// `true` or `false`.
     case boolean
     /// One word of a fixed list.
@@ -114,6 +116,7 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
         case .unsigned: return "an integer in 0…\(UInt64.max)"
         case .number(let r): return "a number in \(formatNumber(r.lowerBound))…\(formatNumber(r.upperBound))"
         case .share: return "a number in (0, 1]"
+        case .positive: return "a number > 0"
         case .boolean: return "true or false"
         case .choice(let c): return "one of " + c.joined(separator: ", ")
         case .date: return "a date YYYY-MM-DD from \(ScenarioChecker.dateYears.lowerBound)-01-01 to \(ScenarioChecker.dateYears.upperBound)-12-31"
@@ -126,7 +129,7 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .text, .identifier: return "text"
         case .integer, .unsigned: return "an integer"
-        case .number, .share: return "a number"
+        case .number, .share, .positive: return "a number"
         case .boolean: return "true or false"
         case .choice: return "a word"
         case .date: return "a date YYYY-MM-DD"

@@ -2,6 +2,9 @@ import Foundation
 import Reports
 import RulesCore
 import ScenarioFormat
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Regression checks of a scenario against a stored baseline run (issue 6): exact comparison when nothing
 /// changed, statistical comparison of every KPI when something did, and an explanation of the change.
@@ -38,14 +41,43 @@ public enum RegressionCheck {
             return String(decoding: try e.encode(self), as: UTF8.self) + "\n"
         }
 
+        /// Reads and checks `baseline.json`: every field of the right type and within the range a run accepts, and
+        /// `scenario_file` (when given) a readable regular file. Errors name the file and the field.
         public static func read(from dir: URL) throws -> BaselineRecord {
             let url = dir.appendingPathComponent(fileName)
-            guard let data = try? Data(contentsOf: url) else {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw ComparisonError("\(url.path): not found — record a baseline first with `habitat check --record`")
             }
-            do { return try JSONDecoder().decode(BaselineRecord.self, from: data) } catch {
-                throw ComparisonError("\(url.path): unreadable (\(error))")
+            guard let object = try? JSONSerialization.jsonObject(with: data), let map = object as? [String: Any] else {
+                throw ComparisonError("\(url.path): not a JSON object")
             }
+            func fail(_ key: String, _ problem: String) -> ComparisonError { ComparisonError("\(url.path): \(key): \(problem)") }
+            func integer(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+                guard let v = map[key], !(v is NSNull) else { return nil }
+                guard !(v is Bool), let n = v as? NSNumber, let i = Int(exactly: n.doubleValue) else {
+                    throw fail(key, "'\(v)' is not a whole number; allowed \(range.lowerBound)…\(range.upperBound)")
+                }
+                guard range.contains(i) else { throw fail(key, "\(i) is out of range; allowed \(range.lowerBound)…\(range.upperBound)") }
+                return i
+            }
+            var seed: UInt64?
+            if let v = map["seed"], !(v is NSNull) {
+                guard let s = UInt64("\(v)") else { throw fail("seed", "'\(v)' is not a seed; allowed 0…\(UInt64.max)") }
+                seed = s
+            }
+            guard let reason = map["reason"] as? String else { throw fail("reason", "missing (text saying why the baseline was recorded)") }
+            var scenarioFile: String?
+            if let v = map["scenario_file"], !(v is NSNull) {
+                guard let file = v as? String, !file.isEmpty else { throw fail("scenario_file", "'\(v)' is not a file path") }
+                var st = stat()
+                guard stat(file, &st) == 0 else { throw fail("scenario_file", "'\(file)' not found (paths are relative to the working directory)") }
+                guard st.st_mode & S_IFMT == S_IFREG else {
+                    throw fail("scenario_file", "'\(file)' is \(OutputSafety.describe(mode: st.st_mode)), not a scenario file")
+                }
+                scenarioFile = file
+            }
+            return BaselineRecord(scenarioFile: scenarioFile, seed: seed, people: try integer("people", 1...10_000_000),
+                                  days: try integer("days", 1...3650), replications: try integer("replications", 1...10_000), reason: reason)
         }
     }
 
@@ -139,6 +171,17 @@ public enum RegressionCheck {
     }
 
     /// Reads a tolerance file: CSV `kpi,abs,rel` (either cell may be empty).
+    /// Reads a tolerances file (`kpi,abs,rel`); every KPI id must be one the baseline reports (`known`), so that a
+    /// misspelt id is an error rather than a tolerance silently never applied.
+    public static func readTolerances(_ url: URL, known: [String]) throws -> [String: Tolerance] {
+        let result = try readTolerances(url)
+        for kpi in result.keys.sorted() where !known.contains(kpi) {
+            let hint = Suggestion.closest(to: kpi, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            throw ComparisonError("\(url.path): kpi '\(kpi)' is not a KPI of the baseline\(hint) (its KPIs: \(known.joined(separator: ", ")))")
+        }
+        return result
+    }
+
     public static func readTolerances(_ url: URL) throws -> [String: Tolerance] {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ComparisonError("\(url.path): cannot read the file") }
         let (header, rows) = CSVTable.parse(text)

@@ -92,7 +92,7 @@ public struct ScrollOffWorld: Sendable {
                 do { _ = try DeviceCatalog.device(id: d.model) } catch { problems.append("\(prefix).devices[\(i)].model: \(error)") }
             }
         }
-        if let target = scenario.precision {
+        if let target = scenario.precision, scenario.product == .scrollOff {
             let known = ScrollOffRunAccumulator(horizonDays: 1).kpiValues().map(\.0.kpi)
             for kpi in target.halfWidths.keys.sorted() where !known.contains(kpi) {
                 let hint = Suggestion.closest(to: kpi, among: known).map { " (did you mean '\($0)'?)" } ?? ""
