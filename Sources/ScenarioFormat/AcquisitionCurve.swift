@@ -76,8 +76,9 @@ public struct AcquisitionCurve: Sendable, Hashable {
     /// Reads a `date,installs` CSV (header required; ISO dates; non-negative numbers).
     /// - Throws: a message naming the file and line.
     public static func readCSV(_ url: URL) throws(AcquisitionError) -> [LocalDate: Double] {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw AcquisitionError("\(url.path): cannot read the file")
+        let text: String
+        do { text = try ScenarioText.read(url.path, maxBytes: 64 << 20) } catch {
+            throw AcquisitionError("\(url.path): \(error.description)")
         }
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         while lines.last?.isEmpty == true { lines.removeLast() }

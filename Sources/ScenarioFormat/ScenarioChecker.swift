@@ -565,8 +565,12 @@ struct ScenarioChecker {
                        suggestion: Suggestion.closest(to: k, among: candidates))
                 continue
             }
-            guard case .sequence(let seq) = v, !seq.isEmpty else {
-                report(.wrongType, here, at: v.mark, "expected a non-empty list of values, got \(Self.shown(v))", value: Self.shown(v))
+            guard case .sequence(let seq) = v else {
+                report(.wrongType, here, at: v.mark, "expected a list of values, got \(Self.shown(v))", value: Self.shown(v))
+                continue
+            }
+            guard !seq.isEmpty else {
+                report(.invalid, here, at: v.mark, "the list of values is empty", allowed: "at least one value to sweep over")
                 continue
             }
             var values: [ScenarioValue] = []

@@ -209,6 +209,12 @@ public struct ScenarioLoader: Sendable {
         }
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            // libyaml names its own API in this one; say what it means.
+            if problem.lowercased().contains("nesting level") {
+                return ScenarioIssue(file: file, line: mark.line, column: mark.column, keyPath: "", kind: .syntax,
+                                     message: "the YAML nests maps or lists too deeply (libyaml's limit)",
+                                     allowed: "a scenario a few levels deep")
+            }
             return issue(problem, context, mark)
         case let .reader(problem, _, _, _):
             return ScenarioIssue(file: file, keyPath: "", kind: .syntax, message: "cannot read the text: \(problem)")
@@ -235,6 +241,34 @@ public struct ScenarioLoader: Sendable {
                     lines[i] = prefix + sentinel + rest.dropFirst(form.count)
                     return lines.joined(separator: "\n")
                 }
+            }
+        }
+        return renameInFlowMap(of: key, after: first, in: lines, to: sentinel)
+    }
+
+    /// The same for a flow map (`{installs: 1, installs: 2}`), whose mark is its opening brace: the second
+    /// `key:` after the brace, preceded by `{`, `,` or a space, is renamed.
+    static func renameInFlowMap(of key: String, after first: Mark, in lines: [String], to sentinel: String) -> String? {
+        var text = lines.joined(separator: "\n")
+        var offset = text.startIndex
+        for line in lines.prefix(first.line - 1) { offset = text.index(offset, offsetBy: line.count + 1, limitedBy: text.endIndex) ?? text.endIndex }
+        offset = text.index(offset, offsetBy: max(0, first.column - 1), limitedBy: text.endIndex) ?? text.endIndex
+        var found = 0
+        var search = offset
+        for form in [key, "\"\(key)\"", "'\(key)'"] where found < 2 {
+            found = 0
+            search = offset
+            while let r = text.range(of: form, range: search..<text.endIndex) {
+                let before = r.lowerBound == text.startIndex ? " " : text[text.index(before: r.lowerBound)]
+                let after = text[r.upperBound...].drop(while: { $0 == " " || $0 == "\t" })
+                if "{, \t\n".contains(before), after.hasPrefix(":") {
+                    found += 1
+                    if found == 2 {
+                        text.replaceSubrange(r, with: sentinel)
+                        return text
+                    }
+                }
+                search = r.upperBound
             }
         }
         return nil
@@ -447,9 +481,13 @@ public struct ScenarioLoader: Sendable {
         var seasonality: [Double]?
         if let w = t["weekly_seasonality"] {
             let values = w.items.compactMap(\.doubleValue)
-            guard values.count == 7, values.contains(where: { $0 > 0 }) else {
-                throw issue("weekly_seasonality", .invalid, "expected 7 multipliers (Monday…Sunday), not all zero; got \(values.count)",
-                            allowed: "a list of 7 non-negative numbers")
+            guard values.count == 7 else {
+                throw issue("weekly_seasonality", .invalid, "expected 7 multipliers (Monday…Sunday), got \(values.count)",
+                            allowed: "a list of 7 non-negative numbers, at least one above 0")
+            }
+            guard values.contains(where: { $0 > 0 }) else {
+                throw issue("weekly_seasonality", .invalid, "all 7 multipliers are 0, so nobody would ever install",
+                            allowed: "a list of 7 non-negative numbers, at least one above 0")
             }
             seasonality = values
         }

@@ -5,7 +5,7 @@ import Glibc
 
 /// Reading a scenario (or a CSV it names) as text, with errors that say what the file is and what is wrong with
 /// it: not found, a folder or a device, too large, binary, or not UTF-8 (with the line and column of the first bad
-/// byte). UTF-8 with or without a byte-order mark and UTF-16 with one are read.
+/// byte), or UTF-16 (named as such). UTF-8 is read with or without a byte-order mark.
 public enum ScenarioText {
     /// A file that cannot be read as text, in words.
     public struct Problem: Error, CustomStringConvertible {
@@ -37,28 +37,12 @@ public enum ScenarioText {
         return try decode(data)
     }
 
-    /// Text from bytes: UTF-16 (little or big endian) after its byte-order mark, else UTF-8 (a leading mark dropped).
+    /// Text from UTF-8 bytes (a leading byte-order mark dropped).
     public static func decode(_ data: Data) throws(Problem) -> String {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let little = bytes[0] == 0xFF
-            guard bytes.count % 2 == 0 else { throw Problem(description: "not valid UTF-16 text: an odd number of bytes") }
-            var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2 - 1)
-            for i in stride(from: 2, to: bytes.count, by: 2) {
-                units.append(little ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
-            }
-            var text = ""
-            var it = units.makeIterator()
-            var codec = UTF16()
-            loop: while true {
-                switch codec.decode(&it) {
-                case .scalarValue(let s): text.unicodeScalars.append(s)
-                case .emptyInput: break loop
-                case .error: throw Problem(description: "not valid UTF-16 text (a broken surrogate pair)")
-                }
-            }
-            return try checkedText(text)
+            throw Problem(description: "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); "
+                          + "scenarios are read as UTF-8 (YAML's usual encoding): save it as UTF-8")
         }
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if !body.contains(0), let text = String(validating: body, as: UTF8.self) { return text }
@@ -81,13 +65,5 @@ public enum ScenarioText {
             i += length
         }
         return String(decoding: body, as: UTF8.self)
-    }
-
-    static func checkedText(_ text: String) throws(Problem) -> String {
-        if let nul = text.firstIndex(of: "\0") {
-            let line = text[..<nul].filter { $0 == "\n" }.count + 1
-            throw Problem(description: "binary data: a NUL character at line \(line); a scenario is YAML text")
-        }
-        return text
     }
 }
