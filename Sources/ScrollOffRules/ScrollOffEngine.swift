@@ -56,6 +56,8 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var today: LocalDate
     public internal(set) var freePeeksUsedToday = 0
     public internal(set) var creditPeeksUsedToday = 0
+    /// The highest free-peek quota in force at any free peek today (for the invariant after a mid-day tier change).
+    var peekQuotaInForceToday = 0
     var nextMidnight: Instant
     var midnightArmed = false
 
@@ -230,6 +232,7 @@ public struct ScrollOffEngine: Sendable {
         capNotifiedToday = false
         freePeeksUsedToday = 0
         creditPeeksUsedToday = 0
+        peekQuotaInForceToday = 0
         timeSavedToday = .zero
         for i in blocked.indices { blocked[i].spentToday = .zero }
         if let f = frozenDay, f < today { frozenDay = nil }
@@ -279,7 +282,7 @@ public struct ScrollOffEngine: Sendable {
         if earnedToday > max(capInForceToday, parameters.dailyEarnCap[tier]) { v.append("earned \(earnedToday) today above cap") }
         let capCount = tokensPurchasedThisMonth + (parameters.includedTokensCountTowardCap ? includedGrantedThisMonth : 0)
         if capCount > parameters.tokenMonthlyPurchaseCap && tokensPurchasedThisMonth > 0 { v.append("token purchases \(tokensPurchasedThisMonth) above cap") }
-        if freePeeksUsedToday > parameters.freePeeksPerDay.pro && freePeeksUsedToday > parameters.freePeeksPerDay.premium { v.append("free peeks above quota") }
+        if freePeeksUsedToday > peekQuotaInForceToday { v.append("free peeks above quota") }
         if creditPeeksUsedToday > parameters.creditPeeksPerDay { v.append("credit peeks above quota") }
         if blocked.count > parameters.maxShieldedApps { v.append("more than \(parameters.maxShieldedApps) blocked apps") }
         for a in accesses where curfewActive(for: a.app, at: now) && !(a.kind == .token && parameters.tokensWorkDuringCurfew) {
