@@ -45,4 +45,24 @@ struct RangeEndTests {
         #expect(h.send(.shield(.peek), at: h.at(0, 9, 30)).decision != .freePeek)
         #expect(h.problems.isEmpty, "\(h.problems.prefix(2))")
     }
+
+    @Test("Tokens: when included tokens count toward the cap, a month never holds more than 5 (§3.4, §5.1; assumption)",
+          arguments: [(0, 3), (3, 2), (5, 0)])
+    func includedCountTowardCap(boughtOnFree: Int, included: Int) {
+        // §3.4 "Emergency Token IAP $0.99, hard-capped at 5/month (all plans). Pro includes 3 tokens/month bundled";
+        // §5.1 Pro: "Emergency tokens (3/mo included; then $0.99 up to 5/mo)".
+        var h = Harness(parameters: parameters(["tokens.included_count_toward_cap": .bool(true)]))
+        h.onboard()
+        for k in 0..<boughtOnFree { #expect(h.send(.buyToken, at: h.at(1, 9, k)).decision == .tokenPurchased) }
+        #expect(h.send(.buyPlan(.proAnnual), at: h.at(1, 10)).decision == .subscribed)
+        #expect(h.engine.includedTokensRemaining == included)
+        for k in 0..<(5 - boughtOnFree - included) { #expect(h.send(.buyToken, at: h.at(1, 11, k)).decision == .tokenPurchased) }
+        #expect(h.send(.buyToken, at: h.at(1, 12)).decision == .tokenCapReached)
+        // Next month (2026-02-01): 3 included, then 2 purchases.
+        h.run(until: h.at(27, 9))
+        #expect(h.engine.includedTokensRemaining == 3)
+        for k in 0..<2 { #expect(h.send(.buyToken, at: h.at(27, 9, k)).decision == .tokenPurchased) }
+        #expect(h.send(.buyToken, at: h.at(27, 10)).decision == .tokenCapReached)
+        #expect(h.problems.isEmpty, "\(h.problems.prefix(2))")
+    }
 }
