@@ -30,6 +30,7 @@ public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 /// * Renewal: logistic(`renewIntercept` + wValue·(value − 0.5) + wPrice·ln(WTP/price)) — 56% at the reference
 ///   (value 0.5, WTP = price) for a first monthly renewal (DESIGN.md); later and annual renewals add `loyaltyBoost`.
 /// * Trial → paid: same form with intercept logit(0.36) (RevenueCat 2025–26: 34–38%).
+/// * Every price enters these terms as at least `priceFloorUSD` (a plan priced 0 is a free plan; see there).
 public struct PurchaseModel: Hashable, Sendable {
     public var buyConstant = -2.8
     public var wSurplus = 2.0
@@ -46,6 +47,13 @@ public struct PurchaseModel: Hashable, Sendable {
 
     public init() {}
 
+    /// The lowest price the price terms see, USD: one cent. Assumption (seed 000 §5.1 prices its Free tier at
+    /// "$0" but is silent on a paid plan set to 0, which `rules.prices.*` allows): a plan priced 0 is a free plan,
+    /// weighed as costing the smallest amount a store can charge, so ln(WTP·(0.5 + value)/price) and the annual
+    /// discount ln(12·monthly/annual) stay finite. A free plan is then nearly always taken at a paywall, renewed and
+    /// converted to. Prices of a cent or more, every charter price among them, are used as given.
+    public static let priceFloorUSD = 0.01
+
     /// Extra utility of buying by paywall reason: hitting a limit in the moment of an urge sells. Assumption.
     public func reasonBoost(_ r: PaywallReason) -> Double {
         switch r {
@@ -57,11 +65,13 @@ public struct PurchaseModel: Hashable, Sendable {
 
     /// Probabilities of (none, monthly, annual) at a paywall.
     public func purchaseProbabilities(_ m: PaywallMoment, willingnessToPay wtp: Double, valueFelt v: Double) -> (none: Double, monthly: Double, annual: Double) {
-        let r = log(max(wtp, 0.01) * (0.5 + v) / m.monthlyPriceUSD)
+        let monthlyPrice = max(m.monthlyPriceUSD, Self.priceFloorUSD)
+        let r = log(max(wtp, 0.01) * (0.5 + v) / monthlyPrice)
         let monthly = buyConstant + wSurplus * r + reasonBoost(m.reason)
         var utilities = [0, monthly]
         if let annual = m.annualPriceUSD {
-            utilities.append(monthly + wDiscount * log(12 * m.monthlyPriceUSD / annual) + annualConstant + wValueAnnual * (v - 0.5))
+            let annualPrice = max(annual, Self.priceFloorUSD)
+            utilities.append(monthly + wDiscount * log(12 * monthlyPrice / annualPrice) + annualConstant + wValueAnnual * (v - 0.5))
         }
         let p = Choice.logitProbabilities(utilities: utilities)
         return (p[0], p[1], p.count > 2 ? p[2] : 0)
@@ -77,7 +87,7 @@ public struct PurchaseModel: Hashable, Sendable {
 
     /// Probability of renewing at the end of a paid period.
     public func renewalProbability(plan: PlanLength, priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double, isFirstRenewal: Bool) -> Double {
-        var x = renewIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / priceUSDPerMonth)
+        var x = renewIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / max(priceUSDPerMonth, Self.priceFloorUSD))
         if !isFirstRenewal || plan == .annual { x += loyaltyBoost }
         return 1 / (1 + exp(-x))
     }
@@ -89,7 +99,7 @@ public struct PurchaseModel: Hashable, Sendable {
 
     /// Probability that a trial converts to paid.
     public func trialConversionProbability(priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double) -> Double {
-        let x = trialIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / priceUSDPerMonth)
+        let x = trialIntercept + wValue * (v - 0.5) + wPrice * log(max(wtp, 0.01) / max(priceUSDPerMonth, Self.priceFloorUSD))
         return 1 / (1 + exp(-x))
     }
 

@@ -35,6 +35,7 @@ extension ScrollOffEngine {
             guard !p.inCurfew else { out.decision = .curfewActive; return }
             if freePeeksRemaining > 0 {
                 // §3.4 Step 1: "One free 60-sec peek (Free); two for Premium".
+                peekQuotaInForceToday = max(peekQuotaInForceToday, parameters.freePeeksPerDay[tier])
                 freePeeksUsedToday += 1
                 out.events.append(.bypassFreePeek(app: app, peeksRemaining: freePeeksRemaining))
                 out.credits.append(CreditLedgerEntry(delta: .zero, reason: .bypassFree, app: app))

@@ -56,6 +56,8 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var today: LocalDate
     public internal(set) var freePeeksUsedToday = 0
     public internal(set) var creditPeeksUsedToday = 0
+    /// The highest free-peek quota in force at any free peek today (for the invariant after a mid-day tier change).
+    var peekQuotaInForceToday = 0
     var nextMidnight: Instant
     var midnightArmed = false
 
@@ -230,6 +232,7 @@ public struct ScrollOffEngine: Sendable {
         capNotifiedToday = false
         freePeeksUsedToday = 0
         creditPeeksUsedToday = 0
+        peekQuotaInForceToday = 0
         timeSavedToday = .zero
         for i in blocked.indices { blocked[i].spentToday = .zero }
         if let f = frozenDay, f < today { frozenDay = nil }
@@ -256,10 +259,19 @@ public struct ScrollOffEngine: Sendable {
     }
 
     /// Seed 000 §5.2 / §7.4: "Pro includes 3 tokens/month"; "3 included tokens replenish monthly".
+    ///
+    /// When included tokens count toward the cap (assumption `tokens.included_count_toward_cap`), §3.4's "hard-capped
+    /// at 5/month (all plans)" and §5.1's Pro "3/mo included; then $0.99 up to 5/mo" bound the month's included plus
+    /// purchased tokens, so the grant is cut to what the cap leaves. Assumption (the charter is silent on it): a
+    /// person who bought tokens earlier in the month and then becomes Pro gets only the rest of that month's 5.
     mutating func grantIncludedTokens() {
         guard includedGrantedThisMonth == 0 else { return }
-        includedTokensRemaining = parameters.proIncludedTokensPerMonth
-        includedGrantedThisMonth = parameters.proIncludedTokensPerMonth
+        var n = parameters.proIncludedTokensPerMonth
+        if parameters.includedTokensCountTowardCap {
+            n = min(n, max(0, parameters.tokenMonthlyPurchaseCap - tokensPurchasedThisMonth))
+        }
+        includedTokensRemaining = n
+        includedGrantedThisMonth = n
     }
 
     // MARK: - Invariants
@@ -277,9 +289,10 @@ public struct ScrollOffEngine: Sendable {
         for l in global.lots where l.amount < .zero { v.append("negative global lot \(l.amount)") }
         for b in blocked { for l in b.wallet.lots where l.amount < .zero { v.append("negative wallet lot for \(b.app)") } }
         if earnedToday > max(capInForceToday, parameters.dailyEarnCap[tier]) { v.append("earned \(earnedToday) today above cap") }
-        let capCount = tokensPurchasedThisMonth + (parameters.includedTokensCountTowardCap ? includedGrantedThisMonth : 0)
-        if capCount > parameters.tokenMonthlyPurchaseCap && tokensPurchasedThisMonth > 0 { v.append("token purchases \(tokensPurchasedThisMonth) above cap") }
-        if freePeeksUsedToday > parameters.freePeeksPerDay.pro && freePeeksUsedToday > parameters.freePeeksPerDay.premium { v.append("free peeks above quota") }
+        if tokensCountedAgainstCap > parameters.tokenMonthlyPurchaseCap {
+            v.append("\(tokensCountedAgainstCap) tokens counted against the monthly cap of \(parameters.tokenMonthlyPurchaseCap)")
+        }
+        if freePeeksUsedToday > peekQuotaInForceToday { v.append("free peeks above quota") }
         if creditPeeksUsedToday > parameters.creditPeeksPerDay { v.append("credit peeks above quota") }
         if blocked.count > parameters.maxShieldedApps { v.append("more than \(parameters.maxShieldedApps) blocked apps") }
         for a in accesses where curfewActive(for: a.app, at: now) && !(a.kind == .token && parameters.tokensWorkDuringCurfew) {

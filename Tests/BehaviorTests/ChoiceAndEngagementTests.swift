@@ -124,6 +124,23 @@ struct PurchaseTests {
         let rng = RandomStream(seed: 1)
         for _ in 0..<1000 { #expect(model.decide(PaywallMoment(reason: .other, monthlyPriceUSD: 4.99), willingnessToPay: 3, valueFelt: 0.5, rng: rng) != .annual) }
     }
+
+    @Test("a plan priced 0 is a free plan: finite probabilities, bought more than at any price (rules.prices.* allow 0)",
+          arguments: [(0.0, 59.99), (4.99, 0.0), (0.0, 0.0)])
+    func freePlan(monthly: Double, annual: Double) {
+        let free = PaywallMoment(reason: .tierLimit, monthlyPriceUSD: monthly, annualPriceUSD: annual)
+        let paid = PaywallMoment(reason: .tierLimit, monthlyPriceUSD: 4.99, annualPriceUSD: 59.99)
+        for wtp in [0.0, 2.5, 200] {
+            let p = model.purchaseProbabilities(free, willingnessToPay: wtp, valueFelt: 0.5)
+            #expect([p.none, p.monthly, p.annual].allSatisfy { $0.isFinite && $0 >= 0 })
+            #expect(abs(p.none + p.monthly + p.annual - 1) < 1e-12)
+            #expect(p.none <= model.purchaseProbabilities(paid, willingnessToPay: wtp, valueFelt: 0.5).none)
+        }
+        let renew = model.renewalProbability(plan: .monthly, priceUSDPerMonth: 0, willingnessToPay: 2.5, valueFelt: 0.5, isFirstRenewal: true)
+        #expect(renew.isFinite && renew > 0.99 && renew < 1)
+        let trial = model.trialConversionProbability(priceUSDPerMonth: 0, willingnessToPay: 2.5, valueFelt: 0.5)
+        #expect(trial.isFinite && trial > 0.9 && trial < 1)
+    }
 }
 
 @Suite("Personas")
