@@ -33,7 +33,7 @@ public struct FinishedRun: Sendable {
         }
         let text: String
         do { text = try Self.readText(kpisURL) } catch let e as ComparisonError { throw e }
-        guard text.hasSuffix("\n") else {
+        guard text.unicodeScalars.last == "\n" else {
             throw ComparisonError("\(kpisURL.path): the file ends in the middle of a row: it is truncated")
         }
         let (header, rows) = CSVTable.parse(text)

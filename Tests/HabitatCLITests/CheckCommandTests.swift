@@ -71,6 +71,6 @@ struct CheckCommandTests {
         #expect(noReason.stderr.contains("--record needs --reason"))
         let missing = try CLIProcess.run(["check", "--baseline", dir.appendingPathComponent("nothing").path])
         #expect(missing.status == 2)
-        #expect(missing.stderr.contains("manifest.json: not found"))
+        #expect(missing.stderr.contains("not found"))
     }
 }

@@ -46,7 +46,7 @@ struct CompareCommandTests {
         let dir = CLIProcess.tempDir()
         let missing = try CLIProcess.run(["compare", dir.appendingPathComponent("nope").path, "--out", dir.appendingPathComponent("x.csv").path])
         #expect(missing.status == 2)
-        #expect(missing.stderr.contains("manifest.json: not found"))
+        #expect(missing.stderr.contains("not found"))
         let run = dir.appendingPathComponent("one")
         #expect(try CLIProcess.run(["run", "--out", run.path] + Self.small).status == 0)
         let oneArm = try CLIProcess.run(["compare", run.path, "--out", dir.appendingPathComponent("x.csv").path])

@@ -83,7 +83,7 @@ struct ScenarioValidationTests {
         #expect(lines.last == "9 errors in many.yaml")
         #expect(lines[0] == "many.yaml:3:1: error: horizon_dayz: unknown key 'horizon_dayz'; did you mean 'horizon_days'?")
         #expect(lines[1] == "many.yaml:4:15: error: replications: value 0 is out of range; allowed an integer in 1…10000")
-        #expect(lines[2] == "many.yaml:5:8: error: start: '2026-02-30' is not a valid date; allowed a date YYYY-MM-DD")
+        #expect(lines[2] == "many.yaml:5:8: error: start: '2026-02-30' is not a valid date; allowed a date YYYY-MM-DD from 1970-01-01 to 2200-12-31")
         #expect(lines[3] == "many.yaml:7:13: error: population.installs: expected an integer, got 'lots'; allowed an integer in 1…10000000")
         #expect(lines[4].hasPrefix("many.yaml:9:5: error: population.personas: shares add up to 0.9, not 1"))
         #expect(lines[6] == "many.yaml:17:5: error: rules.prices.premium_montly: unknown rule parameter 'premium_montly' for 'prices'; did you mean 'premium_monthly'?")
@@ -254,7 +254,7 @@ struct ScenarioValidationTests {
 
     @Test("command-line override problems are reported against the command line")
     func badOverrides() throws {
-        let error = try #require(TestCatalogue.error("", overrides: ScenarioOverrides(days: 0, values: ["rules.tokens.monthly_purchase_capp": "3", "sead": "1"])))
+        let error = try #require(TestCatalogue.error("product: scroll-off\n", overrides: ScenarioOverrides(days: 0, values: ["rules.tokens.monthly_purchase_capp": "3", "sead": "1"])))
         #expect(error.issues.allSatisfy { $0.file == ScenarioLoader.commandLine && $0.line == nil })
         #expect(error.issues.map(\.keyPath) == ["rules.tokens.monthly_purchase_capp", "sead", "horizon_days"])
         #expect(error.issues[0].suggestion == "rules.tokens.monthly_purchase_cap")

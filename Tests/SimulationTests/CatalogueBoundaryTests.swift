@@ -70,8 +70,8 @@ struct CatalogueBoundaryTests {
             Issue.record("\(s.testDescription): \(v)")
             return
         }
-        #expect(run.results[0].replications[0].violation == nil)
-        #expect(run.results[0].replications[0].people == 25)
+        #expect(run.arms[0].pooled.violation == nil)
+        #expect(run.arms[0].pooled.people == 25)
     }
 
     @Test("every rule parameter at each end of its range runs without a trap or an invariant violation", arguments: ruleSettings)

@@ -63,12 +63,23 @@ struct KernelBench: ParsableCommand {
     }
 
     func run() throws {
-        // Stage the report directory before the run, so an unwritable --out fails at once, not after the work.
-        let report = try out.map { try ReportDirectory(destination: URL(fileURLWithPath: $0)) }
-        defer { report?.abort() }
-        switch workload {
-        case .mm1: try runMM1(report)
-        case .agents: try runAgents(report)
+        try StopRequest.withCleanStop {
+            // Stage the report directory before the run, so an unwritable --out fails at once, not after the work.
+            let report: ReportDirectory?
+            do { report = try out.map { try ReportDirectory(destination: URL(fileURLWithPath: $0), shownPath: $0) } } catch let e as OutputRefused {
+                FileHandle.standardError.write(Data("habitat: \(e)\n".utf8))
+                throw ExitCode(2)
+            }
+            defer { report?.abort() }
+            do {
+                switch workload {
+                case .mm1: try runMM1(report)
+                case .agents: try runAgents(report)
+                }
+            } catch let interrupted as RunInterrupted {
+                FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
+                throw ExitCode(interrupted.exitStatus)
+            }
         }
     }
 
@@ -117,7 +128,7 @@ struct KernelBench: ParsableCommand {
         } catch let interrupted as RunInterrupted {
             bar.finish(0)
             FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
-            throw ExitCode(130)
+            throw ExitCode(interrupted.exitStatus)
         }
     }
 
@@ -133,6 +144,7 @@ struct KernelBench: ParsableCommand {
                                    files: ["bench-kernel.csv"])
         try dir.write("bench-kernel.csv", table: table)
         try dir.write("manifest.json", text: try manifest.json())
+        try StopRequest.checkpoint()
         try dir.commit()
     }
 }

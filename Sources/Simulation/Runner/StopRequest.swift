@@ -87,7 +87,7 @@ public enum StopRequest {
             action.__sigaction_u.__sa_handler = { sig in StopRequest.handle(sig) }
             #endif
             sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
+            action.sa_flags = SA_RESTART   // a read or write in progress goes on; work stops at the next checkpoint
             sigaction(s, &action, nil)
         }
     }
