@@ -11,7 +11,8 @@ import Glibc
 /// them in. Without a folder (tests, `trace`) the rows stay in memory.
 public final class RowSpool {
     private let folder: URL?
-    private var memory: [String: String] = [:]
+    /// Without a folder: the tables themselves, rendered only if they are written (a benchmark never renders them).
+    private var memory: [String: [CSVTable]] = [:]
     private var paths: Set<String> = []
 
     /// A spool in `folder` (files named `.spool-<arm>-<file>`), or in memory when nil.
@@ -24,7 +25,7 @@ public final class RowSpool {
     /// Appends the rows of `table` (not its header) for `arm` and `file`.
     public func append(arm: Int, file: String, _ table: CSVTable) throws {
         let k = key(arm, file)
-        guard let folder else { memory[k, default: ""] += table.bodyText; return }
+        guard let folder else { memory[k, default: []].append(table); return }
         let path = folder.appendingPathComponent(k).path
         let sink = try FileSink(appendingTo: path)
         paths.insert(path)
@@ -35,7 +36,7 @@ public final class RowSpool {
     /// Writes every row spooled for `arm` and `file` into `sink`.
     public func copy(arm: Int, file: String, into sink: FileSink) throws {
         let k = key(arm, file)
-        guard let folder else { try sink.write(memory[k] ?? ""); return }
+        guard let folder else { for t in memory[k] ?? [] { try sink.write(t.bodyText) }; return }
         let path = folder.appendingPathComponent(k).path
         guard paths.contains(path) else { return }
         try sink.append(contentsOf: path)
