@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "HabitatCLI", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
