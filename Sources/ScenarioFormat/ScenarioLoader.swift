@@ -306,6 +306,12 @@ public struct ScenarioLoader: Sendable {
     /// overrides still win, as for arms). Names that clash with other arms, and personas not in the mix, are errors.
     static func sweepArms(_ sweep: SweepSpec, scenarioRules: ParameterValues, population: PopulationSpec, existing: [String],
                           fileName: String, withCommandLine: (ParameterValues) -> ParameterValues) throws(ScenarioError) -> [ResolvedArm] {
+        let count = sweep.pointCount
+        guard count <= SweepSpec.maxPoints else {
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "sweep", kind: .outOfRange,
+                                                       message: "the sweep's grid has \(count == .max ? "too many" : String(count)) points, one arm each",
+                                                       allowed: "at most \(SweepSpec.maxPoints) grid points")])
+        }
         var arms: [ResolvedArm] = []
         var issues: [ScenarioIssue] = []
         var names = Set(existing)

@@ -6,10 +6,13 @@ extension SweepSpec {
     /// One grid point: the value of every swept key path.
     public typealias Point = [(keyPath: String, value: ParameterValue)]
 
-    /// The grid in order. Units are the zip groups (moving in lock-step) and the ungrouped axes, in the order
-    /// their first key path is written; the first unit varies slowest (like nested loops in reading order).
-    public var points: [Point] {
-        guard !axes.isEmpty else { return [] }
+    /// The most grid points (arms) a sweep may have: far beyond any experiment worth running, and low enough that
+    /// expanding the grid stays cheap (a 1000 × 1000 grid fits in a few kilobytes of YAML).
+    public static let maxPoints = 10_000
+
+    /// The grid's units in order: the zip groups (moving in lock-step) and the ungrouped axes, in the order their
+    /// first key path is written.
+    var units: [[Axis]] {
         var units: [[Axis]] = []
         var placed: Set<String> = []
         for axis in axes where !placed.contains(axis.keyPath) {
@@ -22,6 +25,25 @@ extension SweepSpec {
                 placed.insert(axis.keyPath)
             }
         }
+        return units
+    }
+
+    /// The number of grid points, without building them (`Int.max` when that overflows).
+    public var pointCount: Int {
+        guard !axes.isEmpty else { return 0 }
+        var count = 1
+        for unit in units {
+            let (product, overflow) = count.multipliedReportingOverflow(by: unit.map(\.values.count).min() ?? 0)
+            if overflow { return .max }
+            count = product
+        }
+        return count
+    }
+
+    /// The grid in order. Units are the zip groups (moving in lock-step) and the ungrouped axes, in the order
+    /// their first key path is written; the first unit varies slowest (like nested loops in reading order).
+    public var points: [Point] {
+        guard !axes.isEmpty else { return [] }
         var result: [Point] = [[]]
         for unit in units {
             let n = unit.map(\.values.count).min() ?? 0
