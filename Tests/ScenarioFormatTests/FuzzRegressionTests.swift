@@ -110,6 +110,28 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("keys and text that YAML would misread are quoted and escaped in the resolved YAML, which loads back equal")
+    func resolvedYAMLQuotesWhatItMust() throws {
+        let s = try TestCatalogue.loader.load(yaml: """
+            population:
+              personas: [{name: a, share: 1, params: {"k: v": 1}}]
+            sweep:
+              "population.params.x: y": [1, 2]
+            precision:
+              kpis: {"a: b": 1, "#c": 2, "- d": 3, "e\\rf\\u0001g\\u2028h\\u0085": 4}
+            outputs:
+              dir: "out\\r\\u007Fdir\\u0002"
+            """)
+        #expect(s.precision?.halfWidths.count == 4)
+        #expect(s.sweep.axes.first?.keyPath == "population.params.x: y")
+        let again = try TestCatalogue.loader.load(yaml: s.yaml)
+        #expect(again == s)
+        #expect(again.yaml == s.yaml)
+        // Plain keys and names stay plain, so the hash of every ordinary scenario is unchanged.
+        let plain = try TestCatalogue.loader.load(yaml: "precision: {kpis: {mrr: 1}}\nsweep: {rules.tokens.grant_minutes: [5]}\n")
+        #expect(plain.yaml.contains("\n    mrr: 1.0\n") && plain.yaml.contains("\n  rules.tokens.grant_minutes: [5]\n"))
+    }
+
     @Test("nesting deeper than libyaml allows is a syntax issue, not a stack overflow")
     func deepNesting() throws {
         let depth = 100_000
