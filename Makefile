@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 SHARED_BENCH ?= ../shared/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-run clean
+.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-run fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -38,6 +38,7 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory fuzz-smoke
 
 ## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast).
 NB_RUNS := .build/notebook-runs
@@ -81,5 +82,42 @@ bench-run: build
 
 bench: bench-kernel bench-run
 
+## fuzz-smoke: libFuzzer on the scenario loader (Fuzz/README.md): replays Fuzz/regressions/, then fuzzes a scratch
+## copy of Fuzz/corpus/ for FUZZ_SMOKE_SECONDS; any crash, leak, timeout or out-of-memory fails (input kept in FUZZ_OUT).
+## fuzz: the same for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600); new inputs collect in FUZZ_OUT/corpus across runs.
+FUZZER := Fuzz/.build/release/ScenarioFuzzer
+FUZZ_OUT := Fuzz/.build/fuzz
+FUZZ_SMOKE_SECONDS ?= 60
+FUZZ_SECONDS ?= 600
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1
+FUZZ_FLAGS := -timeout=10 -rss_limit_mb=2048
+
+fuzz-build:
+	$(SWIFT) build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+# $(call fuzz-run,NAME,SECONDS,CORPUS DIRS): fuzz, log to FUZZ_OUT/NAME.log, print executions and time, fail as libFuzzer does.
+define fuzz-run
+	@mkdir -p $(FUZZ_OUT)/$(1)-artifacts
+	@echo "$(1): fuzzing for $(2) s (log: $(FUZZ_OUT)/$(1).log)"
+	@start=$$(date +%s); status=0; \
+	$(FUZZ_ENV) $(FUZZER) $(FUZZ_FLAGS) -max_len=8192 -dict=Fuzz/yaml.dict -print_final_stats=1 -max_total_time=$(2) -artifact_prefix=$(FUZZ_OUT)/$(1)-artifacts/ $(3) \
+		> $(FUZZ_OUT)/$(1).log 2>&1 || status=$$?; \
+	grep '^stat::' $(FUZZ_OUT)/$(1).log; \
+	echo "$(1): $$(grep -m1 '^stat::number_of_executed_units' $(FUZZ_OUT)/$(1).log | awk '{print $$2}') executions in $$(( $$(date +%s) - start )) s, exit $$status"; \
+	if [ $$status != 0 ]; then grep -v -E '^#[0-9]+|NEW_FUNC' $(FUZZ_OUT)/$(1).log | tail -60; ls -l $(FUZZ_OUT)/$(1)-artifacts; fi; \
+	exit $$status
+endef
+
+fuzz-smoke: fuzz-build
+	@rm -rf $(FUZZ_OUT)/smoke-corpus $(FUZZ_OUT)/smoke-artifacts && mkdir -p $(FUZZ_OUT) && cp -R Fuzz/corpus $(FUZZ_OUT)/smoke-corpus
+	$(FUZZ_ENV) $(FUZZER) $(FUZZ_FLAGS) Fuzz/regressions/* > $(FUZZ_OUT)/regressions.log 2>&1 \
+		|| { tail -60 $(FUZZ_OUT)/regressions.log; exit 1; }
+	@echo "fuzz-smoke: $$(ls Fuzz/regressions | wc -l) regression inputs replayed"
+	$(call fuzz-run,smoke,$(FUZZ_SMOKE_SECONDS),$(FUZZ_OUT)/smoke-corpus)
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_OUT)/corpus
+	$(call fuzz-run,fuzz,$(FUZZ_SECONDS),$(FUZZ_OUT)/corpus Fuzz/corpus Fuzz/regressions)
+
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "habitat", targets: ["habitat"]),
         .library(name: "RulesCore", targets: ["RulesCore"]),
         .library(name: "ScrollOffRules", targets: ["ScrollOffRules"]),
+        // For the fuzz harness in Fuzz/ (a separate package that depends on this one by path).
+        .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

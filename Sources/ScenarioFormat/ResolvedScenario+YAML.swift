@@ -32,7 +32,7 @@ extension ResolvedScenario {
             w.line(0, "sweep", "{}")
         } else {
             w.key(0, "sweep")
-            for axis in sweep.axes { w.line(2, axis.keyPath, YAMLWriter.flow(.list(axis.values))) }
+            for axis in sweep.axes { w.line(2, YAMLWriter.string(axis.keyPath), YAMLWriter.flow(.list(axis.values))) }
             if !sweep.zip.isEmpty {
                 w.key(2, "zip")
                 for group in sweep.zip { w.out += "    - [" + group.map(YAMLWriter.string).joined(separator: ", ") + "]\n" }
@@ -42,7 +42,7 @@ extension ResolvedScenario {
             w.key(0, "precision")
             if p.halfWidths.isEmpty { w.line(2, "kpis", "{}") } else {
                 w.key(2, "kpis")
-                for (k, v) in p.halfWidths.sorted(by: { $0.key < $1.key }) { w.line(4, k, formatNumber(v)) }
+                for (k, v) in p.halfWidths.sorted(by: { $0.key < $1.key }) { w.line(4, YAMLWriter.string(k), formatNumber(v)) }
             }
             w.line(2, "max_replications", String(p.maxReplications))
         }
@@ -148,6 +148,10 @@ struct YAMLWriter {
             case "\\": escaped += "\\\\"
             case "\n": escaped += "\\n"
             case "\t": escaped += "\\t"
+            case "\r": escaped += "\\r"
+            // Characters YAML does not allow in a file, and line breaks (which a double-quoted scalar folds).
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}", "\u{FFFE}", "\u{FFFF}":
+                escaped += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16, uppercase: true)
             default: escaped.unicodeScalars.append(c)
             }
         }
