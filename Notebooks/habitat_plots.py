@@ -1,7 +1,7 @@
 """Figures of a Habitat run, shared by the notebooks and by plot_run.py.
 
 Every function takes a run directory's tables (see `load_run`) and returns a matplotlib figure, or None when the
-run has no data for it (e.g. no experiment.csv without arms). Columns are those of ../shared/CONTRACT.md.
+run has no data for it (e.g. no experiment.csv without arms). Columns are those of docs/CONTRACT.md.
 """
 from __future__ import annotations
 
