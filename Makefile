@@ -4,10 +4,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BIN := .build/release/habitat
-SHARED_BENCH ?= ../shared/bench
+PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-run fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-check bench-run fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -38,6 +38,7 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
 ## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast).
@@ -62,18 +63,30 @@ check-baselines:
 		$(HABITAT) check --baseline "$$d" --progress never || status=1; \
 	done; exit $$status
 
-## bench-kernel: Habitat, the plain-C reference and (if installed) SimPy side by side on the same workloads.
-bench-kernel: build
-	@if [ -f $(SHARED_BENCH)/peer_c.c ]; then \
-		cc -O2 -o .build/peer_c $(SHARED_BENCH)/peer_c.c -lm && \
-		.build/peer_c mm1 1000000 && .build/peer_c agents 100000 1; \
-	else echo "bench-kernel: $(SHARED_BENCH)/peer_c.c not found, skipping the C reference"; fi
+## The plain-C kernel reference (Benchmarks/peer_c.c). No floating-point contraction, so its arithmetic is Python's
+## bit for bit (the trajectory check relies on it). The Swift toolchain's clang serves when there is no cc.
+PEER_CC ?= $(shell command -v cc >/dev/null 2>&1 && echo cc || echo clang)
+PEER_C := .build/peer_c
+$(PEER_C): Benchmarks/peer_c.c
+	@mkdir -p $(@D)
+	$(PEER_CC) -O2 -ffp-contract=off -o $@ $< -lm
+
+## bench-kernel: Habitat, the plain-C reference and (if installed) the SimPy reference side by side on the same
+## workloads (Benchmarks/README.md).
+bench-kernel: build $(PEER_C)
+	$(PEER_C) mm1 1000000
+	$(PEER_C) agents 100000 1
 	$(BIN) bench kernel --workload mm1
 	$(BIN) bench kernel --workload agents --agents 100000 --days 1
 	$(BIN) bench kernel --workload agents --agents 100000 --days 30
-	@if python3 -c 'import simpy' 2>/dev/null && [ -f $(SHARED_BENCH)/peer_simpy.py ]; then \
-		python3 $(SHARED_BENCH)/peer_simpy.py mm1 100000; \
-	else echo "bench-kernel: SimPy not installed (pip install simpy==4.1.2) — skipping"; fi
+	@if $(PYTHON) -c 'import simpy' 2>/dev/null; then \
+		$(PYTHON) Benchmarks/peer_simpy.py mm1 100000; \
+	else echo "bench-kernel: SimPy not installed (pip install simpy==4.1.2) — skipping the SimPy reference"; fi
+
+## bench-check: the C reference draws Python's random stream exactly and, when SimPy is installed, follows the same
+## trajectory as the SimPy reference (small sizes, about a second; part of make test, skips SimPy cleanly).
+bench-check: $(PEER_C)
+	$(PYTHON) Benchmarks/check_trajectories.py $(PEER_C)
 
 ## bench-run: the full simulation's speed (person-days/s) and peak memory.
 bench-run: build

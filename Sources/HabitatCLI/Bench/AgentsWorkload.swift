@@ -5,7 +5,7 @@ import Simulation
 import Stochastics
 
 /// The many-agents kernel benchmark (`habitat bench kernel --workload agents`), the semantics of
-/// `shared/bench/peer_c.c`: each agent has a Poisson stream of urges at 40 a day, an hourly earn timer that every
+/// `Benchmarks/peer_c.c`: each agent has a Poisson stream of urges at 40 a day, an hourly earn timer that every
 /// urge cancels and re-arms, and a local-midnight rollover each day; each urge is resisted with probability 0.3.
 ///
 /// Unlike the C reference's single global heap, each agent lives through its own small `EventQueue` (the

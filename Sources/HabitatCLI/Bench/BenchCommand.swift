@@ -17,7 +17,7 @@ enum KernelWorkload: String, ExpressibleByArgument, CaseIterable {
     case mm1, agents
 }
 
-/// `habitat bench kernel --workload mm1|agents`: the event-kernel workloads of `shared/bench/`, for
+/// `habitat bench kernel --workload mm1|agents`: the event-kernel workloads of `Benchmarks/`, for
 /// side-by-side comparison with the plain-C and SimPy references (`make bench-kernel` runs all three).
 struct KernelBench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import Stochastics
 
 /// The M/M/1 kernel benchmark (`habitat bench kernel --workload mm1`): one server, Poisson arrivals at
 /// λ = 0.9 and exponential service at μ = 1.0, until `customers` have departed — the same model as
-/// `shared/bench/peer_c.c` and `peer_simpy.py`.
+/// `Benchmarks/peer_c.c` and `Benchmarks/peer_simpy.py`.
 ///
 /// Time runs on the kernel's integer clock with one model time unit = 1 000 000 ms, so rounding is 10⁻⁶ of a
 /// mean service time. Arrival and service draws come from two keyed streams.
