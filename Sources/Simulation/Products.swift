@@ -9,7 +9,7 @@ public struct ProductInfo: Sendable, Hashable {
     public let id: Product
     /// Display name.
     public let name: String
-    /// The seed document in `shared/seeds/` that is the source of truth for its rules.
+    /// The file name of the product's seed document (its specification), the source of truth for its rules.
     public let seedFile: String
     /// What its engine owns, in a line.
     public let summary: String
