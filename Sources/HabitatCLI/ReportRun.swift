@@ -24,23 +24,14 @@ enum ReportRun {
                          finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: ScrollOffRun, seconds: Double) {
         try checkRunnable(scenario, scenarioFile: scenarioFile, threads: threads, allowLarge: allowLarge)
         return try StopRequest.withCleanStop {
-            let report: ReportDirectory
-            do {
-                report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath ?? dir.path)
-            } catch let e as OutputRefused {
-                fail("habitat: \(e)")
-                throw ExitCode(2)
-            } catch {
-                fail("habitat: \(error)")
-                throw ExitCode(1)
-            }
-            defer { report.abort() }
-            var run = ScrollOffRun(scenario: scenario, threads: threads, spoolFolder: report.staging)
-            let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
-            let clock = ContinuousClock()
-            let started = clock.now
-            do {
-                try run.simulate(progress: { bar.update($0) })
+            try exitStatus {
+                let report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath ?? dir.path)
+                defer { report.abort() }
+                var run = ScrollOffRun(scenario: scenario, threads: threads, spoolFolder: report.staging)
+                let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
+                let clock = ContinuousClock()
+                let started = clock.now
+                do { try run.simulate(progress: { bar.update($0) }) } catch { bar.finish(0); throw error }
                 bar.finish(run.totalPeople)
                 let seconds = (clock.now - started).seconds
                 _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: extra)
@@ -48,17 +39,26 @@ enum ReportRun {
                 try StopRequest.checkpoint()
                 try report.commit()
                 return (run, seconds)
-            } catch let interrupted as RunInterrupted {
-                bar.finish(0)
-                fail("habitat: \(interrupted)")
-                throw ExitCode(interrupted.exitStatus)
-            } catch let e as OutputRefused {
-                fail("habitat: \(e)")
-                throw ExitCode(2)
-            } catch {
-                fail("habitat: \(error)")
-                throw ExitCode(1)
             }
+        }
+    }
+
+    /// Runs `body`, printing an error as one line and turning it into the exit status the help documents: 2 for a
+    /// destination Habitat will not write, 128 + the signal for an interruption, 1 for anything else.
+    static func exitStatus<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as ExitCode {
+            throw e
+        } catch let interrupted as RunInterrupted {
+            fail("habitat: \(interrupted)")
+            throw ExitCode(interrupted.exitStatus)
+        } catch let refused as OutputRefused {
+            fail("habitat: \(refused)")
+            throw ExitCode(2)
+        } catch {
+            fail("habitat: \(error)")
+            throw ExitCode(1)
         }
     }
 

@@ -64,21 +64,14 @@ struct KernelBench: ParsableCommand {
 
     func run() throws {
         try StopRequest.withCleanStop {
-            // Stage the report directory before the run, so an unwritable --out fails at once, not after the work.
-            let report: ReportDirectory?
-            do { report = try out.map { try ReportDirectory(destination: URL(fileURLWithPath: $0), shownPath: $0) } } catch let e as OutputRefused {
-                FileHandle.standardError.write(Data("habitat: \(e)\n".utf8))
-                throw ExitCode(2)
-            }
-            defer { report?.abort() }
-            do {
+            try ReportRun.exitStatus {
+                // Stage the report directory before the run, so an unwritable --out fails at once, not after the work.
+                let report = try out.map { try ReportDirectory(destination: URL(fileURLWithPath: $0), shownPath: $0) }
+                defer { report?.abort() }
                 switch workload {
                 case .mm1: try runMM1(report)
                 case .agents: try runAgents(report)
                 }
-            } catch let interrupted as RunInterrupted {
-                FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
-                throw ExitCode(interrupted.exitStatus)
             }
         }
     }
@@ -125,10 +118,9 @@ struct KernelBench: ParsableCommand {
                 ("stale_pops", "\(totals.stale)"), ("heap_max_per_agent", "\(totals.heapPeak)"),
                 ("person_days_per_s", String(format: "%.0f", Double(agents * days) / seconds)),
             ], events: totals.events, people: agents, personDays: agents * days, wallSeconds: seconds)
-        } catch let interrupted as RunInterrupted {
+        } catch {
             bar.finish(0)
-            FileHandle.standardError.write(Data("habitat: \(interrupted)\n".utf8))
-            throw ExitCode(interrupted.exitStatus)
+            throw error
         }
     }
 
