@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 SHARED_BENCH ?= ../shared/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-run clean
+.PHONY: setup build run test check-baselines redteam notebooks plots bench bench-kernel bench-run clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -37,6 +37,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory redteam HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
 
 ## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast).
@@ -60,6 +61,14 @@ check-baselines:
 	@status=0; for d in Reports/baselines/*/; do \
 		$(HABITAT) check --baseline "$$d" --progress never || status=1; \
 	done; exit $$status
+
+## redteam: the red-team suite (RedTeam/README.md): malformed scenarios, output-path safety, interruption,
+## corrupted baselines, a full disk, usage errors and messages, each case in a throw-away sandbox with canaries,
+## every command under a 20 s / 2048 MB watchdog. FILTER=text keeps the cases whose name contains it.
+REDTEAM_TIMEOUT ?= 20
+REDTEAM_RSS_MB ?= 2048
+redteam:
+	TIMEOUT=$(REDTEAM_TIMEOUT) RSS_MB=$(REDTEAM_RSS_MB) RedTeam/all.sh $(HABITAT) $(FILTER)
 
 ## bench-kernel: Habitat, the plain-C reference and (if installed) SimPy side by side on the same workloads.
 bench-kernel: build
