@@ -20,9 +20,10 @@
 # Each case runs alone in a fresh sandbox from mktemp -d:
 #   SANDBOX/box/KEEP.txt, box/l1/KEEP.txt, box/l1/side/KEEP.txt, box/l1/l2/KEEP.txt,
 #   box/l1/l2/l3/KEEP.txt, box/l1/l2/l3/work/KEEP.txt, box/l1/l2/l3/work/Reports/KEEP.txt
-# with the working directory at box/l1/l2/l3/work (the case file and data/ are copied there) and HOME set to
-# SANDBOX/home. Each command runs under lib/guard.py: SIGKILLed after TIMEOUT seconds (default 20) or above
-# RSS_MB MB resident (default 2048). JOBS cases (default 2) run side by side, each in its own sandbox.
+# with the working directory at box/l1/l2/l3/work (the case file and data/ are copied there), HOME set to
+# SANDBOX/home and GIT_OPTIONAL_LOCKS=0 (habitat asks git for its own commit; this keeps that read-only).
+# Each command runs under lib/guard.py: SIGKILLed after TIMEOUT seconds (default 20) or above RSS_MB MB
+# resident (default 2048). JOBS cases (default 2) run side by side, each in its own sandbox.
 #
 # Verdicts:
 #   reject    PASS when validate and run both exit with an allowed status (1 or 2, or the case's `exit:`),
@@ -58,7 +59,7 @@ snapshot() { find "$1" -printf '%P|%y|%s|%m|%T@|%l\n' 2>/dev/null | sort; }
 # guarded NAME LIMIT_S LIMIT_MB CWD CMD... -> sets G_RC G_KILLED G_WALL G_RSS; output in $LOGS/NAME.out/.err
 guarded() {
     local name=$1 t=$2 m=$3 dir=$4; shift 4
-    read -r G_RC G_KILLED G_WALL G_RSS < <(env HOME="$SANDBOX/home" "$PY" -S "$GUARD" "$t" "$m" "$dir" \
+    read -r G_RC G_KILLED G_WALL G_RSS < <(env HOME="$SANDBOX/home" GIT_OPTIONAL_LOCKS=0 "$PY" -S "$GUARD" "$t" "$m" "$dir" \
         "$LOGS/$name.out" "$LOGS/$name.err" -- "$@")
 }
 

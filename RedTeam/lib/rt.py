@@ -7,6 +7,7 @@
   into the sandbox; returns a Result with the exit status (128+N for signal N), stdout and stderr.
 - Suite: PASS / FAIL / SKIP lines and the closing "N passed, M failed" line; exit status 1 on any FAIL.
 """
+import atexit
 import hashlib
 import os
 import shutil
@@ -111,6 +112,7 @@ class Sandbox:
         os.makedirs(self.logs)
         os.makedirs(self.home)
         self.canaries = {}
+        atexit.register(self.cleanup)  # also when a script stops on an exception
 
     def path(self, *parts):
         return os.path.join(self.box, *parts)
@@ -182,6 +184,7 @@ class Sandbox:
         out, err = os.path.join(self.logs, name + ".out"), os.path.join(self.logs, name + ".err")
         e = dict(os.environ)
         e["HOME"] = self.home
+        e["GIT_OPTIONAL_LOCKS"] = "0"  # habitat runs `git status` on its source tree: keep that read-only
         e.update(env or {})
         rc, killed, wall, rss = guarded(cmd, cwd or self.box, timeout or TIMEOUT, rss_mb or RSS_MB, out, err, env=e)
         with open(out, "rb") as f:
@@ -191,6 +194,8 @@ class Sandbox:
         return Result(rc, killed, wall, rss, o, r)
 
     def cleanup(self):
+        if not os.path.isdir(self.root):
+            return
         # make sure nothing we created is immutable or unwritable before removing the folder
         for dirpath, dirnames, _ in os.walk(self.root):
             for d in dirnames:
