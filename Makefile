@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines notebooks plots bench bench-kernel bench-check bench-run fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup build run test check-baselines redteam notebooks plots bench bench-kernel bench-check bench-run fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -37,6 +37,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory redteam HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-smoke
@@ -62,6 +63,14 @@ check-baselines:
 	@status=0; for d in Reports/baselines/*/; do \
 		$(HABITAT) check --baseline "$$d" --progress never || status=1; \
 	done; exit $$status
+
+## redteam: the red-team suite (RedTeam/README.md): malformed scenarios, output-path safety, interruption,
+## corrupted baselines, a full disk, usage errors and messages, each case in a throw-away sandbox with canaries,
+## every command under a 20 s / 2048 MB watchdog. FILTER=text keeps the cases whose name contains it.
+REDTEAM_TIMEOUT ?= 20
+REDTEAM_RSS_MB ?= 2048
+redteam:
+	TIMEOUT=$(REDTEAM_TIMEOUT) RSS_MB=$(REDTEAM_RSS_MB) RedTeam/all.sh $(HABITAT) $(FILTER)
 
 ## The plain-C kernel reference (Benchmarks/peer_c.c). No floating-point contraction, so its arithmetic is Python's
 ## bit for bit (the trajectory check relies on it). The Swift toolchain's clang serves when there is no cc.

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# RedTeam/all.sh HABITAT [FILTER] — the whole red-team suite: the scenario corpus and every extra class.
+#
+#   corpus      RedTeam/run.sh            malformed / edge-case scenarios through validate and run
+#   outpaths    RedTeam/extra/outpaths.py where run/trace/compare/check may write, and what they must refuse
+#   interrupt   RedTeam/extra/interrupt.py SIGINT/SIGTERM/SIGHUP/SIGKILL during runs and check --record
+#   baselines   RedTeam/extra/baselines.py corrupted baselines and run folders for check and compare
+#   fulldisk    RedTeam/extra/fulldisk.py  a full 2 MB tmpfs (skipped where tmpfs cannot be mounted)
+#   usage       RedTeam/extra/usage.py     bad flags and arguments: exit 2 with a message
+#   messages    RedTeam/extra/messages.py  no library internals (NSCocoaErrorDomain, yaml_, …) in messages
+#
+# FILTER keeps the cases whose name contains it (in every part); PARTS="corpus usage" runs only those parts.
+# TIMEOUT (default 20 s) and RSS_MB (default 2048) are each command's limits; JOBS (default 2) corpus cases
+# run side by side. Every case works in its own mktemp -d sandbox. Each part ends with "N passed, M failed";
+# the last line here is the sum, and the exit status is 1 when anything failed.
+set -u
+HABITAT=${1:?usage: RedTeam/all.sh HABITAT [FILTER]}
+FILTER=${2:-}
+case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basename "$HABITAT") ;; esac
+[ -x "$HABITAT" ] && [ -f "$HABITAT" ] || { echo "all.sh: not an executable file: $HABITAT" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
+export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
+PARTS=${PARTS:-corpus outpaths interrupt baselines fulldisk usage messages}
+
+passed=0; failed=0; summary=""
+LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")
+trap 'rm -f "$LOG"' EXIT
+for part in $PARTS; do
+    case $part in
+        corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
+        outpaths|interrupt|baselines|fulldisk|usage|messages) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
+    esac
+    t0=$SECONDS
+    "${cmd[@]}" 2>&1 | tee "$LOG"
+    last=$(tail -1 "$LOG")
+    if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        p=${BASH_REMATCH[1]}; f=${BASH_REMATCH[2]}
+    else
+        p=0; f=1; echo "$part: ended without its summary line (the script itself failed)"
+    fi
+    passed=$((passed + p)); failed=$((failed + f))
+    summary+=$(printf '\n  %-10s %4d passed, %3d failed  (%ds)' "$part" "$p" "$f" $((SECONDS - t0)))
+    echo
+done
+echo "== red team: $HABITAT (${SECONDS}s in all)$summary"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

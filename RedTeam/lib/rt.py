@@ -1,0 +1,260 @@
+"""Shared helpers for the red-team scripts in RedTeam/extra/ (Python standard library only).
+
+- Sandbox: a folder from tempfile.mkdtemp with canary files in nested folders; every path a script touches
+  is inside it. snapshot() records every entry (type, size, mode, mtime, device numbers, link target and a
+  sha256 of regular files) so a script can prove that nothing changed, or list what did.
+- run(): one command under a wall-clock limit and a resident-memory cap (lib/guard.py), with HOME pointing
+  into the sandbox; returns a Result with the exit status (128+N for signal N), stdout and stderr.
+- Suite: PASS / FAIL / SKIP lines and the closing "N passed, M failed" line; exit status 1 on any FAIL.
+"""
+import atexit
+import hashlib
+import os
+import shutil
+import stat
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from guard import guarded  # noqa: E402
+
+CRASH_MARKERS = ("Swift runtime failure", "Fatal error", "Program crashed", "Backtracing from",
+                 "Segmentation fault", "Illegal instruction", "Stack dump")
+# library internals a user should never have to read
+FORBIDDEN = ("NSCocoaErrorDomain", "Error Domain=", "yaml_", "DecodingError", "Backtracing")
+
+TIMEOUT = float(os.environ.get("TIMEOUT", "20"))
+RSS_MB = int(os.environ.get("RSS_MB", "2048"))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def habitat_from_argv(usage):
+    if len(sys.argv) < 2:
+        sys.exit(f"usage: {usage}")
+    h = os.path.abspath(sys.argv[1])
+    if not (os.path.isfile(h) and os.access(h, os.X_OK)):
+        print(f"not an executable file: {h}", file=sys.stderr)
+        sys.exit(2)
+    return h, (sys.argv[2] if len(sys.argv) > 2 else "")
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def tree_hashes(root):
+    """{relative path: sha256 | 'dir' | 'link->target'} for everything under ROOT (symlinks not followed)."""
+    out = {}
+    if not os.path.lexists(root):
+        return out
+    for dirpath, dirnames, filenames in os.walk(root):
+        for n in dirnames + filenames:
+            p = os.path.join(dirpath, n)
+            rel = os.path.relpath(p, root)
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = "link->" + os.readlink(p)
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = "dir"
+            elif stat.S_ISREG(st.st_mode):
+                out[rel] = sha256(p)
+            else:
+                out[rel] = f"special {stat.S_IFMT(st.st_mode):o} {st.st_rdev}"
+    return out
+
+
+class Result:
+    def __init__(self, rc, killed, wall, rss, out, err):
+        self.rc, self.killed, self.wall, self.rss, self.out, self.err = rc, killed, wall, rss, out, err
+
+    @property
+    def crashed(self):
+        if self.killed != "no":
+            return False
+        return any(m in self.err for m in CRASH_MARKERS)
+
+    @property
+    def first_err(self):
+        for line in self.err.splitlines():
+            if line.strip():
+                return line.strip()[:160]
+        return ""
+
+    def err_lines(self):
+        return [l for l in self.err.splitlines() if l.strip()]
+
+    def forbidden(self):
+        return [w for w in FORBIDDEN if w in self.err]
+
+    def brief(self):
+        s = f"exit {self.rc}"
+        if self.killed != "no":
+            s += f" (killed: {self.killed} after {self.wall:.1f}s, {self.rss} MB)"
+        if self.crashed:
+            s += " CRASH"
+        e = self.first_err
+        return s + (f": {e}" if e else "")
+
+
+class Sandbox:
+    """mkdtemp folder; box/ inside it holds everything the case may see, logs/ holds captured output."""
+    count = 0
+
+    def __init__(self, label):
+        self.root = tempfile.mkdtemp(prefix=f"habitat-redteam-{label}.")
+        self.box = os.path.join(self.root, "box")
+        self.logs = os.path.join(self.root, "logs")
+        self.home = os.path.join(self.box, "home")
+        os.makedirs(self.logs)
+        os.makedirs(self.home)
+        self.canaries = {}
+        atexit.register(self.cleanup)  # also when a script stops on an exception
+
+    def path(self, *parts):
+        return os.path.join(self.box, *parts)
+
+    def mkdir(self, *parts):
+        p = self.path(*parts)
+        os.makedirs(p, exist_ok=True)
+        return p
+
+    def write(self, rel, text, mode="w"):
+        p = self.path(rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, mode) as f:
+            f.write(text)
+        return p
+
+    def canary(self, *dirs):
+        """A KEEP.txt with unique content in each folder (relative to box/)."""
+        for d in dirs:
+            p = self.mkdir(d) if d else self.box
+            f = os.path.join(p, "KEEP.txt")
+            with open(f, "w") as fh:
+                fh.write(f"canary {d or '.'} {os.urandom(8).hex()}\n")
+            self.canaries[f] = sha256(f)
+
+    def canaries_intact(self):
+        return [os.path.relpath(f, self.box) for f, h in self.canaries.items()
+                if not os.path.isfile(f) or os.path.islink(f) or sha256(f) != h]
+
+    def snapshot(self, root=None, skip=()):
+        """{relative path: (kind, size, mode, mtime_ns, rdev, link target, sha256)} for everything under root."""
+        root = root or self.box
+        snap = {}
+        for dirpath, dirnames, filenames in os.walk(root):
+            rel_dir = os.path.relpath(dirpath, root)
+            dirnames[:] = [d for d in dirnames if os.path.normpath(os.path.join(rel_dir, d)) not in skip]
+            for n in dirnames + filenames:
+                p = os.path.join(dirpath, n)
+                rel = os.path.normpath(os.path.relpath(p, root))
+                try:
+                    st = os.lstat(p)
+                except OSError:
+                    continue
+                kind = stat.S_IFMT(st.st_mode)
+                link = os.readlink(p) if stat.S_ISLNK(st.st_mode) else ""
+                digest = sha256(p) if stat.S_ISREG(st.st_mode) else ""
+                snap[rel] = (kind, st.st_size if stat.S_ISREG(st.st_mode) else 0, stat.S_IMODE(st.st_mode),
+                             st.st_mtime_ns, st.st_rdev, link, digest)
+        st = os.lstat(root)
+        snap["."] = (stat.S_IFMT(st.st_mode), 0, stat.S_IMODE(st.st_mode), 0, 0, "", "")
+        return snap
+
+    @staticmethod
+    def diff(before, after, ignore_dir_mtime=True):
+        """Paths created, removed or changed between two snapshots (directory mtimes ignored if asked)."""
+        changed = []
+        for k in sorted(set(before) | set(after)):
+            a, b = before.get(k), after.get(k)
+            if a == b:
+                continue
+            if a and b and ignore_dir_mtime and a[0] == b[0] == stat.S_IFDIR and a[:3] == b[:3] and a[4:] == b[4:]:
+                continue
+            changed.append(("+" if a is None else "-" if b is None else "~") + k)
+        return changed
+
+    def run(self, cmd, cwd=None, timeout=None, rss_mb=None, env=None, name=None):
+        Sandbox.count += 1
+        name = name or f"cmd{Sandbox.count}"
+        out, err = os.path.join(self.logs, name + ".out"), os.path.join(self.logs, name + ".err")
+        e = dict(os.environ)
+        e["HOME"] = self.home
+        e["GIT_OPTIONAL_LOCKS"] = "0"  # habitat runs `git status` on its source tree: keep that read-only
+        e.update(env or {})
+        rc, killed, wall, rss = guarded(cmd, cwd or self.box, timeout or TIMEOUT, rss_mb or RSS_MB, out, err, env=e)
+        with open(out, "rb") as f:
+            o = f.read().decode("utf-8", "replace")
+        with open(err, "rb") as f:
+            r = f.read().decode("utf-8", "replace")
+        return Result(rc, killed, wall, rss, o, r)
+
+    def cleanup(self):
+        if not os.path.isdir(self.root):
+            return
+        # make sure nothing we created is immutable or unwritable before removing the folder
+        for dirpath, dirnames, _ in os.walk(self.root):
+            for d in dirnames:
+                try:
+                    p = os.path.join(dirpath, d)
+                    if not os.path.islink(p):
+                        os.chmod(p, 0o755)
+                except OSError:
+                    pass
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Suite:
+    def __init__(self, title, filt=""):
+        self.title, self.filter = title, filt
+        self.passed = self.failed = self.skipped = 0
+        print(f"== {title}", flush=True)
+
+    def wants(self, name):
+        return not self.filter or self.filter in name
+
+    def record(self, name, problems, detail=""):
+        """PASS when PROBLEMS is empty; otherwise FAIL with the problems joined."""
+        if problems:
+            self.failed += 1
+            print(f"{name:<46} FAIL  {'; '.join(problems)[:400]}", flush=True)
+        else:
+            self.passed += 1
+            print(f"{name:<46} PASS  {detail[:200]}", flush=True)
+
+    def skip(self, name, why):
+        self.skipped += 1
+        print(f"{name:<46} SKIP  {why}", flush=True)
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
+
+
+def staging_left(folder, name=None):
+    """Hidden staging entries (.NAME.partial-*) in FOLDER."""
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return []
+    pre = f".{name}.partial-" if name else None
+    return [e for e in entries if (e.startswith(pre) if pre else (e.startswith(".") and ".partial-" in e))]
+
+
+def common_problems(res, expect_rcs, what=""):
+    """Crash, hang, memory blow-up or an unexpected exit status."""
+    p = []
+    if res.killed == "timeout":
+        p.append(f"{what}hung (killed after {res.wall:.1f}s)")
+    elif res.killed == "rss":
+        p.append(f"{what}over the memory cap ({res.rss} MB)")
+    elif res.crashed or (res.rc >= 128 and res.rc not in expect_rcs):
+        p.append(f"{what}crashed ({res.brief()})")
+    elif res.rc not in expect_rcs:
+        p.append(f"{what}exit {res.rc}, expected {'/'.join(map(str, sorted(expect_rcs)))}"
+                 + (f" ({res.first_err})" if res.first_err else ""))
+    return p
