@@ -27,6 +27,13 @@ public struct FinishedRun: Sendable {
             throw ComparisonError("\(directory.path): not found or not a folder — give a finished run's report folder")
         }
         manifest = try Self.readManifest(directory.appendingPathComponent("manifest.json"))
+        for file in manifest.files {
+            var st = stat()
+            guard lstat(directory.appendingPathComponent(file).path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: '\(file)' is listed but "
+                                      + "\(directory.path) has no such file: the run is incomplete")
+            }
+        }
         let kpisURL = directory.appendingPathComponent("kpis.csv")
         guard manifest.files.contains("kpis.csv") else {
             throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: kpis.csv is not listed — not a run report")

@@ -75,6 +75,9 @@ public struct AcquisitionCurve: Sendable, Hashable {
 
     /// Reads a `date,installs` CSV (header required; ISO dates; non-negative numbers).
     /// - Throws: a message naming the file and line.
+    /// The most real installs a day a curve may give (the range of `per_day`).
+    public static let maxInstallsPerDay = 10_000_000.0
+
     public static func readCSV(_ url: URL) throws(AcquisitionError) -> [LocalDate: Double] {
         let text: String
         do { text = try ScenarioText.read(url.path, maxBytes: 64 << 20) } catch {
@@ -95,6 +98,10 @@ public struct AcquisitionCurve: Sendable, Hashable {
             }
             guard let n = Double(cells[1]), n >= 0, n.isFinite else {
                 throw AcquisitionError("\(url.path):\(i + 1): installs '\(cells[1])' is not a non-negative number")
+            }
+            guard n <= maxInstallsPerDay else {
+                throw AcquisitionError("\(url.path):\(i + 1): installs \(cells[1]) is out of range; allowed 0…\(Int(maxInstallsPerDay)) a day "
+                                       + "(as for per_day)")
             }
             guard result[date] == nil else { throw AcquisitionError("\(url.path):\(i + 1): \(cells[0]) appears twice") }
             result[date] = n

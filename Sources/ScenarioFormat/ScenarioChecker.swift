@@ -47,8 +47,15 @@ struct ScenarioChecker {
 
     // MARK: - Issues
 
+    /// The most problems listed for one file; past it they are counted (a list of 100,000 bad items is one
+    /// mistake, not 100,000 lines to read).
+    static let maxIssues = 200
+    /// Problems found past `maxIssues`.
+    var unlisted = 0
+
     mutating func report(_ kind: ScenarioIssue.Kind, _ path: KeyPath, at mark: Mark?, _ message: String,
                          value: String? = nil, allowed: String? = nil, suggestion: String? = nil) {
+        guard issues.count < Self.maxIssues else { unlisted += 1; return }
         let mark = locates ? mark : nil
         issues.append(ScenarioIssue(file: file, line: mark?.line, column: mark?.column, keyPath: path.description, kind: kind,
                                     message: message, value: value, allowed: allowed, suggestion: suggestion))
@@ -182,6 +189,10 @@ struct ScenarioChecker {
             report(.wrongType, path, at: node.mark, "expected a list, got \(Self.shown(node))", value: Self.shown(node))
             return nil
         }
+        for case .maxCount(let most) in checks where seq.count > most {
+            report(.outOfRange, path, at: node.mark, "the list has \(seq.count) items", allowed: "at most \(most) items")
+            return nil
+        }
         let before = issues.count
         var items: [ScenarioValue] = []
         for (i, n) in seq.enumerated() {
@@ -194,6 +205,7 @@ struct ScenarioChecker {
         let itemsValid = issues.count == before && items.count == seq.count
         for c in checks {
             switch c {
+            case .maxCount: break   // checked before the items
             case .nonEmpty:
                 if seq.isEmpty { report(.invalid, path, at: node.mark, "the list is empty", allowed: "at least one item") }
             case .unique(let field):
@@ -269,6 +281,12 @@ struct ScenarioChecker {
     }
 
     mutating func checkScalar(_ raw: String, _ kind: ScalarKind, at path: KeyPath, mark: Mark?) -> ScenarioValue? {
+        // No number, date, zone or name is this long: refuse without scanning it (aliases may repeat it 10⁵ times).
+        if kind != .text && raw.utf8.count > 256 {
+            report(.wrongType, path, at: mark, "expected \(kind.noun), got \(raw.utf8.count) bytes of text", value: String(raw.prefix(40)),
+                   allowed: kind.description)
+            return nil
+        }
         func wrongType() -> ScenarioValue? {
             report(.wrongType, path, at: mark, "expected \(kind.noun), got '\(raw)'", value: raw, allowed: kind.description)
             return nil

@@ -57,7 +57,8 @@ public struct ScenarioIssue: Hashable, Sendable, CustomStringConvertible {
         self.keyPath = keyPath
         self.kind = kind
         self.message = message
-        self.value = value
+        // A value is shown, not stored whole: a megabyte of text repeated by aliases must not be copied per issue.
+        self.value = value.map { $0.count > 80 ? String($0.prefix(80)) + "…" : $0 }
         self.allowed = allowed
         self.suggestion = suggestion
     }

@@ -108,6 +108,10 @@ public struct ScenarioLoader: Sendable {
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
+        if checker.unlisted > 0 {
+            fileIssues.append(ScenarioIssue(file: fileName, keyPath: "", kind: .invalid,
+                                            message: "\(checker.unlisted) more problems not listed (the first \(ScenarioChecker.maxIssues) are above)"))
+        }
 
         // Command-line overrides.
         var cli = ScenarioChecker(file: Self.commandLine, product: product, catalogue: catalogue)

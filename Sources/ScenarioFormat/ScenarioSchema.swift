@@ -57,7 +57,7 @@ public enum ScenarioSchema {
     /// The `outputs` map.
     public static let outputs: SchemaNode = .map([
         SchemaField("dir", .scalar(.text, doc: "directory"), doc: "report directory (default `Reports/<name>`); `--out` overrides it"),
-        SchemaField("trace_people", .list(of: .scalar(.integer(0...Int.max), doc: "person id"), checks: [], doc: "person ids"),
+        SchemaField("trace_people", .list(of: .scalar(.integer(0...Int.max), doc: "person id"), checks: [.maxCount(100)], doc: "person ids"),
                     default: .list([]), doc: "person ids whose timelines are written as trace CSVs"),
     ], doc: "where and what to write")
 

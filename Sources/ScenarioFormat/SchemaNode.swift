@@ -146,6 +146,8 @@ public enum ListCheck: Sendable, Hashable {
     case sharesSumToOne(field: String)
     /// The list must hold at least one item.
     case nonEmpty
+    /// The list may hold at most this many items (checked before any item is).
+    case maxCount(Int)
 }
 
 /// Short, stable text for a number: integers as `5.0`, others as the shortest text that reads back exactly.

@@ -73,6 +73,14 @@ struct SilentAcceptanceTests {
         #expect(m.first?.contains("21000 points (1000 × 21)") == true && m.first?.contains("--allow-large") == true, "\(m.prefix(1))")
     }
 
+    @Test("a list of thousands of bad items is listed up to a limit, then counted")
+    func issueCap() {
+        let zones = (0..<500).map { "{zone: Nowhere/Z\($0), share: 1}" }.joined(separator: ", ")
+        let m = messages("population:\n  time_zones: [\(zones)]\n")
+        #expect(m.count == ScenarioChecker.maxIssues + 1)
+        #expect(m.last?.contains("more problems not listed") == true, "\(m.suffix(1))")
+    }
+
     @Test("trace_people must be inside the population")
     func tracePeople() {
         #expect(messages("population:\n  installs: 20\noutputs:\n  trace_people: [20]\n").first?.contains("person 20 is not in the population of 20") == true)

@@ -48,36 +48,68 @@ public enum RegressionCheck {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw ComparisonError("\(url.path): not found — record a baseline first with `habitat check --record`")
             }
-            guard let object = try? JSONSerialization.jsonObject(with: data), let map = object as? [String: Any] else {
-                throw ComparisonError("\(url.path): not a JSON object")
+            guard let map = try? JSONDecoder().decode([String: JSONScalar].self, from: data) else {
+                throw ComparisonError("\(url.path): not a JSON object of scalars")
             }
             func fail(_ key: String, _ problem: String) -> ComparisonError { ComparisonError("\(url.path): \(key): \(problem)") }
             func integer(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
-                guard let v = map[key], !(v is NSNull) else { return nil }
-                guard !(v is Bool), let n = v as? NSNumber, let i = Int(exactly: n.doubleValue) else {
-                    throw fail(key, "'\(v)' is not a whole number; allowed \(range.lowerBound)…\(range.upperBound)")
+                guard let v = map[key], v != .null else { return nil }
+                guard case .integer(let i) = v else {
+                    throw fail(key, "\(v) is not a whole number; allowed \(range.lowerBound)…\(range.upperBound)")
                 }
-                guard range.contains(i) else { throw fail(key, "\(i) is out of range; allowed \(range.lowerBound)…\(range.upperBound)") }
-                return i
+                guard let n = Int(exactly: i), range.contains(n) else {
+                    throw fail(key, "\(i) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
+                }
+                return n
             }
             var seed: UInt64?
-            if let v = map["seed"], !(v is NSNull) {
-                guard let s = UInt64("\(v)") else { throw fail("seed", "'\(v)' is not a seed; allowed 0…\(UInt64.max)") }
-                seed = s
+            switch map["seed"] {
+            case nil, .null?: break
+            case .integer(let i)? where i >= 0: seed = UInt64(i)
+            case .unsigned(let u)?: seed = u
+            case let v?: throw fail("seed", "\(v) is not a seed; allowed 0…\(UInt64.max)")
             }
-            guard let reason = map["reason"] as? String else { throw fail("reason", "missing (text saying why the baseline was recorded)") }
+            guard case .text(let reason)? = map["reason"] else { throw fail("reason", "missing (text saying why the baseline was recorded)") }
             var scenarioFile: String?
-            if let v = map["scenario_file"], !(v is NSNull) {
-                guard let file = v as? String, !file.isEmpty else { throw fail("scenario_file", "'\(v)' is not a file path") }
+            switch map["scenario_file"] {
+            case nil, .null?: break
+            case .text(let file)? where !file.isEmpty:
                 var st = stat()
                 guard stat(file, &st) == 0 else { throw fail("scenario_file", "'\(file)' not found (paths are relative to the working directory)") }
                 guard st.st_mode & S_IFMT == S_IFREG else {
                     throw fail("scenario_file", "'\(file)' is \(OutputSafety.describe(mode: st.st_mode)), not a scenario file")
                 }
                 scenarioFile = file
+            case let v?: throw fail("scenario_file", "\(v) is not a file path")
             }
             return BaselineRecord(scenarioFile: scenarioFile, seed: seed, people: try integer("people", 1...10_000_000),
                                   days: try integer("days", 1...3650), replications: try integer("replications", 1...10_000), reason: reason)
+        }
+    }
+
+    /// One JSON value of `baseline.json`, decoded without guessing: a whole number is never a boolean, and the
+    /// reverse.
+    enum JSONScalar: Decodable, Equatable, CustomStringConvertible {
+        case integer(Int64), unsigned(UInt64), number(Double), bool(Bool), text(String), null, other
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+            else if let i = try? c.decode(Int64.self) { self = .integer(i) } else if let u = try? c.decode(UInt64.self) { self = .unsigned(u) }
+            else if let d = try? c.decode(Double.self) { self = .number(d) } else if let s = try? c.decode(String.self) { self = .text(s) }
+            else { self = .other }
+        }
+
+        var description: String {
+            switch self {
+            case .integer(let i): return String(i)
+            case .unsigned(let u): return String(u)
+            case .number(let d): return String(d)
+            case .bool(let b): return String(b)
+            case .text(let s): return "'\(s)'"
+            case .null: return "null"
+            case .other: return "a list or an object"
+            }
         }
     }
 
