@@ -64,12 +64,7 @@ for name, args in CASES:
         continue
     before = sb.snapshot()
     res = sb.run([H] + args, cwd=cwd, timeout=min(rt.TIMEOUT, 20))
-    problems = rt.common_problems(res, {2})
-    if not res.err.strip():
-        problems.append("no message on stderr")
-    changed = rt.Sandbox.diff(before, sb.snapshot())
-    if changed:
-        problems.append("wrote: " + " ".join(changed[:5]))
+    problems = rt.refusal_problems(res, {2}, sb, before)
     suite.record(name, problems, res.first_err)
 sb.cleanup()
 suite.finish()

@@ -258,3 +258,14 @@ def common_problems(res, expect_rcs, what=""):
         p.append(f"{what}exit {res.rc}, expected {'/'.join(map(str, sorted(expect_rcs)))}"
                  + (f" ({res.first_err})" if res.first_err else ""))
     return p
+
+
+def refusal_problems(res, expect_rcs, sb, before):
+    """What is wrong with a refusal: `common_problems`, no message on stderr, or anything written in the sandbox."""
+    p = common_problems(res, expect_rcs)
+    if not res.err.strip():
+        p.append("no message on stderr")
+    changed = Sandbox.diff(before, sb.snapshot())
+    if changed:
+        p.append("wrote: " + " ".join(changed[:5]))
+    return p
