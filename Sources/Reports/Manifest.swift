@@ -18,6 +18,10 @@ public enum ToolInfo {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["git"] + args
+        // `git status` may refresh the index (and take its lock) in the source tree: Habitat only reads it.
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_OPTIONAL_LOCKS"] = "0"
+        p.environment = environment
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
