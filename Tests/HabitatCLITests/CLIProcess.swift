@@ -13,12 +13,24 @@ struct CLIProcess {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
     /// Runs to completion.
+    /// Runs to completion, reading stdout and stderr at the same time (reading one to its end first would hang on
+    /// a child that fills the other pipe).
     static func run(_ args: [String], cwd: URL? = nil) throws -> Result {
         let p = try start(args, cwd: cwd)
+        let errBox = DataBox()
+        let reader = Thread { errBox.data = p.stderr.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        reader.start()
         let out = p.stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = p.stderr.fileHandleForReading.readDataToEndOfFile()
+        errBox.done.wait()
+        let err = errBox.data
         p.process.waitUntilExit()
         return Result(status: p.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Bytes handed over from the stderr reader thread.
+    final class DataBox: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
     }
 
     struct Running { var process: Process; var stdout: Pipe; var stderr: Pipe }
