@@ -114,14 +114,13 @@ public enum OutputSafety {
 
     /// What stands at `path` (not following a final symbolic link).
     public static func classify(_ path: String) -> ExistingOutput {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return .absent }
-        switch st.st_mode & S_IFMT {
+        guard let type = fileType(path) else { return .absent }
+        switch type {
         case S_IFDIR: break
         case S_IFLNK:
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
             return .notAFolder("a symbolic link (to \(target)); give the real folder's path")
-        default: return .notAFolder(describe(mode: st.st_mode))
+        default: return .notAFolder(describe(mode: type))
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
         let visible = names.filter { !StagingName.isStaging($0) }
@@ -142,6 +141,13 @@ public enum OutputSafety {
     /// A single file name (no separators, not `.`/`..`, not empty): the only names Habitat writes or deletes in a folder.
     public static func isPlainFileName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    }
+
+    /// The type bits (`S_IFREG`, `S_IFDIR`, `S_IFLNK`, …) of what stands at `path`, not following a final
+    /// symbolic link; nil when nothing does.
+    public static func fileType(_ path: String) -> mode_t? {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : nil
     }
 
     /// `mode` in words ("a character device", "a regular file", …).

@@ -176,12 +176,10 @@ public final class ReportDirectory {
         for name in names {
             let item = old.appendingPathComponent(name)
             if owned.contains(name) && !foreign.contains(name) {
-                var st = stat()
-                if lstat(item.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG { _ = unlink(item.path) }
+                if OutputSafety.fileType(item.path) == S_IFREG { _ = unlink(item.path) }
             } else if let destination {
                 let target = destination.appendingPathComponent(name)
-                var st = stat()
-                if lstat(target.path, &st) != 0 { _ = rename(item.path, target.path) }
+                if OutputSafety.fileType(target.path) == nil { _ = rename(item.path, target.path) }
             }
         }
         if rmdir(old.path) != 0, errno == ENOTEMPTY {
@@ -200,8 +198,7 @@ public final class ReportDirectory {
             guard let owner = StagingName.owner(of: item, name: name) ?? StagingName.owner(of: item, name: name + ".old"),
                   !owner.isAlive else { continue }
             let dir = parent.appendingPathComponent(item)
-            var st = stat()
-            guard lstat(dir.path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard OutputSafety.fileType(dir.path) == S_IFDIR else { continue }
             if FileManager.default.fileExists(atPath: dir.appendingPathComponent(stagingMarker).path) {
                 removeOwnStaging(dir)
             } else {

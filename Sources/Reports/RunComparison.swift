@@ -28,8 +28,7 @@ public struct FinishedRun: Sendable {
         }
         manifest = try Self.readManifest(directory.appendingPathComponent("manifest.json"))
         for file in manifest.files {
-            var st = stat()
-            guard lstat(directory.appendingPathComponent(file).path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            guard OutputSafety.fileType(directory.appendingPathComponent(file).path) == S_IFREG else {
                 throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: '\(file)' is listed but "
                                       + "\(directory.path) has no such file: the run is incomplete")
             }

@@ -16,9 +16,8 @@ public enum SingleFileOutput {
         guard OutputSafety.isPlainFileName(name), !path.hasSuffix("/") else {
             throw OutputRefused(path: path, reason: "it names a folder, not a file; give a file name, e.g. out.csv")
         }
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return }
-        switch st.st_mode & S_IFMT {
+        guard let type = OutputSafety.fileType(path) else { return }
+        switch type {
         case S_IFREG:
             let first = firstLine(of: path)
             guard first == headerLine.trimmingCharacters(in: .newlines) else {
@@ -29,7 +28,7 @@ public enum SingleFileOutput {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
             throw OutputRefused(path: path, reason: "it is a symbolic link (to \(target)); give the real file's path")
         default:
-            throw OutputRefused(path: path, reason: "it is \(OutputSafety.describe(mode: st.st_mode)), not a file Habitat may write")
+            throw OutputRefused(path: path, reason: "it is \(OutputSafety.describe(mode: type)), not a file Habitat may write")
         }
     }
 
@@ -59,8 +58,7 @@ public enum SingleFileOutput {
         for item in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
             guard let owner = StagingName.owner(of: item, name: name), !owner.isAlive else { continue }
             let p = folder.appendingPathComponent(item).path
-            var st = stat()
-            if lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG { _ = unlink(p) }
+            if OutputSafety.fileType(p) == S_IFREG { _ = unlink(p) }
         }
     }
 
