@@ -86,7 +86,7 @@ struct CheckCommand: ParsableCommand {
         opts.days = opts.days ?? record.days
         opts.replications = opts.replications ?? record.replications
         let scenario = try opts.load()
-        let known = stored.arms.first?.definitions.map(\.kpi) ?? []
+        let known = stored.arms.first?.definitions.map(\.id) ?? []
         let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0), known: known) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Reports
+import ScenarioFormat
+import Simulation
 
 /// `habitat compare A_DIR [B_DIR] [--arm-a NAME] [--arm-b NAME] [--out FILE]`: KPI deltas between two finished
 /// runs, or between two arms of one run, with the same columns as `experiment.csv`.
@@ -42,6 +44,7 @@ struct CompareCommand: ParsableCommand {
         do {
             let runA = try FinishedRun(directory: URL(fileURLWithPath: a))
             let runB = try b.map { try FinishedRun(directory: URL(fileURLWithPath: $0)) } ?? runA
+            for (dir, run) in [(a, runA), (b ?? a, runB)] { try Self.requireEngine(of: run, in: dir) }
             let nameA = armA ?? runA.arms[0].arm
             let nameB: String
             if let armB { nameB = armB } else if b == nil {
@@ -80,6 +83,16 @@ struct CompareCommand: ParsableCommand {
             FileHandle.standardError.write(Data("habitat compare: --out: \(e)\n".utf8))
             throw ExitCode(2)
         }
+    }
+
+    /// Refuses (exit 2) a run of a product this version has no engine for, as every command does.
+    static func requireEngine(of run: FinishedRun, in dir: String) throws {
+        let id = product(of: run)
+        guard let product = Product(rawValue: id) else {
+            throw ComparisonError("\(dir): manifest.json names an unknown product '\(id)'; products: "
+                                  + Product.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        do { _ = try Products.requireAdapter(product) } catch { throw ComparisonError("\(dir): \(error)") }
     }
 
     static func product(of run: FinishedRun) -> String {

@@ -21,13 +21,13 @@ enum ReportRun {
     static func simulate(_ scenario: ResolvedScenario, scenarioFile: String?, into dir: URL, shownPath: String? = nil,
                          kind: ReportKind = .report, threads: Int, progress: ProgressMode, allowLarge: Bool = false,
                          extra: (ReportDirectory) throws -> Void = { _ in },
-                         finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: ScrollOffRun, seconds: Double) {
+                         finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: any ProductRun, seconds: Double) {
         try checkRunnable(scenario, scenarioFile: scenarioFile, threads: threads, allowLarge: allowLarge)
         return try StopRequest.withCleanStop {
             try exitStatus {
                 let report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath ?? dir.path)
                 defer { report.abort() }
-                var run = ScrollOffRun(scenario: scenario, threads: threads, spoolFolder: report.staging)
+                var run = try Products.run(scenario, threads: threads, spoolFolder: report.staging)
                 let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -65,16 +65,26 @@ enum ReportRun {
     /// The checks made before anything is written: an engine for the product, a population it can build, and a
     /// size the machine can finish (`RunSize`).
     static func checkRunnable(_ scenario: ResolvedScenario, scenarioFile: String?, threads: Int, allowLarge: Bool) throws {
-        guard Products.info(scenario.product).hasEngine else {
-            fail("habitat: product '\(scenario.product)' has no rule engine in Habitat yet; `habitat list` shows which do")
-            throw ExitCode(2)
-        }
-        do { try ScrollOffWorld.check(scenario) } catch {
+        try requireEngine(scenario, scenarioFile: scenarioFile)
+        do { try PopulationCheck.check(scenario) } catch {
             fail(error.rendered(file: scenarioFile ?? DefaultScenario.fileName))
             throw ExitCode(2)
         }
+        if let descriptor = Products.descriptor(scenario.product) {
+            for warning in ProductContract.unexercisedArmWarnings(scenario, descriptor) {
+                fail("\(scenarioFile ?? DefaultScenario.fileName): warning: \(warning)")
+            }
+        }
         if !allowLarge, let refusal = RunSize(scenario, threads: threads).refusal {
             fail("habitat: \(scenarioFile ?? DefaultScenario.fileName): \(refusal)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Refuses, with exit 2, a scenario whose product has no rule engine in this version (every command).
+    static func requireEngine(_ scenario: ResolvedScenario, scenarioFile: String?) throws {
+        do { _ = try Products.requireAdapter(scenario.product) } catch {
+            fail("habitat: \(scenarioFile ?? DefaultScenario.fileName): \(error)")
             throw ExitCode(2)
         }
     }

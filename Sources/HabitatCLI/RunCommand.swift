@@ -7,6 +7,10 @@ import Simulation
 /// The embedded default scenario: Scroll Off with the charter's rules, a product team's first look.
 enum DefaultScenario {
     static let fileName = "<embedded scroll-off-baseline>"
+    /// The same scenario for another product (`bench run --product`).
+    static func yaml(product: Product) -> String {
+        yaml.replacingOccurrences(of: "product: scroll-off\n", with: "product: \(product.rawValue)\n")
+    }
     static let yaml = """
     name: scroll-off-baseline
     product: scroll-off
@@ -123,21 +127,21 @@ struct RunCommand: ParsableCommand {
         printSummary(run, seconds: seconds, dir: dir)
     }
 
-    func printSummary(_ run: ScrollOffRun, seconds: Double, dir: URL) {
+    func printSummary(_ run: any ProductRun, seconds: Double, dir: URL) {
         for (arm, table) in run.kpiSummary() {
             print("\(run.scenario.name) — arm \(arm) — \(run.replicationsRun) replication(s), \(run.scenario.arms.first!.population.installs) people, \(run.scenario.horizonDays) days")
             print("kpi".padding(toLength: 36, withPad: " ", startingAt: 0) + "mean".padding(toLength: 14, withPad: " ", startingAt: 0) + "95% CI".padding(toLength: 26, withPad: " ", startingAt: 0) + "target")
             for d in table.definitions {
-                let s = table.summary(d.kpi)
+                let s = table.summary(d.id)
                 let ci = s.confidenceInterval95()
                 let mean = s.count > 0 ? String(format: "%.4f", s.mean) : "—"
                 let interval = ci.map { String(format: "[%.4f, %.4f]", $0.lower, $0.upper) } ?? ""
                 var target = ""
-                if d.targetMin != nil || d.targetMax != nil {
+                if d.hasTarget {
                     target = "\(d.targetMin.map { String(format: "%.2f", $0) } ?? "")…\(d.targetMax.map { String(format: "%.2f", $0) } ?? "")"
-                    if s.count > 0 { target += (s.mean >= (d.targetMin ?? -.infinity) && s.mean <= (d.targetMax ?? .infinity)) ? "  met" : "  not met" }
+                    if let met = d.isMet(by: s.count > 0 ? s.mean : nil) { target += met ? "  met" : "  not met" }
                 }
-                print(d.kpi.padding(toLength: 36, withPad: " ", startingAt: 0) + mean.padding(toLength: 14, withPad: " ", startingAt: 0)
+                print(d.id.padding(toLength: 36, withPad: " ", startingAt: 0) + mean.padding(toLength: 14, withPad: " ", startingAt: 0)
                       + interval.padding(toLength: 26, withPad: " ", startingAt: 0) + target)
             }
             print("")
@@ -178,12 +182,8 @@ struct TraceCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try options.load()
-        guard Products.info(scenario.product).hasEngine else {
-            ReportRun.fail("habitat: product '\(scenario.product)' has no rule engine in Habitat yet, so there is no life to trace; "
-                           + "`habitat list` shows which products have one")
-            throw ExitCode(2)
-        }
-        do { try ScrollOffWorld.check(scenario) } catch {
+        try ReportRun.requireEngine(scenario, scenarioFile: options.shownFile)
+        do { try PopulationCheck.check(scenario) } catch {
             ReportRun.fail(error.rendered(file: options.shownFile))
             throw ExitCode(2)
         }
@@ -192,20 +192,20 @@ struct TraceCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let out {
-            do { try SingleFileOutput.check(out, headerLine: ScrollOffRun.traceHeaderLine) } catch {
+            do { try SingleFileOutput.check(out, headerLine: TraceFormat.headerLine) } catch {
                 ReportRun.fail("habitat: --out: \(error)")
                 throw ExitCode(2)
             }
         }
         let table: CSVTable
         do {
-            table = try ScrollOffRun(scenario: scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
+            table = try Products.run(scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
         } catch let e as TraceError {
             ReportRun.fail("habitat: \(e)")
             throw ExitCode(2)
         }
         guard let out else { print(table.text, terminator: ""); return }
-        do { try SingleFileOutput.write(table.text, to: out, headerLine: ScrollOffRun.traceHeaderLine) } catch let e as OutputRefused {
+        do { try SingleFileOutput.write(table.text, to: out, headerLine: TraceFormat.headerLine) } catch let e as OutputRefused {
             ReportRun.fail("habitat: --out: \(e)")
             throw ExitCode(2)
         } catch {
@@ -218,7 +218,7 @@ struct TraceCommand: ParsableCommand {
     /// as `trace-<arm>-person-<id>.csv`.
     static func writeTraces(_ scenario: ResolvedScenario, into report: ReportDirectory) throws {
         guard !scenario.outputs.tracePeople.isEmpty else { return }
-        let run = ScrollOffRun(scenario: scenario, threads: 1)
+        let run = try Products.run(scenario, threads: 1)
         for arm in scenario.arms {
             for person in scenario.outputs.tracePeople {
                 try StopRequest.checkpoint()

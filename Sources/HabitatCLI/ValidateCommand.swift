@@ -10,15 +10,17 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check a scenario without running it; print it fully resolved (every default filled in).",
         discussion: """
         Every problem is reported at once as file:line:column, key path, value given and what is allowed.
-        With --explain, each rule parameter is listed with its value, the source of its default (seed section,
-        publication or assumption) and its allowed range. Exit status 2 when the scenario is invalid.
+        With --explain, the product's whole contract is shown: each rule parameter with its value, the source of
+        its default (seed section, publication or assumption) and its allowed range — marked when no simulated
+        person exercises it — then the activation funnel, KPI targets, battery budgets and revenue ceiling with
+        their seed sections. Exit status 2 when the scenario is invalid or its product has no rule engine yet.
         """
     )
 
     @Argument(help: "The scenario file (YAML).")
     var scenario: String
 
-    @Flag(help: "Explain every rule parameter: value, default, source and allowed range.")
+    @Flag(help: "Explain the product contract: every rule parameter (value, default, source, range), funnel, KPIs, budgets.")
     var explain = false
 
     @Flag(help: "Accept a scenario that looks too large for this machine (time, reports, memory, sweep points).")
@@ -27,22 +29,25 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         do {
             let resolved = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: allowLarge).load(path: scenario)
-            try ScrollOffWorld.check(resolved)   // personas and devices, for every product
+            try PopulationCheck.check(resolved)   // personas and devices, for every product
+            try ReportRun.requireEngine(resolved, scenarioFile: scenario)
+            let descriptor = Products.descriptor(resolved.product)!
             let size = RunSize(resolved, threads: PersonParallelRunner.defaultThreads)
             if !allowLarge, let refusal = size.refusal {
                 FileHandle.standardError.write(Data("\(scenario): error: \(refusal)\n".utf8))
                 throw ExitCode(2)
+            }
+            for warning in ProductContract.unexercisedArmWarnings(resolved, descriptor) {
+                FileHandle.standardError.write(Data("\(scenario): warning: \(warning)\n".utf8))
             }
             print(resolved.yaml, terminator: resolved.yaml.hasSuffix("\n") ? "" : "\n")
             print("# scenario_hash: \(resolved.scenarioHash)")
             print("# size: \(size.summary)")
             if explain {
                 print("")
-                if let catalogue = Products.info(resolved.product).parameters {
-                    print(resolved.explain(catalogue))
-                } else {
-                    print("# product \(resolved.product) has no rule engine in Habitat yet: no rule parameters to explain")
-                }
+                print(resolved.explain(descriptor.parameters, notExercised: Set(descriptor.parametersNotExercised),
+                                       note: ProductContract.notExercisedNote))
+                print(ProductContract.explain(descriptor), terminator: "")
             }
         } catch let e as ExitCode {
             throw e

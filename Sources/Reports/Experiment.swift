@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 import Stochastics
 
 /// One KPI of one experiment arm compared with the control arm (`experiment.csv`, CONTRACT.md report 8).
@@ -101,11 +102,11 @@ public struct ArmKPIValues: Sendable {
     public mutating func appendReplication(_ kpis: [(KPIDefinition, Double)]) {
         let n = values.values.first?.count ?? 0
         for (d, v) in kpis {
-            if values[d.kpi] == nil {
+            if values[d.id] == nil {
                 definitions.append(d)
-                values[d.kpi] = Array(repeating: .nan, count: n)
+                values[d.id] = Array(repeating: .nan, count: n)
             }
-            values[d.kpi]!.append(v)
+            values[d.id]!.append(v)
         }
         for k in values.keys where values[k]!.count == n { values[k]!.append(.nan) }
     }
@@ -113,9 +114,9 @@ public struct ArmKPIValues: Sendable {
     /// Every KPI of `arm` against `control`, in the control's KPI order.
     public static func compare(control: ArmKPIValues, arm: ArmKPIValues, paired: Bool = true) -> [ExperimentComparison] {
         control.definitions.compactMap { d in
-            guard let t = arm.values[d.kpi] else { return nil }
-            return ExperimentComparison(kpi: d.kpi, unit: d.unit, controlArm: control.arm, arm: arm.arm,
-                                        control: control.values[d.kpi] ?? [], treatment: t, paired: paired)
+            guard let t = arm.values[d.id] else { return nil }
+            return ExperimentComparison(kpi: d.id, unit: d.unit, controlArm: control.arm, arm: arm.arm,
+                                        control: control.values[d.id] ?? [], treatment: t, paired: paired)
         }
     }
 }

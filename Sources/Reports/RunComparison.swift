@@ -164,9 +164,9 @@ public struct FinishedRun: Sendable {
 extension ArmKPIValues {
     /// Sets the value of a KPI in one replication (1-based), padding with NaN.
     mutating func set(_ d: KPIDefinition, replication: Int, value: Double) {
-        if values[d.kpi] == nil { definitions.append(d); values[d.kpi] = [] }
-        while values[d.kpi]!.count < replication { values[d.kpi]!.append(.nan) }
-        values[d.kpi]![replication - 1] = value
+        if values[d.id] == nil { definitions.append(d); values[d.id] = [] }
+        while values[d.id]!.count < replication { values[d.id]!.append(.nan) }
+        values[d.id]![replication - 1] = value
     }
 }
 

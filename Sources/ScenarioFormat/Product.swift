@@ -15,6 +15,39 @@ public enum Product: String, CaseIterable, Hashable, Sendable, CustomStringConve
 
     /// The id as written in scenario files, e.g. `scroll-off`.
     public var description: String { rawValue }
+
+    /// Display name, e.g. `Scroll Off` (the engine's descriptor repeats it; a test checks they agree).
+    public var displayName: String {
+        switch self {
+        case .scrollOff: "Scroll Off"
+        case .nudge: "Nudge"
+        case .lazuri: "Lazuri"
+        case .earnedAccess: "Earned Access"
+        case .clavis: "Clavis"
+        }
+    }
+
+    /// The file name of the product's seed document, the source of truth for its rules.
+    public var seedFile: String {
+        switch self {
+        case .scrollOff: "000_5f03618b73c6ae9a.txt"
+        case .nudge: "001_2c48cacf5aaf28c7.txt"
+        case .lazuri: "002_80c8c6af1a4e5690.txt"
+        case .earnedAccess: "003_39dd72775d0311b4.txt"
+        case .clavis: "004_8fa1e69c755a74b3.txt"
+        }
+    }
+
+    /// What the product's rules own, in a line.
+    public var summary: String {
+        switch self {
+        case .scrollOff: "earn/spend minutes, tier caps and rollover, cooldowns, hard curfew, bypass ladder, emergency tokens, subscriptions"
+        case .nudge: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro"
+        case .lazuri: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements"
+        case .earnedAccess: "modes and schedules, Focus Bank credits, 04:00 day boundary, unlock gate, Free/Pro with trial"
+        case .clavis: "modes with main and temporary keys, lock/unlock by scanning a physical object"
+        }
+    }
 }
 
 /// The registry of rule-parameter catalogues: for each product, every parameter its engine reads.

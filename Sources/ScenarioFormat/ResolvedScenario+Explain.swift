@@ -4,8 +4,9 @@ import RulesCore
 extension ResolvedScenario {
     /// A text table of every rule parameter for `habitat validate --explain`: key path, value (one column per arm
     /// when there are several), default, allowed range and where the default comes from (seed section,
-    /// publication or assumption). A `*` marks a value that differs from the default.
-    public func explain(_ catalogue: [RuleParameter]) -> String {
+    /// publication or assumption). A `*` marks a value that differs from the default; parameters in `notExercised`
+    /// (no simulated person reaches them) say so beside their source.
+    public func explain(_ catalogue: [RuleParameter], notExercised: Set<String> = [], note: String = "not exercised by the simulated people") -> String {
         guard !catalogue.isEmpty else { return "product '\(product)' has no rule catalogue yet: no rule parameters to explain\n" }
         let valueHeaders = arms.count == 1 ? ["value"] : arms.map { "value[\($0.name)]" }
         let header = ["key"] + valueHeaders + ["default", "allowed", "source"]
@@ -16,7 +17,8 @@ extension ResolvedScenario {
                 guard let v = arm.rules[p.keyPath] else { return "-" }
                 return v.description + (v == def ? "" : " *")
             }
-            rows.append(["rules." + p.keyPath] + values + [def.description, p.kind.description, p.source.description])
+            let source = p.source.description + (notExercised.contains(p.keyPath) ? " — \(note)" : "")
+            rows.append(["rules." + p.keyPath] + values + [def.description, p.kind.description, source])
         }
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
@@ -28,7 +30,8 @@ extension ResolvedScenario {
         for r in rows { text += render(r) + "\n" }
         let changed = rows.filter { $0.contains(where: { $0.hasSuffix(" *") }) }.count
         text += "\(catalogue.count) rule parameters, \(changed) changed from the default (*); "
-        text += "\(catalogue.filter { $0.source.isAssumption }.count) defaults are assumptions\n"
+        text += "\(catalogue.filter { $0.source.isAssumption }.count) defaults are assumptions"
+        text += notExercised.isEmpty ? "\n" : "; \(catalogue.filter { notExercised.contains($0.keyPath) }.count) \(note)\n"
         return text
     }
 }

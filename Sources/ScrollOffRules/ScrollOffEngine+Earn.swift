@@ -51,7 +51,7 @@ extension ScrollOffEngine {
     mutating func award(at t: Instant, _ out: inout ScrollOffOutcome) {
         let cap = parameters.dailyEarnCap[tier]
         if cap > capInForceToday { capInForceToday = cap }
-        let room = parameters.injectedFault == .ignoreDailyEarnCap ? parameters.earnAward : cap - earnedToday
+        let room = cap - earnedToday
         let amount = max(.zero, min(parameters.earnAward, room))
         let capHit = amount < parameters.earnAward
         if amount > .zero {

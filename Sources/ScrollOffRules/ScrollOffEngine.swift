@@ -93,10 +93,6 @@ public struct ScrollOffEngine: Sendable {
     var shieldCount = 0
     var promptCount = 0
     var lastNow: Instant
-    /// When true, every `handle` call ends by checking `checkInvariants(at:)` and reports what it finds in
-    /// `ScrollOffOutcome.invariantViolations` (the simulator's invariant audit; checked here, inside the engine,
-    /// so the audit costs no copy of the engine per call).
-    public var auditInvariants = false
 
     /// A new install at `installedAt` on Free.
     public init(parameters: ScrollOffParameters = .defaults, zone: ZoneCalendar, installedAt: Instant) {
@@ -159,10 +155,6 @@ public struct ScrollOffEngine: Sendable {
         }
         armCalendarTimers(&out)
         if now > lastNow { lastNow = now }
-        if auditInvariants {
-            let problems = invariantProblems(at: now)
-            if !problems.isEmpty { out.invariantViolations = problems }
-        }
     }
 
     /// Convenience: handles one input and returns a fresh outcome.
@@ -276,15 +268,10 @@ public struct ScrollOffEngine: Sendable {
 
     // MARK: - Invariants
 
-    /// Checks the engine's invariants; returns one text per violation (empty when all hold).
-    public func checkInvariants(at now: Instant) -> [String] {
-        var copy = self
-        return copy.invariantProblems(at: now)
-    }
-
-    /// The body of `checkInvariants`. `mutating` only so that `handle` passes the engine by reference: a
-    /// non-mutating call from a mutating method copies the whole engine (~800 bytes) each time. It changes nothing.
-    mutating func invariantProblems(at now: Instant) -> [String] {
+    /// Checks the engine's invariants; returns one text per violation (empty when all hold). `mutating` only so
+    /// that callers pass the engine by reference (a non-mutating call may copy the whole engine, ~800 bytes, and
+    /// retain its arrays, on every audited call); it changes nothing.
+    public mutating func invariantViolations(at now: Instant) -> [String] {
         var v: [String] = []
         for l in global.lots where l.amount < .zero { v.append("negative global lot \(l.amount)") }
         for b in blocked { for l in b.wallet.lots where l.amount < .zero { v.append("negative wallet lot for \(b.app)") } }

@@ -1,31 +1,5 @@
 import RulesCore
 
-/// One stage of the activation funnel (seed 000 §8.2) as data.
-public struct FunnelStage: Hashable, Sendable {
-    /// 1-based position (A0 = 1 … A7 = 10).
-    public var order: Int
-    /// Stage id as the charter writes it: `A0`, `A1`, `A1.5`, … `A7`.
-    public var id: String
-    /// The charter's name of the stage.
-    public var name: String
-    /// Which event marks the stage (documentation; the matching is `ScrollOffFunnel.stage(of:)`).
-    public var event: String
-    /// The stage whose time the window counts from (nil for A0).
-    public var windowAnchor: String?
-    /// How long after the anchor the stage must be reached (nil: no limit).
-    public var window: TimeSpan?
-    /// Target conversion from the previous stage (§8.2 "Target conversion rates"); nil where none is set.
-    public var targetMin: Double?
-    public var targetMax: Double?
-
-    /// `24h from A0`, `—` for A0.
-    public var windowText: String {
-        guard let w = window, let a = windowAnchor else { return "" }
-        let h = w.milliseconds / 3_600_000
-        return h % 24 == 0 && h > 24 ? "\(h / 24)d from \(a)" : "\(h)h from \(a)"
-    }
-}
-
 /// The activation funnel A0–A7 of seed 000 §8.2, computed from a user's event stream exactly as the product
 /// team would: a stage is reached when its event occurs within its window of its anchor stage and every earlier
 /// stage was reached (events need not be in stage order: the charter's own onboarding puts plans before permission).
@@ -54,7 +28,7 @@ public enum ScrollOffFunnel {
     public static let firstSpendThreshold = TimeSpan(milliseconds: 30_000)
 
     /// Incremental per-user funnel tracker: feed every event with its instant, then ask `reached`.
-    public struct Tracker: Hashable, Sendable {
+    public struct Tracker: Hashable, Sendable, FunnelTracking {
         /// First time each stage's event occurred (index = order − 1).
         public private(set) var firstAt: [Instant?] = Array(repeating: nil, count: ScrollOffFunnel.stages.count)
         var spent: TimeSpan = .zero
@@ -107,61 +81,48 @@ public enum ScrollOffFunnel {
     }
 }
 
-/// One KPI of seed 000 §8.3 as data: how to compute it from the event stream, over whom, and its target.
-public struct KPIDefinition: Hashable, Sendable {
-    /// snake_case id used in `kpis.csv`.
-    public var id: String
-    /// The charter's wording.
-    public var name: String
-    /// Group of §8.3 (retention, engagement, behavioral_outcomes, monetization, product_integrity).
-    public var group: String
-    /// `fraction`, `minutes`, `count`, `count_per_day`.
-    public var unit: String
-    /// Who is counted.
-    public var population: String
-    /// The time window, as text.
-    public var window: String
-    /// How it is computed from events (and ledger) alone.
-    public var formula: String
-    public var targetMin: Double?
-    public var targetMax: Double?
-}
-
 /// Seed 000 §8.3 north-star KPIs.
 public enum ScrollOffKPIs {
+    /// One §8.3 KPI, in the charter's order of words.
+    static func kpi(id: String, name: String, group: String, unit: String, population: String, window: String, formula: String,
+                    targetMin: Double?, targetMax: Double?) -> KPIDefinition {
+        KPIDefinition(id, unit: unit, targetMin: targetMin, targetMax: targetMax, name: name, group: group, population: population,
+                      window: window, formula: formula, source: .seed(file: ScrollOffEngine.seedFile, section: "§8.3"))
+    }
+
     public static let definitions: [KPIDefinition] = [
-        KPIDefinition(id: "d1_retention", name: "D1 retention (all users)", group: "retention", unit: "fraction", population: "all installs",
+        kpi(id: "d1_retention", name: "D1 retention (all users)", group: "retention", unit: "fraction", population: "all installs",
                       window: "local day 1 after install", formula: "share with app_opened on local day 1", targetMin: 0.55, targetMax: nil),
-        KPIDefinition(id: "d7_retention_actives", name: "D7 retention (actives)", group: "retention", unit: "fraction", population: "users who reached A2",
+        kpi(id: "d7_retention_actives", name: "D7 retention (actives)", group: "retention", unit: "fraction", population: "users who reached A2",
                       window: "local day 7 after install", formula: "share with app_opened on local day 7", targetMin: 0.40, targetMax: nil),
-        KPIDefinition(id: "d30_retention_paid", name: "D30 retention (Premium/Pro)", group: "retention", unit: "fraction",
+        kpi(id: "d30_retention_paid", name: "D30 retention (Premium/Pro)", group: "retention", unit: "fraction",
                       population: "users with a subscription at day 30", window: "local day 30 after install",
                       formula: "share with app_opened on local day 30", targetMin: 0.30, targetMax: nil),
-        KPIDefinition(id: "median_time_saved_per_day", name: "Median time saved per day (actives)", group: "engagement", unit: "minutes",
+        kpi(id: "median_time_saved_per_day", name: "Median time saved per day (actives)", group: "engagement", unit: "minutes",
                       population: "active person-days", window: "per local day",
                       formula: "median over active days of count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge",
                       targetMin: 45, targetMax: nil),
-        KPIDefinition(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day", population: "active person-days",
+        kpi(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day", population: "active person-days",
                       window: "per local day", formula: "count of shield_shown per active day", targetMin: 8, targetMax: 15),
-        KPIDefinition(id: "willpower_win_share", name: "Willpower wins (dismiss without spending)", group: "engagement", unit: "fraction",
+        kpi(id: "willpower_win_share", name: "Willpower wins (dismiss without spending)", group: "engagement", unit: "fraction",
                       population: "shield encounters", window: "whole run", formula: "shield_dismissed_no_spend / shield_shown", targetMin: 0.30, targetMax: nil),
-        KPIDefinition(id: "intentions_per_user", name: "Implementation intentions created", group: "engagement", unit: "count", population: "all installs",
+        kpi(id: "intentions_per_user", name: "Implementation intentions created", group: "engagement", unit: "count", population: "all installs",
                       window: "whole run", formula: "mean count of if_then_plan_created per user", targetMin: 2.5, targetMax: nil),
-        KPIDefinition(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+        kpi(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "first 14 days", formula: "share with milestone_unlocked(streak_7_day) within 14 days of install", targetMin: 0.25, targetMax: nil),
-        KPIDefinition(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+        kpi(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "first 45 days", formula: "share with milestone_unlocked(warrior_30_day) within 45 days of install", targetMin: 0.10, targetMax: nil),
-        KPIDefinition(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+        kpi(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "first 7 days", formula: "share with pattern_insight_shown within 7 days of install", targetMin: 0.40, targetMax: nil),
-        KPIDefinition(id: "self_efficacy_views", name: "Self-efficacy message views", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
+        kpi(id: "self_efficacy_views", name: "Self-efficacy message views", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "whole run", formula: "share with ≥1 self_efficacy_message_shown", targetMin: 0.80, targetMax: nil),
-        KPIDefinition(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "all installs",
+        kpi(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "all installs",
                       window: "first 14 days", formula: "share with subscription_purchase_completed within 14 days of install", targetMin: 0.05, targetMax: 0.08),
-        KPIDefinition(id: "annual_mix", name: "Annual subscription mix", group: "monetization", unit: "fraction", population: "Premium/Pro subscribers",
+        kpi(id: "annual_mix", name: "Annual subscription mix", group: "monetization", unit: "fraction", population: "Premium/Pro subscribers",
                       window: "whole run", formula: "subscribers whose latest plan is annual / all subscribers", targetMin: 0.50, targetMax: nil),
-        KPIDefinition(id: "token_revenue_share", name: "Bypass token revenue", group: "monetization", unit: "fraction", population: "all revenue",
+        kpi(id: "token_revenue_share", name: "Bypass token revenue", group: "monetization", unit: "fraction", population: "all revenue",
                       window: "per month and total", formula: "consumable_purchase gross / all gross (ledger)", targetMin: nil, targetMax: 0.20),
-        KPIDefinition(id: "authorization_retention", name: "Authorization retention", group: "product_integrity", unit: "fraction",
+        kpi(id: "authorization_retention", name: "Authorization retention", group: "product_integrity", unit: "fraction",
                       population: "users who reached A1", window: "whole run", formula: "1 − share with authorization_revoked", targetMin: 0.92, targetMax: nil),
     ]
 }

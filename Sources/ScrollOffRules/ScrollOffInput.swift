@@ -81,7 +81,7 @@ public enum ScrollOffInput: Hashable, Sendable {
 /// timer of the same kind, and the host may drop superseded ones. Delivering a superseded, duplicate or early timer
 /// is always safe: the engine re-checks the state it guards and does nothing when it is no longer due (decision
 /// `.staleTimer`). Every armed timer lies strictly after the `now` of the call that armed it.
-public struct ScrollOffTimer: Hashable, Sendable, CustomStringConvertible {
+public struct ScrollOffTimer: Hashable, Sendable, CustomStringConvertible, EngineTimer {
     /// What comes due.
     public enum Kind: Hashable, Sendable {
         /// 60 consecutive abstinent minutes complete: award +5:00 (§3.2, §7.4).

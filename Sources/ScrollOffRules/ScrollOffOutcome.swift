@@ -116,7 +116,7 @@ public enum NotificationKind: UInt8, Hashable, Sendable, CustomStringConvertible
 }
 
 /// Side effects on the device, each priced by the simulator's energy model (`energyCharges`).
-public enum ScrollOffEffect: Hashable, Sendable {
+public enum ScrollOffEffect: Hashable, Sendable, EnergyPriced {
     /// The shield is applied over an app (ManagedSettings) and rendered.
     case shieldShown(AppID)
     /// The shield is lifted from an app (credits, peek, token).
@@ -160,7 +160,7 @@ public struct CreditLedgerEntry: Hashable, Sendable {
 }
 
 /// Everything one input produced. Reuse one value with `handle(_:at:into:)` to avoid allocation per command.
-public struct ScrollOffOutcome: Hashable, Sendable {
+public struct ScrollOffOutcome: Hashable, Sendable, EngineOutcome {
     /// The decision, with a reason code.
     public var decision: ScrollOffDecision = .ok
     /// Analytics events, in order (seed 000 §8.1).
@@ -173,8 +173,6 @@ public struct ScrollOffOutcome: Hashable, Sendable {
     public var effects: OutcomeList<ScrollOffEffect> = []
     /// Timers to arm (each strictly in the future; see `ScrollOffTimer` for the contract).
     public var timers: OutcomeList<ScrollOffTimer> = []
-    /// Broken engine invariants after this input, when the engine audits itself (`auditInvariants`); empty otherwise.
-    public var invariantViolations: [String] = []
 
     public init() {}
 
@@ -186,7 +184,6 @@ public struct ScrollOffOutcome: Hashable, Sendable {
         credits.removeAll()
         effects.removeAll()
         timers.removeAll()
-        if !invariantViolations.isEmpty { invariantViolations = [] }
     }
 
     /// The energy charges of all effects.

@@ -28,10 +28,7 @@ public enum LotOrder: String, Hashable, Sendable, CaseIterable {
 ///
 /// Durations are stored as `TimeSpan`, credit amounts in milliseconds of app time, money as `Money`.
 /// `catalogue` lists each one under its scenario key path (`rules:` section), with range, default and source.
-public struct ScrollOffParameters: Hashable, Sendable {
-    /// A deliberate defect, for tests of the simulator's invariant audit only (set through `@testable import`;
-    /// never from a scenario). nil in every real run.
-    var injectedFault: InjectedFault?
+public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     // MARK: Tiers and prices
     /// Seed 000 §5.1: Free "Block 3 apps".
     public var freeMaxBlockedApps: Int
@@ -189,7 +186,7 @@ public struct ScrollOffParameters: Hashable, Sendable {
 
     /// Every parameter under its `rules:` key path, with kind, default, summary and source.
     public static let catalogue: [RuleParameter] = {
-        let file = "000_5f03618b73c6ae9a.txt"
+        let file = ScrollOffEngine.seedFile
         func seed(_ s: String) -> ParameterSource { .seed(file: file, section: s) }
         func int(_ k: String, _ r: ClosedRange<Int>, _ d: Int, _ s: String, _ src: ParameterSource) -> RuleParameter {
             RuleParameter(k, .integer(r), default: .int(d), s, source: src)
@@ -262,10 +259,4 @@ public struct ScrollOffParameters: Hashable, Sendable {
                 .assumption("charter shows \"time saved\" but not its formula; one avoided social-app session ≈ 10 min")),
         ]
     }()
-}
-
-/// Deliberate engine defects that tests inject to prove the invariant audit catches them.
-enum InjectedFault: Hashable, Sendable {
-    /// Earn awards ignore the daily cap.
-    case ignoreDailyEarnCap
 }

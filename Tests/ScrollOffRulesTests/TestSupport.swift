@@ -75,7 +75,7 @@ struct Harness {
         }
         for e in out.events { log.append((t, e)) }
         inputs.append((t, input, out.decision))
-        problems += engine.checkInvariants(at: t).map { "\(t) \(input): \($0)" }
+        problems += engine.invariantViolations(at: t).map { "\(t) \(input): \($0)" }
         observer?(before, input, t, out, engine)
     }
 

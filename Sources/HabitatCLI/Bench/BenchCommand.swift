@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reports
+import ScenarioFormat
 import Simulation
 
 /// `habitat bench …`: benchmarks that print figures (never asserted by timed tests).
@@ -142,6 +143,7 @@ struct KernelBench: ParsableCommand {
 }
 
 extension ProgressMode: ExpressibleByArgument {}
+extension Product: ExpressibleByArgument {}
 
 extension Duration {
     /// The duration in seconds as a floating-point number.

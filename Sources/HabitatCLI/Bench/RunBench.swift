@@ -11,6 +11,9 @@ struct RunBench: ParsableCommand {
         abstract: "Measure the full Scroll Off simulation: person-days per second and peak memory."
     )
 
+    @Option(help: "The product to simulate (its engine's default rules; the embedded baseline's population).")
+    var product: Product = .scrollOff
+
     @Option(help: "People (installs).")
     var people: Int = 10_000
 
@@ -31,13 +34,14 @@ struct RunBench: ParsableCommand {
 
     func run() throws {
         let overrides = ScenarioOverrides(replications: 1, people: people, days: days)
-        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: DefaultScenario.yaml, fileName: DefaultScenario.fileName, overrides: overrides)
-        var run = ScrollOffRun(scenario: scenario, threads: threads)
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: DefaultScenario.yaml(product: product), fileName: DefaultScenario.fileName, overrides: overrides)
+        try ReportRun.requireEngine(scenario, scenarioFile: DefaultScenario.fileName)
+        var run = try Products.run(scenario, threads: threads)
         let bar = ProgressBar(total: run.totalPeople, unit: "people", label: "bench", mode: progress)
         let clock = ContinuousClock()
         let elapsed = try clock.measure { try run.simulate(progress: { bar.update($0) }) }
         bar.finish(run.totalPeople)
-        let acc = run.arms[0].pooled
+        let acc = run.totals
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let seconds = elapsed.seconds

@@ -7,7 +7,8 @@ public struct PersonMonth: Hashable, Sendable {
     public var installed = false
     /// The person opened the app on at least one day of the month (monthly active).
     public var active = false
-    /// Plan in force at the month's end (or at the horizon, for the last month): `free`, `premium` or `pro`.
+    /// Plan segment in force at the month's end (or at the horizon, for the last month), one of the product's
+    /// `RevenueModel.planSegments` (Scroll Off: `free`, `premium` or `pro`).
     public var plan = "free"
     /// Monthly-equivalent price of that plan (MRR contribution; zero on Free).
     public var mrr = Money.zero
@@ -19,21 +20,27 @@ public struct PersonMonth: Hashable, Sendable {
 public struct ForecastAccumulator: Mergeable, Sendable, Hashable {
     /// Sums over the simulated people of one month.
     public struct Month: Hashable, Sendable {
-        public var installs = 0, active = 0, payingPremium = 0, payingPro = 0
+        public var installs = 0, active = 0
+        /// People paying at the month's end, per paid segment (in the product's order).
+        public var paying: [Int]
         public var mrr = Money.zero
-        public init() {}
+        public init(segments: Int) { paying = Array(repeating: 0, count: segments) }
     }
+    /// The product's paid plan segments, in order.
+    public let paidSegments: [String]
     public private(set) var months: [MonthID: Month] = [:]
-    public init() {}
+    public init(paidSegments: [String]) { self.paidSegments = paidSegments }
+
+    /// An empty month of this product.
+    public var emptyMonth: Month { Month(segments: paidSegments.count) }
 
     /// Adds one person's months.
     public mutating func add(_ personMonths: [MonthID: PersonMonth]) {
         for (id, m) in personMonths {
-            var c = months[id, default: Month()]
+            var c = months[id] ?? emptyMonth
             if m.installed { c.installs += 1 }
             if m.active { c.active += 1 }
-            if m.plan == "premium" { c.payingPremium += 1 }
-            if m.plan == "pro" { c.payingPro += 1 }
+            if let i = paidSegments.firstIndex(of: m.plan) { c.paying[i] += 1 }
             c.mrr += m.mrr
             months[id] = c
         }
@@ -41,8 +48,9 @@ public struct ForecastAccumulator: Mergeable, Sendable, Hashable {
 
     public mutating func merge(_ o: ForecastAccumulator) {
         for (id, m) in o.months {
-            var c = months[id, default: Month()]
-            c.installs += m.installs; c.active += m.active; c.payingPremium += m.payingPremium; c.payingPro += m.payingPro
+            var c = months[id] ?? emptyMonth
+            c.installs += m.installs; c.active += m.active
+            for i in c.paying.indices { c.paying[i] += m.paying[i] }
             c.mrr += m.mrr
             months[id] = c
         }
@@ -54,32 +62,37 @@ public struct ForecastAccumulator: Mergeable, Sendable, Hashable {
 /// also get a `total` row, the sum of their months; stock metrics (active and paying people, MRR) are month-end
 /// figures and have none. `token_share` is a ratio and is not scaled.
 public struct ForecastTable: Sendable {
-    /// Metric names in report order, and whether each is a flow (summed into `total`).
-    public static let metrics: [(name: String, flow: Bool)] = [
-        ("installs", true), ("active_people", false), ("paying_people", false), ("paying_people_premium", false),
-        ("paying_people_pro", false), ("mrr_usd", false), ("gross_revenue_usd", true), ("net_revenue_usd", true), ("token_share", false),
-    ]
+    /// Metric names in report order, and whether each is a flow (summed into `total`): `paying_people_<segment>`
+    /// for each of the product's paid segments, and `token_share` where the product has a consumable ceiling.
+    public let metrics: [(name: String, flow: Bool)]
     public static let header = ReportKeys.header + ["month", "metric", "mean", "ci_low", "ci_high"]
 
     /// values[month][metric] = one value per replication.
     public private(set) var values: [MonthID: [String: [Double]]] = [:]
-    public init() {}
+
+    /// A table for a product with these paid plan segments, with or without the consumable share.
+    public init(paidSegments: [String], consumableShare: Bool) {
+        metrics = [("installs", true), ("active_people", false), ("paying_people", false)]
+            + paidSegments.map { ("paying_people_\($0)", false) }
+            + [("mrr_usd", false), ("gross_revenue_usd", true), ("net_revenue_usd", true)]
+            + (consumableShare ? [("token_share", false)] : [])
+    }
 
     /// Records one replication's months.
     public mutating func record(forecast: ForecastAccumulator, revenue: RevenueAccumulator, tokens: TokenShareAccumulator, peoplePerPerson w: Double) {
         let monthIDs = Set(forecast.months.keys).union(revenue.cells.keys.map(\.month))
         for id in monthIDs {
-            let f = forecast.months[id] ?? ForecastAccumulator.Month()
+            let f = forecast.months[id] ?? forecast.emptyMonth
             let lines = revenue.cells.filter { $0.key.month == id }.map(\.value)
             let gross = lines.reduce(Money.zero) { $0 + $1.gross }, net = lines.reduce(Money.zero) { $0 + $1.net }
-            let row: [String: Double] = [
+            var row: [String: Double] = [
                 "installs": Double(f.installs) * w, "active_people": Double(f.active) * w,
-                "paying_people": Double(f.payingPremium + f.payingPro) * w, "paying_people_premium": Double(f.payingPremium) * w,
-                "paying_people_pro": Double(f.payingPro) * w, "mrr_usd": f.mrr.usd * w,
+                "paying_people": Double(f.paying.reduce(0, +)) * w, "mrr_usd": f.mrr.usd * w,
                 "gross_revenue_usd": gross.usd * w, "net_revenue_usd": net.usd * w,
                 "token_share": tokens.months[id]?.tokenShare ?? .nan,
             ]
-            for (k, v) in row { values[id, default: [:]][k, default: []].append(v) }
+            for (i, segment) in forecast.paidSegments.enumerated() { row["paying_people_\(segment)"] = Double(f.paying[i]) * w }
+            for (k, _) in metrics { values[id, default: [:]][k, default: []].append(row[k] ?? .nan) }
         }
     }
 
@@ -96,9 +109,9 @@ public struct ForecastTable: Sendable {
                                   .optional(ci?.lower, decimals: decimals), .optional(ci?.upper, decimals: decimals)]
         }
         for id in months {
-            for (metric, _) in Self.metrics { out.append(row(id.description, metric, values[id]?[metric] ?? [])) }
+            for (metric, _) in metrics { out.append(row(id.description, metric, values[id]?[metric] ?? [])) }
         }
-        for (metric, flow) in Self.metrics where flow {
+        for (metric, flow) in metrics where flow {
             let replications = months.compactMap { values[$0]?[metric]?.count }.max() ?? 0
             let totals = (0..<replications).map { r in months.reduce(0.0) { $0 + (values[$1]?[metric].flatMap { r < $0.count ? $0[r] : nil } ?? 0) } }
             out.append(row("total", metric, totals))

@@ -1,24 +1,4 @@
-/// A funnel stage as the report needs it: the product's own definition (id, name, window, target conversion
-/// from the previous stage).
-public struct FunnelStageInfo: Hashable, Sendable {
-    public var order: Int
-    public var id: String
-    public var name: String
-    /// Human-readable window, e.g. `24h from A0` (empty when none).
-    public var window: String
-    public var targetMin: Double?
-    public var targetMax: Double?
-
-    public init(order: Int, id: String, name: String, window: String, targetMin: Double?, targetMax: Double?) {
-        self.order = order
-        self.id = id
-        self.name = name
-        self.window = window
-        self.targetMin = targetMin
-        self.targetMax = targetMax
-    }
-}
-
+import RulesCore
 /// `activation-funnel.csv` (CONTRACT.md, report 1): how many people reached each stage (in order, within its
 /// window — the product's tracker decides), with rates from the previous stage and from the start, and whether
 /// the conversion from the previous stage meets the product's target range.
@@ -58,15 +38,12 @@ public struct FunnelAccumulator: Mergeable, Sendable, Hashable {
                                                     "rate_from_start", "target_min", "target_max", "meets_target"]
 
     /// One row per stage; `meets_target` is empty where the product sets no target.
-    public func rows(_ keys: ReportKeys, stages: [FunnelStageInfo]) -> [[CSVField]] {
+    public func rows(_ keys: ReportKeys, stages: [FunnelStage]) -> [[CSVField]] {
         precondition(stages.count == reached.count)
         return stages.enumerated().map { i, s in
             let rate = rateFromPrevious(i)
-            var meets: CSVField = .empty
-            if s.targetMin != nil || s.targetMax != nil, let r = rate {
-                meets = .flag(r >= (s.targetMin ?? 0) && r <= (s.targetMax ?? 1))
-            }
-            return keys.fields + [.integer(Int64(s.order)), .text(s.id), .text(s.name), .text(s.window), .integer(Int64(reached[i])),
+            let meets: CSVField = s.isMet(by: rate).map { .flag($0) } ?? .empty
+            return keys.fields + [.integer(Int64(s.order)), .text(s.id), .text(s.name), .text(s.windowText), .integer(Int64(reached[i])),
                                   .optional(rate, decimals: 6), .optional(rateFromStart(i), decimals: 6),
                                   .optional(s.targetMin, decimals: 2), .optional(s.targetMax, decimals: 2), meets]
         }

@@ -1,20 +1,5 @@
+import RulesCore
 import Stochastics
-
-/// A headline number's definition: name, unit and the product's target range.
-public struct KPIDefinition: Hashable, Sendable {
-    /// snake_case id, e.g. `d30_retention`.
-    public var kpi: String
-    /// `fraction`, `usd`, `minutes`, `per_day`, `pct_per_hour`, …
-    public var unit: String
-    public var targetMin: Double?
-    public var targetMax: Double?
-    public init(_ kpi: String, unit: String, targetMin: Double? = nil, targetMax: Double? = nil) {
-        self.kpi = kpi
-        self.unit = unit
-        self.targetMin = targetMin
-        self.targetMax = targetMax
-    }
-}
 
 /// `kpis.csv` (CONTRACT.md, report 5): every headline number pooled over replications — the mean of the
 /// per-replication values with a 95 % Student-t interval (empty bounds with one replication).
@@ -26,8 +11,8 @@ public struct KPITable: Sendable {
 
     /// Records one replication's value of a KPI (NaN values — undefined in that replication — are skipped).
     public mutating func record(_ definition: KPIDefinition, _ value: Double) {
-        if !definitions.contains(where: { $0.kpi == definition.kpi }) { definitions.append(definition) }
-        if value.isFinite { values[definition.kpi, default: []].append(value) }
+        if !definitions.contains(where: { $0.id == definition.id }) { definitions.append(definition) }
+        if value.isFinite { values[definition.id, default: []].append(value) }
     }
 
     /// The pooled summary of a KPI.
@@ -41,11 +26,8 @@ public struct KPITable: Sendable {
     public static func replicationRows(_ values: [(KPIDefinition, Double)], _ keys: ReportKeys) -> [[CSVField]] {
         values.map { d, v in
             let value: Double? = v.isFinite ? v : nil
-            var meets: CSVField = .empty
-            if let m = value, d.targetMin != nil || d.targetMax != nil {
-                meets = .flag(m >= (d.targetMin ?? -.infinity) && m <= (d.targetMax ?? .infinity))
-            }
-            return keys.fields + [.text(d.kpi), .text(d.unit), .optional(value, decimals: 6), .empty, .empty, .integer(value == nil ? 0 : 1),
+            let meets: CSVField = d.isMet(by: value).map { .flag($0) } ?? .empty
+            return keys.fields + [.text(d.id), .text(d.unit), .optional(value, decimals: 6), .empty, .empty, .integer(value == nil ? 0 : 1),
                                   .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets]
         }
     }
@@ -53,14 +35,11 @@ public struct KPITable: Sendable {
     /// One row per KPI in recording order; `meets_target` judges the mean.
     public func rows(_ keys: ReportKeys) -> [[CSVField]] {
         definitions.map { d in
-            let s = summary(d.kpi)
+            let s = summary(d.id)
             let ci = s.confidenceInterval95()
             let mean: Double? = s.count > 0 ? s.mean : nil
-            var meets: CSVField = .empty
-            if let m = mean, d.targetMin != nil || d.targetMax != nil {
-                meets = .flag(m >= (d.targetMin ?? -.infinity) && m <= (d.targetMax ?? .infinity))
-            }
-            return keys.fields + [.text(d.kpi), .text(d.unit), .optional(mean, decimals: 6), .optional(ci?.lower, decimals: 6),
+            let meets: CSVField = d.isMet(by: mean).map { .flag($0) } ?? .empty
+            return keys.fields + [.text(d.id), .text(d.unit), .optional(mean, decimals: 6), .optional(ci?.lower, decimals: 6),
                                   .optional(ci?.upper, decimals: 6), .integer(Int64(s.count)),
                                   .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets]
         }

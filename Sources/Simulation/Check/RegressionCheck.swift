@@ -285,12 +285,12 @@ public enum RegressionCheck {
     /// Replays people 0, 1, … (up to `maxPeople`) of each arm under both scenarios and returns the first whose
     /// timelines differ, with the first differing row.
     public static func firstDivergence(baseline: ResolvedScenario, current: ResolvedScenario, maxPeople: Int = 200) throws -> Divergence? {
-        let before = ScrollOffRun(scenario: baseline, threads: 1), now = ScrollOffRun(scenario: current, threads: 1)
+        let before = try Products.run(baseline, threads: 1), now = try Products.run(current, threads: 1)
         for arm in current.arms {
             guard let old = baseline.arm(named: arm.name) else { continue }
             for person in 0..<min(maxPeople, arm.population.installs, old.population.installs) {
-                let a = CSVTable.parse(try before.trace(person: person, arm: arm.name, replication: 1).text).rows
-                let b = CSVTable.parse(try now.trace(person: person, arm: arm.name, replication: 1).text).rows
+                let a = try before.trace(person: person, arm: arm.name, replication: 1).rows.map { $0.map(\.rendered) }
+                let b = try now.trace(person: person, arm: arm.name, replication: 1).rows.map { $0.map(\.rendered) }
                 guard a != b else { continue }
                 let i = (0..<min(a.count, b.count)).first { Array(a[$0].prefix(4)) != Array(b[$0].prefix(4)) } ?? min(a.count, b.count)
                 func show(_ rows: [[String]]) -> String { i < rows.count ? "\(rows[i][1]) \(rows[i][2]): \(rows[i][3])" : "(life ends)" }

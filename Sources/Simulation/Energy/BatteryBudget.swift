@@ -1,46 +1,6 @@
 import RulesCore
 import Reports
 
-/// The metrics of `battery-budget.csv`, in report order.
-public enum BatteryMetric: String, Sendable, CaseIterable, Hashable {
-    case idlePctPerHour = "idle_pct_per_hour"
-    case activePctPerHour = "active_pct_per_hour"
-    case pctPer24h = "pct_per_24h"
-}
-
-/// A product's battery budgets; nil where the product sets none.
-public struct BatteryBudgets: Hashable, Sendable {
-    /// Idle drain limit, % per hour (device locked, no use).
-    public var idlePctPerHour: Double?
-    /// Active drain limit, % per hour of use.
-    public var activePctPerHour: Double?
-    /// Limit over 24 h, % (idle and active together).
-    public var pctPer24h: Double?
-
-    public init(idlePctPerHour: Double?, activePctPerHour: Double?, pctPer24h: Double?) {
-        self.idlePctPerHour = idlePctPerHour
-        self.activePctPerHour = activePctPerHour
-        self.pctPer24h = pctPer24h
-    }
-
-    /// No budgets.
-    public static let none = BatteryBudgets(idlePctPerHour: nil, activePctPerHour: nil, pctPer24h: nil)
-
-    /// Scroll Off: idle ≤ 0.5 %/h, active ≤ 1.5 %/h, ≤ 12 % per 24 h.
-    public static let scrollOff = BatteryBudgets(idlePctPerHour: 0.5, activePctPerHour: 1.5, pctPer24h: 12)
-    /// Where `scrollOff` comes from.
-    public static let scrollOffSource = ParameterSource.seed(file: "000_5f03618b73c6ae9a.txt", section: "§7.6 Battery targets")
-
-    /// The budget of one metric.
-    public subscript(_ metric: BatteryMetric) -> Double? {
-        switch metric {
-        case .idlePctPerHour: idlePctPerHour
-        case .activePctPerHour: activePctPerHour
-        case .pctPer24h: pctPer24h
-        }
-    }
-}
-
 /// Collects person-day battery figures per device and metric, and energy by activity, for `battery-budget.csv`.
 ///
 /// Per device and metric it keeps a `LogHistogram` (exact count, mean and maximum; p50/p90/p99 within 1.16%)

@@ -2,37 +2,34 @@ import Foundation
 import Reports
 import RulesCore
 import ScenarioFormat
-import ScrollOffRules
 import Stochastics
 
 /// What a run keeps of one arm once a replication is folded in: the accumulator pooled over replications, each
 /// replication's KPI values (intervals, pairing, precision targets) and the forecast. Per-replication report rows
 /// go to the run's `RowSpool`, so memory does not grow with replications.
-public struct ScrollOffArmResult {
+public struct ArmResult<Adapter: ProductAdapter> {
     public let name: String
     /// Every replication merged, in replication order.
-    public internal(set) var pooled: ScrollOffRunAccumulator
+    public internal(set) var pooled: RunAccumulator<Adapter>
     /// One list of KPI values per replication, in replication order.
-    public internal(set) var kpiValues: [[(Reports.KPIDefinition, Double)]] = []
+    public internal(set) var kpiValues: [[(KPIDefinition, Double)]] = []
     /// The month-by-month forecast (runs with an acquisition curve).
-    public internal(set) var forecast = ForecastTable()
+    public internal(set) var forecast: ForecastTable
     /// Replications folded in so far.
     public var replications: Int { kpiValues.count }
 }
 
-/// A whole Scroll Off run: every arm × replication of a resolved scenario, person-parallel, folded into the
-/// contract's reports (CONTRACT.md) and written atomically with a manifest.
-public struct ScrollOffRun {
+/// A whole run of one product: every arm × replication of a resolved scenario, person-parallel, folded into the
+/// contract's reports (CONTRACT.md) and written atomically with a manifest. Generic over the product's adapter;
+/// the same for every product.
+public struct SimulationRun<Adapter: ProductAdapter> {
     public let scenario: ResolvedScenario
     public let threads: Int
 
     /// Every arm's folded results, in scenario order.
-    public internal(set) var arms: [ScrollOffArmResult] = []
+    public internal(set) var arms: [ArmResult<Adapter>] = []
     /// Per-replication rows of every report until `write` (on disk under a report's staging folder, else in memory).
     let spool: RowSpool
-
-    /// Tests only: changes each world before it runs (e.g. injects an engine fault).
-    var worldHook: ((inout ScrollOffWorld) -> Void)?
 
     /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
     public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) {
@@ -52,7 +49,11 @@ public struct ScrollOffRun {
     /// maximum is reached. `progress` receives people done so far across the whole run.
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
         spool.removeAll()
-        arms = scenario.arms.map { ScrollOffArmResult(name: $0.name, pooled: ScrollOffRunAccumulator(horizonDays: scenario.horizonDays)) }
+        let d = Adapter.Engine.descriptor
+        arms = scenario.arms.map {
+            ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
+                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
+        }
         var done = 0
         for r in 1...scenario.replications { try simulateReplication(r, done: &done, progress: progress) }
         if let target = scenario.precision {
@@ -65,17 +66,15 @@ public struct ScrollOffRun {
     /// One replication of every arm (the arms share the replication's people and streams).
     mutating func simulateReplication(_ r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
         for (i, arm) in scenario.arms.enumerated() {
-            var built = try ScrollOffWorld(scenario: scenario, arm: arm, replication: r)
-            worldHook?(&built)
-            let world = built
+            let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
             let base = done
             let horizon = scenario.horizonDays
             let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
                 people: arm.population.installs,
-                makeAccumulator: { ScrollOffRunAccumulator(horizonDays: horizon) },
+                makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
                 progress: progress.map { p in { @Sendable n in p(base + n) } }
             ) { person, acc in
-                var life = ScrollOffLife(world: world, person: person)
+                var life = PersonLife(world: world, person: person)
                 acc.add(life.run())
             }
             done += arm.population.installs
@@ -84,28 +83,25 @@ public struct ScrollOffRun {
         }
     }
 
-    /// The report files in the order they are written, with their headers.
-    static let reportFiles: [(name: String, header: [String])] = [
-        ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
-        ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
-        ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
-        ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader),
-    ]
-
-    /// The funnel's stages as the reports show them.
-    static let funnelStages = ScrollOffFunnel.stages.map {
-        FunnelStageInfo(order: $0.order, id: $0.id, name: $0.name, window: $0.windowText, targetMin: $0.targetMin, targetMax: $0.targetMax)
+    /// The report files in the order they are written, with their headers: every run's, with the product's own
+    /// (its descriptor's `reports`) in their place.
+    static var reportFiles: [(name: String, header: [String])] {
+        let product = Set(Adapter.Engine.descriptor.reports)
+        return [
+            ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
+            ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
+            ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
+            ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader),
+        ].filter { !ProductReports.optional.contains($0.0) || product.contains($0.0) }
     }
 
-    /// Seed 000 §5.2: tokens stay under 20 % of revenue.
-    static let tokenShareThreshold = 0.20
-
     /// Rows of one report file for one accumulator (a replication, or the pool of an arm's replications).
-    static func rows(_ file: String, _ acc: ScrollOffRunAccumulator, _ keys: ReportKeys) -> [[CSVField]] {
+    static func rows(_ file: String, _ acc: RunAccumulator<Adapter>, _ keys: ReportKeys) -> [[CSVField]] {
+        let d = Adapter.Engine.descriptor
         switch file {
-        case "activation-funnel.csv": return acc.funnel.rows(keys, stages: funnelStages)
+        case "activation-funnel.csv": return acc.funnel.rows(keys, stages: d.funnel)
         case "retention.csv": return acc.retention.rows(keys)
-        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: tokenShareThreshold)
+        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: d.revenue.consumableCeiling?.maxShare ?? 1)
         case "battery-budget.csv": return acc.battery.rows(keys)
         case "revenue.csv": return acc.revenue.rows(keys)
         case "energy-by-effect.csv": return acc.battery.energyRows(keys)
@@ -115,7 +111,7 @@ public struct ScrollOffRun {
 
     /// Folds a finished replication of arm `i` in: its rows go to the spool, its KPI values and forecast are kept,
     /// and it is merged into the arm's pool; the accumulator itself is then dropped.
-    mutating func fold(_ acc: ScrollOffRunAccumulator, arm i: Int, replication r: Int) throws {
+    mutating func fold(_ acc: RunAccumulator<Adapter>, arm i: Int, replication r: Int) throws {
         let keys = ReportKeys(scenario: scenario.name, arm: arms[i].name, replication: r, product: scenario.product.rawValue)
         let values = acc.kpiValues()
         for (file, header) in Self.reportFiles {
@@ -144,11 +140,6 @@ public struct ScrollOffRun {
         precisionHalfWidths(target).allSatisfy { h in h.halfWidth.map { $0 <= target.halfWidths[h.kpi]! } ?? false }
     }
 
-    /// The columns of `habitat trace`'s timeline.
-    public static let traceHeader = ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
-                                     "self_efficacy", "plan", "frustration", "perceived_value"]
-    /// The timeline's header record, by which an earlier trace file is recognised.
-    public static var traceHeaderLine: String { CSVTable(header: traceHeader).headerLine }
 
     /// One person's timeline under an arm and replication (`habitat trace`).
     public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
@@ -158,11 +149,10 @@ public struct ScrollOffRun {
         guard (0..<a.population.installs).contains(person) else {
             throw TraceError(message: "person \(person) is out of range; allowed 0…\(a.population.installs - 1)")
         }
-        var world = try ScrollOffWorld(scenario: scenario, arm: a, replication: replication)
-        worldHook?(&world)
-        var table = CSVTable(header: Self.traceHeader)
+        let world = try World<Adapter>(scenario: scenario, arm: a, replication: replication)
+        var table = CSVTable(header: TraceFormat.header)
         let box = TraceBox()
-        var life = ScrollOffLife(world: world, person: person, trace: { box.rows.append($0) })
+        var life = PersonLife(world: world, person: person, trace: { box.rows.append($0) })
         _ = life.run()
         for r in box.rows {
             table.append([.text(r.time.description), .text(life.zone.localDateTime(r.time).description), .text(r.kind), .text(r.detail),
@@ -238,7 +228,7 @@ public struct ScrollOffRun {
     }
 
     /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).
-    static func armValues(_ arm: String, _ perReplication: [[(Reports.KPIDefinition, Double)]]) -> ArmKPIValues {
+    static func armValues(_ arm: String, _ perReplication: [[(KPIDefinition, Double)]]) -> ArmKPIValues {
         var v = ArmKPIValues(arm: arm)
         for values in perReplication { v.appendReplication(values) }
         return v
@@ -256,11 +246,16 @@ public struct ScrollOffRun {
     }
 
     /// The same from values already computed, one list per replication.
-    static func kpiTable(_ perReplication: [[(Reports.KPIDefinition, Double)]]) -> KPITable {
+    static func kpiTable(_ perReplication: [[(KPIDefinition, Double)]]) -> KPITable {
         var t = KPITable()
         for values in perReplication { for (d, v) in values { t.record(d, v) } }
         return t
     }
+}
+
+/// Reports only some products write (named in their descriptor's `reports`).
+enum ProductReports {
+    static let optional: Set<String> = ["token-revenue-share.csv"]
 }
 
 /// A `habitat trace` request that cannot be met.

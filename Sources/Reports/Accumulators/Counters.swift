@@ -1,0 +1,33 @@
+/// The keys of a set of counters: an `Int`-backed enum whose cases are the counted things.
+public protocol CounterKey: CaseIterable, RawRepresentable, Sendable where RawValue == Int {}
+
+/// Integer counters keyed by an enum, merged as one value (element-wise sums).
+///
+/// A person's life counts into one; the run's accumulator merges people's counters. Adding a figure is therefore
+/// a case of the key enum, the place that counts it and the KPI that uses it — never a new field, `add` and
+/// `merge` line. Integer sums are exact, so merging in any grouping gives the same result.
+public struct Counters<Key: CounterKey>: Mergeable, Sendable, Hashable {
+    @usableFromInline var values: [Int]
+
+    /// All zero.
+    public init() { values = Array(repeating: 0, count: Key.allCases.count) }
+
+    /// The count of one key.
+    @inlinable public subscript(_ key: Key) -> Int {
+        get { values[key.rawValue] }
+        set { values[key.rawValue] = newValue }
+    }
+
+    /// Sets a per-person flag (0 or 1), which sums to a count of people.
+    @inlinable public mutating func flag(_ key: Key, _ on: Bool = true) { values[key.rawValue] = on ? 1 : 0 }
+
+    public mutating func merge(_ other: Counters) {
+        for i in values.indices { values[i] += other.values[i] }
+    }
+
+    /// `a / b`, NaN when `b` is 0.
+    public func ratio(_ a: Key, _ b: Key) -> Double { Counters.ratio(self[a], self[b]) }
+
+    /// `a / b`, NaN when `b` is 0.
+    public static func ratio(_ a: Int, _ b: Int) -> Double { b > 0 ? Double(a) / Double(b) : .nan }
+}

@@ -1,0 +1,69 @@
+/// A target range a figure should land in (inclusive); either end may be open.
+public protocol TargetRanged {
+    /// Lowest value that meets the target; nil: no lower bound.
+    var targetMin: Double? { get }
+    /// Highest value that meets the target; nil: no upper bound.
+    var targetMax: Double? { get }
+}
+
+extension TargetRanged {
+    /// True when the figure has any target.
+    public var hasTarget: Bool { targetMin != nil || targetMax != nil }
+
+    /// Whether `value` meets the target: nil when there is no target or no value (the single "meets target" rule of
+    /// every report: `kpis.csv`, `activation-funnel.csv`, the run summary).
+    public func isMet(by value: Double?) -> Bool? {
+        guard hasTarget, let value, value.isFinite else { return nil }
+        return value >= (targetMin ?? -.infinity) && value <= (targetMax ?? .infinity)
+    }
+}
+
+/// One stage of a product's activation funnel as data (Scroll Off: seed 000 §8.2 A0–A7).
+public struct FunnelStage: Hashable, Sendable, TargetRanged {
+    /// 1-based position.
+    public var order: Int
+    /// Stage id as the product's document writes it, e.g. `A1.5`.
+    public var id: String
+    /// The document's name of the stage.
+    public var name: String
+    /// Which event marks the stage (documentation; the product's `FunnelTracking` does the matching).
+    public var event: String
+    /// The stage whose time the window counts from (nil: none).
+    public var windowAnchor: String?
+    /// How long after the anchor the stage must be reached (nil: no limit).
+    public var window: TimeSpan?
+    /// Target conversion from the previous stage; nil where none is set.
+    public var targetMin: Double?
+    public var targetMax: Double?
+
+    public init(order: Int, id: String, name: String, event: String, windowAnchor: String?, window: TimeSpan?,
+                targetMin: Double?, targetMax: Double?) {
+        self.order = order
+        self.id = id
+        self.name = name
+        self.event = event
+        self.windowAnchor = windowAnchor
+        self.window = window
+        self.targetMin = targetMin
+        self.targetMax = targetMax
+    }
+
+    /// `24h from A0`, `7d from A5`; empty without a window.
+    public var windowText: String {
+        guard let w = window, let a = windowAnchor else { return "" }
+        let h = w.milliseconds / 3_600_000
+        return h % 24 == 0 && h > 24 ? "\(h / 24)d from \(a)" : "\(h)h from \(a)"
+    }
+}
+
+/// A per-person activation-funnel tracker: fed every analytics event with its instant, it says which stages the
+/// person reached within their windows. Each engine target publishes one for its own events.
+public protocol FunnelTracking: Sendable {
+    associatedtype Event
+    /// A tracker for a new person.
+    init()
+    /// Records one event.
+    mutating func observe(_ event: Event, at t: Instant)
+    /// Which stages were reached, in stage order (a stage counts only when every earlier stage was reached).
+    var reached: [Bool] { get }
+}

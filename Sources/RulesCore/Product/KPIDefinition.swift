@@ -1,0 +1,38 @@
+/// A headline number as data: id, unit, the product's target range, and how the product's document defines it
+/// (Scroll Off: seed 000 §8.3). Habitat's own figures (pickups per day, MRR, battery) use the same type without a
+/// target. The one definition type of every report and of `validate --explain`.
+public struct KPIDefinition: Hashable, Sendable, TargetRanged {
+    /// snake_case id used in `kpis.csv`, e.g. `d1_retention`.
+    public var id: String
+    /// `fraction`, `usd`, `minutes`, `count`, `count_per_day`, `pct`, …
+    public var unit: String
+    public var targetMin: Double?
+    public var targetMax: Double?
+    /// The document's wording (the id when the KPI is Habitat's own).
+    public var name: String
+    /// The document's group (retention, engagement, monetization, …); empty for Habitat's own.
+    public var group: String
+    /// Who is counted.
+    public var population: String
+    /// The time window, as text.
+    public var window: String
+    /// How it is computed from events (and ledger) alone.
+    public var formula: String
+    /// Where the definition and target come from (seed section), nil for Habitat's own figures.
+    public var source: ParameterSource?
+
+    public init(_ id: String, unit: String, targetMin: Double? = nil, targetMax: Double? = nil, name: String? = nil,
+                group: String = "", population: String = "", window: String = "", formula: String = "",
+                source: ParameterSource? = nil) {
+        self.id = id
+        self.unit = unit
+        self.targetMin = targetMin
+        self.targetMax = targetMax
+        self.name = name ?? id
+        self.group = group
+        self.population = population
+        self.window = window
+        self.formula = formula
+        self.source = source
+    }
+}

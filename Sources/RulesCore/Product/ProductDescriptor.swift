@@ -1,0 +1,124 @@
+/// A product as plain data, published by its engine target (`RuleEngine.descriptor`): everything the shared
+/// machinery, the reports and `habitat validate --explain` need to know about it without knowing the product.
+///
+/// Nothing in `Reports`, `ScenarioFormat` or the CLI names a product's figures; they read them from here.
+public struct ProductDescriptor: Sendable {
+    /// Scenario id (`product:` key), e.g. `scroll-off`.
+    public var id: String
+    /// Display name, e.g. `Scroll Off`.
+    public var name: String
+    /// File name of the product's seed document, the source of truth for its rules.
+    public var seedFile: String
+    /// What the engine owns, in a line.
+    public var summary: String
+    /// Every rule parameter the engine reads (the scenario's `rules:` keys).
+    public var parameters: [RuleParameter]
+    /// The activation funnel, in stage order.
+    public var funnel: [FunnelStage]
+    /// The product's own KPIs (definitions and targets), in report order.
+    public var kpis: [KPIDefinition]
+    /// Battery budgets.
+    public var batteryBudgets: BatteryBudgets
+    /// How money is reported: sources, the consumable ceiling, plan segments.
+    public var revenue: RevenueModel
+    /// Reports this product adds to the ones every run writes (file names).
+    public var reports: [String]
+    /// The engine's inputs, each with whether the simulated people drive it and the parameters it governs.
+    public var inputs: [EngineInputInfo]
+
+    public init(id: String, name: String, seedFile: String, summary: String, parameters: [RuleParameter], funnel: [FunnelStage],
+                kpis: [KPIDefinition], batteryBudgets: BatteryBudgets, revenue: RevenueModel, reports: [String],
+                inputs: [EngineInputInfo]) {
+        self.id = id
+        self.name = name
+        self.seedFile = seedFile
+        self.summary = summary
+        self.parameters = parameters
+        self.funnel = funnel
+        self.kpis = kpis
+        self.batteryBudgets = batteryBudgets
+        self.revenue = revenue
+        self.reports = reports
+        self.inputs = inputs
+    }
+
+    /// The rule parameters no simulated person can reach: every input that governs them is one the people never
+    /// drive (e.g. Scroll Off's curfews). An experiment arm that changes only these cannot differ from its control.
+    public var parametersNotExercised: [String] {
+        parameters.map(\.keyPath).filter { key in
+            let governing = inputs.filter { $0.governs(key) }
+            return !governing.isEmpty && governing.allSatisfy { !$0.drivenBySimulatedPeople }
+        }
+    }
+
+    /// The KPI definition with an id, if the product defines it.
+    public func kpi(_ id: String) -> KPIDefinition? { kpis.first { $0.id == id } }
+}
+
+/// How a product makes money and how its reports split it.
+public struct RevenueModel: Hashable, Sendable {
+    /// Plan segments people are counted in, the unpaid one first (Scroll Off: `free`, `premium`, `pro`).
+    public var planSegments: [String]
+    /// The `revenue.csv` source of subscription money.
+    public var subscriptionSource: String
+    /// The `revenue.csv` source of consumable purchases (e.g. `tokens`), nil when the product sells none.
+    public var consumableSource: String?
+    /// The ceiling on the consumable share of gross revenue, where the product sets one.
+    public var consumableCeiling: RevenueCeiling?
+
+    public init(planSegments: [String], subscriptionSource: String = "subscriptions", consumableSource: String? = nil,
+                consumableCeiling: RevenueCeiling? = nil) {
+        self.planSegments = planSegments
+        self.subscriptionSource = subscriptionSource
+        self.consumableSource = consumableSource
+        self.consumableCeiling = consumableCeiling
+    }
+
+    /// The unpaid segment (`free`).
+    public var unpaidSegment: String { planSegments.first ?? "free" }
+    /// The paid segments, in order.
+    public var paidSegments: [String] { Array(planSegments.dropFirst()) }
+
+    /// The source a ledger line's money is reported under.
+    public func source(of kind: LedgerEntry.Kind) -> String {
+        kind == .consumablePurchase ? (consumableSource ?? subscriptionSource) : subscriptionSource
+    }
+
+    /// A product that earns nothing (e.g. Lazuri): one segment, no sources beyond subscriptions.
+    public static let free = RevenueModel(planSegments: ["free"])
+}
+
+/// A ceiling on the share of gross revenue that consumables may take (Scroll Off §5.2: tokens under 20 %).
+public struct RevenueCeiling: Hashable, Sendable {
+    /// Highest share of gross revenue, 0…1.
+    public var maxShare: Double
+    /// Where it comes from.
+    public var source: ParameterSource
+
+    public init(maxShare: Double, source: ParameterSource) {
+        self.maxShare = maxShare
+        self.source = source
+    }
+}
+
+/// One of an engine's inputs as data: its name, whether the simulated people drive it, and the rule parameters
+/// that only matter through it (key paths, or prefixes ending in `.`).
+public struct EngineInputInfo: Hashable, Sendable {
+    /// The input's name, e.g. `setCurfew`.
+    public var name: String
+    /// True when a simulated life sends it.
+    public var drivenBySimulatedPeople: Bool
+    /// Parameters it governs: exact key paths, or prefixes ending in `.` (`curfew.`).
+    public var parameters: [String]
+
+    public init(_ name: String, driven: Bool, parameters: [String] = []) {
+        self.name = name
+        self.drivenBySimulatedPeople = driven
+        self.parameters = parameters
+    }
+
+    /// Whether this input governs a parameter key path.
+    public func governs(_ key: String) -> Bool {
+        parameters.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 }
+    }
+}

@@ -1,0 +1,87 @@
+import Behavior
+import RulesCore
+import Reports
+
+/// What one simulated person's life contributes to the reports, for any product: folded into a `RunAccumulator`.
+/// The product's own figures are in `tally`.
+public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
+    public var persona = ""
+    public var device = ""
+    public var installedAt = Instant.epoch
+    public var cohort = ISOWeek(year: 0, week: 0)
+    /// Local days from the install day to the horizon end (day 0 = install day).
+    public var observedDays = 0
+    /// Local day indices (0 = install day) on which the person opened the product's app, ascending.
+    public var activeDays: [Int] = []
+    /// Funnel stages reached, tracked from the engine's own events.
+    public var funnel = Adapter.Engine.Funnel()
+    /// Highest plan segment ever held (the descriptor's `planSegments`).
+    public var planSegment: String
+    /// The person ever paid for a plan.
+    public var everSubscribed = false
+    public var revenue = PersonRevenue()
+    /// Month → consumable and subscription gross, consumables bought, purchases refused at the cap.
+    public var consumableMonths: [MonthID: ConsumableMonth] = [:]
+    /// Product-independent counts (pickups, sessions, …).
+    public var common = Counters<CommonCount>()
+    public var churn: String?
+    /// Minutes the person meant to spend in restricted apps minus minutes spent there, per day observed.
+    public var trueMinutesSavedPerDay: [Double] = []
+    /// Local calendar months the person lived through: installed, active, plan and MRR at the month's end.
+    public var months: [MonthID: PersonMonth] = [:]
+    /// Monthly-equivalent subscription price in force at the horizon end (for MRR).
+    public var mrrAtEnd = Money.zero
+    public var eventsSimulated = 0
+    /// The first engine invariant this person's life broke (the life stops there), if any.
+    public var violation: InvariantViolation?
+    public var personDays = 0
+    public var batteryDays: [(device: String, day: PersonDayBattery)] = []
+    public var energyByActivity = EnergyVector()
+    /// The product's own figures.
+    public var tally: Adapter.Tally
+
+    public init(tally: Adapter.Tally, unpaidSegment: String) {
+        self.tally = tally
+        planSegment = unpaidSegment
+    }
+}
+
+/// One person's money of one month for the consumable-share report.
+public struct ConsumableMonth: Hashable, Sendable {
+    public var consumables = Money.zero, subscriptions = Money.zero
+    public var sold = 0, capHits = 0
+    public init() {}
+}
+
+/// Product-independent counts of a life (and, summed, of a run). A life counts the first four as they happen;
+/// the run's accumulator adds the rest when it folds the life in.
+public enum CommonCount: Int, CounterKey {
+    case pickups, sessions, sessionsUnder30s, notificationSessions
+    /// People (1 per life), person-days observed, engine calls and timer firings, days with an app open,
+    /// people who ever paid.
+    case people, personDays, events, activeDays, subscribers
+}
+
+/// The product-independent counters of a life or a run.
+public typealias CommonCounters = Counters<CommonCount>
+
+/// An engine invariant broken during a run (issue 6, invariant audit): who, when, after which input, and how to
+/// replay it with `habitat trace`.
+public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    public var arm: String
+    public var replication: Int
+    public var seed: UInt64
+    public var person: Int
+    public var time: Instant
+    /// The input the engine had just handled.
+    public var input: String
+    /// What is wrong (`RuleEngine.invariantViolations(at:)`).
+    public var problems: [String]
+
+    public var description: String {
+        "engine invariant violated: person \(person), arm \(arm), replication \(replication), seed \(seed), at \(time) after "
+            + "\(input): \(problems.joined(separator: "; "))\n"
+            + "replay: habitat trace SCENARIO --person \(person) --arm \(arm) --replication \(replication) --seed \(seed) "
+            + "(with the run's --people and --days)"
+    }
+}

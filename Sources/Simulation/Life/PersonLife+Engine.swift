@@ -1,0 +1,60 @@
+import Behavior
+import Reports
+import RulesCore
+
+extension PersonLife {
+    /// Sends an input to the engine and applies the outcome: invariant audit, events (funnel, adapter, trace),
+    /// ledger, energy, timers. Returns the decision.
+    @discardableResult
+    public mutating func send(_ input: Engine.Input, at now: Instant, phoneInUse: Bool = true) -> Engine.Decision {
+        engine.handle(input, at: now, into: &out)   // resets `out` itself
+        // Invariant audit (issue 6): every engine call is checked; the first violation stops this life.
+        let problems = engine.invariantViolations(at: now)
+        if !problems.isEmpty && summary.violation == nil {
+            summary.violation = InvariantViolation(arm: world.armName, replication: world.replication, seed: world.seed, person: id,
+                                                   time: now, input: "\(input)", problems: problems)
+            trace(kind: "invariant_violation", detail: "after \(input): " + problems.joined(separator: "; "), at: now)
+            uninstalled = true
+        }
+        // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
+        for i in 0..<out.events.count { observe(out.events[i], at: now) }
+        for i in 0..<out.ledger.count { book(out.ledger[i]) }
+        for i in 0..<out.effects.count { meter.charge(out.effects[i].energyCharge, phoneInUse: phoneInUse) }
+        for i in 0..<out.timers.count where out.timers[i].at < horizonEnd {
+            let timer = out.timers[i]
+            queue.arm(slot: Adapter.slot(of: timer.kind), .engine(timer), at: max(timer.at, queue.now))
+        }
+        summary.eventsSimulated += 1
+        return out.decision
+    }
+
+    mutating func observe(_ event: Engine.Event, at t: Instant) {
+        summary.funnel.observe(event, at: t)
+        Adapter.observe(event, &self, at: t)
+        trace(kind: "engine", detail: event.name + (event.fields.isEmpty ? "" : " " + event.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")), at: t)
+    }
+
+    /// Books one ledger line: revenue by the product's source with the store's commission, and the consumable-share
+    /// months.
+    mutating func book(_ entry: LedgerEntry) {
+        ledgerLog?.append(entry)
+        let month = zone.monthID(entry.at)
+        let isConsumable = entry.kind == .consumablePurchase
+        let tenureDays = Int((entry.at - installedAt).milliseconds / 86_400_000)
+        let rate = world.storeFees.rate(isSubscription: !isConsumable, paidTenureDays: tenureDays)
+        let source = world.revenueModel.source(of: entry.kind)
+        if entry.kind == .refund {
+            summary.revenue.add(month: month, source: source, gross: .zero, refund: Money(micros: abs(entry.amount.micros)), fee: .zero)
+            return
+        }
+        summary.revenue.add(month: month, source: source, gross: entry.amount, fee: entry.amount.fraction(rate))
+        var m = summary.consumableMonths[month, default: ConsumableMonth()]
+        if isConsumable { m.consumables += entry.amount; m.sold += 1 } else { m.subscriptions += entry.amount }
+        summary.consumableMonths[month] = m
+    }
+
+    /// Counts a consumable purchase refused at the product's monthly cap (`token-revenue-share.csv` `cap_hits`).
+    public mutating func recordConsumableCapHit(at t: Instant) {
+        summary.consumableMonths[zone.monthID(t), default: ConsumableMonth()].capHits += 1
+    }
+}

@@ -1,0 +1,235 @@
+import Behavior
+import Reports
+import RulesCore
+import SimKernel
+import Stochastics
+
+/// The life of one synthetic person with one product, from install to the horizon: the person's phone use and
+/// urges (Behavior) meet the product's real rule engine under a per-person event queue. Generic over the product's
+/// `ProductAdapter` and specialised by the compiler; everything here is the same for every product.
+///
+/// The shared modelling choices (assumptions, documented in `Sources/Simulation/README.md`): install day and hour,
+/// exogenous urges (the next pickup follows the *intended* session, whatever the app decided), a day's end booked
+/// before anything else due at local midnight, churn decided once a local day, money booked with the store's
+/// commission, battery metered per person-day.
+public struct PersonLife<Adapter: ProductAdapter> {
+    public typealias Engine = Adapter.Engine
+
+    /// What the per-person queue holds besides pickups.
+    enum Event {
+        /// The end of a session the life started in an app (stale when the generation moved on).
+        case sessionEnd(AppID, generation: UInt32)
+        /// An engine timer coming due.
+        case engine(Engine.Outcome.Timer)
+        /// Local midnight: the day's figures, churn.
+        case dayEnd
+        /// The adapter's scheduled decision (e.g. keep or cancel before a renewal).
+        case decision
+    }
+
+    public let world: World<Adapter>
+    public let id: Int
+    public internal(set) var person: Person
+    public let zone: ZoneCalendar
+    public let device: Device
+    /// The product's engine for this person.
+    public internal(set) var engine: Engine
+    public internal(set) var phone: PhoneUseProcess
+    public internal(set) var engagement: EngagementModel
+    public internal(set) var meter: PersonDayEnergyMeter
+    /// The person's random streams, keyed without arm or product (DESIGN.md principle 3).
+    public let urges: RandomStream, sessions: RandomStream, choices: RandomStream, purchases: RandomStream
+    public let onboarding: RandomStream, churnStream: RandomStream
+    /// The engine's last outcome (reused for every call).
+    public internal(set) var out = Engine.Outcome()
+    /// What the life contributes to the reports.
+    public internal(set) var summary: LifeSummary<Adapter>
+    /// The person's product-specific memory.
+    public var state: Adapter.PersonState
+    var queue: EventQueue<Event>
+    public let installedAt: Instant
+    public let installDay: LocalDate
+    public let horizonEnd: Instant
+    var sessionGeneration: UInt32 = 0
+    /// The app in the foreground in a session the life started, if any.
+    public internal(set) var foregroundApp: AppID?
+    var inUseUntil = Instant.epoch
+    /// The person no longer opens the product's app (churned dormant, access revoked or permission denied).
+    public var dormant = false
+    /// The person uninstalled (or the life stopped at an invariant violation): the life ends.
+    public internal(set) var uninstalled = false
+    /// Local days since the install day (0 = install day).
+    public internal(set) var dayIndex = 0
+    /// The person opened the product's app today.
+    public internal(set) var todayActive = false
+    /// Milliseconds the person meant to spend in restricted apps today, and spent there.
+    public var intendedRestrictedMs: Int64 = 0
+    var usedRestrictedMs: Int64 = 0
+    var foregroundSince: Instant?
+    var trace: ((TraceRow) -> Void)?
+    /// The person's next pickup (kept outside the queue, see `run`).
+    var nextPickup: Pickup?
+    /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
+    public var ledgerLog: [LedgerEntry]?
+    /// The local month of the current local day (updated at each day's end).
+    public internal(set) var currentMonth: MonthID
+
+    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
+        self.world = world
+        self.id = id
+        self.trace = trace
+        let mix = RandomStream(key: world.key(id, "population-mix"))
+        let persona = world.personas[mix.categorical(weights: world.personaWeights)]
+        let zone = world.zones[mix.categorical(weights: world.zoneWeights)]
+        let device = world.devices[mix.categorical(weights: world.deviceWeights)]
+        self.person = Person.draw(persona: persona, id: UInt64(id), seed: world.seed, replication: UInt32(world.replication - 1))
+        self.zone = zone
+        self.device = device
+        onboarding = RandomStream(key: world.key(id, .onboarding))
+        if let days = world.installDayIndex {
+            installDay = world.start + Int64(days[id])
+        } else {
+            let window = Int64(min(PopulationCheck.installWindowDays, max(1, world.horizonDays / 3)))
+            installDay = world.start + Int64(onboarding.uniformInt(below: Int(window)))
+        }
+        let minute = 8 * 60 + onboarding.uniformInt(below: 14 * 60)
+        installedAt = zone.instant(on: installDay, at: LocalTimeOfDay(secondsSinceMidnight: Int32(minute * 60)))
+        horizonEnd = zone.instant(on: world.start + Int64(world.horizonDays), at: .midnight)
+        currentMonth = zone.monthID(installedAt)
+        engine = Engine(parameters: world.parameters, zone: zone, installedAt: installedAt)
+        phone = PhoneUseProcess(person: person)
+        engagement = EngagementModel(person: person)
+        meter = PersonDayEnergyMeter(device: device, model: world.energy)
+        urges = RandomStream(key: world.key(id, .urges))
+        sessions = RandomStream(key: world.key(id, .sessions))
+        choices = RandomStream(key: world.key(id, .choices))
+        purchases = RandomStream(key: world.key(id, .purchases))
+        churnStream = RandomStream(key: world.key(id, .churn))
+        queue = EventQueue(start: installedAt, timerSlots: Adapter.timerSlots, capacity: 32)
+        state = Adapter.initialState()
+        summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment)
+        summary.persona = person.personaName
+        summary.device = device.id
+        summary.installedAt = installedAt
+        summary.cohort = installDay.isoWeek
+        summary.observedDays = Int(zone.localDate(horizonEnd - .milliseconds(1)) - installDay) + 1
+        if installedAt < horizonEnd { summary.months[currentMonth, default: PersonMonth()].installed = true }
+    }
+
+    /// Runs the life and returns what it contributes to the reports.
+    public mutating func run() -> LifeSummary<Adapter> {
+        guard installedAt < horizonEnd else { return summary }
+        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: 0)
+        Adapter.onboard(&self, at: installedAt)
+        schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
+        schedulePickup(after: installedAt + .minutes(5))
+        // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
+        // times the queue's events come first.
+        while !uninstalled {
+            let queued = queue.peekTime()
+            if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
+                guard p.at < horizonEnd else { break }
+                nextPickup = nil
+                queue.advance(to: p.at)
+                pickup(p, at: p.at)
+                continue
+            }
+            guard let e = queue.next(until: horizonEnd) else { break }
+            handle(e.payload, at: e.time)
+        }
+        finish()
+        return summary
+    }
+
+    // MARK: - Scheduling
+
+    mutating func schedule(_ e: Event, at t: Instant) {
+        // The day's end is booked before anything else due at local midnight (the engine's own rollover included),
+        // so the day's figures are read before they reset.
+        let priority: UInt8 = { if case .dayEnd = e { return 0 } else { return 128 } }()
+        if t < horizonEnd { queue.schedule(e, at: max(t, queue.now), priority: priority) }
+    }
+
+    /// Schedules the adapter's decision hook (`ProductAdapter.scheduledDecision`) at `t`.
+    public mutating func scheduleDecision(at t: Instant) { schedule(.decision, at: t) }
+
+    mutating func schedulePickup(after t: Instant) {
+        nextPickup = phone.nextPickup(after: t, zone: zone, rng: urges)
+    }
+
+    mutating func handle(_ e: Event, at now: Instant) {
+        switch e {
+        case let .sessionEnd(app, generation):
+            if generation == sessionGeneration { endSession(app, at: now) }
+        case .engine(let timer):
+            let inUse = now < inUseUntil
+            send(Engine.timerInput(timer), at: now, phoneInUse: inUse)
+            Adapter.timerHandled(&self, at: now)
+        case .dayEnd:
+            endOfDay(at: now)
+        case .decision:
+            Adapter.scheduledDecision(&self, at: now)
+        }
+    }
+
+    // MARK: - Pickups and sessions
+
+    mutating func pickup(_ p: Pickup, at now: Instant) {
+        summary.common[.pickups] += 1
+        summary.common[.sessions] += 1
+        if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+        meter.addInUseSeconds(p.sessionLength.seconds)
+        inUseUntil = max(inUseUntil, p.sessionEnd)
+        switch p.source {
+        case .notification:
+            summary.common[.notificationSessions] += 1
+            Adapter.cue(.notification, &self, at: now)
+        case .spontaneous:
+            Adapter.cue(.none, &self, at: now)
+        case .urge(let index):
+            Adapter.urge(for: AppID(UInt16(index + 1)), pickup: p, &self, at: now)
+            person.scrollingHabit.reinforce(onDay: Int64(dayIndex))
+        }
+        trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
+        // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
+        // decided, so experiment arms that change a rule or a price meet exactly the same urges (common random
+        // numbers); only what the person does with them differs.
+        schedulePickup(after: p.sessionEnd)
+    }
+
+    /// The person uses `app` (access granted) for `intended`; the session ends then unless access is taken away.
+    public mutating func startSession(_ app: AppID, intended: TimeSpan, at now: Instant) {
+        foregroundApp = app
+        foregroundSince = now
+        sessionGeneration &+= 1
+        schedule(.sessionEnd(app, generation: sessionGeneration), at: now + intended)
+    }
+
+    /// Ends the foreground session without telling the engine (access was taken away: the engine knows).
+    public mutating func interruptSession(at now: Instant) {
+        accumulateUse(until: now)
+        foregroundApp = nil
+        sessionGeneration &+= 1
+    }
+
+    mutating func accumulateUse(until now: Instant) {
+        if let since = foregroundSince { usedRestrictedMs += (now - since).milliseconds }
+        foregroundSince = nil
+    }
+
+    /// The person leaves `app`: use is booked and the adapter tells the engine.
+    public mutating func endSession(_ app: AppID, at now: Instant) {
+        accumulateUse(until: now)
+        foregroundApp = nil
+        sessionGeneration &+= 1
+        Adapter.sessionEnded(app: app, &self, at: now)
+    }
+
+    /// Marks today as a day the person opened the product's app (retention, monthly actives).
+    public mutating func recordActiveDay() {
+        guard !todayActive else { return }
+        todayActive = true
+        summary.activeDays.append(dayIndex)
+        summary.months[currentMonth, default: PersonMonth()].active = true
+    }
+}

@@ -1,0 +1,87 @@
+import Behavior
+import Reports
+import Foundation
+import RulesCore
+import ScenarioFormat
+import Stochastics
+
+/// Everything shared by the people of one arm and replication of a run, for any product: the arm's rule
+/// parameters (as the product's engine reads them), the population mixes, precomputed zone calendars, the energy
+/// model and the behaviour models.
+///
+/// Arms of an experiment differ only here (rules, prices, population overrides); every person's random streams
+/// are keyed by `(seed, replication, person, stream)` without the arm or the product, so arms — and products — meet
+/// the same people with the same urges (DESIGN.md, principle 3).
+public struct World<Adapter: ProductAdapter>: Sendable {
+    public let scenarioName: String
+    public let armName: String
+    public let seed: UInt64
+    /// 1-based replication number (streams use `replication − 1`).
+    public let replication: Int
+    public internal(set) var parameters: Adapter.Engine.Parameters
+    public let start: LocalDate
+    public let horizonDays: Int
+    public let installs: Int
+    let personas: [Persona]
+    let personaWeights: [Double]
+    let devices: [Device]
+    let deviceWeights: [Double]
+    let zones: [ZoneCalendar]
+    let zoneWeights: [Double]
+    let energy: EnergyModel
+    /// With an acquisition curve: each person's install day (0-based, by person id) and the real people each
+    /// simulated person stands for; nil/1 without one.
+    let installDayIndex: [Int]?
+    public let peoplePerPerson: Double
+    let choice = ShieldChoiceModel()
+    let purchase = PurchaseModel()
+    /// How the product's money is reported (sources, segments), read once from its descriptor.
+    let revenueModel: RevenueModel
+    /// The store's commission (DESIGN.md principle 6).
+    let storeFees = StoreFeePolicy()
+    /// The product as data (funnel, KPIs, budgets, revenue model).
+    public var descriptor: ProductDescriptor { Adapter.Engine.descriptor }
+
+    /// Builds the world of one arm and replication.
+    public init(scenario: ResolvedScenario, arm: ResolvedArm, replication: Int) throws {
+        scenarioName = scenario.name
+        armName = arm.name
+        seed = scenario.seed
+        self.replication = replication
+        parameters = Adapter.Engine.Parameters(values: arm.rules)
+        start = scenario.start
+        horizonDays = scenario.horizonDays
+        installs = arm.population.installs
+        revenueModel = Adapter.Engine.descriptor.revenue
+        var ps: [Persona] = [], pw: [Double] = []
+        for share in arm.population.personas {
+            let base = try PersonaCatalog.persona(named: share.name)
+            let overrides = share.params.mapValues(PopulationCheck.distribution)
+            ps.append(try base.applying(overrides: overrides))
+            pw.append(share.share)
+        }
+        personas = ps
+        personaWeights = pw
+        devices = try arm.population.devices.map { try DeviceCatalog.device(id: $0.model) }
+        deviceWeights = arm.population.devices.map(\.share)
+        zones = try arm.population.timeZones.map {
+            try ZoneCalendar(identifier: $0.zone, startingOn: scenario.start + -2, days: scenario.horizonDays + PopulationCheck.installWindowDays + 4)
+        }
+        zoneWeights = arm.population.timeZones.map(\.share)
+        energy = EnergyModel(values: ParameterValues(defaultsOf: EnergyModel.catalogue))
+        if let curve = arm.population.acquisition {
+            let real = curve.realInstalls(start: scenario.start, days: scenario.horizonDays)
+            installDayIndex = AcquisitionCurve.installDays(people: installs, realInstalls: real)
+            peoplePerPerson = real.reduce(0, +) / Double(max(1, installs))
+        } else {
+            installDayIndex = nil
+            peoplePerPerson = 1
+        }
+    }
+
+    /// The key of one of a person's streams.
+    func key(_ person: Int, _ stream: StreamName) -> StreamKey {
+        StreamKey(seed: seed, replication: UInt32(replication - 1), person: UInt64(person), stream: stream)
+    }
+}
+

@@ -1,0 +1,83 @@
+import Behavior
+import Reports
+import RulesCore
+
+/// The person side of one product (DESIGN.md, "the product seam"): what a person does with the product's engine.
+///
+/// The shared machinery — `PersonLife` (population draw, the pickup/queue loop, sending inputs and observing
+/// outcomes, money, days, months, churn, energy, traces), `RunAccumulator` and `SimulationRun` (arms,
+/// replications, precision targets, the person-parallel runner, every report) — is generic over the adapter and
+/// specialised by the compiler, so nothing product-specific sits on the per-event path as an existential.
+///
+/// An adapter is a namespace of hooks; the person's product-specific memory is its `PersonState` (kept in
+/// `PersonLife.state`) and what the reports need from the life is its `Tally` (in `PersonLife.summary.tally`),
+/// folded into the product's `Metrics`. Every hook receives the whole life, `inout`, and sends engine inputs
+/// through `PersonLife.send(_:at:)`.
+public protocol ProductAdapter: Sendable {
+    /// The product's rule engine.
+    associatedtype Engine: RuleEngine
+    /// What the person remembers and has set up in this product (blocked apps, last paywall seen, …).
+    associatedtype PersonState: Sendable
+    /// The person's product-specific figures, folded into `Metrics`.
+    associatedtype Tally: Sendable
+    /// The product's report figures over many people (its KPIs).
+    associatedtype Metrics: ProductMetrics where Metrics.Tally == Tally
+
+    /// A person's state and tally at install.
+    static func initialState() -> PersonState
+    static func initialTally() -> Tally
+
+    /// Queue slots for the engine's timers: arming a timer of a kind supersedes the earlier one of that kind, so
+    /// each kind gets a slot (`0..<timerSlots`) and superseded timers never reach the engine.
+    static var timerSlots: Int { get }
+    static func slot(of kind: Engine.TimerKind) -> Int
+
+    /// The install: the product's onboarding flow.
+    static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
+    /// An urge for one of the person's apps (a pickup from `PhoneUseProcess`): what it becomes as engine input.
+    static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant)
+    /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup).
+    static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
+    /// One analytics event the engine emitted (after the funnel saw it).
+    static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant)
+    /// A due engine timer was handled (its outcome is in `life.out`): e.g. access ran out mid-session.
+    static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
+    /// The person leaves an app whose session the life started (`PersonLife.startSession`).
+    static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant)
+    /// The product-specific scheduled decision came due (e.g. keep or cancel a subscription before renewal).
+    static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant)
+    /// End of a local day: the product's own day figures (the life then books battery, churn and months).
+    static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant)
+    /// The person revokes the app's device permission (a churn kind).
+    static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant)
+    /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
+    static func standing(_ life: PersonLife<Self>) -> PlanStanding
+    /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.
+    static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money?
+    /// End of the life: figures that need the whole life (e.g. retention eligibility).
+    static func finish(_ life: inout PersonLife<Self>)
+    /// What a trace row shows of the product: wallet seconds and plan.
+    static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String)
+}
+
+/// A person's plan segment and what it is worth per month.
+public struct PlanStanding: Hashable, Sendable {
+    public var segment: String
+    public var monthlyPrice: Money
+    public init(segment: String, monthlyPrice: Money) {
+        self.segment = segment
+        self.monthlyPrice = monthlyPrice
+    }
+}
+
+/// A product's report figures over many people: folded from each person's tally in person order, merged in block
+/// order (bit-identical for any thread count), turned into KPI values once per replication.
+public protocol ProductMetrics: Mergeable, Sendable {
+    associatedtype Tally
+    init()
+    /// Folds one person's tally in.
+    mutating func add(_ tally: Tally)
+    /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty);
+    /// `common` holds the product-independent figures.
+    func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)]
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+import ScrollOffRules
+
+/// The one place that decides, per product, how Habitat simulates it (DESIGN.md: "one exhaustive switch over the
+/// product is the only dispatch"). Every command — `run`, `trace`, `check`, `validate`, `compare`, `bench run` —
+/// goes through `adapter(for:)`; a product whose engine is not built yet is refused with `ProductWithoutEngine`.
+public enum Products {
+    /// The product's adapter, nil while Habitat has no rule engine for it. The only `switch` over `Product`.
+    public static func adapter(for product: Product) -> (any ProductAdapter.Type)? {
+        switch product {
+        case .scrollOff: return ScrollOffProduct.self
+        case .nudge, .lazuri, .earnedAccess, .clavis: return nil
+        }
+    }
+
+    /// The product's descriptor, nil without an engine.
+    public static func descriptor(_ product: Product) -> ProductDescriptor? { adapter(for: product)?.descriptor }
+
+    /// Products Habitat can simulate, in seed order.
+    public static var withEngines: [Product] { Product.allCases.filter { adapter(for: $0) != nil } }
+
+    /// The product's adapter, or the error every command reports for a product without one (exit 2).
+    public static func requireAdapter(_ product: Product) throws(ProductWithoutEngine) -> any ProductAdapter.Type {
+        guard let a = adapter(for: product) else { throw ProductWithoutEngine(product: product) }
+        return a
+    }
+
+    /// A run of the scenario's product (one existential per run; everything inside is specialised).
+    public static func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) throws(ProductWithoutEngine) -> any ProductRun {
+        func make<A: ProductAdapter>(_: A.Type) -> any ProductRun { SimulationRun<A>(scenario: scenario, threads: threads, spoolFolder: spoolFolder) }
+        return make(try requireAdapter(scenario.product))
+    }
+
+    /// The rule-parameter catalogues of every product with an engine, for scenario validation.
+    public static var catalogues: ProductCatalogues {
+        var c = ProductCatalogues()
+        for p in Product.allCases { if let d = descriptor(p) { c.register(p, d.parameters) } }
+        return c
+    }
+
+    /// Every KPI id a run of the product reports (its own, then Habitat's), nil without an engine.
+    public static func kpiIDs(_ product: Product) -> [String]? {
+        func ids<A: ProductAdapter>(_: A.Type) -> [String] { RunAccumulator<A>.kpiIDs }
+        return adapter(for: product).map { ids($0) }
+    }
+}
+
+extension ProductAdapter {
+    /// The product as data (its engine's descriptor).
+    public static var descriptor: ProductDescriptor { Engine.descriptor }
+}
+
+/// A scenario names a product whose rule engine this version does not have.
+public struct ProductWithoutEngine: Error, CustomStringConvertible {
+    public let product: Product
+    public var description: String {
+        "product '\(product.rawValue)' has no rule engine in this version; products with engines: "
+            + Products.withEngines.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+/// A run of some product, as the commands see it: one existential per command, never per event.
+public protocol ProductRun {
+    var scenario: ResolvedScenario { get }
+    var threads: Int { get }
+    /// People to simulate in all (arms × replications × installs), for progress bars.
+    var totalPeople: Int { get }
+    /// Replications simulated so far (per arm).
+    var replicationsRun: Int { get }
+    /// Simulates every arm × replication (more under a precision target).
+    mutating func simulate(progress: (@Sendable (Int) -> Void)?) throws
+    /// Writes every report into `report` and returns the files written.
+    func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void,
+               extra: (ReportDirectory) throws -> Void) throws -> [String]
+    /// The KPI rows pooled per arm.
+    func kpiSummary() -> [(arm: String, table: KPITable)]
+    /// The paired comparison of every arm with the first (control) arm.
+    func experiment() -> [ExperimentComparison]
+    /// The 95 % half-width of each targeted KPI, per arm.
+    func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)]
+    /// One person's timeline (`habitat trace`).
+    func trace(person: Int, arm: String, replication: Int) throws -> CSVTable
+    /// The product's descriptor.
+    var descriptor: ProductDescriptor { get }
+    /// People, person-days and events simulated, over every arm.
+    var totals: (people: Int, personDays: Int, events: Int) { get }
+    /// Churned people by kind, per arm.
+    var churnByArm: [(arm: String, churned: [String: Int])] { get }
+}
+
+extension SimulationRun: ProductRun {
+    public var descriptor: ProductDescriptor { Adapter.Engine.descriptor }
+    public var totals: (people: Int, personDays: Int, events: Int) {
+        arms.reduce((0, 0, 0)) { ($0.0 + $1.pooled.people, $0.1 + $1.pooled.personDays, $0.2 + $1.pooled.events) }
+    }
+    public var churnByArm: [(arm: String, churned: [String: Int])] { arms.map { ($0.name, $0.pooled.churned) } }
+}

@@ -1,0 +1,52 @@
+import Behavior
+import RulesCore
+import ScrollOffRules
+
+extension ScrollOffAdapter {
+    /// What the person and the reports take from each analytics event (seed 000 §8.1, §8.3).
+    public static func observe(_ event: ScrollOffEvent, _ life: inout PersonLife<Self>, at t: Instant) {
+        let sinceInstall = t - life.installedAt
+        switch event {
+        case .appOpened:
+            life.recordActiveDay()
+        case .shieldShown:
+            life.summary.tally.counts[.shields] += 1
+            life.state.todayShields += 1
+        case .shieldDismissedNoSpend:
+            life.summary.tally.counts[.willpowerWins] += 1
+        case .ifThenPlanCreated:
+            life.summary.tally.counts[.intentions] += 1
+        case .milestoneUnlocked(let m, _):
+            if m == .streak7 && sinceInstall <= .days(14) { life.summary.tally.counts.flag(.streak7Within14Days) }
+            if m == .warrior30 && sinceInstall <= .days(45) { life.summary.tally.counts.flag(.warrior30Within45Days) }
+        case .patternInsightShown:
+            if sinceInstall <= .days(7) { life.summary.tally.counts.flag(.insightWithin7Days) }
+        case .selfEfficacyMessageShown:
+            life.summary.tally.counts.flag(.sawSelfEfficacyMessage)
+        case .subscriptionPurchaseCompleted(let plan, _):
+            if sinceInstall <= .days(14) { life.summary.tally.counts.flag(.paidWithin14Days) }
+            life.summary.everSubscribed = true
+            life.summary.tally.latestPlanAnnual = plan.isAnnual
+            let segment = plan.tier == .pro ? "pro" : "premium"
+            if life.summary.planSegment == "free" || segment == "pro" { life.summary.planSegment = segment }
+        case .subscriptionRenewed(let plan, _):
+            life.summary.tally.latestPlanAnnual = plan.isAnnual
+        case .bypassTokenCapHit:
+            life.recordConsumableCapHit(at: t)
+        case .reliabilityCheckPass(.screenTimeAuthorization):
+            life.summary.tally.counts.flag(.reachedA1)
+        case .appBlocked:
+            life.summary.tally.reachedA2 = true
+        case .authorizationRevoked:
+            life.summary.tally.revokedAuthorization = true
+        case .walletEmpty:
+            life.engagement.record(.walletEmpty)
+        case .earnAward(let amount, _, _):
+            if amount > .zero { life.engagement.record(.earnedCredit) }
+        case .paywallShown:
+            life.engagement.record(.paywallHit)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Behavior
+import Reports
+import RulesCore
+import ScrollOffRules
+
+/// What a person can see and use of Scroll Off: the engine's inputs and outputs plus the screens the adapter reads
+/// (the shield's buttons, the plan, the wallet). `ScrollOffEngine` conforms; tests wrap it (e.g. an engine with an
+/// injected fault) and the same adapter drives the wrapper.
+public protocol ScrollOffEngineView: RuleEngine where Parameters == ScrollOffParameters, Input == ScrollOffInput,
+    Decision == ScrollOffDecision, Event == ScrollOffEvent, TimerKind == ScrollOffTimer.Kind, Outcome.Timer == ScrollOffTimer {
+    /// The tier in force.
+    var tier: Tier { get }
+    /// Current plan; nil = Free.
+    var plan: Plan? { get }
+    var periodStart: Instant { get }
+    var periodEnd: Instant { get }
+    var autoRenew: Bool { get }
+    /// The shield in front of the person, if any.
+    var pendingShield: ShieldEncounter? { get }
+    /// The app's own time-saved figure of today.
+    var timeSavedToday: TimeSpan { get }
+    /// The buttons of the pending shield (nil without one).
+    func shieldOffer() -> ShieldOffer?
+    /// Credits available (global wallet, or an app's).
+    func balance(for app: AppID?) -> TimeSpan
+}
+
+extension ScrollOffEngine: ScrollOffEngineView {}
+
+/// The product Scroll Off as Habitat simulates it: the real engine and this adapter.
+public typealias ScrollOffProduct = ScrollOffAdapter<ScrollOffEngine>
+
+/// Scroll Off's person side (seed 000): onboarding (§6.1), what an urge for a blocked app becomes, the person at the
+/// shield (*offer → choose → apply*), paywalls and renewals, and what the reports count.
+///
+/// The adapter's modelling choices are assumptions, documented in `Sources/Simulation/README.md`: an urge for a
+/// blocked app opens it and meets whatever the engine decides; at a shield the person chooses among exactly the
+/// engine's buttons by the behaviour model's multinomial logit; a session ends when the intended length is over or
+/// the engine takes access away; the app itself is opened on cues by the engagement habit.
+public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
+    public typealias Tally = ScrollOffTally
+    public typealias Metrics = ScrollOffMetrics
+
+    /// What the person remembers and has set up in Scroll Off.
+    public struct PersonState: Sendable {
+        /// Apps the person put on the Blocked list.
+        var blockedApps: [AppID] = []
+        var lastPaywallDay = -1
+        /// Reused buffers for the options of a shield (no allocation per encounter).
+        var options: [OfferedOption] = []
+        var buttons: [ShieldChoice] = []
+        var lastLadderPaywallMonth: MonthID?
+        /// The month the person was last refused a token at the cap.
+        var capRefusedMonth: MonthID?
+        /// Shields met today.
+        var todayShields = 0
+    }
+
+    public static func initialState() -> PersonState { PersonState() }
+    public static func initialTally() -> ScrollOffTally { ScrollOffTally() }
+
+    // MARK: - Timer slots
+
+    public static var timerSlots: Int { 4 + 4 * 17 + 3 * 9 }
+
+    /// One slot per timer kind (per app for the first 16 apps, per curfew modulo 9).
+    public static func slot(of kind: ScrollOffTimer.Kind) -> Int {
+        func app(_ a: AppID) -> Int { Int(min(a.rawValue, 16)) }
+        func curfew(_ c: CurfewID) -> Int { Int(c % 9) }
+        switch kind {
+        case .earnAward: return 0
+        case .localMidnight: return 1
+        case .monthStart: return 2
+        case .renewal: return 3
+        case .cooldownEnd(let a): return 4 + app(a)
+        case .unlockEnd(let a): return 4 + 17 + app(a)
+        case .walletEmpty(let a): return 4 + 34 + app(a)
+        case .pausedSessionEnd(let a): return 4 + 51 + app(a)
+        case .curfewStart(let c): return 72 + curfew(c)
+        case .curfewEnd(let c): return 72 + 9 + curfew(c)
+        case .curfewReminder(let c): return 72 + 18 + curfew(c)
+        }
+    }
+
+    // MARK: - Plans and money
+
+    /// A plan's price per month (its MRR contribution).
+    static func monthlyPrice(of plan: Plan, _ parameters: ScrollOffParameters) -> Money {
+        Money(micros: parameters.price(of: plan).micros / Int64(plan.periodMonths))
+    }
+
+    public static func standing(_ life: PersonLife<Self>) -> PlanStanding {
+        guard let plan = life.engine.plan else { return PlanStanding(segment: "free", monthlyPrice: .zero) }
+        return PlanStanding(segment: plan.tier == .pro ? "pro" : "premium", monthlyPrice: monthlyPrice(of: plan, life.world.parameters))
+    }
+
+    public static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money? {
+        guard let plan = life.engine.plan, life.engine.periodEnd > life.horizonEnd else { return nil }
+        return monthlyPrice(of: plan, life.world.parameters)
+    }
+
+    public static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String) {
+        (life.engine.balance(for: nil).wholeSeconds, life.engine.plan?.description ?? "free")
+    }
+}

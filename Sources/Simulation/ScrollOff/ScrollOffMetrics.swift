@@ -1,0 +1,68 @@
+import Reports
+import RulesCore
+import ScrollOffRules
+import Stochastics
+
+/// What Scroll Off's reports count, per person and (summed) per run.
+public enum ScrollOffCount: Int, CounterKey {
+    case shields, willpowerWins, shieldsOnActiveDays, intentions, urgesForBlockedApps
+    // Per-person flags (0 or 1), summed to counts of people.
+    case streak7Within14Days, warrior30Within45Days, insightWithin7Days, sawSelfEfficacyMessage, paidWithin14Days
+    case annualSubscribers, reachedA1, a1Revoked
+    case d1Active, d1Eligible, d7ActivesActive, d7ActivesEligible, d30PaidActive, d30PaidEligible
+}
+
+/// One person's Scroll Off figures.
+public struct ScrollOffTally: Sendable {
+    public var counts = Counters<ScrollOffCount>()
+    /// The app's own time-saved estimate per active day (minutes).
+    public var appMinutesSavedPerActiveDay: [Double] = []
+    /// Per-person facts the retention figures need at the end of the life.
+    public var reachedA2 = false, subscribedAtDay30 = false, revokedAuthorization = false, latestPlanAnnual = false
+    public init() {}
+}
+
+/// Scroll Off's figures over many people and its §8.3 KPIs.
+public struct ScrollOffMetrics: ProductMetrics {
+    public var counts = Counters<ScrollOffCount>()
+    public var appSavedPerActiveDay = LogHistogram()
+
+    public init() {}
+
+    public mutating func add(_ t: ScrollOffTally) {
+        counts.merge(t.counts)
+        for v in t.appMinutesSavedPerActiveDay { appSavedPerActiveDay.add(v) }
+    }
+
+    public mutating func merge(_ o: ScrollOffMetrics) {
+        counts.merge(o.counts)
+        appSavedPerActiveDay.merge(o.appSavedPerActiveDay)
+    }
+
+    /// Seed 000 §8.3, each KPI's value by id (its definition is in `ScrollOffKPIs.definitions`).
+    public func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)] {
+        let c = counts
+        let people = common[.people]
+        let values: [String: Double] = [
+            "d1_retention": c.ratio(.d1Active, .d1Eligible),
+            "d7_retention_actives": c.ratio(.d7ActivesActive, .d7ActivesEligible),
+            "d30_retention_paid": c.ratio(.d30PaidActive, .d30PaidEligible),
+            "median_time_saved_per_day": appSavedPerActiveDay.quantile(0.5) ?? .nan,
+            "shields_per_day": Counters<ScrollOffCount>.ratio(c[.shieldsOnActiveDays], common[.activeDays]),
+            "willpower_win_share": c.ratio(.willpowerWins, .shields),
+            "intentions_per_user": Counters<ScrollOffCount>.ratio(c[.intentions], people),
+            "streak_7_share": Counters<ScrollOffCount>.ratio(c[.streak7Within14Days], people),
+            "milestone_30_share": Counters<ScrollOffCount>.ratio(c[.warrior30Within45Days], people),
+            "pattern_insight_engagement": Counters<ScrollOffCount>.ratio(c[.insightWithin7Days], people),
+            "self_efficacy_views": Counters<ScrollOffCount>.ratio(c[.sawSelfEfficacyMessage], people),
+            "free_to_paid_14d": Counters<ScrollOffCount>.ratio(c[.paidWithin14Days], people),
+            "annual_mix": Counters<ScrollOffCount>.ratio(c[.annualSubscribers], common[.subscribers]),
+            "token_revenue_share": tokens.total.tokenShare ?? .nan,
+            "authorization_retention": c[.reachedA1] > 0 ? 1 - c.ratio(.a1Revoked, .reachedA1) : .nan,
+        ]
+        return ScrollOffKPIs.definitions.map { d in
+            guard let v = values[d.id] else { preconditionFailure("Scroll Off KPI \(d.id) has no value") }
+            return (d, v)
+        }
+    }
+}
