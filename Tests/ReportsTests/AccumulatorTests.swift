@@ -43,9 +43,9 @@ struct AccumulatorTests {
 
     @Test func funnelCountsOnlyUnbrokenPrefixesAndJudgesConversionFromThePreviousStage() {
         let stages = [
-            FunnelStageInfo(order: 1, id: "A0", name: "opened", window: "", targetMin: nil, targetMax: nil),
-            FunnelStageInfo(order: 2, id: "A1", name: "permitted", window: "24h from A0", targetMin: 0.75, targetMax: nil),
-            FunnelStageInfo(order: 3, id: "A2", name: "blocked", window: "24h from A0", targetMin: 0.40, targetMax: 0.50),
+            FunnelStage(order: 1, id: "A0", name: "opened", event: "a", windowAnchor: nil, window: nil, targetMin: nil, targetMax: nil),
+            FunnelStage(order: 2, id: "A1", name: "permitted", event: "b", windowAnchor: "A0", window: .hours(24), targetMin: 0.75, targetMax: nil),
+            FunnelStage(order: 3, id: "A2", name: "blocked", event: "c", windowAnchor: "A0", window: .hours(24), targetMin: 0.40, targetMax: 0.50),
         ]
         var f = FunnelAccumulator(stageCount: 3)
         f.add(reachedStages: [true, true, true])

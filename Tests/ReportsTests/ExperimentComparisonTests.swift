@@ -1,4 +1,5 @@
 import Testing
+import RulesCore
 import Stochastics
 @testable import Reports
 

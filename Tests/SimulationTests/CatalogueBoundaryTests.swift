@@ -7,7 +7,7 @@ import ScrollOffRules
 
 /// Every value a scenario may set runs: each Scroll Off rule parameter at the minimum and maximum of its declared
 /// range (booleans both ways, choices every value) and each behaviour parameter at both ends of its valid range,
-/// through the same `ScenarioLoader` and `ScrollOffRun` as `habitat run`, with the engine's invariant audit on.
+/// through the same `ScenarioLoader` and `SimulationRun` as `habitat run`, with the engine's invariant audit on.
 /// No trap, no invariant violation (reliability audit 2026-11, section 1c and F2). Small runs: 25 people × 14 days
 /// across a month boundary (the token month rolls over), one replication.
 @Suite("Catalogue boundaries")
@@ -43,7 +43,7 @@ struct CatalogueBoundaryTests {
     }
 
     /// Both ends of every rule parameter's declared range (`ScrollOffParameters.catalogue`).
-    static let ruleSettings: [Setting] = Products.info(.scrollOff).parameters!.flatMap { p -> [Setting] in
+    static let ruleSettings: [Setting] = ScrollOffProduct.descriptor.parameters.flatMap { p -> [Setting] in
         let values: [String]
         switch p.kind {
         case .integer(let r): values = ["\(r.lowerBound)", "\(r.upperBound)"]
@@ -63,7 +63,7 @@ struct CatalogueBoundaryTests {
 
     func run(_ s: Setting) throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: s.yaml, fileName: "boundary.yaml")
-        var run = ScrollOffRun(scenario: scenario, threads: 1)
+        var run = SimulationRun<ScrollOffProduct>(scenario: scenario, threads: 1)
         do {
             try run.simulate()
         } catch let v as InvariantViolation {

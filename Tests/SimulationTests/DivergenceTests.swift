@@ -19,7 +19,7 @@ struct DivergenceTests {
         let after = try loader.load(yaml: base + "\nrules:\n  earn:\n    daily_cap_minutes:\n      free: 40\n", fileName: "b.yaml")
         // Expected, from the baseline's own timelines: the first person with a Free day of nine 300-second awards
         // (45 minutes); under a 40-minute cap that ninth award is where their life first departs.
-        let run = ScrollOffRun(scenario: before, threads: 1)
+        let run = SimulationRun<ScrollOffProduct>(scenario: before, threads: 1)
         var expected: (person: Int, time: String)?
         for person in 0..<40 where expected == nil {
             let rows = CSVTable.parse(try run.trace(person: person, arm: "control", replication: 1).text).rows

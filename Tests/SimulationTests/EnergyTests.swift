@@ -185,8 +185,8 @@ struct EnergyTests {
     @Test func accumulatorMergeEqualsSinglePass() {
         let rng = RandomStream(seed: 99)
         let devices = DeviceCatalog.all
-        var single = BatteryBudgetAccumulator(budgets: .scrollOff)
-        var parts = (0..<4).map { _ in BatteryBudgetAccumulator(budgets: .scrollOff) }
+        var single = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
+        var parts = (0..<4).map { _ in BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets) }
         for i in 0..<2_000 {
             var meter = PersonDayEnergyMeter(device: devices[i % devices.count])
             meter.charge(EnergyCharge(.monitorCallback, Double(rng.poisson(mean: 20))), phoneInUse: false)
@@ -196,7 +196,7 @@ struct EnergyTests {
             single.record(meter)
             parts[i * 4 / 2_000].record(meter)
         }
-        var merged = BatteryBudgetAccumulator(budgets: .scrollOff)
+        var merged = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
         for p in parts { merged.merge(p) }
         let rowsSingle = single.rows(scenario: "s", arm: "control", replication: 0, product: "scroll-off")
         let rowsMerged = merged.rows(scenario: "s", arm: "control", replication: 0, product: "scroll-off")
@@ -212,7 +212,7 @@ struct EnergyTests {
     }
 
     @Test func rowsHaveTheContractColumnsAndFigures() {
-        var acc = BatteryBudgetAccumulator(budgets: .scrollOff)
+        var acc = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
         for (day, device) in Self.constructedDays() { acc.add(day, deviceID: device) }
         let table = acc.table(scenario: "baseline", arm: "control", replication: 2, product: "scroll-off")
         #expect(table.header == ["scenario", "arm", "replication", "product", "device", "metric", "person_days", "mean",
@@ -250,7 +250,7 @@ struct EnergyTests {
 
     @Test func budgetsMetAndNotMetAtTheNinetiethPercentile() {
         func verdict(_ values: [Double]) -> String {
-            var acc = BatteryBudgetAccumulator(budgets: .scrollOff)
+            var acc = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
             for v in values { acc.add(PersonDayBattery(idlePctPerHour: v, activePctPerHour: nil, pctPer24h: v * 24), deviceID: "iphone-15") }
             let r = acc.rows(scenario: "s", arm: "a", replication: 0, product: "scroll-off")[0]
             #expect(r[5] == .text("idle_pct_per_hour"))
@@ -275,14 +275,14 @@ struct EnergyTests {
     }
 
     @Test func scrollOffBudgetsComeFromTheCharter() {
-        #expect(BatteryBudgets.scrollOff[.idlePctPerHour] == 0.5)
-        #expect(BatteryBudgets.scrollOff[.activePctPerHour] == 1.5)
-        #expect(BatteryBudgets.scrollOff[.pctPer24h] == 12)
-        #expect(BatteryBudgets.scrollOffSource.description.contains("§7.6"))
+        #expect(ScrollOffProduct.descriptor.batteryBudgets[.idlePctPerHour] == 0.5)
+        #expect(ScrollOffProduct.descriptor.batteryBudgets[.activePctPerHour] == 1.5)
+        #expect(ScrollOffProduct.descriptor.batteryBudgets[.pctPer24h] == 12)
+        #expect(ScrollOffProduct.descriptor.batteryBudgets.source!.description.contains("§7.6"))
     }
 
     @Test func energyByEffectRowsSplitTheJoules() {
-        var acc = BatteryBudgetAccumulator(budgets: .scrollOff)
+        var acc = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
         var meter = PersonDayEnergyMeter(device: Self.tenWh, model: EnergyModel(joulesPerUnit: Self.prices))
         meter.charge(EnergyCharge(.shieldRender, 40), phoneInUse: true)      // 20 J
         meter.charge(EnergyCharge(.monitorCallback, 60), phoneInUse: false)  // 60 J

@@ -7,9 +7,9 @@ import ScenarioFormat
 /// shows the paired difference beside the unpaired one.
 @Suite("Paired experiment arms", .serialized)
 struct ExperimentTests {
-    static func run(_ yaml: String, threads: Int = 2) throws -> ScrollOffRun {
+    static func run(_ yaml: String, threads: Int = 2) throws -> SimulationRun<ScrollOffProduct> {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "test.yaml")
-        var run = ScrollOffRun(scenario: scenario, threads: threads)
+        var run = SimulationRun<ScrollOffProduct>(scenario: scenario, threads: threads)
         try run.simulate()
         return run
     }
@@ -133,7 +133,7 @@ struct PrecisionTargetTests {
         if run.replicationsRun < 12 {
             #expect(widths.allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
             // One replication fewer would not have met it (otherwise the loop would have stopped there).
-            var fewer = ScrollOffRun(scenario: run.scenario, threads: 2)
+            var fewer = SimulationRun<ScrollOffProduct>(scenario: run.scenario, threads: 2)
             fewer.arms = run.arms.map { var a = $0; a.kpiValues.removeLast(); return a }
             #expect(run.replicationsRun == 2 || !fewer.precisionHalfWidths(target).allSatisfy { ($0.halfWidth ?? .infinity) <= 3.0 })
         }

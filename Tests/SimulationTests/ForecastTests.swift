@@ -22,13 +22,13 @@ struct ForecastTests {
     @Test("forecast totals equal the sum of their months; installs total the curve; people are scaled by the curve's weight")
     func totals() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "f.yaml")
-        var run = ScrollOffRun(scenario: scenario, threads: 2)
+        var run = SimulationRun<ScrollOffProduct>(scenario: scenario, threads: 2)
         try run.simulate()
         let table = run.arms[0].forecast
         let months = table.values.keys.sorted()
         #expect(months.count == 4)   // 2026-01 … 2026-04
         let real = scenario.population.acquisition!.realInstalls(start: scenario.start, days: 100).reduce(0, +)
-        for metric in ForecastTable.metrics where metric.flow {
+        for metric in table.metrics where metric.flow {
             for r in 0..<2 {
                 let sum = months.reduce(0.0) { $0 + (table.values[$1]![metric.name]![r]) }
                 let rows = table.rows(ReportKeys(scenario: "f", arm: "control", replication: nil, product: "scroll-off"))
@@ -54,11 +54,11 @@ struct ForecastTests {
     @Test("each month's MRR is the last subscription charge in force, per the ledger")
     func mrrMatchesTheLedger() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "f.yaml")
-        let world = try ScrollOffWorld(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         let plans: [String: Plan] = Dictionary(uniqueKeysWithValues: [Plan.premiumMonthly, .proMonthly, .proAnnual].map { ($0.sku, $0) })
         var checked = 0
         for id in 0..<120 {
-            var life = ScrollOffLife(world: world, person: id)
+            var life = PersonLife(world: world, person: id)
             life.ledgerLog = []
             let outcome = life.run()
             let charges = life.ledgerLog!.filter { $0.kind == .subscriptionPurchase || $0.kind == .subscriptionRenewal }

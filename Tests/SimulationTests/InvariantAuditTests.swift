@@ -1,13 +1,22 @@
 import Testing
 import Reports
 import ScenarioFormat
-@testable import ScrollOffRules
+import ScrollOffRules
 @testable import Simulation
 
 /// Issue 6: engine invariants are checked on every engine call of every run; a violation stops the run with a
 /// person id, seed and event that `habitat trace` replays.
 @Suite("Invariant audit", .serialized)
 struct InvariantAuditTests {
+    /// An injected defect: an earn award that hit the daily cap counts as a broken cap.
+    enum CapBroken: EngineFault {
+        static func problem(after event: ScrollOffEvent) -> String? {
+            if case .earnAward(_, _, dailyCapHit: true) = event { return "earned above cap (injected fault)" }
+            return nil
+        }
+    }
+    typealias BrokenScrollOff = ScrollOffAdapter<FaultyEngine<ScrollOffEngine, CapBroken>>
+
     static let yaml = """
         name: audit
         horizon_days: 10
@@ -16,11 +25,10 @@ struct InvariantAuditTests {
           installs: 40
         """
 
-    @Test("a deliberately broken engine (earn cap ignored) trips the audit with a replayable person id")
+    @Test("a deliberately broken engine (a wrapper reporting the earn cap broken) trips the audit with a replayable person id")
     func brokenEngineTrips() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "audit.yaml")
-        var run = ScrollOffRun(scenario: scenario, threads: 2)
-        run.worldHook = { $0.parameters.injectedFault = .ignoreDailyEarnCap }
+        var run = SimulationRun<BrokenScrollOff>(scenario: scenario, threads: 2)
         let violation: InvariantViolation
         do {
             try run.simulate()
@@ -45,7 +53,7 @@ struct InvariantAuditTests {
     @Test("the real engine passes the audit")
     func realEnginePasses() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "audit.yaml")
-        var run = ScrollOffRun(scenario: scenario, threads: 2)
+        var run = SimulationRun<ScrollOffProduct>(scenario: scenario, threads: 2)
         try run.simulate()
         #expect(run.arms[0].pooled.violation == nil)
     }
