@@ -69,6 +69,10 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var trace: ((TraceRow) -> Void)?
     /// The person's next pickup (kept outside the queue, see `run`).
     var nextPickup: Pickup?
+    /// The product's occurrence process (to-dos, places) and its next occurrence, outside the queue like pickups.
+    var occurrences: Adapter.Occurrences
+    var nextOccurrence: (at: Instant, occurrence: Adapter.Occurrences.Occurrence)?
+    let occurrenceStream: RandomStream?
     /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
     public var ledgerLog: [LedgerEntry]?
     /// The local month of the current local day (updated at each day's end).
@@ -105,6 +109,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         choices = RandomStream(key: world.key(id, .choices))
         purchases = RandomStream(key: world.key(id, .purchases))
         churnStream = RandomStream(key: world.key(id, .churn))
+        occurrences = Adapter.Occurrences(person: person)
+        occurrenceStream = Adapter.Occurrences.isEmpty ? nil : RandomStream(key: world.key(id, Adapter.Occurrences.stream))
         queue = EventQueue(start: installedAt, timerSlots: Adapter.timerSlots, capacity: 32)
         state = Adapter.initialState()
         summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment)
@@ -123,10 +129,19 @@ public struct PersonLife<Adapter: ProductAdapter> {
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
+        if let rng = occurrenceStream { nextOccurrence = occurrences.next(after: installedAt, zone: zone, rng: rng) }
         // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
-        // times the queue's events come first.
+        // times the queue's events come first, then pickups, then the product's occurrences.
         while !uninstalled {
             let queued = queue.peekTime()
+            if !Adapter.Occurrences.isEmpty, let o = nextOccurrence, queued.map({ o.at < $0 }) ?? true,
+               nextPickup.map({ o.at < $0.at }) ?? true {
+                guard o.at < horizonEnd else { nextOccurrence = nil; continue }
+                queue.advance(to: o.at)
+                nextOccurrence = occurrenceStream.flatMap { occurrences.next(after: o.at, zone: zone, rng: $0) }
+                Adapter.occurrence(o.occurrence, &self, at: o.at)
+                continue
+            }
             if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
                 guard p.at < horizonEnd else { break }
                 nextPickup = nil

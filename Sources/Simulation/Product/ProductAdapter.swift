@@ -22,6 +22,9 @@ public protocol ProductAdapter: Sendable {
     associatedtype Tally: Sendable
     /// The product's report figures over many people (its KPIs).
     associatedtype Metrics: ProductMetrics where Metrics.Tally == Tally
+    /// What else the person lives through besides pickups (a to-do process, places), merged into the life's loop;
+    /// `NoOccurrences` (the default) for none.
+    associatedtype Occurrences: OccurrenceProcess = NoOccurrences
 
     /// A person's state and tally at install.
     static func initialState() -> PersonState
@@ -36,6 +39,8 @@ public protocol ProductAdapter: Sendable {
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
     /// An urge for one of the person's apps (a pickup from `PhoneUseProcess`): what it becomes as engine input.
     static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant)
+    /// One occurrence of the product's `Occurrences` process (a to-do arrives, the person leaves home).
+    static func occurrence(_ o: Occurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant)
     /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup).
     static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
     /// One analytics event the engine emitted (after the funnel saw it).
@@ -58,6 +63,11 @@ public protocol ProductAdapter: Sendable {
     static func finish(_ life: inout PersonLife<Self>)
     /// What a trace row shows of the product: wallet seconds and plan.
     static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String)
+}
+
+extension ProductAdapter where Occurrences == NoOccurrences {
+    /// Nothing occurs besides pickups.
+    public static func occurrence(_ o: NoOccurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
 }
 
 /// A person's plan segment and what it is worth per month.

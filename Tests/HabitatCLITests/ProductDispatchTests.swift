@@ -1,0 +1,98 @@
+import Foundation
+import RulesCore
+import ScenarioFormat
+import Simulation
+import Testing
+
+/// Issue 12: one dispatch point decides how every command treats every product. A product whose engine is not
+/// built gets the same clear refusal (exit 2) from every command — never a crash, never a silent Scroll Off run —
+/// and a product with an engine runs.
+@Suite("Every command × every product", .serialized)
+struct ProductDispatchTests {
+    static func refusal(_ p: Product) -> String {
+        "product '\(p.rawValue)' has no rule engine in this version; products with engines: "
+            + Products.withEngines.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// A small scenario of one product, in a fresh folder.
+    static func scenario(_ p: Product) throws -> (dir: URL, file: URL) {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("\(p.rawValue).yaml")
+        try """
+        name: dispatch-\(p.rawValue)
+        product: \(p.rawValue)
+        horizon_days: 3
+        replications: 1
+        population:
+          installs: 5
+        """.write(to: file, atomically: true, encoding: .utf8)
+        return (dir, file)
+    }
+
+    /// A finished Scroll Off run relabelled as a run of `p` (manifest product and hash rewritten consistently),
+    /// so `compare` meets a well-formed run of every product.
+    static func finishedRun(of p: Product) throws -> URL {
+        let dir = CLIProcess.tempDir().appendingPathComponent("run-\(p.rawValue)")
+        let r = try CLIProcess.run(["run", "--people", "5", "--days", "3", "--replications", "2", "--threads", "1",
+                                    "--progress", "never", "--out", dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let url = dir.appendingPathComponent("manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let resolved = try #require(manifest["resolved_scenario"] as? String)
+        let relabelled = resolved.replacingOccurrences(of: "product: scroll-off\n", with: "product: \(p.rawValue)\n")
+        #expect(relabelled.contains("product: \(p.rawValue)\n"))
+        manifest["resolved_scenario"] = relabelled
+        manifest["scenario_hash"] = FNV1a64.hex(relabelled)
+        try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys]).write(to: url)
+        return dir
+    }
+
+    static func expect(_ r: CLIProcess.Result, product p: Product, command: String) {
+        if Products.adapter(for: p) != nil {
+            #expect(r.status == 0, "\(command) on \(p): \(r.stderr)")
+        } else {
+            #expect(r.status == 2, "\(command) on \(p): exit \(r.status)\n\(r.stderr)")
+            #expect(r.stderr.contains(refusal(p)), "\(command) on \(p): \(r.stderr)")
+            #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Stack dump"), "\(command) on \(p) crashed")
+        }
+    }
+
+    @Test(arguments: Product.allCases)
+    func everyCommandDispatchesOrRefuses(_ p: Product) throws {
+        let (dir, file) = try Self.scenario(p)
+        let out = dir.appendingPathComponent("out")
+        Self.expect(try CLIProcess.run(["validate", file.path]), product: p, command: "validate")
+        Self.expect(try CLIProcess.run(["validate", file.path, "--explain"]), product: p, command: "validate --explain")
+        Self.expect(try CLIProcess.run(["run", file.path, "--out", out.path, "--threads", "1", "--progress", "never"]), product: p, command: "run")
+        if Products.adapter(for: p) == nil { #expect(!FileManager.default.fileExists(atPath: out.path), "run on \(p) wrote reports") }
+        Self.expect(try CLIProcess.run(["trace", file.path, "--person", "1"]), product: p, command: "trace")
+        let baseline = dir.appendingPathComponent("baseline")
+        Self.expect(try CLIProcess.run(["check", file.path, "--baseline", baseline.path, "--record", "--reason", "dispatch test",
+                                        "--threads", "1", "--progress", "never"]), product: p, command: "check --record")
+        // `check` against a Scroll Off baseline of the same size: refused for a product without an engine.
+        let (sdir, sfile) = try Self.scenario(.scrollOff)
+        let sbase = sdir.appendingPathComponent("baseline")
+        let recorded = try CLIProcess.run(["check", sfile.path, "--baseline", sbase.path, "--record", "--reason", "dispatch test",
+                                           "--threads", "1", "--progress", "never"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        Self.expect(try CLIProcess.run(["check", file.path, "--baseline", sbase.path, "--threads", "1", "--progress", "never"]),
+                    product: p, command: "check")
+        Self.expect(try CLIProcess.run(["bench", "run", "--product", p.rawValue, "--people", "5", "--days", "3", "--threads", "1",
+                                        "--progress", "never"]), product: p, command: "bench run")
+        let run = try Self.finishedRun(of: p)
+        Self.expect(try CLIProcess.run(["compare", run.path, "--out", dir.appendingPathComponent("cmp.csv").path]), product: p,
+                    command: "compare")
+    }
+
+    @Test("the registry agrees with the scenario format's product list")
+    func descriptorsAgreeWithProductCases() {
+        #expect(Products.withEngines == [.scrollOff])
+        for p in Product.allCases {
+            guard let d = Products.descriptor(p) else { continue }
+            #expect(d.id == p.rawValue)
+            #expect(d.name == p.displayName)
+            #expect(d.seedFile == p.seedFile)
+            #expect(Products.catalogues[p] == d.parameters)
+        }
+    }
+}
