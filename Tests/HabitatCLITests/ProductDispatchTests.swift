@@ -80,7 +80,7 @@ struct ProductDispatchTests {
         Self.expect(try CLIProcess.run(["bench", "run", "--product", p.rawValue, "--people", "5", "--days", "3", "--threads", "1",
                                         "--progress", "never"]), product: p, command: "bench run")
         let run = try Self.finishedRun(of: p)
-        Self.expect(try CLIProcess.run(["compare", run.path, "--out", dir.appendingPathComponent("cmp.csv").path]), product: p,
+        Self.expect(try CLIProcess.run(["compare", run.path, run.path, "--out", dir.appendingPathComponent("cmp.csv").path]), product: p,
                     command: "compare")
     }
 
