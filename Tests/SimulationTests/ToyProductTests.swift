@@ -111,7 +111,7 @@ enum Toy {
         static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func standing(_ life: PersonLife<Self>) -> PlanStanding { PlanStanding(segment: "free", monthlyPrice: .zero) }
+        static func standing(_ life: PersonLife<Self>) -> PlanStanding { ("free", .zero) }
         static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money? { nil }
         static func finish(_ life: inout PersonLife<Self>) {}
         static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String) { (0, "free") }

@@ -70,15 +70,8 @@ extension ProductAdapter where Occurrences == NoOccurrences {
     public static func occurrence(_ o: NoOccurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
 }
 
-/// A person's plan segment and what it is worth per month.
-public struct PlanStanding: Hashable, Sendable {
-    public var segment: String
-    public var monthlyPrice: Money
-    public init(segment: String, monthlyPrice: Money) {
-        self.segment = segment
-        self.monthlyPrice = monthlyPrice
-    }
-}
+/// A person's plan segment (one of the descriptor's `planSegments`) and what it is worth per month.
+public typealias PlanStanding = (segment: String, monthlyPrice: Money)
 
 /// A product's report figures over many people: folded from each person's tally in person order, merged in block
 /// order (bit-identical for any thread count), turned into KPI values once per replication.

@@ -90,8 +90,8 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     }
 
     public static func standing(_ life: PersonLife<Self>) -> PlanStanding {
-        guard let plan = life.engine.plan else { return PlanStanding(segment: "free", monthlyPrice: .zero) }
-        return PlanStanding(segment: plan.tier == .pro ? "pro" : "premium", monthlyPrice: monthlyPrice(of: plan, life.world.parameters))
+        guard let plan = life.engine.plan else { return ("free", .zero) }
+        return (plan.tier == .pro ? "pro" : "premium", monthlyPrice(of: plan, life.world.parameters))
     }
 
     public static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money? {
