@@ -5,7 +5,7 @@ import Yams
 /// Persona parameter values: a number, or a `{distribution: …}` map with the family's parameters.
 extension ScenarioChecker {
     mutating func checkDistribution(_ node: Node, at path: KeyPath) -> ScenarioValue? {
-        let families = DistributionFamily.allCases.map(\.rawValue)
+        let families = Distribution.Family.allCases.map(\.rawValue)
         let allowed = "a number, or a map {distribution: \(families.joined(separator: "|")), …} with its parameters"
         switch node {
         case .scalar(let s):
@@ -21,7 +21,7 @@ extension ScenarioChecker {
                 return nil
             }
             guard case .text(let fname)? = check(fv, .scalar(.choice(families), doc: ""), at: path.appending("distribution")),
-                  let family = DistributionFamily(rawValue: fname) else { return nil }
+                  let family = Distribution.Family(rawValue: fname) else { return nil }
             var values: [String: Double] = [:]
             var ok = true
             for (k, km, v) in given where k != "distribution" {

@@ -227,12 +227,12 @@ extension ScenarioLoader {
         PopulationSpec(
             installs: t["installs"]?.intValue ?? ScenarioSchema.defaultInstalls,
             personas: (t["personas"]?.items ?? []).map { p in
-                var params: [String: ParameterDistribution] = [:]
+                var params: [String: Distribution] = [:]
                 for e in p["params"]?.entries ?? [] {
                     if let d = e.value.doubleValue {
                         params[e.key] = .fixed(d)
-                    } else if let f = e.value["distribution"]?.textValue.flatMap(DistributionFamily.init(rawValue:)) {
-                        params[e.key] = ParameterDistribution(family: f, values: f.parameterNames.map { e.value[$0]?.doubleValue ?? 0 })
+                    } else if let f = e.value["distribution"]?.textValue.flatMap(Distribution.Family.init(rawValue:)) {
+                        params[e.key] = Distribution(family: f, values: f.parameterNames.map { e.value[$0]?.doubleValue ?? 0 })
                     }
                 }
                 return PersonaShare(name: p["name"]?.textValue ?? "", share: p["share"]?.doubleValue ?? 0, params: params)

@@ -137,46 +137,12 @@ public enum ScenarioSchema {
     public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir"]
 }
 
-/// Families of persona-parameter distributions and the parameters each needs.
-public enum DistributionFamily: String, CaseIterable, Sendable, Hashable {
-    /// `{distribution: normal, mean, sd}`.
-    case normal
-    /// `{distribution: lognormal, mu, sigma}`.
-    case lognormal
-    /// `{distribution: uniform, min, max}`.
-    case uniform
-    /// `{distribution: beta, alpha, beta}`.
-    case beta
-    /// `{distribution: gamma, shape, scale}`.
-    case gamma
-
-    /// Parameter names, in the order they are written.
-    public var parameterNames: [String] {
-        switch self {
-        case .normal: return ["mean", "sd"]
-        case .lognormal: return ["mu", "sigma"]
-        case .uniform: return ["min", "max"]
-        case .beta: return ["alpha", "beta"]
-        case .gamma: return ["shape", "scale"]
-        }
-    }
-
-    /// What a parameter of this family accepts: > 0 for scales and shapes; lognormal's `mu` (the log of the median)
-    /// within ±700, so that its median exp(mu) is a finite number; any finite number otherwise.
+extension Distribution.Family {
+    /// What a parameter of this family accepts in a scenario: > 0 for scales and shapes; lognormal's `mu` (the log
+    /// of the median) within ±700, so that its median exp(mu) is a finite number; any finite number otherwise.
     func parameterKind(_ name: String) -> ScalarKind {
         if positiveParameters.contains(name) { return .positive }
         if self == .lognormal && name == "mu" { return .number(-700...700) }
         return .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    }
-
-    /// Parameters that must be strictly positive.
-    var positiveParameters: Set<String> {
-        switch self {
-        case .normal: return ["sd"]
-        case .lognormal: return ["sigma"]
-        case .uniform: return []
-        case .beta: return ["alpha", "beta"]
-        case .gamma: return ["shape", "scale"]
-        }
     }
 }

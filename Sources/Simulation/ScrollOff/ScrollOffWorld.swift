@@ -53,8 +53,7 @@ public struct ScrollOffWorld: Sendable {
         var ps: [Persona] = [], pw: [Double] = []
         for share in arm.population.personas {
             let base = try PersonaCatalog.persona(named: share.name)
-            let overrides = share.params.mapValues(ScrollOffWorld.distribution)
-            ps.append(try base.applying(overrides: overrides))
+            ps.append(try base.applying(overrides: share.params))
             pw.append(share.share)
         }
         personas = ps
@@ -85,7 +84,7 @@ public struct ScrollOffWorld: Sendable {
             for (i, p) in arm.population.personas.enumerated() {
                 do {
                     let base = try PersonaCatalog.persona(named: p.name)
-                    _ = try base.applying(overrides: p.params.mapValues(distribution))
+                    _ = try base.applying(overrides: p.params)
                 } catch { problems.append("\(prefix).personas[\(i)]: \(error)") }
             }
             for (i, d) in arm.population.devices.enumerated() {
@@ -100,18 +99,6 @@ public struct ScrollOffWorld: Sendable {
             }
         }
         if !problems.isEmpty { throw PopulationError(problems: problems) }
-    }
-
-    /// The scenario's persona-parameter distribution as a behaviour-model distribution.
-    static func distribution(_ d: ParameterDistribution) -> Distribution {
-        switch d {
-        case .fixed(let v): return .fixed(v)
-        case let .normal(mean, sd): return .normal(mean: mean, sd: sd)
-        case let .lognormal(mu, sigma): return .lognormal(median: exp(mu), sigma: sigma)
-        case let .uniform(lo, hi): return .uniform(low: lo, high: hi)
-        case let .beta(a, b): return .beta(a: a, b: b)
-        case let .gamma(shape, scale): return .gamma(shape: shape, scale: scale)
-        }
     }
 
     /// The key of one of a person's streams.
