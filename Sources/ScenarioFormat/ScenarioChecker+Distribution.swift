@@ -46,6 +46,13 @@ extension ScenarioChecker {
                        allowed: "min < max")
                 return nil
             }
+            // What the behaviour model refuses (`Persona.applying(overrides:)`): the checks above are stricter, so this
+            // holds for every distribution that reaches it; kept so that a looser check above cannot let one through.
+            let distribution = Distribution(family: family, values: family.parameterNames.map { values[$0]! })
+            if let why = distribution.problem {
+                report(.outOfRange, path, at: node.mark, "\(distribution.scenarioText): \(why)", allowed: allowed)
+                return nil
+            }
             return .map([ScenarioEntry("distribution", .text(family.rawValue))] + family.parameterNames.map { ScenarioEntry($0, .number(values[$0]!)) })
         default:
             report(.wrongType, path, at: node.mark, "expected a number or a distribution, got \(Self.shown(node))", allowed: allowed)

@@ -46,7 +46,13 @@ extension ScenarioChecker {
             report(.unknownKey, here, at: km, problem.message, value: k, allowed: problem.allowed, suggestion: problem.suggestion)
             return nil
         }
-        if ScenarioSchema.isBehaviourSweepKey(k) { return .scalar(.number(-1e9...1e9)) }
+        if ScenarioSchema.isBehaviourSweepKey(k) {
+            switch sweptBehaviourParameter(k, keyMark: km, at: here) {
+            case .known(let range)?: return .scalar(.number(range))
+            case .unchecked?: return .scalar(.number(-1e9...1e9))
+            case nil: return nil
+            }
+        }
         if k.hasPrefix("rules."), product == nil { return nil }
         if k.hasPrefix("rules."), let product, catalogue == nil {
             report(.invalid, here, at: km, "product '\(product)' has no rule catalogue yet, so no rule can be swept")

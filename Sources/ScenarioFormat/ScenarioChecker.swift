@@ -17,6 +17,10 @@ struct ScenarioChecker {
     var issues: [ScenarioIssue] = []
     /// False for command-line text, whose line and column would mean nothing to the user.
     var locates = true
+    /// Personas, their parameters and device models to check names against (nil: not checked).
+    var population: PopulationCatalogue?
+    /// The KPI ids `precision.kpis` may name (nil: not checked; empty: none).
+    var kpis: [String]?
 
     init(file: String, product: Product?, catalogue: [RuleParameter]?) {
         self.file = file

@@ -10,7 +10,7 @@ import Yams
 /// ```
 /// Every problem in the file (and in the overrides) is reported at once in one `ScenarioError`.
 public struct ScenarioLoader: Sendable {
-    /// The rule catalogues of the products.
+    /// What scenarios are checked against: the products' rule catalogues and KPI ids, personas and devices.
     public var catalogues: ProductCatalogues
 
     /// Command-line overrides (the same type as `ScenarioOverrides`).
@@ -63,7 +63,10 @@ public struct ScenarioLoader: Sendable {
 
         var checker = ScenarioChecker(file: fileName, product: product, catalogue: catalogue)
         checker.duplicates = composed.duplicates
+        checker.population = catalogues.population
+        checker.kpis = product.flatMap { catalogues.kpis(of: $0) }
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
+        checker.checkCatalogueNames(root)
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
         if checker.unlisted > 0 {

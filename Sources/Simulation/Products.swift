@@ -1,3 +1,4 @@
+import Behavior
 import RulesCore
 import ScenarioFormat
 import ScrollOffRules
@@ -39,10 +40,22 @@ public enum Products {
     /// The product with a scenario id.
     public static func info(_ id: Product) -> ProductInfo { all.first { $0.id == id }! }
 
-    /// The rule-parameter catalogues of every product that has an engine, for scenario validation.
+    /// Everything scenario validation checks names against: the rule-parameter catalogue of every product that has
+    /// an engine, the KPI ids `precision.kpis` may name per product, and the personas (with the parameters each
+    /// accepts and their ranges) and device models of the behaviour and energy models.
     public static var catalogues: ProductCatalogues {
         var c = ProductCatalogues()
         for p in all { if let params = p.parameters { c.register(p.id, params) } }
+        // The seam fills these in for every product; until then Scroll Off's come from its accumulator.
+        c.registerKPIs(.scrollOff, ScrollOffRunAccumulator(horizonDays: 1).kpiValues().map(\.0.kpi))
+        c.population = population
         return c
+    }
+
+    /// The behaviour model's personas and overridable parameters (`Persona.applying(overrides:)` accepts exactly
+    /// these names; drawn values are clamped to the ranges) and the energy model's devices.
+    public static var population: PopulationCatalogue {
+        let parameters = PersonaParameter.allCases.map { PopulationCatalogue.Parameter(name: $0.rawValue, range: $0.validRange) }
+        return PopulationCatalogue(personas: PersonaCatalog.builtIn.mapValues { _ in parameters }, devices: DeviceCatalog.ids)
     }
 }
