@@ -111,8 +111,8 @@ public enum ScenarioSchema {
     public static let pairedOnlyKeys = ["seed", "horizon_days", "replications", "start"]
 
     /// Behaviour parameters a sweep may set: `population.params.<name>` (every persona) or
-    /// `population.personas.<persona>.params.<name>` (one persona). The parameter name is checked against the
-    /// behaviour model when the scenario is run or validated.
+    /// `population.personas.<persona>.params.<name>` (one persona). Validation checks the parameter name (and
+    /// each value against its range) against `ProductCatalogues.population` when one is registered.
     public static func isBehaviourSweepKey(_ k: String) -> Bool { behaviourSweepTarget(k) != nil }
 
     /// (persona or nil for all, parameter name) of a behaviour sweep key.
