@@ -66,10 +66,6 @@ enum ReportRun {
     /// size the machine can finish (`RunSize`).
     static func checkRunnable(_ scenario: ResolvedScenario, scenarioFile: String?, threads: Int, allowLarge: Bool) throws {
         try requireEngine(scenario, scenarioFile: scenarioFile)
-        do { try PopulationCheck.check(scenario) } catch {
-            fail(error.rendered(file: scenarioFile ?? DefaultScenario.fileName))
-            throw ExitCode(2)
-        }
         if let descriptor = Products.descriptor(scenario.product) {
             for warning in ProductContract.unexercisedArmWarnings(scenario, descriptor) {
                 fail("\(scenarioFile ?? DefaultScenario.fileName): warning: \(warning)")

@@ -183,10 +183,6 @@ struct TraceCommand: ParsableCommand {
     func run() throws {
         let scenario = try options.load()
         try ReportRun.requireEngine(scenario, scenarioFile: options.shownFile)
-        do { try PopulationCheck.check(scenario) } catch {
-            ReportRun.fail(error.rendered(file: options.shownFile))
-            throw ExitCode(2)
-        }
         guard (1...scenario.replications).contains(replication) else {
             ReportRun.fail("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)")
             throw ExitCode(2)

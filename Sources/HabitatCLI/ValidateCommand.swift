@@ -29,7 +29,6 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         do {
             let resolved = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: allowLarge).load(path: scenario)
-            try PopulationCheck.check(resolved)   // personas and devices, for every product
             try ReportRun.requireEngine(resolved, scenarioFile: scenario)
             let descriptor = Products.descriptor(resolved.product)!
             let size = RunSize(resolved, threads: PersonParallelRunner.defaultThreads)
@@ -51,9 +50,6 @@ struct ValidateCommand: ParsableCommand {
             }
         } catch let e as ExitCode {
             throw e
-        } catch let e as PopulationError {
-            FileHandle.standardError.write(Data("\(e.rendered(file: scenario))\n".utf8))
-            throw ExitCode(2)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(2)

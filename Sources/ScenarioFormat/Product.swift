@@ -50,20 +50,37 @@ public enum Product: String, CaseIterable, Hashable, Sendable, CustomStringConve
     }
 }
 
-/// The registry of rule-parameter catalogues: for each product, every parameter its engine reads.
+/// The registry of what a scenario is checked against: for each product, every rule parameter its engine reads and
+/// the KPI ids `precision.kpis` may name; and the population catalogue (personas, their parameters, devices).
 ///
-/// The caller (the CLI, tests) registers the catalogue each engine publishes; a product with no catalogue yet
-/// accepts no `rules` keys, and validation says so.
+/// The caller (the CLI, tests) registers what each engine and model publishes; a product with no rule catalogue yet
+/// accepts no `rules` keys, and validation says so. KPI ids: when no product has any registered, `precision.kpis`
+/// is not checked (a registry for testing the format alone); otherwise a product without KPI ids accepts none.
 public struct ProductCatalogues: Sendable, Hashable {
     /// Catalogues by product.
     public private(set) var catalogues: [Product: [RuleParameter]]
+    /// KPI ids by product: what `precision.kpis` may name.
+    public private(set) var kpis: [Product: [String]] = [:]
+    /// Personas, their parameters and device models (nil: not checked).
+    public var population: PopulationCatalogue?
 
     /// A registry holding the given catalogues.
-    public init(_ catalogues: [Product: [RuleParameter]] = [:]) { self.catalogues = catalogues }
+    public init(_ catalogues: [Product: [RuleParameter]] = [:], kpis: [Product: [String]] = [:], population: PopulationCatalogue? = nil) {
+        self.catalogues = catalogues
+        self.kpis = kpis
+        self.population = population
+    }
 
     /// Adds or replaces the catalogue of one product.
     public mutating func register(_ product: Product, _ catalogue: [RuleParameter]) { catalogues[product] = catalogue }
 
+    /// Adds or replaces the KPI ids of one product.
+    public mutating func registerKPIs(_ product: Product, _ ids: [String]) { kpis[product] = ids }
+
     /// The catalogue of a product, or nil when none is registered yet.
     public subscript(_ product: Product) -> [RuleParameter]? { catalogues[product] }
+
+    /// The KPI ids a product's `precision.kpis` may name: nil when KPI ids are not checked at all, empty when the
+    /// product has none yet.
+    public func kpis(of product: Product) -> [String]? { kpis.isEmpty ? nil : kpis[product] ?? [] }
 }

@@ -100,7 +100,7 @@ struct YAMLWriter {
             out += pad + "    share: \(formatNumber(persona.share))\n"
             if !persona.params.isEmpty {
                 out += pad + "    params:\n"
-                for k in persona.params.keys.sorted() { out += pad + "      \(Self.string(k)): \(persona.params[k]!)\n" }
+                for k in persona.params.keys.sorted() { out += pad + "      \(Self.string(k)): \(persona.params[k]!.scenarioText)\n" }
             }
         }
     }

@@ -104,10 +104,10 @@ public struct PersonaShare: Sendable, Hashable {
     /// Fraction of installs, (0, 1].
     public var share: Double
     /// Behavioural parameter overrides by name (the behaviour model owns their meaning and defaults).
-    public var params: [String: ParameterDistribution]
+    public var params: [String: Distribution]
 
     /// Creates a persona share.
-    public init(name: String, share: Double, params: [String: ParameterDistribution] = [:]) {
+    public init(name: String, share: Double, params: [String: Distribution] = [:]) {
         self.name = name
         self.share = share
         self.params = params
@@ -134,45 +134,10 @@ public struct ZoneShare: Sendable, Hashable {
     public init(zone: String, share: Double) { self.zone = zone; self.share = share }
 }
 
-/// A behavioural parameter across the people of a persona: one fixed number or a distribution to draw from.
-public enum ParameterDistribution: Sendable, Hashable, CustomStringConvertible {
-    /// Everyone in the persona has this value (written as a plain number).
-    case fixed(Double)
-    /// Normal with mean and standard deviation (`sd` > 0).
-    case normal(mean: Double, sd: Double)
-    /// Log-normal: the logarithm is normal with mean `mu` and standard deviation `sigma` (> 0).
-    case lognormal(mu: Double, sigma: Double)
-    /// Uniform on [min, max], min < max.
-    case uniform(min: Double, max: Double)
-    /// Beta with shape parameters alpha, beta > 0 (fractions).
-    case beta(alpha: Double, beta: Double)
-    /// Gamma with shape and scale > 0.
-    case gamma(shape: Double, scale: Double)
-
-    /// The family and parameters (nil family for `fixed`).
-    var parts: (family: DistributionFamily?, values: [Double]) {
-        switch self {
-        case .fixed(let v): return (nil, [v])
-        case let .normal(a, b): return (.normal, [a, b])
-        case let .lognormal(a, b): return (.lognormal, [a, b])
-        case let .uniform(a, b): return (.uniform, [a, b])
-        case let .beta(a, b): return (.beta, [a, b])
-        case let .gamma(a, b): return (.gamma, [a, b])
-        }
-    }
-
-    init(family: DistributionFamily, values v: [Double]) {
-        switch family {
-        case .normal: self = .normal(mean: v[0], sd: v[1])
-        case .lognormal: self = .lognormal(mu: v[0], sigma: v[1])
-        case .uniform: self = .uniform(min: v[0], max: v[1])
-        case .beta: self = .beta(alpha: v[0], beta: v[1])
-        case .gamma: self = .gamma(shape: v[0], scale: v[1])
-        }
-    }
-
-    /// `1.5` or `{distribution: normal, mean: 1.0, sd: 0.2}` (the YAML flow form).
-    public var description: String {
+extension Distribution {
+    /// `1.5` or `{distribution: normal, mean: 1.0, sd: 0.2}`: the YAML flow form a scenario writes (the resolved
+    /// scenario prints persona parameters this way).
+    public var scenarioText: String {
         let (family, values) = parts
         guard let family else { return formatNumber(values[0]) }
         let params = zip(family.parameterNames, values).map { "\($0): \(formatNumber($1))" }

@@ -6,6 +6,16 @@ public enum ScenarioSchema {
     public static let defaultSeed: UInt64 = 20_261_122
     /// The default first simulated day (a Monday).
     public static let defaultStart = LocalDate(year: 2026, month: 1, day: 5)!
+    /// The default product.
+    public static let defaultProduct = Product.scrollOff
+    /// The default number of days simulated.
+    public static let defaultHorizonDays = 90
+    /// The default number of Monte Carlo replications.
+    public static let defaultReplications = 1
+    /// The default number of simulated people (`population.installs`).
+    public static let defaultInstalls = 1000
+    /// The default most replications a precision target may add up to (`precision.max_replications`).
+    public static let defaultMaxReplications = 50
 
     /// The `population` map: who installs, when, and on what.
     ///
@@ -13,7 +23,7 @@ public enum ScenarioSchema {
     /// will be further keys of this map.
     public static let population: SchemaNode = .map([
         SchemaField("installs", .scalar(.integer(1...10_000_000), doc: "people who install the app over the horizon"),
-                    default: .int(1000), doc: "number of simulated people (installs); `--people` overrides it"),
+                    default: .int(defaultInstalls), doc: "number of simulated people (installs); `--people` overrides it"),
         SchemaField("personas", .list(of: .map([
             SchemaField("name", .scalar(.identifier, doc: "persona name"), required: true, doc: "persona name, e.g. student"),
             SchemaField("share", .scalar(.share, doc: "fraction of installs"), required: true, doc: "fraction of installs, (0, 1]"),
@@ -65,13 +75,13 @@ public enum ScenarioSchema {
     public static let scenario: SchemaNode = .map([
         SchemaField("name", .scalar(.identifier, doc: "scenario name"), doc: "scenario name (default: the file name without extension)"),
         SchemaField("product", .scalar(.choice(Product.allCases.map(\.rawValue)), doc: "product id"),
-                    default: .text(Product.scrollOff.rawValue), doc: "the product whose rule engine runs"),
+                    default: .text(defaultProduct.rawValue), doc: "the product whose rule engine runs"),
         SchemaField("seed", .scalar(.unsigned, doc: "master seed"), default: .unsigned(defaultSeed),
                     doc: "master random seed; `--seed` overrides it"),
         SchemaField("start", .scalar(.date, doc: "first day"), default: .date(defaultStart), doc: "first simulated day, ISO date"),
-        SchemaField("horizon_days", .scalar(.integer(1...3650), doc: "days simulated"), default: .int(90),
+        SchemaField("horizon_days", .scalar(.integer(1...3650), doc: "days simulated"), default: .int(defaultHorizonDays),
                     doc: "days simulated; `--days` overrides it"),
-        SchemaField("replications", .scalar(.integer(1...10_000), doc: "Monte Carlo replications"), default: .int(1),
+        SchemaField("replications", .scalar(.integer(1...10_000), doc: "Monte Carlo replications"), default: .int(defaultReplications),
                     doc: "Monte Carlo replications; `--replications` overrides it"),
         SchemaField("population", population, doc: "who is simulated"),
         SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "overrides of the product's rule parameters (nested maps)"),
@@ -85,8 +95,8 @@ public enum ScenarioSchema {
         SchemaField("precision", .map([
             SchemaField("kpis", .keyed(value: .scalar(.number(0...1e12), doc: "half-width"), doc: "KPI id → target half-width"),
                         required: true, doc: "KPI id → the 95 % interval half-width to reach (in the KPI's unit)"),
-            SchemaField("max_replications", .scalar(.integer(1...10_000), doc: "replications"), default: .int(50),
-                        doc: "stop adding replications here even if a target is not met (default 50)"),
+            SchemaField("max_replications", .scalar(.integer(1...10_000), doc: "replications"), default: .int(defaultMaxReplications),
+                        doc: "stop adding replications here even if a target is not met (default \(defaultMaxReplications))"),
         ], doc: "a precision target"),
                     doc: "keep adding replications (beyond `replications`, the minimum) until every named KPI's 95 % half-width "
                     + "is at or below its target in every arm, or `max_replications` is reached"),
@@ -101,8 +111,8 @@ public enum ScenarioSchema {
     public static let pairedOnlyKeys = ["seed", "horizon_days", "replications", "start"]
 
     /// Behaviour parameters a sweep may set: `population.params.<name>` (every persona) or
-    /// `population.personas.<persona>.params.<name>` (one persona). The parameter name is checked against the
-    /// behaviour model when the scenario is run or validated.
+    /// `population.personas.<persona>.params.<name>` (one persona). Validation checks the parameter name (and
+    /// each value against its range) against `ProductCatalogues.population` when one is registered.
     public static func isBehaviourSweepKey(_ k: String) -> Bool { behaviourSweepTarget(k) != nil }
 
     /// (persona or nil for all, parameter name) of a behaviour sweep key.
@@ -127,46 +137,12 @@ public enum ScenarioSchema {
     public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir"]
 }
 
-/// Families of persona-parameter distributions and the parameters each needs.
-public enum DistributionFamily: String, CaseIterable, Sendable, Hashable {
-    /// `{distribution: normal, mean, sd}`.
-    case normal
-    /// `{distribution: lognormal, mu, sigma}`.
-    case lognormal
-    /// `{distribution: uniform, min, max}`.
-    case uniform
-    /// `{distribution: beta, alpha, beta}`.
-    case beta
-    /// `{distribution: gamma, shape, scale}`.
-    case gamma
-
-    /// Parameter names, in the order they are written.
-    public var parameterNames: [String] {
-        switch self {
-        case .normal: return ["mean", "sd"]
-        case .lognormal: return ["mu", "sigma"]
-        case .uniform: return ["min", "max"]
-        case .beta: return ["alpha", "beta"]
-        case .gamma: return ["shape", "scale"]
-        }
-    }
-
-    /// What a parameter of this family accepts: > 0 for scales and shapes; lognormal's `mu` (the log of the median)
-    /// within ±700, so that its median exp(mu) is a finite number; any finite number otherwise.
+extension Distribution.Family {
+    /// What a parameter of this family accepts in a scenario: > 0 for scales and shapes; lognormal's `mu` (the log
+    /// of the median) within ±700, so that its median exp(mu) is a finite number; any finite number otherwise.
     func parameterKind(_ name: String) -> ScalarKind {
         if positiveParameters.contains(name) { return .positive }
         if self == .lognormal && name == "mu" { return .number(-700...700) }
         return .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    }
-
-    /// Parameters that must be strictly positive.
-    var positiveParameters: Set<String> {
-        switch self {
-        case .normal: return ["sd"]
-        case .lognormal: return ["sigma"]
-        case .uniform: return []
-        case .beta: return ["alpha", "beta"]
-        case .gamma: return ["shape", "scale"]
-        }
     }
 }

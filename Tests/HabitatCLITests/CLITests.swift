@@ -43,6 +43,24 @@ struct CLITests {
         #expect(r.stderr.contains("replications"))
     }
 
+    @Test func validateRefusesAMisspeltPersonaForAProductWithoutAnEngineWithLineAndColumn() throws {
+        let dir = CLIProcess.tempDir()
+        let file = dir.appendingPathComponent("nudge.yaml")
+        try """
+        product: nudge
+        population:
+          personas:
+            - name: studnet
+              share: 1
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["validate", file.path])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("nudge.yaml:4:13: error: population.personas[0].name: unknown persona 'studnet'"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("did you mean 'student'?"))
+    }
+
     @Test func validateOfAMissingFileSaysSoAndExitsTwo() throws {
         let r = try CLIProcess.run(["validate", "/nonexistent/scenario.yaml"])
         #expect(r.status == 2)

@@ -98,7 +98,7 @@ struct ScenarioResolutionTests {
         #expect(cap8.population.installs == 2000)
         #expect(cap8.population.personas == s.population.personas)
         #expect(premium.population == s.population)
-        #expect(s.population.personas[0].params["habit_days"] == .lognormal(mu: 4.2, sigma: 0.5))
+        #expect(s.population.personas[0].params["habit_days"] == .lognormalMu(mu: 4.2, sigma: 0.5))
         #expect(s.population.personas[0].params["urge_rate"] == .fixed(1.25))
         #expect(s.outputs == OutputSpec(dir: "out/premium", tracePeople: [1, 42]))
     }

@@ -8,8 +8,19 @@ import Foundation
 import ScenarioFormat
 import ScrollOffRules
 
-/// The loader `habitat` uses for Scroll Off (the other products have no catalogue yet, as in the CLI).
-let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: ScrollOffParameters.catalogue]))
+/// The loader `habitat` uses for Scroll Off (the other products have no catalogue yet, as in the CLI), with a
+/// stand-in population catalogue and KPI ids (the behaviour and energy models live in targets this package does not
+/// link; the names only need to exercise the checks, the CLI registers the real ones through `Products.catalogues`).
+let loader: ScenarioLoader = {
+    let parameters = [("pickups_per_day", 5.0...400.0), ("burstiness", 0...0.9), ("sleep_hours", 3...12), ("self_efficacy", 0...1)]
+        .map { PopulationCatalogue.Parameter(name: $0.0, range: $0.1) }
+    let personas = ["general", "student", "worker", "late-night-scroller", "adhd-adult"]
+    return ScenarioLoader(catalogues: ProductCatalogues(
+        [.scrollOff: ScrollOffParameters.catalogue],
+        kpis: [.scrollOff: ["d1_retention", "free_to_paid_14d", "pickups_per_day"]],
+        population: PopulationCatalogue(personas: Dictionary(uniqueKeysWithValues: personas.map { ($0, parameters) }),
+                                        devices: ["iphone-se-3", "iphone-13", "iphone-15"])))
+}()
 
 /// A scratch folder standing in for the scenario file's folder, with a small install-curve CSV that
 /// `population.acquisition.csv: installs.csv` (a seed in the corpus) reads.

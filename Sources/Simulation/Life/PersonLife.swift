@@ -93,7 +93,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if let days = world.installDayIndex {
             installDay = world.start + Int64(days[id])
         } else {
-            let window = Int64(min(PopulationCheck.installWindowDays, max(1, world.horizonDays / 3)))
+            let window = Int64(min(InstallArrival.installWindowDays, max(1, world.horizonDays / 3)))
             installDay = world.start + Int64(onboarding.uniformInt(below: Int(window)))
         }
         let minute = 8 * 60 + onboarding.uniformInt(below: 14 * 60)

@@ -56,8 +56,7 @@ public struct World<Adapter: ProductAdapter>: Sendable {
         var ps: [Persona] = [], pw: [Double] = []
         for share in arm.population.personas {
             let base = try PersonaCatalog.persona(named: share.name)
-            let overrides = share.params.mapValues(PopulationCheck.distribution)
-            ps.append(try base.applying(overrides: overrides))
+            ps.append(try base.applying(overrides: share.params))
             pw.append(share.share)
         }
         personas = ps
@@ -65,7 +64,7 @@ public struct World<Adapter: ProductAdapter>: Sendable {
         devices = try arm.population.devices.map { try DeviceCatalog.device(id: $0.model) }
         deviceWeights = arm.population.devices.map(\.share)
         zones = try arm.population.timeZones.map {
-            try ZoneCalendar(identifier: $0.zone, startingOn: scenario.start + -2, days: scenario.horizonDays + PopulationCheck.installWindowDays + 4)
+            try ZoneCalendar(identifier: $0.zone, startingOn: scenario.start + -2, days: scenario.horizonDays + InstallArrival.installWindowDays + 4)
         }
         zoneWeights = arm.population.timeZones.map(\.share)
         energy = EnergyModel(values: ParameterValues(defaultsOf: EnergyModel.catalogue))

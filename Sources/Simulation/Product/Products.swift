@@ -1,3 +1,4 @@
+import Behavior
 import Foundation
 import Reports
 import RulesCore
@@ -34,11 +35,24 @@ public enum Products {
         return make(try requireAdapter(scenario.product))
     }
 
-    /// The rule-parameter catalogues of every product with an engine, for scenario validation.
+    /// Everything scenario validation checks names against: the rule-parameter catalogue and the KPI ids
+    /// `precision.kpis` may name of every product with an engine, and the personas (with the parameters each
+    /// accepts and their ranges) and device models of the behaviour and energy models.
     public static var catalogues: ProductCatalogues {
         var c = ProductCatalogues()
-        for p in Product.allCases { if let d = descriptor(p) { c.register(p, d.parameters) } }
+        for p in Product.allCases {
+            if let d = descriptor(p) { c.register(p, d.parameters) }
+            if let ids = kpiIDs(p) { c.registerKPIs(p, ids) }
+        }
+        c.population = population
         return c
+    }
+
+    /// The behaviour model's personas and overridable parameters (`Persona.applying(overrides:)` accepts exactly
+    /// these names; drawn values are clamped to the ranges) and the energy model's devices.
+    public static var population: PopulationCatalogue {
+        let parameters = PersonaParameter.allCases.map { PopulationCatalogue.Parameter(name: $0.rawValue, range: $0.validRange) }
+        return PopulationCatalogue(personas: PersonaCatalog.builtIn.mapValues { _ in parameters }, devices: DeviceCatalog.ids)
     }
 
     /// Every KPI id a run of the product reports (its own, then Habitat's), nil without an engine.
