@@ -1,4 +1,5 @@
 import RulesCore
+import Stochastics
 import Reports
 
 /// The metrics of `battery-budget.csv`, in report order.

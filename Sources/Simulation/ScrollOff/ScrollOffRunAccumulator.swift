@@ -1,6 +1,7 @@
 import RulesCore
 import Reports
 import ScrollOffRules
+import Stochastics
 
 /// Everything the reports of one arm and replication need, folded from people in id order (Mergeable, so the
 /// person-parallel runner gives bit-identical results for any thread count).
