@@ -58,6 +58,22 @@ struct CLITests {
         #expect(w.stderr.contains("mm1"))
     }
 
+    /// `--threads` and `--progress` are one option group (ExecutionOptions): every command that takes them refuses
+    /// an out-of-range thread count as a usage error before any work (`check` used to crash on `--threads 0`), and
+    /// names each option with the same help line.
+    @Test(arguments: [["run"], ["check", "--baseline", "no-such-baseline"], ["bench", "kernel", "--workload", "mm1"], ["bench", "run"]])
+    func executionOptionsAreSharedAndChecked(_ command: [String]) throws {
+        for threads in ["0", "1025"] {
+            let r = try CLIProcess.run(command + ["--threads", threads])
+            #expect(r.status == 2, "\(command) --threads \(threads): \(r.stderr)")
+            #expect(r.stderr.contains("--threads must be in 1…1024 (got \(threads))"), "\(r.stderr)")
+        }
+        let help = try CLIProcess.run(command + ["--help"]).stdout
+        #expect(help.contains("--threads <threads>") && help.contains("orker threads (default: the machine's"))
+        #expect(help.contains("--progress <progress>   Progress bar on stderr: auto, always, never."))
+        #expect(help.contains(command[0] == "check" ? "default: never)" : "default: auto)"), "\(help)")
+    }
+
     @Test func benchWritesItsReportAtomically() throws {
         let out = CLIProcess.tempDir().appendingPathComponent("bench")
         let r = try CLIProcess.run(["bench", "kernel", "--workload", "agents", "--agents", "200", "--days", "2", "--out", out.path])
