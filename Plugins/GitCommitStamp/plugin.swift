@@ -13,12 +13,18 @@ import PackagePlugin
 /// git all build, with the commit unknown (`nil`). The file is replaced only when its text changes, so an
 /// unchanged tree does not recompile the target.
 ///
-/// When it runs: a build command whose inputs are every file of the package (except build products and `.git`)
-/// and the repository's `HEAD`, `logs/HEAD` (moved by every commit, checkout and reset), `index` and
-/// `packed-refs`. Editing a tracked file, committing or checking out therefore re-stamps on the next build, and
-/// an unchanged tree costs nothing. (A prebuild command would be the natural fit, but SwiftPM runs prebuild
-/// commands only when it re-plans the build, not on every build — swift-package-manager issue 5476 — so a
-/// commit or an edit to an existing file would leave the stamp stale.)
+/// When it runs: a build command whose inputs are the files that are compiled or describe the build
+/// (`Package.swift`, `Package.resolved`, everything under `Sources/`, `Plugins/` and `Tests/`) and git's state: the
+/// `HEAD` file, the `logs/HEAD` reflog (appended by every commit, checkout, reset and amend) and the git folders
+/// themselves (their entries change when git rewrites the index or a ref). Editing or committing a source file
+/// therefore re-stamps on the next build, and an unchanged tree costs nothing.
+///
+/// Why not a prebuild command: SwiftPM runs prebuild commands only when it re-plans the build, not on every build
+/// (swift-package-manager issue 5476), so a commit or an edit to an existing file would leave the stamp stale. Why
+/// not every file of the package: a build command's inputs must exist, and SwiftPM re-plans (and asks the plugin
+/// again) only when a target's folder changes — deleting a README elsewhere would fail the build with "missing
+/// inputs". An edit outside those folders (a README, the Makefile) is stamped at the next build that re-stamps.
+/// Removing `.git` from a checkout that was already built needs `swift package clean` once (its files are inputs).
 @main
 struct GitCommitStamp: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -31,27 +37,31 @@ struct GitCommitStamp: BuildToolPlugin {
             executable: URL(filePath: "/bin/sh"),
             arguments: ["-c", Self.script, "git-commit-stamp", root.path(percentEncoded: false), file.path(percentEncoded: false)],
             environment: environment,
-            inputFiles: Self.packageFiles(root) + Self.gitStateFiles(root),
+            inputFiles: Self.buildFiles(root) + Self.gitStateFiles(root),
             outputFiles: [file]
         )]
     }
 
-    /// Every file of the package, skipping build products, caches and the repository itself.
-    static func packageFiles(_ root: URL) -> [URL] {
-        let skipped: Set<String> = [".build", ".git", ".swiftpm", "__pycache__", ".ipynb_checkpoints"]
-        var files: [URL] = []
-        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey]) else { return [] }
-        for case let url as URL in walk {
-            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
-            if values?.isDirectory == true, skipped.contains(url.lastPathComponent) { walk.skipDescendants(); continue }
-            if values?.isRegularFile == true { files.append(url) }
+    /// `Package.swift`, `Package.resolved` and every file under `Sources/`, `Plugins/` and `Tests/` (folders
+    /// SwiftPM watches: adding or deleting a file there re-plans the build, so the list never names a missing file).
+    static func buildFiles(_ root: URL) -> [URL] {
+        let skipped: Set<String> = [".build", ".swiftpm", "__pycache__"]
+        var files = ["Package.swift", "Package.resolved"].map { root.appending(path: $0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) }
+        for folder in ["Sources", "Plugins", "Tests"] {
+            guard let walk = FileManager.default.enumerator(at: root.appending(path: folder),
+                                                            includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey]) else { continue }
+            for case let url as URL in walk {
+                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+                if values?.isDirectory == true, skipped.contains(url.lastPathComponent) { walk.skipDescendants(); continue }
+                if values?.isRegularFile == true { files.append(url) }
+            }
         }
         return files.sorted { $0.path < $1.path }
     }
 
-    /// The files git changes when HEAD moves or the index changes: `HEAD`, `logs/HEAD`, `index` of the checkout's
-    /// git folder (`.git`, or the folder a worktree's `.git` file names) and `packed-refs` and the current branch's
-    /// ref in the common folder. Only those that exist; none without a repository.
+    /// git's state: the checkout's git folder (`.git`, or the folder a worktree's `.git` file names) with its `HEAD`
+    /// and `logs/HEAD`, and the common git folder of a worktree. Only those that exist; none without a repository.
     static func gitStateFiles(_ root: URL) -> [URL] {
         let dotGit = root.appending(path: ".git")
         var isDirectory: ObjCBool = false
@@ -63,15 +73,10 @@ struct GitCommitStamp: BuildToolPlugin {
             let path = text.dropFirst("gitdir:".count).trimmingCharacters(in: .whitespacesAndNewlines)
             gitDir = path.hasPrefix("/") ? URL(filePath: path) : root.appending(path: path)
         }
-        var commonDir = gitDir
+        var candidates = [gitDir, gitDir.appending(path: "HEAD"), gitDir.appending(path: "logs/HEAD")]
         if let common = try? String(contentsOf: gitDir.appending(path: "commondir"), encoding: .utf8) {
             let path = common.trimmingCharacters(in: .whitespacesAndNewlines)
-            commonDir = path.hasPrefix("/") ? URL(filePath: path) : gitDir.appending(path: path)
-        }
-        var candidates = [gitDir.appending(path: "HEAD"), gitDir.appending(path: "logs/HEAD"), gitDir.appending(path: "index"),
-                          commonDir.appending(path: "packed-refs")]
-        if let head = try? String(contentsOf: gitDir.appending(path: "HEAD"), encoding: .utf8), head.hasPrefix("ref:") {
-            candidates.append(commonDir.appending(path: head.dropFirst("ref:".count).trimmingCharacters(in: .whitespacesAndNewlines)))
+            candidates.append(path.hasPrefix("/") ? URL(filePath: path) : gitDir.appending(path: path))
         }
         return candidates.filter { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) }
     }
