@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI"], exclude: ["Golden"]),
+        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI"]),
     ]
 )
