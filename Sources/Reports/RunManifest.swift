@@ -44,6 +44,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
         self.files = files
     }
 
+    /// Spelled out rather than `.convertToSnakeCase`: the JSON would be byte-identical, but decoding with
+    /// `.convertFromSnakeCase` makes a `DecodingError` name Swift's keys (`personDays: missing`), and `compare` and
+    /// `check` quote those errors to users, who see `person_days` in the file.
     enum CodingKeys: String, CodingKey {
         case tool, kind, command, seed, replications, people, threads, files
         case toolVersion = "tool_version", gitCommit = "git_commit", scenarioName = "scenario_name"
