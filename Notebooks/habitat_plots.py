@@ -78,29 +78,69 @@ def _t95(n: int) -> float:
     return table.get(n, 1.96 if n > 30 else 2.05)
 
 
+def _stage_label(stage: str, name: str, width: int = 16) -> str:
+    """'A1.5 Implementation intention created', wrapped onto lines of about `width` characters (nothing cut)."""
+    import textwrap
+    return "\n".join(textwrap.wrap(f"{stage} {name}", width=width, break_long_words=False))
+
+
 def funnel(t: dict):
-    """Activation funnel: share of installs reaching each stage, per arm, with the charter's targets marked."""
+    """Activation funnel, per arm: the share of installs reaching each stage (top) and each stage's conversion from
+    the previous stage (bottom).
+
+    The charter's stage targets are *step* conversions (stage users / previous stage users). On the top axis each is
+    drawn where it applies — at the previous stage's height × the target, for each arm's bar — so a bar reaching its
+    mark meets the target; on the bottom axis the targets are drawn as they are, against the step conversion. A
+    stage with an upper bound (target_max) gets a dotted mark too and a shaded band between the two; a missed
+    target is marked ✗ on the bottom axis.
+    """
     df = _pooled(t["funnel"])
     arms = list(dict.fromkeys(df["arm"]))
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
-    fig = _figure(figsize=(10, 4.5))
-    ax = fig.add_subplot(111)
+    fig = _figure(figsize=(max(10, 1.15 * len(stages)), 7.5))
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     width = 0.8 / len(arms)
     x = np.arange(len(stages))
+    mark = dict(color="black", lw=1.2)
     for i, arm in enumerate(arms):
-        rows = df[df["arm"] == arm].sort_values("stage_order")
-        bars = ax.bar(x + i * width - 0.4 + width / 2, rows["rate_from_start"], width, label=arm)
+        rows = df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True)
+        left = x + i * width - 0.4
+        color = f"C{i}"
+        bars = top.bar(left + width / 2, rows["rate_from_start"], width, label=arm, color=color)
         for b, r in zip(bars, rows["rate_from_previous"]):
-            ax.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
-    for j, (_, s) in enumerate(stages.iterrows()):
-        if pd.notna(s["target_min"]):
-            ax.plot([j - 0.45, j + 0.45], [s["target_min"]] * 2, color="black", ls="--", lw=1)
-    ax.plot([], [], color="black", ls="--", lw=1, label="target (step conversion, min)")
-    ax.set_xticks(x, [f"{s}\n{n}" for s, n in zip(stages["stage"], stages["stage_name"].str.slice(0, 14))], fontsize=6.5)
-    ax.set_ylabel("share of installs reaching the stage")
-    ax.set_ylim(0, 1.08)
-    ax.set_title("Activation funnel (labels: conversion from the previous stage)")
-    ax.legend(fontsize=8)
+            top.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
+        bottom.bar(left + width / 2, rows["rate_from_previous"], width, color=color)
+        for j, r in rows.iterrows():
+            if j == 0 or pd.isna(r["target_min"]):
+                continue
+            previous = rows.loc[j - 1, "rate_from_start"]
+            xs = [left[j], left[j] + width]
+            lo, hi = r["target_min"], r["target_max"]
+            top.plot(xs, [previous * lo] * 2, ls="--", **mark)
+            bottom.plot(xs, [lo] * 2, ls="--", **mark)
+            if pd.notna(hi):
+                top.plot(xs, [previous * hi] * 2, ls=":", **mark)
+                bottom.plot(xs, [hi] * 2, ls=":", **mark)
+                top.fill_between(xs, previous * lo, previous * hi, color="grey", alpha=0.25, lw=0)
+                bottom.fill_between(xs, lo, hi, color="grey", alpha=0.25, lw=0)
+            if str(r["meets_target"]).lower() == "false":
+                bottom.annotate("✗", (left[j] + width / 2, r["rate_from_previous"]), ha="center", va="bottom",
+                                fontsize=9, color="red")
+    top.plot([], [], ls="--", **mark, label="step target (min): previous stage's share × target")
+    if stages["target_max"].notna().any():
+        top.plot([], [], ls=":", **mark, label="step target (max), shaded: target range")
+    if (df["meets_target"].astype(str).str.lower() == "false").any():
+        bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its step target")
+        bottom.legend(fontsize=8, loc="lower left")
+    top.set_ylabel("share of installs\nreaching the stage")
+    top.set_ylim(0, 1.12)
+    top.set_title("Activation funnel (labels: conversion from the previous stage)")
+    handles, labels = top.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda k: labels[k] not in arms)  # arms first, then the marks
+    top.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=8, loc="upper right")
+    bottom.set_ylabel("conversion from the\nprevious stage")
+    bottom.set_ylim(0, 1.12)
+    bottom.set_xticks(x, [_stage_label(s, n) for s, n in zip(stages["stage"], stages["stage_name"])], fontsize=7)
     fig.tight_layout()
     return fig
 

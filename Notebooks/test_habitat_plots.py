@@ -25,8 +25,41 @@ def main() -> int:
             raise SystemExit("load_run accepted a directory without reports")
         except FileNotFoundError as e:
             assert "missing activation-funnel.csv" in str(e), e
+    check_funnel_targets_where_they_apply()
     print("habitat_plots self-checks passed")
     return 0
+
+
+def check_funnel_targets_where_they_apply():
+    """A stage meeting its step-conversion target must look like it meets it: on the share-of-installs axis its mark
+    sits at the previous stage's share × the target (not at the target itself), on the step axis at the target."""
+    import pandas as pd
+    cols = ["scenario", "arm", "replication", "product", "stage_order", "stage", "stage_name", "window", "users",
+            "rate_from_previous", "rate_from_start", "target_min", "target_max", "meets_target"]
+    rows = [["s", "control", "1", "p", 1, "A0", "App opened", "", 100, 1.0, 1.0, None, None, None],
+            ["s", "control", "1", "p", 2, "A1", "Permissions granted", "", 80, 0.8, 0.8, 0.75, None, "true"],
+            ["s", "control", "1", "p", 3, "A1.5", "Implementation intention created", "", 80, 1.0, 0.8, 0.85, None, "true"],
+            ["s", "control", "1", "p", 4, "A4", "First spend", "", 40, 0.5, 0.4, 0.2, 0.3, "false"]]
+    table = pd.DataFrame(rows, columns=cols).astype({"replication": str})
+    fig = hp.funnel({"funnel": table})
+    top, bottom = fig.axes[0], fig.axes[1]
+
+    def marks(ax, stage):  # y of the horizontal target marks drawn over stage index `stage`
+        return sorted(round(line.get_ydata()[0], 9) for line in ax.get_lines()
+                      if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]
+                      and stage - 0.5 < sum(line.get_xdata()) / 2 < stage + 0.5)
+    assert marks(top, 2) == [0.68], marks(top, 2)             # 0.8 × 0.85: met (bar at 0.8), not the raw 0.85
+    assert marks(bottom, 2) == [0.85], marks(bottom, 2)
+    assert marks(top, 3) == [0.16, 0.24], marks(top, 3)       # 0.8 × 0.2 and 0.8 × 0.3 (a range)
+    assert marks(bottom, 3) == [0.2, 0.3], marks(bottom, 3)
+    assert marks(top, 0) == [], "the first stage has no target"
+    labels = [t.get_text().replace("\n", " ") for t in bottom.get_xticklabels()]
+    assert labels == ["A0 App opened", "A1 Permissions granted", "A1.5 Implementation intention created",
+                      "A4 First spend"], labels
+    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    assert legend[0] == "control" and any("previous stage's share × target" in t for t in legend), legend
+    assert any("✗" == t.get_text() for t in bottom.texts), "a missed step target is marked"
+    assert not hp.figure_is_empty(fig)
 
 
 if __name__ == "__main__":

@@ -39,11 +39,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "A CSV of per-KPI tolerances: kpi,abs,rel.")
     var tolerances: String?
 
-    @Option(help: "Worker threads (default: the machine's cores).")
-    var threads: Int = PersonParallelRunner.defaultThreads
-
-    @Option(help: "Progress bar on stderr: auto, always, never.")
-    var progress: ProgressMode = .never
+    @OptionGroup var execution: ExecutionOptions<QuietExecution>
 
     func run() throws {
         let dir = URL(fileURLWithPath: baseline)
@@ -70,7 +66,7 @@ struct CheckCommand: ParsableCommand {
                                                     days: options.days, replications: options.replications, reason: reason)
         // baseline.json goes into the staging folder with the reports: the new baseline is complete before the old goes.
         _ = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: baseline, kind: .baseline,
-                                   threads: threads, progress: progress,
+                                   threads: execution.threads, progress: execution.progress,
                                    finish: { try $0.write(RegressionCheck.BaselineRecord.fileName, text: try record.json()) })
         print("Recorded baseline \(dir.path) for \(scenario.name) (scenario hash \(scenario.scenarioHash)): \(reason)")
     }
@@ -90,7 +86,7 @@ struct CheckCommand: ParsableCommand {
         let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0), known: known) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        _ = try ReportRun.simulate(scenario, scenarioFile: opts.scenario, into: scratch, threads: threads, progress: progress)
+        _ = try ReportRun.simulate(scenario, scenarioFile: opts.scenario, into: scratch, threads: execution.threads, progress: execution.progress)
         let name = "\(scenario.name) against \(dir.path)"
 
         if scenario.scenarioHash == stored.manifest.scenarioHash {

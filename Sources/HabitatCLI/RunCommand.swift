@@ -104,25 +104,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Directory for the reports (default: Reports/<scenario name>).")
     var out: String?
 
-    @Option(help: "Worker threads (default: the machine's cores).")
-    var threads: Int = PersonParallelRunner.defaultThreads
-
-    @Option(help: "Progress bar on stderr: auto, always, never.")
-    var progress: ProgressMode = .auto
+    @OptionGroup var execution: ExecutionOptions<InteractiveExecution>
 
     @Flag(help: "Run even when the run looks too large for this machine (time, reports, memory, sweep points).")
     var allowLarge = false
-
-    func validate() throws {
-        guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
-    }
 
     func run() throws {
         let scenario = try options.load(outputDir: out, allowLarge: allowLarge)
         let path = out ?? scenario.outputs.resolvedDir
         let dir = URL(fileURLWithPath: path)
         let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: path,
-                                                    threads: threads, progress: progress, allowLarge: allowLarge,
+                                                    threads: execution.threads, progress: execution.progress, allowLarge: allowLarge,
                                                     extra: { try TraceCommand.writeTraces(scenario, into: $0) })
         printSummary(run, seconds: seconds, dir: dir)
     }

@@ -90,8 +90,9 @@ struct PhoneUseCalibrationTests {
     func hourlyProfile() {
         let s = Self.stats
         let peak = (0..<24).max { s.byHour[$0] < s.byHour[$1] }!
-        #expect((19...22).contains(peak), "peak hour \(peak)")
-        #expect(s.hourShare(peak) >= 1.4)
+        let profile = (0..<24).map { (s.hourShare($0) * 100).rounded() / 100 }
+        #expect((19...22).contains(peak), "peak hour \(peak); hourly shares \(profile)")
+        #expect(s.hourShare(peak) >= 1.4, "hourly shares \(profile)")
         #expect(s.hourShare(3) <= 0.2 && s.hourShare(4) <= 0.2, "\(s.hourShare(3)), \(s.hourShare(4))")
         #expect((0..<24).allSatisfy { s.byHour[$0] >= s.byHour[3] || $0 == 4 || $0 == 2 }, "03–05 is the trough")
     }
@@ -104,12 +105,6 @@ struct PhoneUseCalibrationTests {
         let s = PickupStatistics.simulate(persona: PersonaCatalog.lateNightScroller, people: 60, days: 7, seed: 7)
         #expect(s.hourShare(0) > Self.stats.hourShare(0) * 1.5)
         #expect(s.urgeShare > Self.stats.urgeShare)
-    }
-
-    @Test func printSummary() {
-        let s = Self.stats
-        print("calibration: pickups/day \(s.meanPerDay) under30 \(s.shareUnder30s) within3 \(s.shareWithin3min) notif \(s.notificationShare) urge \(s.urgeShare) weekend \(s.weekendRatio)")
-        print("calibration hours", (0..<24).map { (s.hourShare($0) * 100).rounded() / 100 })
     }
 }
 

@@ -76,6 +76,66 @@ struct CLITests {
         #expect(w.stderr.contains("mm1"))
     }
 
+    /// The commit is stamped at build time (Plugins/GitCommitStamp): `--version` and a run's manifest name the same
+    /// commit of this repository (or `unknown` outside a git checkout), also from a copy of the binary elsewhere.
+    @Test func versionAndManifestNameTheCommitTheBinaryWasBuiltFrom() throws {
+        let version = try CLIProcess.run(["--version"])
+        #expect(version.status == 0)
+        let text = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stamp = try #require(text.split(separator: "(").last.map { String($0.dropLast()) }, "\(text)")
+        #expect(stamp == "unknown" || stamp.wholeMatch(of: /[0-9a-f]{40}(-dirty)?/) != nil, "\(text)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        func git(_ args: [String]) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["git", "-C", root.path] + args
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        if (try? git(["rev-parse", "--verify", "HEAD"])) == 0 {
+            let commit = String(stamp.prefix(40))
+            #expect(stamp != "unknown", "built in a git checkout")
+            #expect(try git(["cat-file", "-e", commit + "^{commit}"]) == 0, "\(commit) is a commit of this repository")
+        }
+        let elsewhere = CLIProcess.tempDir()
+        let copy = elsewhere.appendingPathComponent("habitat")
+        try FileManager.default.copyItem(at: CLIProcess.binary, to: copy)
+        let moved = Process()
+        moved.executableURL = copy
+        moved.arguments = ["--version"]
+        moved.currentDirectoryURL = elsewhere
+        let pipe = Pipe()
+        moved.standardOutput = pipe
+        try moved.run()
+        let movedText = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        moved.waitUntilExit()
+        #expect(movedText.trimmingCharacters(in: .whitespacesAndNewlines) == text, "a moved binary names the same commit")
+        let out = elsewhere.appendingPathComponent("run")
+        let run = try CLIProcess.run(["run", "--people", "5", "--days", "1", "--replications", "1", "--progress", "never", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"git_commit\" : \"\(stamp)\""), "\(manifest)")
+    }
+
+    /// `--threads` and `--progress` are one option group (ExecutionOptions): every command that takes them refuses
+    /// an out-of-range thread count as a usage error before any work (`check` used to crash on `--threads 0`), and
+    /// names each option with the same help line.
+    @Test(arguments: [["run"], ["check", "--baseline", "no-such-baseline"], ["bench", "kernel", "--workload", "mm1"], ["bench", "run"]])
+    func executionOptionsAreSharedAndChecked(_ command: [String]) throws {
+        for threads in ["0", "1025"] {
+            let r = try CLIProcess.run(command + ["--threads", threads])
+            #expect(r.status == 2, "\(command) --threads \(threads): \(r.stderr)")
+            #expect(r.stderr.contains("--threads must be in 1…1024 (got \(threads))"), "\(r.stderr)")
+        }
+        let help = try CLIProcess.run(command + ["--help"]).stdout
+        #expect(help.contains("--threads <threads>") && help.contains("orker threads (default: the machine's"))
+        #expect(help.contains("--progress <progress>   Progress bar on stderr: auto, always, never."))
+        #expect(help.contains(command[0] == "check" ? "default: never)" : "default: auto)"), "\(help)")
+    }
+
     @Test func benchWritesItsReportAtomically() throws {
         let out = CLIProcess.tempDir().appendingPathComponent("bench")
         let r = try CLIProcess.run(["bench", "kernel", "--workload", "agents", "--agents", "200", "--days", "2", "--out", out.path])

@@ -1,45 +1,106 @@
 import Foundation
 import Testing
 
-/// Example scenarios are golden tests: the CLI runs each at a small size and every CSV must match the checked-in
-/// copy byte for byte (`RECORD_GOLDEN=1` re-records). The manifest is compared without its wall time and commit.
-@Suite("Golden example runs", .serialized)
+/// Example scenarios are golden tests against the committed regression baselines, `Reports/baselines/<name>/` — the
+/// one golden set (`make check-baselines` checks the same folders with `habitat check`). The CLI runs each example at
+/// the size its `baseline.json` records, and every CSV must match the baseline's copy byte for byte; the manifest
+/// must match but for what differs between runs (`wall_seconds`, `git_commit`, `kind`, `threads`, `outputs.dir` in
+/// the resolved scenario and hence `scenario_hash`).
+///
+/// `RECORD_GOLDEN=1 RECORD_REASON="why"` re-records every example's baseline through `habitat check --record`
+/// (the reason goes into `baseline.json`) and fails, as snapshot libraries do, so a recording run never passes.
+@Suite("Golden example runs against Reports/baselines", .serialized)
 struct GoldenScenarioTests {
-    static let goldenRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    static let smallRun = ["--people", "40", "--days", "21", "--replications", "2", "--threads", "2", "--progress", "never"]
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let baselines = repo.appendingPathComponent("Reports/baselines")
+    /// Flags every run of this suite shares (results do not depend on the thread count).
+    static let runFlags = ["--threads", "2", "--progress", "never"]
+
+    /// A committed baseline: its folder and the flags that reproduce its size, from its `baseline.json`.
+    struct Baseline {
+        var dir: URL
+        var scenarioFile: String
+        var sizeFlags: [String]
+
+        init(example file: URL) throws {
+            let name = file.deletingPathExtension().lastPathComponent
+            dir = GoldenScenarioTests.baselines.appendingPathComponent(name)
+            let json = try Data(contentsOf: dir.appendingPathComponent("baseline.json"))
+            let record = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "\(name)/baseline.json")
+            scenarioFile = try #require(record["scenario_file"] as? String, "\(name)/baseline.json: scenario_file")
+            #expect(scenarioFile == "Scenarios/\(file.lastPathComponent)", "\(name)/baseline.json records \(scenarioFile)")
+            sizeFlags = []
+            for key in ["people", "days", "replications", "seed"] {
+                if let value = record[key] as? NSNumber { sizeFlags += ["--\(key)", value.stringValue] }
+            }
+        }
+    }
+
+    @Test func everyExampleHasABaselineAndEveryBaselineAnExample() throws {
+        let examples = ExampleScenarioTests.files.map { $0.deletingPathExtension().lastPathComponent }
+        let dirs = try FileManager.default.contentsOfDirectory(atPath: Self.baselines.path).filter {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: Self.baselines.appendingPathComponent($0).path, isDirectory: &isDir) && isDir.boolValue
+        }
+        #expect(examples.count >= 5)
+        #expect(Set(examples) == Set(dirs), "examples \(examples.sorted()), baselines \(dirs.sorted())")
+    }
 
     @Test(arguments: ExampleScenarioTests.files)
-    func exampleMatchesItsGoldenReports(_ file: URL) throws {
+    func exampleMatchesItsBaselineReports(_ file: URL) throws {
         let name = file.deletingPathExtension().lastPathComponent
+        let baseline = try Baseline(example: file)
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            guard let reason = ProcessInfo.processInfo.environment["RECORD_REASON"], !reason.isEmpty else {
+                Issue.record("RECORD_GOLDEN=1 needs RECORD_REASON=\"why the baselines change\" (kept in baseline.json)")
+                return
+            }
+            let r = try CLIProcess.run(["check", baseline.scenarioFile, "--baseline", "Reports/baselines/\(name)", "--record",
+                                        "--reason", reason] + baseline.sizeFlags + Self.runFlags, cwd: Self.repo)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            // As snapshot libraries do: a recording run never passes, so it cannot stand in for a check.
+            Issue.record("\(name): re-recorded \(baseline.dir.path); review the diff, then run again without RECORD_GOLDEN")
+            return
+        }
         let out = CLIProcess.tempDir().appendingPathComponent(name)
-        let r = try CLIProcess.run(["run", file.path, "--out", out.path] + Self.smallRun)
+        let r = try CLIProcess.run(["run", file.path, "--out", out.path] + baseline.sizeFlags + Self.runFlags)
         #expect(r.status == 0, "\(name): \(r.stderr)")
-        let golden = Self.goldenRoot.appendingPathComponent(name)
-        let produced = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".csv") }.sorted()
+        func csvs(_ dir: URL) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".csv") }.sorted()
+        }
+        let produced = try csvs(out)
         #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == ["activation-funnel.csv", "battery-budget.csv", "energy-by-effect.csv", "kpis.csv",
                                                                "retention.csv", "revenue.csv", "token-revenue-share.csv"])
         let scenarioText = try String(contentsOf: file, encoding: .utf8)
         #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),
                 "experiment.csv exactly when the scenario has arms")
         #expect(produced.contains("forecast.csv") == scenarioText.contains("acquisition:"), "forecast.csv exactly with an acquisition curve")
-        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
-            try? FileManager.default.removeItem(at: golden)
-            try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
-            for f in produced { try FileManager.default.copyItem(at: out.appendingPathComponent(f), to: golden.appendingPathComponent(f)) }
-            return
-        }
+        #expect(produced == (try csvs(baseline.dir)), "\(name): the run and its baseline hold the same reports")
+        let hint = "(an intended change: re-record with `habitat check \(baseline.scenarioFile) --baseline Reports/baselines/\(name) --record "
+            + "\(baseline.sizeFlags.joined(separator: " ")) --reason TEXT`, or RECORD_GOLDEN=1 RECORD_REASON=TEXT for every example)"
         for f in produced {
-            let expected = try String(contentsOf: golden.appendingPathComponent(f), encoding: .utf8)
+            guard let expected = try? String(contentsOf: baseline.dir.appendingPathComponent(f), encoding: .utf8) else { continue }
             let actual = try String(contentsOf: out.appendingPathComponent(f), encoding: .utf8)
             if expected != actual {
                 let e = expected.components(separatedBy: "\r\n"), a = actual.components(separatedBy: "\r\n")
                 let row = (0..<min(e.count, a.count)).first { e[$0] != a[$0] } ?? min(e.count, a.count)
-                Issue.record("\(name)/\(f) differs from its golden copy at line \(row + 1):\n  golden: \(row < e.count ? e[row] : "<end>")\n  now:    \(row < a.count ? a[row] : "<end>")\n(RECORD_GOLDEN=1 re-records after an intended change)")
+                Issue.record("\(name)/\(f) differs from Reports/baselines/\(name)/\(f) at line \(row + 1):\n  baseline: \(row < e.count ? e[row] : "<end>")\n  now:      \(row < a.count ? a[row] : "<end>")\n\(hint)")
             }
         }
-        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
-        #expect(manifest.contains("\"scenario_name\" : \"\(name)\""))
-        #expect(manifest.contains("\"people\" : "))
+        // The manifest: everything but what differs between two runs of the same scenario.
+        func manifest(_ dir: URL) throws -> [String: Any] {
+            var m = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as? [String: Any])
+            for key in ["wall_seconds", "git_commit", "kind", "threads", "scenario_hash"] { m[key] = nil }
+            let resolved = try #require(m["resolved_scenario"] as? String)
+            m["resolved_scenario"] = resolved.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("  dir: ") }.joined(separator: "\n")
+            return m
+        }
+        let now = try manifest(out), recorded = try manifest(baseline.dir)
+        #expect(now["scenario_name"] as? String == name)
+        for key in Set(now.keys).union(recorded.keys).sorted() {
+            #expect("\(now[key] ?? "<missing>")" == "\(recorded[key] ?? "<missing>")", "\(name)/manifest.json: \(key)")
+        }
     }
 
     @Test func runsAreIdenticalForAnyThreadCount() throws {

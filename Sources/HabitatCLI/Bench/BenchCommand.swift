@@ -47,11 +47,7 @@ struct KernelBench: ParsableCommand {
     @Option(help: "Random seed.")
     var seed: UInt64 = 42
 
-    @Option(help: "agents: worker threads (default: the machine's cores).")
-    var threads: Int = PersonParallelRunner.defaultThreads
-
-    @Option(help: "Progress bar on stderr: auto, always, never.")
-    var progress: ProgressMode = .auto
+    @OptionGroup var execution: ExecutionOptions<AgentsExecution>
 
     @Option(help: "Also write the figures as a report (bench-kernel.csv + manifest.json) into this directory, atomically.")
     var out: String?
@@ -60,7 +56,6 @@ struct KernelBench: ParsableCommand {
         guard customers >= 1 else { throw ValidationError("--customers must be at least 1 (got \(customers))") }
         guard agents >= 1 else { throw ValidationError("--agents must be at least 1 (got \(agents))") }
         guard (1...36_500).contains(days) else { throw ValidationError("--days must be in 1…36500 (got \(days))") }
-        guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
     }
 
     func run() throws {
@@ -99,8 +94,8 @@ struct KernelBench: ParsableCommand {
     }
 
     func runAgents(_ report: ReportDirectory?) throws {
-        let bar = ProgressBar(total: agents, unit: "agents", label: "agents", mode: progress)
-        let model = AgentsWorkload(agents: agents, days: days, seed: seed, threads: threads)
+        let bar = ProgressBar(total: agents, unit: "agents", label: "agents", mode: execution.progress)
+        let model = AgentsWorkload(agents: agents, days: days, seed: seed, threads: execution.threads)
         let clock = ContinuousClock()
         var totals: AgentsWorkload.Totals!
         do {
@@ -111,7 +106,7 @@ struct KernelBench: ParsableCommand {
             try emit(report, [
                 ("workload", "agents"), ("impl", "habitat"), ("events", "\(totals.events)"),
                 ("seconds", String(format: "%.6f", seconds)), ("events_per_s", String(format: "%.0f", Double(totals.events) / seconds)),
-                ("agents", "\(agents)"), ("days", "\(days)"), ("seed", "\(seed)"), ("threads", "\(threads)"),
+                ("agents", "\(agents)"), ("days", "\(days)"), ("seed", "\(seed)"), ("threads", "\(execution.threads)"),
                 ("urges", "\(totals.urges)"), ("resists", "\(totals.resists)"), ("gives", "\(totals.gives)"),
                 ("earns", "\(totals.earns)"), ("rollovers", "\(totals.rollovers)"), ("daily_sumsq", "\(totals.dailySumOfSquares)"),
                 ("resist_frac", String(format: "%.5f", Double(totals.resists) / Double(max(1, totals.urges)))),
@@ -133,7 +128,7 @@ struct KernelBench: ParsableCommand {
         for (k, v) in pairs.dropFirst(2) { table.append([.text(workload.rawValue), "habitat", .text(k), .text(v)]) }
         let manifest = RunManifest(command: "bench kernel --workload \(workload.rawValue)", scenarioName: "bench-kernel-\(workload.rawValue)",
                                    scenarioHash: "", resolvedScenario: "", seed: seed, replications: 1, people: people,
-                                   personDays: personDays, eventsSimulated: events, threads: threads, wallSeconds: wallSeconds,
+                                   personDays: personDays, eventsSimulated: events, threads: execution.threads, wallSeconds: wallSeconds,
                                    files: ["bench-kernel.csv"])
         try dir.write("bench-kernel.csv", table: table)
         try dir.write("manifest.json", text: try manifest.json())

@@ -20,24 +20,19 @@ struct RunBench: ParsableCommand {
     @Option(help: "Simulated days.")
     var days: Int = 90
 
-    @Option(help: "Worker threads (default: the machine's cores).")
-    var threads: Int = PersonParallelRunner.defaultThreads
-
-    @Option(help: "Progress bar on stderr: auto, always, never.")
-    var progress: ProgressMode = .auto
+    @OptionGroup var execution: ExecutionOptions<InteractiveExecution>
 
     func validate() throws {
         guard people >= 1 else { throw ValidationError("--people must be at least 1 (got \(people))") }
         guard (1...3650).contains(days) else { throw ValidationError("--days must be in 1…3650 (got \(days))") }
-        guard (1...1024).contains(threads) else { throw ValidationError("--threads must be in 1…1024 (got \(threads))") }
     }
 
     func run() throws {
         let overrides = ScenarioOverrides(replications: 1, people: people, days: days)
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: DefaultScenario.yaml(product: product), fileName: DefaultScenario.fileName, overrides: overrides)
         try ReportRun.requireEngine(scenario, scenarioFile: DefaultScenario.fileName)
-        var run = try Products.run(scenario, threads: threads)
-        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: "bench", mode: progress)
+        var run = try Products.run(scenario, threads: execution.threads)
+        let bar = ProgressBar(total: run.totalPeople, unit: "people", label: "bench", mode: execution.progress)
         let clock = ContinuousClock()
         let elapsed = try clock.measure { try run.simulate(progress: { bar.update($0) }) }
         bar.finish(run.totalPeople)
@@ -46,7 +41,7 @@ struct RunBench: ParsableCommand {
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let seconds = elapsed.seconds
         print([
-            "workload=run", "impl=habitat", "people=\(people)", "days=\(days)", "threads=\(threads)",
+            "workload=run", "impl=habitat", "people=\(people)", "days=\(days)", "threads=\(execution.threads)",
             // people × days is the workload as stated (the target); person_days counts only the days
             // people still had the app installed (uninstallers stop being simulated), so it is smaller.
             "people_x_days=\(people * days)", String(format: "people_x_days_per_s=%.0f", Double(people * days) / seconds),

@@ -10,7 +10,10 @@ import Glibc
 /// changed, statistical comparison of every KPI when something did, and an explanation of the change.
 public enum RegressionCheck {
     /// `baseline.json` beside a baseline's reports: how to re-run it and why it was recorded.
-    public struct BaselineRecord: Codable, Sendable, Equatable {
+    ///
+    /// Written by `json()` (snake_case keys: `scenario_file`, `seed`, `people`, `days`, `replications`, `reason`)
+    /// and read back only by `read(from:)`, which checks every field's type and range.
+    public struct BaselineRecord: Encodable, Sendable, Equatable {
         /// The scenario file as given to `--record` (relative to the working directory), or nil for the embedded default.
         public var scenarioFile: String?
         public var seed: UInt64?
@@ -29,15 +32,12 @@ public enum RegressionCheck {
             self.reason = reason
         }
 
-        enum CodingKeys: String, CodingKey {
-            case scenarioFile = "scenario_file", seed, people, days, replications, reason
-        }
-
         public static let fileName = "baseline.json"
 
         public func json() throws -> String {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
+            e.keyEncodingStrategy = .convertToSnakeCase
             return String(decoding: try e.encode(self), as: UTF8.self) + "\n"
         }
 

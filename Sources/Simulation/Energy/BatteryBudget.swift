@@ -1,4 +1,5 @@
 import RulesCore
+import Stochastics
 import Reports
 
 /// Collects person-day battery figures per device and metric, and energy by activity, for `battery-budget.csv`.

@@ -2,9 +2,9 @@
 /// minimum and maximum; quantiles are interpolated within bins.
 ///
 /// Bins: 200 per decade from 1e-6 to 1e4 (2 000 bins, each `ratio` = 10^(1/200) ≈ 1.0116 wide), plus a bin for
-/// exact zeros (a day the app cost nothing), an underflow bin for values in (0, 1e-6) and an overflow bin for
-/// values ≥ 1e4. Memory is fixed
-/// (about 16 KB once the first value arrives), whatever the number of values.
+/// exact zeros (a day the app cost nothing, a day without time saved), an underflow bin for values in (0, 1e-6)
+/// and an overflow bin for values ≥ 1e4. Memory is fixed (about 16 KB once the first value arrives), whatever the
+/// number of values.
 ///
 /// Precision: for a quantile whose type-7 value Q lies in [1e-6, 1e4], the estimate lies in [Q / ratio, Q · ratio],
 /// i.e. its relative error is below 1.16%. (Each order statistic is placed inside its own bin; linear
@@ -65,7 +65,7 @@ public struct LogHistogram: Hashable, Sendable {
         count += 1
         if x < min { min = x }
         if x > max { max = x }
-        // Values up to 9.2e6 fit an Int64 in fixed point; beyond that, saturate (far outside any battery metric).
+        // Values up to 9.2e6 fit an Int64 in fixed point; beyond that, saturate (far outside any battery or time figure).
         let scaled = (x * LogHistogram.fixedPointScale).rounded()
         fixedSum += scaled < 9.2e18 ? Int128(Int64(scaled)) : Int128(Int64.max)
     }

@@ -1,38 +1,5 @@
 import Foundation
 
-/// Identity of the tool that produced a report.
-public enum ToolInfo {
-    /// Habitat's version (semantic versioning).
-    public static let version = "0.1.0"
-
-    /// The git commit of the source tree this binary was built from, looked up at run time in that tree
-    /// (`<commit>` or `<commit>-dirty`); `unknown` when the tree or git is not available.
-    public static let gitCommit: String = {
-        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        guard let head = runGit(["-C", sourceRoot.path, "rev-parse", "HEAD"]), !head.isEmpty else { return "unknown" }
-        let dirty = runGit(["-C", sourceRoot.path, "status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
-        return dirty ? head + "-dirty" : head
-    }()
-
-    private static func runGit(_ args: [String]) -> String? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["git"] + args
-        // `git status` may refresh the index (and take its lock) in the source tree: Habitat only reads it.
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_OPTIONAL_LOCKS"] = "0"
-        p.environment = environment
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
-
 /// `manifest.json`: what was run and how, written beside every report (CONTRACT.md, report 7).
 public struct RunManifest: Codable, Sendable, Equatable {
     public var tool = "habitat"
@@ -77,6 +44,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
         self.files = files
     }
 
+    /// Spelled out rather than `.convertToSnakeCase`: the JSON would be byte-identical, but decoding with
+    /// `.convertFromSnakeCase` makes a `DecodingError` name Swift's keys (`personDays: missing`), and `compare` and
+    /// `check` quote those errors to users, who see `person_days` in the file.
     enum CodingKeys: String, CodingKey {
         case tool, kind, command, seed, replications, people, threads, files
         case toolVersion = "tool_version", gitCommit = "git_commit", scenarioName = "scenario_name"
@@ -95,11 +65,4 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public static func read(from url: URL) throws -> RunManifest {
         try JSONDecoder().decode(RunManifest.self, from: Data(contentsOf: url))
     }
-}
-
-/// A value that can absorb another of its kind, so workers' partial results fold into one.
-///
-/// `merge` must be deterministic: merging the same parts in the same order gives bit-identical results.
-public protocol Mergeable {
-    mutating func merge(_ other: Self)
 }
