@@ -56,6 +56,8 @@ public struct SweepStep<Engine: RuleEngine> {
 public struct SweepFailure<Engine: RuleEngine>: CustomStringConvertible {
     /// The seed whose random sequence failed.
     public let seed: UInt64
+    /// The engine's start for the seed (replay the minimal sequence with `EngineSweep.replay(_:_:end:trace:)`).
+    public let start: SweepStart<Engine>
     /// How many inputs the random sequence had sent when it failed (prelude included).
     public let originalCount: Int
     /// The shrunk sequence: removing any one input (or any chunk the shrinker tried) makes the failure go away.
@@ -245,7 +247,7 @@ public struct EngineSweep<Engine: RuleEngine> {
             chunk = max(1, chunk / 2)
         }
         let final = replay(start, seq, end: end, trace: true)
-        return SweepFailure(seed: seed, originalCount: failing.count, minimal: seq, end: end, problems: final.problems,
+        return SweepFailure(seed: seed, start: start, originalCount: failing.count, minimal: seq, end: end, problems: final.problems,
                             trace: final.trace, replays: replays)
     }
 }

@@ -46,8 +46,7 @@ struct EngineSweepTests {
         #expect(report.contains("shrunk to 2"))
         #expect(report.contains("progress reached 3"))
         // The minimal sequence replays to the same failure from a fresh engine.
-        let replay = Self.toySweep(ToyEngine.Parameters(patternDefect: true))
-            .replay(SweepStart(parameters: ToyEngine.Parameters(patternDefect: true), zone: .utc, installedAt: Self.t0), failure.minimal, end: failure.end)
+        let replay = Self.toySweep(ToyEngine.Parameters(patternDefect: true)).replay(failure.start, failure.minimal, end: failure.end)
         #expect(replay.problems == failure.problems)
     }
 

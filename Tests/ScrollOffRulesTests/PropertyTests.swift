@@ -70,7 +70,13 @@ struct PropertyTests {
     /// Per seed: UTC or UTC−5, install at a random hour of 2026-01-05 with the default rules, an onboarding that
     /// blocks apps 1 and 2, then 400 random inputs (seconds apart at a shield, else seconds or hours), then three days
     /// of timers.
-    static var sweep: EngineSweep<ScrollOffEngine> {
+    static var sweep: EngineSweep<ScrollOffEngine> { sweep(of: ScrollOffEngine.self, { $0 }, properties: seedProperties) }
+
+    /// The same sweep for any engine that wraps Scroll Off's (e.g. `FaultyEngine<ScrollOffEngine, _>`): `scrollOff`
+    /// gives the wrapped engine the random inputs are drawn from.
+    static func sweep<E: RuleEngine>(of: E.Type, _ scrollOff: @escaping (E) -> ScrollOffEngine,
+                                     properties: @escaping () -> (SweepStep<E>) -> [String] = { { _ in [] } }) -> EngineSweep<E>
+    where E.Input == ScrollOffInput, E.Parameters == ScrollOffParameters {
         EngineSweep(
             generator: { SplitMix64(seed: $0 &* 0x9E37_79B9) },
             start: { seed, r in
@@ -85,11 +91,11 @@ struct PropertyTests {
             },
             steps: 400,
             nextInstant: { r, e, now in
-                now + (e.pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240))))
+                now + (scrollOff(e).pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240))))
             },
             drain: .days(3),
-            properties: { Self.seedProperties() },
-            randomInput: Self.randomInput)
+            properties: properties,
+            randomInput: { r, e, t in randomInput(&r, scrollOff(e), t) })
     }
 
     /// Seed 000's properties beyond the engine's own invariants, checked on every call (timer deliveries included):
