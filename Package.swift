@@ -59,14 +59,19 @@ let package = Package(
         ], exclude: ["README.md"]),
         .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),
 
-        .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
+        // Test support every engine's tests reuse: temporary folders, running a binary, SplitMix64, the generic
+        // property sweep with shrinking, a fault-injecting engine wrapper (Tests/README.md). Not shipped in a product.
+        .target(name: "HabitatTestSupport", dependencies: ["RulesCore"], path: "Tests/HabitatTestSupport"),
+
+        .testTarget(name: "HabitatTestSupportTests", dependencies: ["HabitatTestSupport", "RulesCore"]),
+        .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "HabitatTestSupport"]),
         .testTarget(name: "RulesCoreTests", dependencies: ["RulesCore"]),
         .testTarget(name: "BehaviorTests", dependencies: ["Behavior", "Stochastics", "RulesCore"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
-        .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore"]),
+        .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "HabitatTestSupport"]),
+        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "HabitatTestSupport"]),
     ]
 )

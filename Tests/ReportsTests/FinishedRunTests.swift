@@ -1,6 +1,7 @@
 import Foundation
 import RulesCore
 import Testing
+import HabitatTestSupport
 @testable import Reports
 
 /// Issue 11: `compare` and `check` read finished runs that may have been truncated, edited or corrupted; each
@@ -9,8 +10,7 @@ import Testing
 struct FinishedRunTests {
     /// A small, valid run folder: two replications of one arm.
     func makeRun(kpis: String? = nil, edit: (inout RunManifest) -> Void = { _ in }) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-finished-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = TemporaryDirectory.make(prefix: "habitat-finished")
         let resolved = "name: s\nseed: 1\n"
         var m = RunManifest(command: "run", scenarioName: "s", scenarioHash: FNV1a64.hex(resolved), resolvedScenario: resolved, seed: 1,
                             replications: 2, people: 2, personDays: 2, eventsSimulated: 2, threads: 1, wallSeconds: 0, files: ["kpis.csv"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HabitatTestSupport
 @testable import Reports
 
 @Suite("CSV writing")
@@ -24,11 +25,7 @@ struct CSVTests {
 
 @Suite("Atomic report directories")
 struct ReportDirectoryTests {
-    func tempDir() -> URL {
-        let u = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-reports-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
-        return u
-    }
+    func tempDir() -> URL { TemporaryDirectory.make(prefix: "habitat-reports") }
     func contents(_ dir: URL) -> [String: String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return Dictionary(uniqueKeysWithValues: names.map { ($0, (try? String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8)) ?? "") })
@@ -169,8 +166,10 @@ struct ReportDirectoryTests {
                             wallSeconds: 0.5, files: ["kpis.csv"])
         let json = try m.json()
         #expect(json.contains("\"scenario_hash\" : \"abc\""))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString).json")
-        try Data(json.utf8).write(to: url)
-        #expect(try RunManifest.read(from: url) == m)
+        try withTemporaryDirectory(prefix: "habitat-manifest") { dir in
+            let url = dir.appendingPathComponent("manifest.json")
+            try Data(json.utf8).write(to: url)
+            #expect(try RunManifest.read(from: url) == m)
+        }
     }
 }

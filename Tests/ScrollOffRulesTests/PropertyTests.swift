@@ -1,14 +1,16 @@
 import Testing
+import HabitatTestSupport
 import RulesCore
 @testable import ScrollOffRules
 
-/// Seed sweeps over random command sequences (replayable: a failure names its seed).
+/// Seed sweeps over random command sequences on the shared driver (`HabitatTestSupport.EngineSweep`): a failure is
+/// shrunk to a minimal input sequence and reported with its seed.
 @Suite("Properties over random command sequences")
 struct PropertyTests {
     static let seeds: [UInt64] = Array(1...120)
 
     /// A random but valid-looking input.
-    static func randomInput(_ r: inout SplitMix64, _ e: ScrollOffEngine) -> ScrollOffInput {
+    static func randomInput(_ r: inout SplitMix64, _ e: ScrollOffEngine, _ now: Instant) -> ScrollOffInput {
         let app = AppID(UInt16(1 + r.below(4)))
         if let p = e.pendingShield, r.chance(0.75) {
             if p.mindfulnessOffered != nil && !p.mindfulnessAnswered && r.chance(0.7) {
@@ -51,15 +53,13 @@ struct PropertyTests {
     @Test("Invariants hold over random sequences: balances ≥ 0, earn ≤ cap, tokens ≤ cap, no spend in curfew, no unblock in cooldown, timers in the future",
           arguments: seeds)
     func sweep(seed: UInt64) {
-        let (problems, failures, _, _) = Self.run(seed: seed)
-        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
-        #expect(failures.isEmpty, "seed \(seed): \(failures.prefix(3))")
+        expectNoFailure(Self.sweep.run(seed: seed))
     }
 
     @Test("The sweeps exercise every rule (earn, spend, empty wallet, peeks, mindfulness, tokens, cap, curfew, cooldown)")
     func coverage() {
         var names: [String: Int] = [:]
-        for seed in Self.seeds.prefix(30) { for e in Self.run(seed: seed).2 { names[e.1.name, default: 0] += 1 } }
+        for seed in Self.seeds.prefix(30) { for e in Self.sweep.run(seed: seed).events { names[e.event.name, default: 0] += 1 } }
         for n in ["earn_award", "spend_tick", "wallet_empty", "bypass_free_peek", "bypass_credit_peek", "mindfulness_prompted",
                   "bypass_token_purchased", "bypass_token_cap_hit", "curfew_start", "curfew_edit_blocked", "cooldown_unblock_attempted",
                   "shield_dismissed_no_spend", "subscription_purchase_completed", "emergency_token_used"] {
@@ -67,16 +67,49 @@ struct PropertyTests {
         }
     }
 
-    static func run(seed: UInt64) -> ([String], [String], [(Instant, ScrollOffEvent)], [(Instant, ScrollOffInput, ScrollOffDecision)]) {
-        var r = SplitMix64(seed: seed &* 0x9E37_79B9)
-        var h = Harness(zone: seed % 2 == 0 ? .utc : .fixed(offset: .hours(-5)), at: r.below(24))
-        let p = h.engine.parameters
-        var failures: [String] = []
+    /// Per seed: UTC or UTC−5, install at a random hour of 2026-01-05 with the default rules, an onboarding that
+    /// blocks apps 1 and 2, then 400 random inputs (seconds apart at a shield, else seconds or hours), then three days
+    /// of timers.
+    static var sweep: EngineSweep<ScrollOffEngine> { sweep(of: ScrollOffEngine.self, { $0 }, properties: seedProperties) }
+
+    /// The same sweep for any engine that wraps Scroll Off's (e.g. `FaultyEngine<ScrollOffEngine, _>`): `scrollOff`
+    /// gives the wrapped engine the random inputs are drawn from.
+    static func sweep<E: RuleEngine>(of: E.Type, _ scrollOff: @escaping (E) -> ScrollOffEngine,
+                                     properties: @escaping () -> (SweepStep<E>) -> [String] = { { _ in [] } }) -> EngineSweep<E>
+    where E.Input == ScrollOffInput, E.Parameters == ScrollOffParameters {
+        EngineSweep(
+            generator: { SplitMix64(seed: $0 &* 0x9E37_79B9) },
+            start: { seed, r in
+                let zone: ZoneCalendar = seed % 2 == 0 ? .utc : .fixed(offset: .hours(-5))
+                let t = zone.instant(on: LocalDate(year: 2026, month: 1, day: 5)!, at: LocalTimeOfDay(hour: r.below(24), minute: 0)!)
+                let onboarding: [ScrollOffInput] = [
+                    .onboarding(.appOpened), .onboarding(.permissionGranted),
+                    .createIfThenPlan(trigger: "When I'm bored during work calls", response: "I will doodle"),
+                    .blockApp(AppID(1)), .blockApp(AppID(2)), .onboarding(.finished),
+                ]
+                return SweepStart(parameters: .defaults, zone: zone, installedAt: t, prelude: onboarding.map { SweepInput($0, at: t) })
+            },
+            steps: 400,
+            nextInstant: { r, e, now in
+                now + (scrollOff(e).pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240))))
+            },
+            drain: .days(3),
+            properties: properties,
+            randomInput: { r, e, t in randomInput(&r, scrollOff(e), t) })
+    }
+
+    /// Seed 000's properties beyond the engine's own invariants, checked on every call (timer deliveries included):
+    /// wallets never negative, earn within the day's cap, token purchases within the monthly cap, no spend while a
+    /// curfew is active, no unblock during a cooldown. Keeps totals per day and month across the calls of one run.
+    static func seedProperties() -> (SweepStep<ScrollOffEngine>) -> [String] {
+        let p = ScrollOffParameters.defaults
         var earnedByDay: [LocalDate: TimeSpan] = [:]
         var capByDay: [LocalDate: TimeSpan] = [:]
         var tokensByMonth: [MonthID: Int] = [:]
         var lastCurfewEdit = Instant.distantPast
-        h.observer = { before, input, t, out, after in
+        return { step in
+            let (before, input, t, out, after) = (step.before, step.input, step.at, step.outcome, step.after)
+            var failures: [String] = []
             if after.global.total < .zero || after.global.lots.contains(where: { $0.amount <= .zero }) { failures.append("negative global wallet") }
             for b in after.blocked where b.wallet.total < .zero { failures.append("negative wallet \(b.app)") }
             let day = after.today
@@ -107,15 +140,7 @@ struct PropertyTests {
                let b = before.blocked.first(where: { $0.app == a }), b.lockedUntil > t {
                 failures.append("unblock during cooldown at \(t)")
             }
+            return failures
         }
-        h.onboard(blocking: [1, 2], at: h.zone.localDateTime(h.now).hour)
-        for _ in 0..<400 {
-            let step: TimeSpan = h.engine.pendingShield != nil || r.chance(0.6) ? .seconds(Int64(r.below(600))) : .minutes(Int64(r.below(240)))
-            let t = h.now + step
-            h.run(until: t)
-            h.send(Self.randomInput(&r, h.engine), at: t)
-        }
-        h.run(until: h.now + .days(3))
-        return (h.problems, failures, h.log, h.inputs)
     }
 }

@@ -1,23 +1,8 @@
 import RulesCore
 @testable import ScrollOffRules
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator for replayable property sweeps.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in 0..<n.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-}
-
-/// A tiny host: an engine, its pending timers (one per kind, superseded on re-arm), and the event log.
+/// A tiny host for example tests: an engine, its pending timers (one per kind, superseded on re-arm), and the event
+/// log. (Random sweeps use `HabitatTestSupport.EngineSweep`, which hosts timers the same way and shrinks failures.)
 struct Harness {
     var engine: ScrollOffEngine
     var now: Instant
@@ -25,10 +10,6 @@ struct Harness {
     var log: [(Instant, ScrollOffEvent)] = []
     var out = ScrollOffOutcome()
     var problems: [String] = []
-    /// Every input with its decision (for replaying a failing seed).
-    var inputs: [(Instant, ScrollOffInput, ScrollOffDecision)] = []
-    /// Called before each handle with the pre-state, the input and the outcome (property checks).
-    var observer: ((ScrollOffEngine, ScrollOffInput, Instant, ScrollOffOutcome, ScrollOffEngine) -> Void)?
 
     let zone: ZoneCalendar
     let day0: LocalDate
@@ -66,7 +47,6 @@ struct Harness {
 
     mutating func dispatch(_ input: ScrollOffInput, at t: Instant) {
         now = max(now, t)
-        let before = engine
         engine.handle(input, at: t, into: &out)
         for timer in out.timers {
             if timer.at <= t { problems.append("timer \(timer) not in the future of \(t)") }
@@ -74,9 +54,7 @@ struct Harness {
             pending.append(timer)
         }
         for e in out.events { log.append((t, e)) }
-        inputs.append((t, input, out.decision))
         problems += engine.invariantViolations(at: t).map { "\(t) \(input): \($0)" }
-        observer?(before, input, t, out, engine)
     }
 
     /// Events logged since index `from`, rendered `name(k=v,…)`.

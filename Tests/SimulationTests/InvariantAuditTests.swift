@@ -1,6 +1,7 @@
 import Testing
 import Reports
 import ScenarioFormat
+import HabitatTestSupport
 import ScrollOffRules
 @testable import Simulation
 

@@ -1,4 +1,5 @@
 import Testing
+import HabitatTestSupport
 @testable import Stochastics
 
 @Suite("Non-homogeneous Poisson process (thinning)")

@@ -4,6 +4,7 @@ import Darwin
 import Glibc
 #endif
 import Testing
+import HabitatTestSupport
 @testable import Stochastics
 
 /// Moment checks. Each test states its seed (the stream's raw seed or key) and tolerance; tolerances are about

@@ -1,11 +1,4 @@
-import Testing
 @testable import Stochastics
-
-/// `|value − target| ≤ tolerance`, with both numbers in the failure message.
-func expectClose(_ value: Double, _ target: Double, within tolerance: Double, _ what: String = "",
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(abs(value - target) <= tolerance, "\(what): \(value) vs \(target) (tolerance \(tolerance))", sourceLocation: sourceLocation)
-}
 
 /// Pearson correlation of two equally long samples.
 func correlation(_ x: [Double], _ y: [Double]) -> Double {
