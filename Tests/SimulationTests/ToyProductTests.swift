@@ -111,10 +111,10 @@ enum Toy {
         static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func standing(_ life: PersonLife<Self>) -> PlanStanding { ("free", .zero) }
-        static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money? { nil }
+        static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { ("free", .zero) }
+        static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
         static func finish(_ life: inout PersonLife<Self>) {}
-        static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String) { (0, "free") }
+        static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String) { (0, "free") }
     }
 }
 

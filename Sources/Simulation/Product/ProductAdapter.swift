@@ -56,13 +56,13 @@ public protocol ProductAdapter: Sendable {
     /// The person revokes the app's device permission (a churn kind).
     static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
-    static func standing(_ life: PersonLife<Self>) -> PlanStanding
+    static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding
     /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.
-    static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money?
+    static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money?
     /// End of the life: figures that need the whole life (e.g. retention eligibility).
     static func finish(_ life: inout PersonLife<Self>)
     /// What a trace row shows of the product: wallet seconds and plan.
-    static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String)
+    static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String)
 }
 
 extension ProductAdapter where Occurrences == NoOccurrences {

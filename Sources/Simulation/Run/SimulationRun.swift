@@ -47,6 +47,10 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// Simulates everything: `replications` of every arm, then — under a precision target — one more replication of
     /// every arm at a time until each named KPI's 95 % half-width is at or below its target in every arm, or the
     /// maximum is reached. `progress` receives people done so far across the whole run.
+    // Commands reach a run through `any ProductRun`, whose witnesses are this generic code: each product's
+    // specialisation is listed here, so the generic entry dispatches to compiler-specialised code (no metadata
+    // lookups or witness calls per event). Adding a product adds its line (docs/ARCHITECTURE.md, step 5).
+    @_specialize(where Adapter == ScrollOffProduct)
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
         spool.removeAll()
         let d = Adapter.Engine.descriptor

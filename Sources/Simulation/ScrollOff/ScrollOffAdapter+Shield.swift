@@ -77,8 +77,8 @@ extension ScrollOffAdapter {
         }
     }
 
-    /// What the person brings to the choice.
-    static func choiceContext(_ life: PersonLife<Self>, urge: Double, scarcity: Double, mindfulnessDone: Bool) -> ChoiceContext {
+    /// What the person brings to the choice. (`borrowing`: the life is read in place, never copied.)
+    static func choiceContext(_ life: borrowing PersonLife<Self>, urge: Double, scarcity: Double, mindfulnessDone: Bool) -> ChoiceContext {
         ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
                       willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                       habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),

@@ -89,17 +89,17 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         Money(micros: parameters.price(of: plan).micros / Int64(plan.periodMonths))
     }
 
-    public static func standing(_ life: PersonLife<Self>) -> PlanStanding {
+    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding {
         guard let plan = life.engine.plan else { return ("free", .zero) }
         return (plan.tier == .pro ? "pro" : "premium", monthlyPrice(of: plan, life.world.parameters))
     }
 
-    public static func mrrAtHorizon(_ life: PersonLife<Self>) -> Money? {
+    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? {
         guard let plan = life.engine.plan, life.engine.periodEnd > life.horizonEnd else { return nil }
         return monthlyPrice(of: plan, life.world.parameters)
     }
 
-    public static func traceState(_ life: PersonLife<Self>) -> (walletSeconds: Int64, plan: String) {
+    public static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String) {
         (life.engine.balance(for: nil).wholeSeconds, life.engine.plan?.description ?? "free")
     }
 }
