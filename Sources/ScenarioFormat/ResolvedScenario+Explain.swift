@@ -20,14 +20,7 @@ extension ResolvedScenario {
             let source = p.source.description + (notExercised.contains(p.keyPath) ? " — \(note)" : "")
             rows.append(["rules." + p.keyPath] + values + [def.description, p.kind.description, source])
         }
-        var widths = header.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        func render(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }
-        var text = render(header) + "\n" + render(widths.enumerated().map { i, w in String(repeating: "-", count: i == widths.count - 1 ? header[i].count : w) }) + "\n"
-        for r in rows { text += render(r) + "\n" }
+        var text = TextTable.render(header, rows, underline: true)
         let changed = rows.filter { $0.contains(where: { $0.hasSuffix(" *") }) }.count
         text += "\(catalogue.count) rule parameters, \(changed) changed from the default (*); "
         text += "\(catalogue.filter { $0.source.isAssumption }.count) defaults are assumptions"

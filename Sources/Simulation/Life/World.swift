@@ -39,8 +39,6 @@ public struct World<Adapter: ProductAdapter>: Sendable {
     let revenueModel: RevenueModel
     /// The store's commission (DESIGN.md principle 6).
     let storeFees = StoreFeePolicy()
-    /// The product as data (funnel, KPIs, budgets, revenue model).
-    public var descriptor: ProductDescriptor { Adapter.Engine.descriptor }
 
     /// Builds the world of one arm and replication.
     public init(scenario: ResolvedScenario, arm: ResolvedArm, replication: Int) throws {

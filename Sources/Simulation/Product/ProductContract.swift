@@ -11,16 +11,7 @@ public enum ProductContract {
     /// Funnel, KPI targets, battery budgets, plans and revenue ceiling, each with its source.
     public static func explain(_ d: ProductDescriptor) -> String {
         var text = "# \(d.name) (\(d.id)) — seed \(d.seedFile)\n"
-        func table(_ header: [String], _ rows: [[String]]) {
-            var widths = header.map(\.count)
-            for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-            func line(_ cells: [String]) -> String {
-                cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ")
-            }
-            text += line(header) + "\n"
-            for r in rows { text += line(r) + "\n" }
-        }
+        func table(_ header: [String], _ rows: [[String]]) { text += TextTable.render(header, rows, underline: false) }
         func range(_ t: some TargetRanged) -> String {
             guard t.hasTarget else { return "-" }
             return "\(t.targetMin.map { "≥ \(format($0))" } ?? "")\(t.targetMin != nil && t.targetMax != nil ? ", " : "")\(t.targetMax.map { "≤ \(format($0))" } ?? "")"

@@ -97,18 +97,12 @@ public protocol ProductRun {
     func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)]
     /// One person's timeline (`habitat trace`).
     func trace(person: Int, arm: String, replication: Int) throws -> CSVTable
-    /// The product's descriptor.
-    var descriptor: ProductDescriptor { get }
     /// People, person-days and events simulated, over every arm.
     var totals: (people: Int, personDays: Int, events: Int) { get }
-    /// Churned people by kind, per arm.
-    var churnByArm: [(arm: String, churned: [String: Int])] { get }
 }
 
 extension SimulationRun: ProductRun {
-    public var descriptor: ProductDescriptor { Adapter.Engine.descriptor }
     public var totals: (people: Int, personDays: Int, events: Int) {
         arms.reduce((0, 0, 0)) { ($0.0 + $1.pooled.people, $0.1 + $1.pooled.personDays, $0.2 + $1.pooled.events) }
     }
-    public var churnByArm: [(arm: String, churned: [String: Int])] { arms.map { ($0.name, $0.pooled.churned) } }
 }
