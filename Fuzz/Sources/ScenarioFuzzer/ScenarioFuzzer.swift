@@ -8,19 +8,38 @@ import Foundation
 import ScenarioFormat
 import ScrollOffRules
 
-/// The loader `habitat` uses for Scroll Off (the other products have no catalogue yet, as in the CLI), with a
-/// stand-in population catalogue and KPI ids (the behaviour and energy models live in targets this package does not
-/// link; the names only need to exercise the checks, the CLI registers the real ones through `Products.catalogues`).
-let loader: ScenarioLoader = {
-    let parameters = [("pickups_per_day", 5.0...400.0), ("burstiness", 0...0.9), ("sleep_hours", 3...12), ("self_efficacy", 0...1)]
+/// The loader `habitat` uses for Scroll Off (the other products have no catalogue yet, as in the CLI), without a
+/// population catalogue or KPI ids, so that the corpus's made-up persona names reach every later stage.
+let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: ScrollOffParameters.catalogue]))
+
+/// The same with a stand-in population catalogue and KPI ids (the behaviour and energy models live in targets this
+/// package does not link; the CLI registers the real ones through `Products.catalogues`). Checking names only
+/// refuses more: whatever it accepts must load to the same scenario as with `loader`.
+let checkedLoader: ScenarioLoader = {
+    let parameters = [("pickups_per_day", 5.0...400.0), ("burstiness", 0...0.9), ("sleep_hours", 3...12), ("self_efficacy", 0...1), ("x", 0...10)]
         .map { PopulationCatalogue.Parameter(name: $0.0, range: $0.1) }
-    let personas = ["general", "student", "worker", "late-night-scroller", "adhd-adult"]
+    let personas = ["general", "student", "worker", "late-night-scroller", "adhd-adult", "a", "b"]
     return ScenarioLoader(catalogues: ProductCatalogues(
         [.scrollOff: ScrollOffParameters.catalogue],
-        kpis: [.scrollOff: ["d1_retention", "free_to_paid_14d", "pickups_per_day"]],
+        kpis: [.scrollOff: ["d1_retention", "free_to_paid_14d", "pickups_per_day", "mrr"]],
         population: PopulationCatalogue(personas: Dictionary(uniqueKeysWithValues: personas.map { ($0, parameters) }),
-                                        devices: ["iphone-se-3", "iphone-13", "iphone-15"])))
+                                        devices: ["iphone-se-3", "iphone-12", "iphone-13", "iphone-14", "iphone-15"])))
 }()
+
+/// Loads `text` with the name-checking loader: a refusal must render; an acceptance must equal `loader`'s result.
+func exerciseChecked(_ text: String) {
+    let checked: ResolvedScenario
+    do {
+        checked = try checkedLoader.load(yaml: text, fileName: fileName)
+    } catch {
+        _ = error.description
+        return
+    }
+    guard let plain = try? loader.load(yaml: text, fileName: fileName) else {
+        finding("the name-checking loader accepts a scenario the plain loader refuses", text)
+    }
+    if plain != checked { finding("the name-checking loader resolves a scenario differently", text) }
+}
 
 /// A scratch folder standing in for the scenario file's folder, with a small install-curve CSV that
 /// `population.acquisition.csv: installs.csv` (a seed in the corpus) reads.
@@ -126,6 +145,7 @@ let warmUp = """
 public func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
     do { _ = try loader.load(yaml: warmUp, fileName: fileName) } catch { fatalError("the warm-up scenario does not load:\n\(error)") }
     exercise(warmUp, overrides: .none)
+    exerciseChecked(warmUp)
     for key in overrideKeys { exercise(warmUp, overrides: ScenarioOverrides(values: [key: "1"])) }
     _ = try? loader.load(yaml: "{", fileName: fileName)
     _ = try? loader.load(path: sandbox + "/missing.yaml")
@@ -146,6 +166,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let text = String(decoding: bytes, as: UTF8.self) // invalid UTF-8 becomes U+FFFD
     let loaded = exercise(text, overrides: .none)
+    exerciseChecked(text)
 
     // Command-line overrides: on every scenario that loads and on a quarter of the others.
     if size > 0, loaded || bytes[0] & 3 == 0 {
