@@ -252,9 +252,31 @@ public struct EngineSweep<Engine: RuleEngine> {
     }
 }
 
-/// Sweeps every seed of `seeds` with `sweep` and returns the failures (shrunk), in seed order.
-public func sweepFailures<Engine: RuleEngine, Seeds: Sequence<UInt64>>(_ sweep: EngineSweep<Engine>, seeds: Seeds) -> [SweepFailure<Engine>] {
-    seeds.compactMap { sweep.run(seed: $0).failure }
+/// Sweeps `engine` over every seed of `seeds` in one call and returns the failures, shrunk, in seed order (empty
+/// when every check held on every seed): the shortest way to give a new engine invariant sweeps.
+///
+/// ```swift
+/// #expect(sweep(engine: MyEngine.self, seeds: 1...100, steps: 300, start: start) { r, engine, now in … }.isEmpty)
+/// ```
+/// For one test case per seed (a failing seed shows by name), build an `EngineSweep` and call `run(seed:)`.
+/// - Parameters:
+///   - engine: the engine type.
+///   - seeds: the seeds; each draws its own replayable sequence.
+///   - steps: random inputs per seed.
+///   - start: the engine's parameters, zone, install instant and prelude (the same for every seed).
+///   - nextInstant: the next input's instant (default: 0 to 10 minutes after the clock).
+///   - drain: how long timers keep running after the last input.
+///   - properties: a factory of extra checks, fresh per run (default none).
+///   - randomInput: a random input for the engine as it stands at an instant.
+public func sweep<Engine: RuleEngine, Seeds: Sequence<UInt64>>(
+    engine: Engine.Type, seeds: Seeds, steps: Int, start: SweepStart<Engine>,
+    nextInstant: @escaping (inout SplitMix64, Engine, Instant) -> Instant = { r, _, now in now + .seconds(Int64(r.below(600))) },
+    drain: TimeSpan = .zero,
+    properties: @escaping () -> (SweepStep<Engine>) -> [String] = { { _ in [] } },
+    randomInput: @escaping (inout SplitMix64, Engine, Instant) -> Engine.Input
+) -> [SweepFailure<Engine>] {
+    let driver = EngineSweep(start: start, steps: steps, nextInstant: nextInstant, drain: drain, properties: properties, randomInput: randomInput)
+    return seeds.compactMap { driver.run(seed: $0).failure }
 }
 
 /// The sweep's host: the engine, the clock, the pending timers (one per kind) and the checks after every call.

@@ -79,6 +79,18 @@ struct EngineSweepTests {
         #expect(failure.problems.first?.hasSuffix("4 times d") == true, "\(failure.problems)")
     }
 
+    @Test("the one-call form returns the shrunk failure of every failing seed, and nothing for a correct engine")
+    func oneCallForm() {
+        let start = SweepStart<ToyEngine>(parameters: ToyEngine.Parameters(patternDefect: true), zone: .utc, installedAt: Self.t0)
+        let failures = sweep(engine: ToyEngine.self, seeds: 1...10, steps: 100, start: start, drain: .hours(2)) { r, _, _ in r.pick([.a, .b, .c, .d]) }
+        #expect(!failures.isEmpty)
+        #expect(failures.allSatisfy { Self.letters($0.minimal) == [.a, .b] }, "\(failures.map(\.minimal.count))")
+        #expect(failures.map(\.seed) == failures.map(\.seed).sorted())
+        var correct = start
+        correct.parameters = ToyEngine.Parameters()
+        #expect(sweep(engine: ToyEngine.self, seeds: 1...10, steps: 100, start: correct, drain: .hours(2)) { r, _, _ in r.pick([.a, .b, .c, .d]) }.isEmpty)
+    }
+
     @Test("the same seed draws the same sequence; different seeds differ")
     func replayable() {
         let sweep = Self.toySweep(ToyEngine.Parameters(), steps: 60)
