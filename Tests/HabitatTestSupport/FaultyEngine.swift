@@ -13,6 +13,7 @@ public protocol EngineFault: Sendable {
 /// property sweep's) catches, names and replays a violation, without any test-only branch inside a real engine.
 /// A product's tests add the conformances their adapter needs (e.g. forwarding the screens a person sees to `base`).
 public struct FaultyEngine<Base: RuleEngine, Fault: EngineFault>: RuleEngine where Fault.Event == Base.Event {
+    // Every associated type is the base engine's: the wrapper is a drop-in replacement wherever `Base` is used.
     public typealias Parameters = Base.Parameters
     public typealias Input = Base.Input
     public typealias Decision = Base.Decision
