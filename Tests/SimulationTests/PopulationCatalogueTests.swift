@@ -26,7 +26,7 @@ struct PopulationCatalogueTests {
                 let params = "{" + PersonaParameter.allCases.map { "\($0.rawValue): \($0.validRange[keyPath: end])" }.joined(separator: ", ") + "}"
                 for device in DeviceCatalog.ids {
                     let s = try loader.load(yaml: scenario(persona: name, params: params, device: device), fileName: "p.yaml")
-                    try ScrollOffWorld.check(s)
+                    _ = try World<ScrollOffProduct>(scenario: s, arm: s.arms[0], replication: 0)
                     _ = try persona.applying(overrides: s.population.personas[0].params)
                 }
             }
@@ -54,7 +54,7 @@ struct PopulationCatalogueTests {
 
     @Test("Scroll Off's precision KPIs are its accumulator's")
     func kpis() throws {
-        let ids = ScrollOffRunAccumulator(horizonDays: 1).kpiValues().map(\.0.kpi)
+        let ids = RunAccumulator<ScrollOffProduct>(horizonDays: 1).kpiValues().map(\.0.id)
         #expect(Products.catalogues.kpis(of: .scrollOff) == ids)
         _ = try loader.load(yaml: "precision: {kpis: {\(ids[0]): 0.1}}", fileName: "k.yaml")
         #expect(throws: ScenarioError.self) { try loader.load(yaml: "precision: {kpis: {\(ids[0])_x: 0.1}}", fileName: "k.yaml") }
