@@ -12,13 +12,17 @@ import Stochastics
 /// Arms of an experiment differ only here (rules, prices, population overrides); every person's random streams
 /// are keyed by `(seed, replication, person, stream)` without the arm or the product, so arms — and products — meet
 /// the same people with the same urges (DESIGN.md, principle 3).
-public struct World<Adapter: ProductAdapter>: Sendable {
+///
+/// A class, immutable after `init`: every life of the arm holds a reference to the one world, so reading the
+/// world from inside a life (`life.world.choice`) never copies it (a struct here cost a 376-instruction copy of
+/// the whole world per shield round, found with callgrind).
+public final class World<Adapter: ProductAdapter>: Sendable {
     public let scenarioName: String
     public let armName: String
     public let seed: UInt64
     /// 1-based replication number (streams use `replication − 1`).
     public let replication: Int
-    public internal(set) var parameters: Adapter.Engine.Parameters
+    public let parameters: Adapter.Engine.Parameters
     public let start: LocalDate
     public let horizonDays: Int
     public let installs: Int

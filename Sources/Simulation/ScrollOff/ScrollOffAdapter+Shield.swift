@@ -29,7 +29,7 @@ extension ScrollOffAdapter {
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {
         let d = life.out.decision
         guard d == .walletEmpty || d == .unlockEnded || d == .dailySpendCapReached,
-              let app = life.foregroundApp, life.engine.shieldOffer()?.app == app else { return }
+              let app = life.foregroundApp, offer(&life)?.app == app else { return }
         life.interruptSession(at: now)
         meetShield(app: app, urge: 0.5, intended: .minutes(2), &life, at: now)
     }
@@ -41,11 +41,11 @@ extension ScrollOffAdapter {
     static func meetShield(app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
         var mindfulnessDone = false
         for _ in 0..<4 {
-            guard let shield = life.engine.shieldOffer() else { return }
+            guard let shield = offer(&life) else { return }
             offer(shield, intended: intended, &life)
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
-            let context = choiceContext(life, urge: urge, scarcity: scarcity, mindfulnessDone: mindfulnessDone)
-            let pick = life.world.choice.choose(life.state.options, context: context, rng: life.choices)
+            let context = choiceContext(&life, urge: urge, scarcity: scarcity, mindfulnessDone: mindfulnessDone)
+            let pick = choose(&life, context: context)
             let d = life.send(.shield(life.state.buttons[pick]), at: now)
             let chosen = life.state.options[pick].kind
             life.trace(kind: "choice", detail: "\(chosen.rawValue) → \(d)", at: now)
@@ -55,6 +55,18 @@ extension ScrollOffAdapter {
             }
         }
         if life.engine.pendingShield != nil { life.send(.shield(.close), at: now) }
+    }
+
+    /// The shield the engine shows now, if any.
+    ///
+    /// `offer`, `choose` and `choiceContext` only read the life but take it `inout`: passed `borrowing` (or read
+    /// inline in `meetShield`), Swift copied the whole life into a temporary per shield round — 300+ instructions
+    /// each, 3 % of a run, found with callgrind. `inout` passes its address.
+    static func offer(_ life: inout PersonLife<Self>) -> ShieldOffer? { life.engine.shieldOffer() }
+
+    /// *Choose*: the behaviour model picks one of the offered options.
+    static func choose(_ life: inout PersonLife<Self>, context: ChoiceContext) -> Int {
+        life.world.choice.choose(life.state.options, context: context, rng: life.choices)
     }
 
     /// *Offer*: exactly the shield's buttons, as options the person weighs (into the reused buffers).
@@ -77,8 +89,8 @@ extension ScrollOffAdapter {
         }
     }
 
-    /// What the person brings to the choice. (`borrowing`: the life is read in place, never copied.)
-    static func choiceContext(_ life: borrowing PersonLife<Self>, urge: Double, scarcity: Double, mindfulnessDone: Bool) -> ChoiceContext {
+    /// What the person brings to the choice (reads the life; `inout` only to pass it by address, see `offer`).
+    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, scarcity: Double, mindfulnessDone: Bool) -> ChoiceContext {
         ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
                       willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                       habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),
