@@ -146,8 +146,15 @@ def funnel(t: dict):
 
 
 def retention(t: dict):
-    """Day-N retention of all installs with a 95 % band over replications, by persona and by plan; D1/D7/D30 marked."""
+    """Day-N retention of all installs with a 95 % band over replications, by persona and by plan; D1/D7/D30 marked.
+
+    Panels use the `product_in_use` reading (the charter KPIs'); the first panel adds the `app_opened` reading
+    dashed. Reports written before the `activity` column have one reading (app opened) and are drawn as such."""
     df = t["retention"]
+    opened = None
+    if "activity" in df.columns:
+        opened = df[(df["activity"] == "app_opened") & (df["replication"] != "all") & (df["cohort"] == "all")]
+        df = df[df["activity"] == "product_in_use"]
     reps = df[df["replication"] != "all"]
     allc = reps[reps["cohort"] == "all"]
     fig = _figure(figsize=(17, 4.2))
@@ -174,12 +181,15 @@ def retention(t: dict):
             ax.plot(mean.index, mean.values, label=seg)
             if n.max() > 1:
                 ax.fill_between(mean.index, (mean - half).clip(0, 1), (mean + half).clip(0, 1), alpha=0.2)
+        if p == 0 and opened is not None and len(opened):
+            g = opened[(opened["segment"] == "all") & (opened["arm"] == arm0)].groupby("day")["retention"].mean()
+            ax.plot(g.index, g.values, ls="--", color="grey", label="all (opened the app)")
         for day, k in [(1, "d1_retention"), (7, "d7_retention_actives"), (30, "d30_retention_paid")]:
             ax.axvline(day, color="grey", lw=0.6, ls=":")
             if k in targets and p == 0:
                 ax.plot(day, targets[k], marker="_", color="black", markersize=14)
         ax.set_xlabel("day since install")
-        ax.set_ylabel("retention (opened the app that day)")
+        ax.set_ylabel("retention (product in use that day)" if opened is not None else "retention (opened the app that day)")
         ax.set_ylim(0, 1)
         ax.set_title(f"Retention, {title}")
         ax.legend(fontsize=7)

@@ -1,9 +1,23 @@
 import RulesCore
 
-/// `retention.csv` (CONTRACT.md, report 2): classic day-N retention by install cohort and segment.
+/// What makes a person active on a day, for retention. Every product reports both readings (issue 13, audit D2):
+/// "still using" a product whose main surface is not its own app (a blocker's shield, a lock screen) is more than
+/// opening that app.
+public enum RetentionActivity: String, Hashable, Sendable, CaseIterable, Comparable {
+    /// The product is in use: the person met its restriction (shield, lock), spent or earned in it, or opened its
+    /// app — each product's adapter says which of its events count.
+    case productInUse = "product_in_use"
+    /// The person opened the product's own app.
+    case appOpened = "app_opened"
+
+    public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+}
+
+/// `retention.csv` (CONTRACT.md, report 2): classic day-N retention by install cohort, segment and activity
+/// reading (`RetentionActivity`).
 ///
-/// A person is active on day N when they open the app on the N-th local day after their install day (day 0 is
-/// the install day). Only people whose day N lies inside the horizon count in day N's cohort size, so late
+/// A person is active on day N when they were active (in the row's reading) on the N-th local day after their
+/// install day (day 0 is the install day). Only people whose day N lies inside the horizon count in day N's cohort size, so late
 /// installs do not drag long-horizon retention down. Counts are integers: merging is exact in any order.
 public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
     public struct Key: Hashable, Sendable, Comparable {
@@ -11,7 +25,11 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
         public var cohort: String
         /// `all`, a persona, or a plan.
         public var segment: String
-        public static func < (a: Key, b: Key) -> Bool { (a.cohort, a.segment) < (b.cohort, b.segment) }
+        /// What counts as active.
+        public var activity: RetentionActivity
+        public static func < (a: Key, b: Key) -> Bool {
+            (a.cohort, a.segment) != (b.cohort, b.segment) ? (a.cohort, a.segment) < (b.cohort, b.segment) : a.activity < b.activity
+        }
     }
     public struct Counts: Hashable, Sendable {
         /// People observable on day N.
@@ -26,15 +44,16 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
 
     public init(maxDay: Int) { self.maxDay = maxDay }
 
-    /// Adds one person: install cohort, the segments they belong to (besides `all`), the days after install that
-    /// lie in the horizon (`observedDays` = 1 + last observable day index), and the days they were active.
-    public mutating func add(cohort: ISOWeek, segments: [String], observedDays: Int, activeDays: [Int]) {
+    /// Adds one person in one activity reading: install cohort, the segments they belong to (besides `all`), the
+    /// days after install that lie in the horizon (`observedDays` = 1 + last observable day index), and the days
+    /// they were active in that reading.
+    public mutating func add(cohort: ISOWeek, segments: [String], observedDays: Int, activity: RetentionActivity, activeDays: [Int]) {
         let observed = min(observedDays, maxDay + 1)
         var activeFlags = [Bool](repeating: false, count: maxDay + 1)
         for d in activeDays where d >= 0 && d < observed { activeFlags[d] = true }
         for c in [cohort.description, "all"] {
             for s in ["all"] + segments {
-                let k = Key(cohort: c, segment: s)
+                let k = Key(cohort: c, segment: s, activity: activity)
                 var counts = cells[k] ?? Counts(eligible: Array(repeating: 0, count: maxDay + 1), active: Array(repeating: 0, count: maxDay + 1))
                 for d in 0..<observed {
                     counts.eligible[d] += 1
@@ -57,27 +76,29 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
         }
     }
 
-    /// Day-N retention of a cohort and segment (nil when nobody is observable that day).
-    public func retention(cohort: String = "all", segment: String = "all", day: Int) -> Double? {
-        guard let c = cells[Key(cohort: cohort, segment: segment)], day <= maxDay, c.eligible[day] > 0 else { return nil }
+    /// Day-N retention of a cohort and segment in one activity reading (nil when nobody is observable that day).
+    public func retention(cohort: String = "all", segment: String = "all", activity: RetentionActivity = .productInUse,
+                          day: Int) -> Double? {
+        guard let c = cells[Key(cohort: cohort, segment: segment, activity: activity)], day <= maxDay, c.eligible[day] > 0 else { return nil }
         return Double(c.active[day]) / Double(c.eligible[day])
     }
 
-    public static let header = ReportKeys.header + ["cohort", "segment", "day", "cohort_size", "active", "retention"]
+    public static let header = ReportKeys.header + ["cohort", "segment", "activity", "day", "cohort_size", "active", "retention"]
 
-    /// Rows by cohort (weeks ascending, then `all`), segment, day; days nobody could reach are omitted.
+    /// Rows by cohort (weeks ascending, then `all`), segment, activity reading, day; days nobody could reach are omitted.
     public func rows(_ keys: ReportKeys) -> [[CSVField]] {
         let ordered = cells.keys.sorted { a, b in
             if (a.cohort == "all") != (b.cohort == "all") { return b.cohort == "all" }
             if a.cohort != b.cohort { return a.cohort < b.cohort }
             if (a.segment == "all") != (b.segment == "all") { return a.segment == "all" }
-            return a.segment < b.segment
+            if a.segment != b.segment { return a.segment < b.segment }
+            return a.activity < b.activity
         }
         var rows: [[CSVField]] = []
         for k in ordered {
             let c = cells[k]!
             for d in 0...maxDay where c.eligible[d] > 0 {
-                rows.append(keys.fields + [.text(k.cohort), .text(k.segment), .integer(Int64(d)), .integer(Int64(c.eligible[d])),
+                rows.append(keys.fields + [.text(k.cohort), .text(k.segment), .text(k.activity.rawValue), .integer(Int64(d)), .integer(Int64(c.eligible[d])),
                                            .integer(Int64(c.active[d])), .rate(Double(c.active[d]) / Double(c.eligible[d]))])
             }
         }

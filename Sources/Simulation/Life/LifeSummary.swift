@@ -13,6 +13,9 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     public var observedDays = 0
     /// Local day indices (0 = install day) on which the person opened the product's app, ascending.
     public var activeDays: [Int] = []
+    /// Local day indices on which the product was in use (`RetentionActivity.productInUse`: the adapter says
+    /// which events count; opening the app always does), ascending.
+    public var inUseDays: [Int] = []
     /// Funnel stages reached, tracked from the engine's own events.
     public var funnel = Adapter.Engine.Funnel()
     /// Highest plan segment ever held (the descriptor's `planSegments`).
@@ -58,8 +61,8 @@ public struct ConsumableMonth: Hashable, Sendable {
 public enum CommonCount: Int, CounterKey {
     case pickups, sessions, sessionsUnder30s, notificationSessions
     /// People (1 per life), person-days observed, engine calls and timer firings, days with an app open,
-    /// people who ever paid.
-    case people, personDays, events, activeDays, subscribers
+    /// people who ever paid, days with the product in use.
+    case people, personDays, events, activeDays, subscribers, inUseDays
 }
 
 /// The product-independent counters of a life or a run.

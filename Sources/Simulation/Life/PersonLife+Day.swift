@@ -16,6 +16,7 @@ extension PersonLife {
         summary.personDays += 1
         engagement.endOfDay()
         todayActive = false
+        todayInUse = false
         dayIndex += 1
         let month = zone.monthID(now)
         if month != currentMonth {

@@ -62,6 +62,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public internal(set) var dayIndex = 0
     /// The person opened the product's app today.
     public internal(set) var todayActive = false
+    /// The product was in use today (`recordInUseDay`).
+    public internal(set) var todayInUse = false
     /// Milliseconds the person meant to spend in restricted apps today, and spent there.
     public var intendedRestrictedMs: Int64 = 0
     var usedRestrictedMs: Int64 = 0
@@ -240,8 +242,18 @@ public struct PersonLife<Adapter: ProductAdapter> {
         Adapter.sessionEnded(app: app, &self, at: now)
     }
 
-    /// Marks today as a day the person opened the product's app (retention, monthly actives).
+    /// Marks today as a day the product was in use (retention's `product_in_use` reading): the adapter calls it
+    /// for the events that mean use of its product (a shield met, credit spent or earned, …).
+    public mutating func recordInUseDay() {
+        guard !todayInUse else { return }
+        todayInUse = true
+        summary.inUseDays.append(dayIndex)
+    }
+
+    /// Marks today as a day the person opened the product's app (retention, monthly actives); opening the app is
+    /// also use of the product.
     public mutating func recordActiveDay() {
+        recordInUseDay()
         guard !todayActive else { return }
         todayActive = true
         summary.activeDays.append(dayIndex)

@@ -42,10 +42,13 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         c[.personDays] = o.personDays
         c[.events] = o.eventsSimulated
         c[.activeDays] = o.activeDays.count
+        c[.inUseDays] = o.inUseDays.count
         c.flag(.subscribers, o.everSubscribed)
         common.merge(c)
         funnel.add(reachedStages: o.funnel.reached)
-        retention.add(cohort: o.cohort, segments: [o.persona, o.planSegment], observedDays: o.observedDays, activeDays: o.activeDays)
+        let segments = [o.persona, o.planSegment]
+        retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .productInUse, activeDays: o.inUseDays)
+        retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .appOpened, activeDays: o.activeDays)
         for (month, m) in o.consumableMonths.sorted(by: { $0.key < $1.key }) {
             tokens.add(month: month, tokenGross: m.consumables, subscriptionGross: m.subscriptions, tokensSold: m.sold, capHits: m.capHits)
         }

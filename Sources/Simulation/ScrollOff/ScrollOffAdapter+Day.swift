@@ -50,9 +50,9 @@ extension ScrollOffAdapter {
 
     // MARK: - Days and the end of the life
 
-    /// The day's §8.3 figures: shields on active days, the app's own time saved, the plan at day 30.
+    /// The day's §8.3 figures: shields on days in use, the app's own time saved, the plan at day 30.
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
-        if life.todayActive {
+        if life.todayInUse {
             life.summary.tally.counts[.shieldsOnActiveDays] += life.state.todayShields
             life.summary.tally.appMinutesSavedPerActiveDay.append(life.engine.timeSavedToday.minutes)
         }
@@ -64,10 +64,14 @@ extension ScrollOffAdapter {
     public static func finish(_ life: inout PersonLife<Self>) {
         let s = life.summary
         var c = s.tally.counts
-        let active = s.activeDays   // ascending day indices, a few dozen at most
-        if s.observedDays > 1 { c.flag(.d1Eligible); c.flag(.d1Active, active.contains(1)) }
-        if s.observedDays > 7, s.tally.reachedA2 { c.flag(.d7ActivesEligible); c.flag(.d7ActivesActive, active.contains(7)) }
-        if s.observedDays > 30, s.tally.subscribedAtDay30 { c.flag(.d30PaidEligible); c.flag(.d30PaidActive, active.contains(30)) }
+        // Ascending day indices, a few dozen at most: in use (the charter KPIs' reading) and app opened.
+        let inUse = s.inUseDays, opened = s.activeDays
+        func flags(day: Int, _ eligible: ScrollOffCount, _ active: ScrollOffCount, _ appOpened: ScrollOffCount) {
+            c.flag(eligible); c.flag(active, inUse.contains(day)); c.flag(appOpened, opened.contains(day))
+        }
+        if s.observedDays > 1 { flags(day: 1, .d1Eligible, .d1Active, .d1Opened) }
+        if s.observedDays > 7, s.tally.reachedA2 { flags(day: 7, .d7ActivesEligible, .d7ActivesActive, .d7ActivesOpened) }
+        if s.observedDays > 30, s.tally.subscribedAtDay30 { flags(day: 30, .d30PaidEligible, .d30PaidActive, .d30PaidOpened) }
         if s.everSubscribed && s.tally.latestPlanAnnual { c.flag(.annualSubscribers) }
         if c[.reachedA1] == 1 && s.tally.revokedAuthorization { c.flag(.a1Revoked) }
         life.summary.tally.counts = c

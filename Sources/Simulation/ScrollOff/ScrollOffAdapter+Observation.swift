@@ -4,12 +4,17 @@ import ScrollOffRules
 
 extension ScrollOffAdapter {
     /// What the person and the reports take from each analytics event (seed 000 §8.1, §8.3).
+    ///
+    /// The product is *in use* on a day (retention's `product_in_use` reading, issue 13 / audit D2) when the
+    /// person meets a shield, spends credit or earns it (earning needs ScreenTime authorisation and a blocked app,
+    /// §3.2), or opens the app: for a blocker the shield, not the dashboard, is the main surface (§3.1).
     public static func observe(_ event: ScrollOffEvent, _ life: inout PersonLife<Self>, at t: Instant) {
         let sinceInstall = t - life.installedAt
         switch event {
         case .appOpened:
             life.recordActiveDay()
         case .shieldShown:
+            life.recordInUseDay()
             life.summary.tally.counts[.shields] += 1
             life.state.todayShields += 1
         case .shieldDismissedNoSpend:
@@ -42,7 +47,9 @@ extension ScrollOffAdapter {
         case .walletEmpty:
             life.engagement.record(.walletEmpty)
         case .earnAward(let amount, _, _):
-            if amount > .zero { life.engagement.record(.earnedCredit) }
+            if amount > .zero { life.engagement.record(.earnedCredit); life.recordInUseDay() }
+        case .spendTick(let spent, _, _):
+            if spent > .zero { life.recordInUseDay() }
         case .paywallShown:
             life.engagement.record(.paywallHit)
         default:

@@ -9,13 +9,15 @@ public enum ScrollOffCount: Int, CounterKey {
     // Per-person flags (0 or 1), summed to counts of people.
     case streak7Within14Days, warrior30Within45Days, insightWithin7Days, sawSelfEfficacyMessage, paidWithin14Days
     case annualSubscribers, reachedA1, a1Revoked
+    // Retention's two readings (audit D2): the product in use (the charter ids) and the app opened.
     case d1Active, d1Eligible, d7ActivesActive, d7ActivesEligible, d30PaidActive, d30PaidEligible
+    case d1Opened, d7ActivesOpened, d30PaidOpened
 }
 
 /// One person's Scroll Off figures.
 public struct ScrollOffTally: Sendable {
     public var counts = Counters<ScrollOffCount>()
-    /// The app's own time-saved estimate per active day (minutes).
+    /// The app's own time-saved estimate per day with the product in use (minutes).
     public var appMinutesSavedPerActiveDay: [Double] = []
     /// Per-person facts the retention figures need at the end of the life.
     public var reachedA2 = false, subscribedAtDay30 = false, revokedAuthorization = false, latestPlanAnnual = false
@@ -47,8 +49,11 @@ public struct ScrollOffMetrics: ProductMetrics {
             "d1_retention": c.ratio(.d1Active, .d1Eligible),
             "d7_retention_actives": c.ratio(.d7ActivesActive, .d7ActivesEligible),
             "d30_retention_paid": c.ratio(.d30PaidActive, .d30PaidEligible),
+            "d1_retention_app_opened": c.ratio(.d1Opened, .d1Eligible),
+            "d7_retention_actives_app_opened": c.ratio(.d7ActivesOpened, .d7ActivesEligible),
+            "d30_retention_paid_app_opened": c.ratio(.d30PaidOpened, .d30PaidEligible),
             "median_time_saved_per_day": appSavedPerActiveDay.quantile(0.5) ?? .nan,
-            "shields_per_day": Counters<ScrollOffCount>.ratio(c[.shieldsOnActiveDays], common[.activeDays]),
+            "shields_per_day": Counters<ScrollOffCount>.ratio(c[.shieldsOnActiveDays], common[.inUseDays]),
             "willpower_win_share": c.ratio(.willpowerWins, .shields),
             "intentions_per_user": Counters<ScrollOffCount>.ratio(c[.intentions], people),
             "streak_7_share": Counters<ScrollOffCount>.ratio(c[.streak7Within14Days], people),
