@@ -23,24 +23,31 @@ extension ScrollOffAdapter {
         case .annual: plan = .proAnnual
         }
         life.send(.upgradeTapped(plan), at: now)
-        if life.send(.buyPlan(plan), at: now) == .subscribed {
-            life.scheduleDecision(at: life.engine.periodEnd - .days(1))
-        }
+        if life.send(.buyPlan(plan), at: now) == .subscribed { bookRenewalDecision(&life) }
     }
 
-    /// A day before renewal the person keeps or cancels the plan.
+    /// Books the keep-or-cancel decision a day before the engine's current period ends. The period is the
+    /// engine's (calendar months, §5.1 and `ScrollOffEngine+Subscription`), re-read after every renewal or plan
+    /// change at the next local midnight — never a 30-day month (audit D12: around February the old schedule
+    /// decided after the charge).
+    static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
+        guard life.engine.plan != nil, life.engine.autoRenew, life.state.renewalDecisionFor != life.engine.periodEnd else { return }
+        life.state.renewalDecisionFor = life.engine.periodEnd
+        life.scheduleDecision(at: life.engine.periodEnd - .days(1))
+    }
+
+    /// A day before renewal the person keeps or cancels the plan. (A decision booked for a period that has since
+    /// changed — an upgrade, a refund — does nothing.)
     public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
-        guard let plan = life.engine.plan, life.engine.autoRenew else { return }
+        guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
+              now < life.engine.periodEnd else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
         let keeps = life.world.purchase.renews(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
                                                willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                valueFelt: life.engagement.perceivedValue,
                                                isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40), rng: life.purchases)
-        if keeps {
-            life.scheduleDecision(at: life.engine.periodEnd + TimeSpan.days(Int64(30 * plan.periodMonths)) - .days(1))
-        } else {
-            life.send(.cancelSubscription, at: now)
-        }
+        life.trace(kind: "renewal-decision", detail: "\(keeps ? "keep" : "cancel") \(plan.sku)", at: now)
+        if !keeps { life.send(.cancelSubscription, at: now) }
     }
 
     /// The person revokes Screen Time access (the engine is told; §8.3 authorization retention).
@@ -57,6 +64,7 @@ extension ScrollOffAdapter {
             life.summary.tally.appMinutesSavedPerActiveDay.append(life.engine.timeSavedToday.minutes)
         }
         life.state.todayShields = 0
+        bookRenewalDecision(&life)
         if life.dayIndex == 30 { life.summary.tally.subscribedAtDay30 = life.engine.plan != nil }
     }
 

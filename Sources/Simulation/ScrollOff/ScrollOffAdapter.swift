@@ -54,6 +54,8 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var capRefusedMonth: MonthID?
         /// Shields met today.
         var todayShields = 0
+        /// The end of the subscription period whose keep-or-cancel decision is booked.
+        var renewalDecisionFor: Instant?
     }
 
     public static func initialState() -> PersonState { PersonState() }
