@@ -25,10 +25,13 @@ public struct ProductDescriptor: Sendable {
     public var reports: [String]
     /// The engine's inputs, each with whether the simulated people drive it and the parameters it governs.
     public var inputs: [EngineInputInfo]
+    /// Rule parameters no simulated life can move, each with the reason (key path → reason): e.g. a rule about
+    /// the UI. Every other parameter must move some report when changed (`ParameterSensitivityTests`, issue 13).
+    public var notSimulable: [String: String]
 
     public init(id: String, name: String, seedFile: String, summary: String, parameters: [RuleParameter], funnel: [FunnelStage],
                 kpis: [KPIDefinition], batteryBudgets: BatteryBudgets, revenue: RevenueModel, reports: [String],
-                inputs: [EngineInputInfo]) {
+                inputs: [EngineInputInfo], notSimulable: [String: String] = [:]) {
         self.id = id
         self.name = name
         self.seedFile = seedFile
@@ -40,6 +43,7 @@ public struct ProductDescriptor: Sendable {
         self.revenue = revenue
         self.reports = reports
         self.inputs = inputs
+        self.notSimulable = notSimulable
     }
 
     /// The rule parameters no simulated person can reach: every input that governs them is one the people never
