@@ -7,6 +7,10 @@ extension StreamName {
     /// stream so that adding them shifted none of the `population` draws: every person drawn before they existed
     /// is drawn the same. New traits are appended at the end of `PersonTraits.draw`, never inserted.
     public static let personTraits = StreamName("population-traits")
+    /// Decisions about optional features (set a bedtime schedule? budget per app? turn prompts off? change the
+    /// clock? ask for a refund?): a stream of their own, so that an adapter that starts making them shifts none of
+    /// the `choices`, `purchases` or `onboarding` draws it already makes.
+    public static let featureUse = StreamName("feature-use")
 }
 
 /// How a person answers an app that asks for if-then plans (implementation intentions), e.g. at onboarding.
