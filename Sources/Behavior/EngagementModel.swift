@@ -12,6 +12,9 @@ public enum EngagementEvent: Hashable, Sendable {
 /// Ways of leaving.
 public enum ChurnKind: String, Hashable, Sendable, CaseIterable {
     case uninstall, revokeAccess, dormant
+    /// The app stays installed but the person lifts its restriction: unblocks the apps (once a lock or cooldown
+    /// lets them) or deletes the schedules. Only `dailyChurnDecision(rng:disableRestrictionShare:)` returns it.
+    case disableRestriction
 }
 
 /// Cues that can prompt opening the blocker app itself.
@@ -114,9 +117,21 @@ public struct EngagementModel: Hashable, Sendable {
 
     /// Whether (and how) the person leaves today: two draws from `rng` (normally the `churn` stream).
     public func dailyChurnDecision(rng: RandomStream) -> ChurnKind? {
-        let leaves = rng.uniform() < churnHazardPerDay
+        dailyChurnDecision(rng: rng, disableRestrictionShare: 0)
+    }
+
+    /// Whether (and how) the person leaves today, where a share of would-be uninstalls disables the restriction
+    /// instead (the person's `FeatureUseTraits.disableRestrictionExitShare`). The same two draws as
+    /// `dailyChurnDecision(rng:)`, which it equals at share 0: the split reuses the first uniform (given that the
+    /// person leaves, u/hazard is uniform and independent of the kind), so no stream shifts.
+    public func dailyChurnDecision(rng: RandomStream, disableRestrictionShare: Double) -> ChurnKind? {
+        let hazard = churnHazardPerDay
+        let u = rng.uniform()
         let kind = rng.categorical(weights: churnKindWeights)
-        return leaves ? ChurnKind.allCases[kind] : nil
+        guard u < hazard else { return nil }
+        let leaving = ChurnKind.allCases[kind]
+        if leaving == .uninstall, disableRestrictionShare > 0, u / hazard < disableRestrictionShare { return .disableRestriction }
+        return leaving
     }
 
     /// Probability of completing one onboarding step: `base^(1.5 − techComfort)` (base at comfort 0.5).

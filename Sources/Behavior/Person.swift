@@ -56,15 +56,32 @@ public struct Person: Hashable, Sendable {
     public var selfEfficacy: SelfEfficacy
     /// Initial strength of the habit of opening the blocker app itself.
     public var appOpenHabit: Double
+    /// If-then planning when an app asks (drawn from the `personTraits` stream).
+    public var planning: PlanningTraits = PlanningTraits()
+    /// Optional features and ways round them (drawn from the `personTraits` stream).
+    public var featureUse: FeatureUseTraits = FeatureUseTraits()
 
-    /// Draws a person from the `population` stream of `(seed, replication, person id)`.
+    /// Draws a person from the `population` and `personTraits` streams of `(seed, replication, person id)`.
     public static func draw(persona: Persona, id: UInt64, seed: UInt64, replication: UInt32) -> Person {
-        draw(persona: persona, id: id, rng: RandomStream(key: StreamKey(seed: seed, replication: replication, person: id, stream: .population)))
+        let key = StreamKey(seed: seed, replication: replication, person: id, stream: .population)
+        return draw(persona: persona, id: id, rng: RandomStream(key: key), traits: RandomStream(key: key.with(stream: .personTraits)))
     }
 
-    /// Draws a person from the given stream (normally the person's `population` stream). The order of draws is
-    /// fixed: changing it changes every person.
-    public static func draw(persona: Persona, id: UInt64, rng: RandomStream) -> Person {
+    /// Draws a person from the given stream (normally the person's `population` stream) and the later traits
+    /// (`planning`, `featureUse`) from `traits` — by default the `personTraits` stream of `rng`'s key (of person
+    /// `id`, seed 0, replication 0 when `rng` has no key). The order of draws in each stream is fixed: changing it
+    /// changes every person; new traits go to the end of `PersonTraits.draw`.
+    public static func draw(persona: Persona, id: UInt64, rng: RandomStream, traits: RandomStream? = nil) -> Person {
+        var person = drawCore(persona: persona, id: id, rng: rng)
+        let key = rng.key ?? StreamKey(seed: 0, replication: 0, person: id, stream: .population)
+        let later = PersonTraits.draw(persona: persona, rng: traits ?? RandomStream(key: key.with(stream: .personTraits)))
+        person.planning = later.planning
+        person.featureUse = later.featureUse
+        return person
+    }
+
+    /// The first person model's draws, all from `rng`, in their original order.
+    static func drawCore(persona: Persona, id: UInt64, rng: RandomStream) -> Person {
         let phone = PhoneUseParameters(
             pickupsPerDay: persona.draw(.pickupsPerDay, rng),
             burstiness: persona.draw(.burstiness, rng),

@@ -49,6 +49,31 @@ public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomSt
     case frustrationSensitivity = "frustration_sensitivity"
     /// Initial strength of the habit of opening the blocker app itself, 0…1. Assumption.
     case appOpenHabit = "app_open_habit"
+    /// If-then plans the person writes when an app asks (rounded, 1…5). Assumption (the charter's "require 1,
+    /// encourage 3-5" is what an app asks for, not what people do).
+    case ifThenPlans = "if_then_plans"
+    /// Probability of finishing an app's planning step at tech comfort 0.5 (p = base^(1.5 − comfort)). Assumption
+    /// (0.90, the onboarding configuration step's base).
+    case planningStepCompletion = "planning_step_completion"
+    /// Probability of setting a bedtime schedule (downtime, curfew, sleep mode) when an app offers one. Assumption.
+    case bedtimeSchedulePropensity = "bedtime_schedule_propensity"
+    /// Local hour such a schedule would start (fractional, may exceed 24). Assumption.
+    case bedtimeScheduleStartHour = "bedtime_schedule_start_hour"
+    /// Local hour (next morning) such a schedule would end. Assumption.
+    case bedtimeScheduleEndHour = "bedtime_schedule_end_hour"
+    /// Probability of budgeting per app (per-app allowances, a daily spending cap) when offered. Assumption.
+    case perAppBudgetPropensity = "per_app_budget_propensity"
+    /// Probability of turning an optional friction step (mindfulness prompts) off when the setting is within
+    /// reach. Assumption.
+    case frictionOptOutPropensity = "friction_opt_out_propensity"
+    /// Probability of skipping each friction exercise offered. Assumption (mean 0.3, the adapter's former constant).
+    case exerciseSkipShare = "exercise_skip_share"
+    /// Share of exits that disable the restriction instead of uninstalling. Assumption.
+    case disableRestrictionExitShare = "disable_restriction_exit_share"
+    /// Probability of asking for a refund after a purchase, at value felt 0.5. Assumption.
+    case refundPropensity = "refund_propensity"
+    /// Probability of changing the system clock when a restriction refuses every way through. Assumption.
+    case clockChangePropensity = "clock_change_propensity"
 
     public var description: String { rawValue }
 
@@ -71,6 +96,11 @@ public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomSt
              .frustrationSensitivity, .appOpenHabit: return 0...1
         case .willingnessToPay: return 0...200
         case .blockedAppCount: return 1...8
+        case .ifThenPlans: return 1...5
+        case .planningStepCompletion, .bedtimeSchedulePropensity, .perAppBudgetPropensity, .frictionOptOutPropensity,
+             .exerciseSkipShare, .disableRestrictionExitShare, .refundPropensity, .clockChangePropensity: return 0...1
+        case .bedtimeScheduleStartHour: return 18...28
+        case .bedtimeScheduleEndHour: return 4...12
         }
     }
 

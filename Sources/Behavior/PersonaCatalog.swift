@@ -39,6 +39,21 @@ public enum PersonaCatalog {
         .appLiking: .beta(a: 4, b: 2),
         .frustrationSensitivity: .beta(a: 3, b: 3),
         .appOpenHabit: .beta(a: 2, b: 5),
+        // If-then plans written when asked: most write one or two, a tail follows the encouragement to write more
+        // (rounded: 1, 2, 3, 4, 5 at ≈ 32/33/18/9/9%, mean ≈ 2.3). Assumption.
+        .ifThenPlans: .lognormal(median: 2, sigma: 0.6),
+        // The onboarding configuration step's base completion (EngagementModel), so the planning step is unchanged.
+        .planningStepCompletion: .fixed(0.90),
+        // Optional features and ways round them: assumptions, no published rates found (see README).
+        .bedtimeSchedulePropensity: .beta(a: 2, b: 5),
+        .bedtimeScheduleStartHour: .normal(mean: 22.75, sd: 0.6),
+        .bedtimeScheduleEndHour: .normal(mean: 7.0, sd: 0.5),
+        .perAppBudgetPropensity: .beta(a: 2, b: 8),
+        .frictionOptOutPropensity: .beta(a: 2, b: 6),
+        .exerciseSkipShare: .beta(a: 3, b: 7),
+        .disableRestrictionExitShare: .beta(a: 3, b: 7),
+        .refundPropensity: .beta(a: 1, b: 32),
+        .clockChangePropensity: .beta(a: 1, b: 39),
     ]
 
     /// Apps people want to block and their popularity (assumption).
@@ -59,6 +74,10 @@ public enum PersonaCatalog {
         .willingnessToPay: .lognormal(median: 1.5, sigma: 1.0),
         .techComfort: .beta(a: 7, b: 2),
         .initialScrollingHabit: .beta(a: 7, b: 3),
+        .bedtimeSchedulePropensity: .beta(a: 2, b: 4),
+        .bedtimeScheduleStartHour: .normal(mean: 23.25, sd: 0.7),
+        .bedtimeScheduleEndHour: .normal(mean: 8.0, sd: 0.75),
+        .clockChangePropensity: .beta(a: 1.5, b: 28.5),
     ], appWeights: [("tiktok", 0.3), ("instagram", 0.28), ("youtube", 0.15), ("snapchat", 0.12), ("reddit", 0.08), ("games", 0.07)])
 
     /// Workers and freelancers (charter segment): fewer pickups, earlier sleep, higher willingness to pay.
@@ -68,6 +87,8 @@ public enum PersonaCatalog {
         .sleepHours: .normal(mean: 7.2, sd: 0.5),
         .willingnessToPay: .lognormal(median: 4, sigma: 0.9),
         .techComfort: .beta(a: 5, b: 2.5),
+        .ifThenPlans: .lognormal(median: 2.4, sigma: 0.5),
+        .perAppBudgetPropensity: .beta(a: 3, b: 7),
     ], appWeights: [("youtube", 0.2), ("instagram", 0.2), ("x", 0.15), ("reddit", 0.15), ("facebook", 0.15), ("tiktok", 0.15)])
 
     /// Late-night scrollers (charter: self-identified procrastinators): late sleep, strong habit, more urges.
@@ -78,6 +99,10 @@ public enum PersonaCatalog {
         .urgeShare: .beta(a: 8, b: 12),
         .initialScrollingHabit: .beta(a: 8, b: 2),
         .selfEfficacy: .beta(a: 3, b: 5),
+        // The segment a bedtime schedule is for: most set one, aiming well before their actual late sleep.
+        .bedtimeSchedulePropensity: .beta(a: 6, b: 3),
+        .bedtimeScheduleStartHour: .normal(mean: 23.5, sd: 0.75),
+        .bedtimeScheduleEndHour: .normal(mean: 7.5, sd: 0.75),
     ], appWeights: [("tiktok", 0.32), ("instagram", 0.25), ("youtube", 0.2), ("reddit", 0.13), ("x", 0.1)])
 
     /// ADHD adults: many pickups, very bursty, more urges, lower self-efficacy, shorter sessions (assumption).
@@ -90,6 +115,11 @@ public enum PersonaCatalog {
         .sleepHours: .normal(mean: 6.9, sd: 0.8),
         .sessionLengthScale: .lognormal(median: 0.85, sigma: 0.3),
         .frustrationSensitivity: .beta(a: 4, b: 2),
+        .ifThenPlans: .lognormal(median: 1.6, sigma: 0.6),
+        .planningStepCompletion: .fixed(0.85),
+        .bedtimeScheduleStartHour: .normal(mean: 23.25, sd: 0.8),
+        .frictionOptOutPropensity: .beta(a: 3, b: 4),
+        .exerciseSkipShare: .beta(a: 4, b: 5),
     ])
 
     /// Every built-in persona, by name.

@@ -1,9 +1,18 @@
 import Foundation
 import Stochastics
 
-/// Why the engine shows a paywall.
+/// Why the engine shows a paywall. Generic to digital-wellbeing apps; the product adapter maps its own triggers.
 public enum PaywallReason: String, Hashable, Sendable, CaseIterable {
-    case tierLimit, ladderExhausted, featureGate, trialEnded, other
+    /// A count limit of the person's tier, hit by an action (a 4th blocked app, a 2nd mode, a 4th capture today).
+    case tierLimit
+    /// A usage allowance of the tier ran out in the moment of an urge (every bypass used, the free quota spent).
+    case usageCapReached
+    /// A feature only a higher tier has, reached for (longer unlocks, stricter modes, longer trends).
+    case featureGate
+    case trialEnded
+    /// A placement not tied to an action: after onboarding, an upgrade button in settings.
+    case placement
+    case other
 }
 
 /// A paywall moment, as the engine presents it.
@@ -25,8 +34,12 @@ public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 /// Buy, upgrade, renew and cancel decisions (DESIGN.md principle 5). Surplus is
 /// r = ln(WTP·(0.5 + value felt) / monthly price), so at value 0.5 a person whose WTP equals the price has r = 0.
 ///
-/// * Buying at a paywall: MNL over none (0), monthly (`buyConstant + wSurplus·r + reason boost`) and annual
-///   (monthly + `wDiscount`·ln(12·monthly/annual) + `annualConstant` + `wValueAnnual`·(value − 0.5)).
+/// * Buying at a paywall (`Paywall`, any list of tier × period offers): MNL over none (0) and each offer; see
+///   `offerUtility` (in `PurchaseModel+Offers.swift`) for the terms.
+/// * Upgrading at a paywall: the same utilities, the current plan as the status quo (`upgradeProbabilities`).
+/// * The two-option form (`PaywallMoment`: none, monthly, annual of one tier): monthly
+///   (`buyConstant + wSurplus·r + reason boost`) and annual (monthly + `wDiscount`·ln(12·monthly/annual) +
+///   `annualConstant` + `wValueAnnual`·(value − 0.5)). Kept, unchanged, for the adapters that still call it.
 /// * Renewal: logistic(`renewIntercept` + wValue·(value − 0.5) + wPrice·ln(WTP/price)) — 56% at the reference
 ///   (value 0.5, WTP = price) for a first monthly renewal (DESIGN.md); later and annual renewals add `loyaltyBoost`.
 /// * Trial → paid: same form with intercept logit(0.36) (RevenueCat 2025–26: 34–38%).
@@ -44,6 +57,17 @@ public struct PurchaseModel: Hashable, Sendable {
     public var wPrice = 1.0
     public var tokenConstant = -2.0
     public var wUrgeToken = 3.0
+    /// Tier-value weight: a tier of rank k adds `wTier`·k·ln(1 + WTP·(0.5 + value)/`tierScaleUSD`). Assumption
+    /// (see `offerUtility`).
+    public var wTier = 1.0
+    /// The WTP at which the tier-value term reaches ln 2 per rank, USD/month. Assumption (about a typical premium
+    /// monthly price of a blocker).
+    public var tierScaleUSD = 5.0
+    /// Status-quo bias of a subscriber weighing an upgrade: added to every higher-tier offer. Assumption
+    /// (Samuelson & Zeckhauser 1988 report a strong preference for the current option; the size is a guess).
+    public var upgradeConstant = -2.0
+    /// How much the value felt lowers a refund request: logit shift per unit of (value − 0.5). Assumption.
+    public var wValueRefund = 3.0
 
     public init() {}
 
@@ -57,9 +81,9 @@ public struct PurchaseModel: Hashable, Sendable {
     /// Extra utility of buying by paywall reason: hitting a limit in the moment of an urge sells. Assumption.
     public func reasonBoost(_ r: PaywallReason) -> Double {
         switch r {
-        case .ladderExhausted: return 0.5
+        case .usageCapReached: return 0.5
         case .tierLimit: return 0.3
-        case .trialEnded, .featureGate, .other: return 0
+        case .trialEnded, .featureGate, .placement, .other: return 0
         }
     }
 

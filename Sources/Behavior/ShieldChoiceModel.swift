@@ -30,6 +30,16 @@ public struct OfferedOption: Hashable, Sendable {
     }
 }
 
+/// What became of a friction exercise (mindfulness prompt, breathing quest) at this shield encounter.
+public enum ExerciseOutcome: String, Hashable, Sendable, CaseIterable {
+    /// None was offered, or the person has not met it yet.
+    case none
+    /// Offered and skipped: it does not lower acting (audit D6).
+    case skipped
+    /// Done: lowers the utility of every acting option by `ShieldChoiceModel.mindfulnessEffect`.
+    case completed
+}
+
 /// The person's state at the shield.
 public struct ChoiceContext: Hashable, Sendable {
     /// Urge intensity 0…1.
@@ -41,20 +51,39 @@ public struct ChoiceContext: Hashable, Sendable {
     public var willingnessToPay: Double
     public var habitStrength: Double
     public var resistHabit: Double
-    /// The person has just done a mindfulness exercise at this shield.
-    public var mindfulnessDone: Bool
+    /// The friction exercise at this shield encounter: only `.completed` lowers acting (a skip is not done).
+    public var exercise: ExerciseOutcome
     /// Frustration with the blocker 0…1 (see `EngagementModel`).
     public var frustration: Double
+    /// If-then plans (implementation intentions) the person has written for this kind of urge, 0…; see
+    /// `ShieldChoiceModel.planEffect`. 0 (the default) leaves every utility as it was.
+    public var ifThenPlans: Int
+
     public init(urgeStrength: Double, selfEfficacy: Double = 0.5, creditScarcity: Double = 0, willingnessToPay: Double = 2.5,
-                habitStrength: Double = 0.5, resistHabit: Double = 0.2, mindfulnessDone: Bool = false, frustration: Double = 0) {
+                habitStrength: Double = 0.5, resistHabit: Double = 0.2, exercise: ExerciseOutcome = .none, frustration: Double = 0,
+                ifThenPlans: Int = 0) {
         self.urgeStrength = urgeStrength
         self.selfEfficacy = selfEfficacy
         self.creditScarcity = creditScarcity
         self.willingnessToPay = willingnessToPay
         self.habitStrength = habitStrength
         self.resistHabit = resistHabit
-        self.mindfulnessDone = mindfulnessDone
+        self.exercise = exercise
         self.frustration = frustration
+        self.ifThenPlans = ifThenPlans
+    }
+
+    /// The two-state form of `exercise`: true only for a completed exercise; setting false records none.
+    public var mindfulnessDone: Bool {
+        get { exercise == .completed }
+        set { exercise = newValue ? .completed : .none }
+    }
+
+    public init(urgeStrength: Double, selfEfficacy: Double = 0.5, creditScarcity: Double = 0, willingnessToPay: Double = 2.5,
+                habitStrength: Double = 0.5, resistHabit: Double = 0.2, mindfulnessDone: Bool, frustration: Double = 0) {
+        self.init(urgeStrength: urgeStrength, selfEfficacy: selfEfficacy, creditScarcity: creditScarcity, willingnessToPay: willingnessToPay,
+                  habitStrength: habitStrength, resistHabit: resistHabit, exercise: mindfulnessDone ? .completed : .none,
+                  frustration: frustration)
     }
 }
 
@@ -66,11 +95,26 @@ public struct ChoiceContext: Hashable, Sendable {
 ///     act   = fulfilment(kind)·(wUrge·urge + wHabit·habit) + constant(kind)
 ///             − D·(wEfficacy·selfEfficacy + wResist·resistHabit)
 ///             − D·wPrice·price / max(WTP, 0.5) − D·wScarcity·scarcity·min(2, credit/600 s)
-///             − wFriction·friction/60 s − (mindfulnessDone ? mindfulnessEffect : 0)
+///             − wFriction·friction/60 s − (exercise == .completed ? mindfulnessEffect : 0)
+///             − planEffect(ifThenPlans)
 ///     mindfulness = mindfulnessConstant + wEfficacy/2·selfEfficacy − wFriction·friction/60 s
 ///     giveUp      = giveUpConstant + wFrustration·frustration
 ///
-/// Mindfulness lowers the probability of acting (a utility shift), not the urge itself. All weights are assumptions.
+/// Mindfulness lowers the probability of acting (a utility shift), not the urge itself; a skipped exercise does not.
+///
+/// If-then plans: implementation intentions bind a cue ("if I reach for the app after 22:00") to a response
+/// ("then I put the phone away"), which makes the response more automatic (Gollwitzer & Sheeran 2006,
+/// meta-analysis of 94 tests: d = 0.65 on goal attainment; Sheeran, Listrom & Gollwitzer 2024, 642 tests:
+/// 0.27 ≤ d ≤ 0.66). A shield is the cue, so plans lower every acting option's utility by
+///
+///     planEffect(n) = planEffectMax · (1 − planEffectDecay^n)
+///
+/// with `planEffectMax` = 0.65·π/√3 ≈ 1.18, the d of Gollwitzer & Sheeran converted to a log-odds shift (Chinn
+/// 2000: ln OR = d·π/√3), and `planEffectDecay` 0.5, so 1 plan gives half of it, 3 plans 88%, 5 plans 97%
+/// (diminishing returns). Taking a between-groups d on goal attainment as the per-urge shift, and the shape of
+/// the returns, are assumptions. The effect is not scaled by deliberation: plans act automatically. Nothing is
+/// fitted to any product's claim about planning (e.g. "6 fewer unlocks per unit of planning"): the simulator
+/// measures such claims. Other weights are assumptions.
 public struct ShieldChoiceModel: Hashable, Sendable {
     public var wUrge = 3.0
     public var wHabit = 1.0
@@ -85,8 +129,17 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public var mindfulnessConstant = -0.8
     public var giveUpConstant = -4.0
     public var temperature = 1.0
+    /// Largest lowering of acting from if-then plans (see the type's documentation): 0.65·π/√3.
+    public var planEffectMax = 0.65 * Double.pi / 3.0.squareRoot()
+    /// Share of the remaining effect each further plan leaves unrealised (diminishing returns). Assumption.
+    public var planEffectDecay = 0.5
 
     public init() {}
+
+    /// The lowering of every acting option's utility from `plans` if-then plans: 0 for none.
+    public func planEffect(_ plans: Int) -> Double {
+        plans <= 0 ? 0 : planEffectMax * (1 - pow(planEffectDecay, Double(plans)))
+    }
 
     /// Share of the urge an option satisfies (a peek only partly).
     public func fulfilment(_ kind: ShieldOptionKind) -> Double {
@@ -124,7 +177,8 @@ public struct ShieldChoiceModel: Hashable, Sendable {
             u -= d * wPrice * o.priceUSD / max(c.willingnessToPay, 0.5)
             u -= d * wScarcity * c.creditScarcity * min(2, o.creditCostSeconds / 600)
             u -= friction
-            if c.mindfulnessDone { u -= mindfulnessEffect }
+            if c.exercise == .completed { u -= mindfulnessEffect }
+            if c.ifThenPlans > 0 { u -= planEffect(c.ifThenPlans) }
             return u
         }
     }

@@ -32,6 +32,7 @@ extension PersonLife {
             case .uninstall: uninstalled = true
             case .revokeAccess: Adapter.revokeAccess(&self, at: now); dormant = true
             case .dormant: dormant = true
+            case .disableRestriction: dormant = true   // not returned by dailyChurnDecision(rng:) (Behavior)
             }
         }
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))

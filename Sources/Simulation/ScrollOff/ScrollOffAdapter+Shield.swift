@@ -143,7 +143,7 @@ extension ScrollOffAdapter {
             // Assumption: the "ladder exhausted" upgrade prompt is weighed once per calendar month.
             if life.state.lastLadderPaywallMonth != life.currentMonth {
                 life.state.lastLadderPaywallMonth = life.currentMonth
-                paywall(.ladderExhausted, &life, at: now)
+                paywall(.usageCapReached, &life, at: now)
             }
             life.send(.shield(.close), at: now)
             return .over
