@@ -25,14 +25,15 @@ extension PersonLife {
         }
         // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
-        if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream) {
+        if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream,
+                                                              disableRestrictionShare: person.featureUse.disableRestrictionExitShare) {
             summary.churn = kind.rawValue
             trace(kind: "churn", detail: kind.rawValue, at: now)
             switch kind {
             case .uninstall: uninstalled = true
             case .revokeAccess: Adapter.revokeAccess(&self, at: now); dormant = true
             case .dormant: dormant = true
-            case .disableRestriction: dormant = true   // not returned by dailyChurnDecision(rng:) (Behavior)
+            case .disableRestriction: Adapter.disableRestriction(&self, at: now); dormant = true
             }
         }
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))

@@ -40,6 +40,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The person's random streams, keyed without arm or product (DESIGN.md principle 3).
     public let urges: RandomStream, sessions: RandomStream, choices: RandomStream, purchases: RandomStream
     public let onboarding: RandomStream, churnStream: RandomStream
+    /// Per-opportunity decisions about a product's optional features (set up a schedule, a budget, turn a step
+    /// off, ask for a refund, change the clock): their own stream, so adding one shifts no other draw.
+    public let features: RandomStream
     /// The engine's last outcome (reused for every call).
     public internal(set) var out = Engine.Outcome()
     /// What the life contributes to the reports.
@@ -111,6 +114,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         choices = RandomStream(key: world.key(id, .choices))
         purchases = RandomStream(key: world.key(id, .purchases))
         churnStream = RandomStream(key: world.key(id, .churn))
+        features = RandomStream(key: world.key(id, .featureUse))
         occurrences = Adapter.Occurrences(person: person)
         occurrenceStream = Adapter.Occurrences.isEmpty ? nil : RandomStream(key: world.key(id, Adapter.Occurrences.stream))
         queue = EventQueue(start: installedAt, timerSlots: Adapter.timerSlots, capacity: 32)

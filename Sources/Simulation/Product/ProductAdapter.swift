@@ -55,6 +55,9 @@ public protocol ProductAdapter: Sendable {
     static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person revokes the app's device permission (a churn kind).
     static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant)
+    /// The person keeps the app but lifts its restriction (a churn kind, `ChurnKind.disableRestriction`): unblocks
+    /// the apps, deletes the schedules — as far as the product's rules let them.
+    static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
     static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding
     /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.

@@ -6,24 +6,54 @@ import ScrollOffRules
 extension ScrollOffAdapter {
     // MARK: - Paywalls and renewals (seed 000 §5.1)
 
-    /// A paywall moment (§5.1 chips): the person may subscribe. Assumption: a person weighs a purchase at most
-    /// once a local day, however many paywalls they meet that day.
-    static func paywall(_ reason: PaywallReason, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard life.engine.tier == .free, life.state.lastPaywallDay != life.dayIndex else { return }
+    /// The person weighs the paywall the engine last showed, if any (seed 000 §6.1 "Paywall chips (contextual):
+    /// Shown when user hits tier limits"). The engine alone decides when a paywall appears (issue 13, audit D1);
+    /// every adapter hook that sends inputs ends here. Assumption: a person weighs a purchase at most once a local
+    /// day, however many paywalls they meet that day.
+    static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard let shown = life.state.pendingPaywall else { return }
+        life.state.pendingPaywall = nil
+        guard life.state.lastPaywallDay != life.dayIndex else { return }
         life.state.lastPaywallDay = life.dayIndex
         let prices = life.world.parameters
-        let moment = PaywallMoment(reason: reason, monthlyPriceUSD: prices.price(of: .premiumMonthly).usd,
-                                   annualPriceUSD: prices.price(of: .proAnnual).usd)
-        let decision = life.world.purchase.decide(moment, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
-                                                  valueFelt: life.engagement.perceivedValue, rng: life.purchases)
-        let plan: Plan
-        switch decision {
-        case .none: return
-        case .monthly: plan = .premiumMonthly
-        case .annual: plan = .proAnnual
+        let reason = paywallReason(shown.context)
+        func offer(_ plan: Plan) -> PlanOffer {
+            PlanOffer(id: Int(plan.rawValue), tierRank: plan.tier == .pro ? 2 : 1, periodMonths: plan.periodMonths,
+                      priceUSD: prices.price(of: plan).usd)
         }
+        let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
+        let chosen: PlanOffer?
+        if let current = life.engine.plan {
+            // A subscriber at a higher tier's chip: upgrade (Premium → Pro prorates, §9) or keep the plan.
+            guard current.tier == .premium, shown.sku.tier == .pro else { return }
+            let paywall = Paywall(reason: reason, offers: [offer(.proMonthly), offer(.proAnnual)])
+            chosen = life.world.purchase.chooseUpgrade(paywall, current: offer(current), willingnessToPay: wtp, valueFelt: value,
+                                                       rng: life.purchases).map { paywall.offers[$0] }
+        } else {
+            // Free: the three SKUs of §5.1 / §11, tier × period chosen by the person (audit D7).
+            let paywall = Paywall(reason: reason, offers: Plan.allCases.map(offer))
+            chosen = life.world.purchase.choose(paywall, willingnessToPay: wtp, valueFelt: value, rng: life.purchases)
+                .map { paywall.offers[$0] }
+        }
+        guard let pick = chosen, let plan = Plan(rawValue: UInt8(pick.id)) else { return }
         life.send(.upgradeTapped(plan), at: now)
-        if life.send(.buyPlan(plan), at: now) == .subscribed { bookRenewalDecision(&life) }
+        let d = life.send(.buyPlan(plan), at: now)
+        guard d == .subscribed || d == .upgraded else { return }
+        bookRenewalDecision(&life)
+        // A person may ask the store for a refund within days (D11; assumption: on the third local day after).
+        if life.features.uniform() < life.world.purchase.refundProbability(propensity: life.person.featureUse.refundPropensity,
+                                                                           valueFelt: life.engagement.perceivedValue) {
+            life.state.refundDay = life.dayIndex + 3
+        }
+        if plan.tier == .pro, life.features.uniform() < life.person.featureUse.perAppBudgetPropensity { life.state.wantsBudgets = true }
+    }
+
+    /// Why a chip sells (the behaviour model's reason boost): a limit met in the act, or a feature asked for.
+    static func paywallReason(_ context: PaywallContext) -> PaywallReason {
+        switch context {
+        case .blockedAppLimit: return .tierLimit
+        case .perAppWallets, .dailySpendCap, .curfewReminders: return .featureGate
+        }
     }
 
     /// Books the keep-or-cancel decision a day before the engine's current period ends. The period is the
@@ -36,9 +66,15 @@ extension ScrollOffAdapter {
         life.scheduleDecision(at: life.engine.periodEnd - .days(1))
     }
 
-    /// A day before renewal the person keeps or cancels the plan. (A decision booked for a period that has since
-    /// changed — an upgrade, a refund — does nothing.)
+    /// The adapter's scheduled moments: the end of a mindfulness exercise (the shield encounter resumes), and a
+    /// day before renewal, where the person keeps or cancels the plan. (A renewal decision booked for a period
+    /// that has since changed — an upgrade, a refund — does nothing.)
     public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
+        if let exercise = life.state.exercise, now >= exercise.endsAt {
+            life.state.exercise = nil
+            finishExercise(exercise, &life, at: now)
+            settlePaywall(&life, at: now)
+        }
         guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
               now < life.engine.periodEnd else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
@@ -55,6 +91,20 @@ extension ScrollOffAdapter {
         life.send(.authorizationRevoked, at: now, phoneInUse: false)
     }
 
+    /// The person leaves by unblocking their apps (audit D11: unblocking as a way to leave, §3.3): each app the
+    /// cooldown still locks is retried at the next local midnight; the refusal shows the cooldown chip (§6.1).
+    public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.leavingByUnblocking = true
+        unblockAll(&life, at: now)
+    }
+
+    static func unblockAll(_ life: inout PersonLife<Self>, at now: Instant) {
+        var kept: [AppID] = []
+        for app in life.state.blockedApps where life.send(.unblockApp(app), at: now) != .appUnblocked { kept.append(app) }
+        life.state.blockedApps = kept
+        settlePaywall(&life, at: now)
+    }
+
     // MARK: - Days and the end of the life
 
     /// The day's §8.3 figures: shields on days in use, the app's own time saved, the plan at day 30.
@@ -65,6 +115,13 @@ extension ScrollOffAdapter {
         }
         life.state.todayShields = 0
         bookRenewalDecision(&life)
+        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty { unblockAll(&life, at: now) }
+        if let day = life.state.refundDay, life.dayIndex >= day {
+            life.state.refundDay = nil
+            if life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }
+        }
+        if life.state.wantsBudgets, life.engine.tier == .pro { setUpBudgets(&life, at: now) }
+        settlePaywall(&life, at: now)
         if life.dayIndex == 30 { life.summary.tally.subscribedAtDay30 = life.engine.plan != nil }
     }
 

@@ -4,19 +4,29 @@ import ScrollOffRules
 
 extension ScrollOffAdapter {
     /// An urge for one of the person's apps: a blocked app is opened and meets whatever the engine decides.
+    ///
+    /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on.
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard life.state.blockedApps.contains(app) else { return }
+        guard life.state.blockedApps.contains(app), life.state.exercise == nil else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.intendedRestrictedMs += p.sessionLength.milliseconds
         if let fg = life.foregroundApp, fg != app { life.endSession(fg, at: now) }
+        life.state.sessionUrge = p.urgeIntensity
         switch life.send(.appForeground(app), at: now) {
         case .shieldShown, .curfewShieldShown:
             meetShield(app: app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
         case .accessResumed, .notShielded:
-            life.startSession(app, intended: p.sessionLength, at: now)
+            startSession(app, intended: p.sessionLength, &life, at: now)
         default:
             break
         }
+        settlePaywall(&life, at: now)
+    }
+
+    /// A session in a blocked app the person has access to, remembered for the shield that may return mid-way.
+    static func startSession(_ app: AppID, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.sessionIntendedEnd = now + intended
+        life.startSession(app, intended: intended, at: now)
     }
 
     /// The person leaves a blocked app they were using.
@@ -24,34 +34,40 @@ extension ScrollOffAdapter {
         life.send(.appBackground(app), at: now)
     }
 
-    /// Access ran out mid-session (wallet empty, spend cap, peek or token over): the shield is back and the person
-    /// meets it again (§3.2, §3.4).
+    /// Access ran out mid-session (wallet empty, spend cap, peek or token over): §3.2 "At 0s, shield reappears
+    /// instantly", §6.1 "60-second timer → shield reappears". The session stops there (shielded time is never
+    /// booked as use) and the person meets the shield again with the rest of what they meant to spend, at the
+    /// same urge (audit D3). Every timer's outcome may also carry a paywall (the Free earn cap, §3.2).
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {
         let d = life.out.decision
-        guard d == .walletEmpty || d == .unlockEnded || d == .dailySpendCapReached,
-              let app = life.foregroundApp, offer(&life)?.app == app else { return }
-        life.interruptSession(at: now)
-        meetShield(app: app, urge: 0.5, intended: .minutes(2), &life, at: now)
+        if d == .walletEmpty || d == .unlockEnded || d == .dailySpendCapReached,
+           let app = life.foregroundApp, offer(&life)?.app == app {
+            life.interruptSession(at: now)
+            let rest = max(.minutes(1), (life.state.sessionIntendedEnd ?? now) - now)
+            meetShield(app: app, urge: life.state.sessionUrge, intended: rest, &life, at: now)
+        }
+        settlePaywall(&life, at: now)
     }
 
     // MARK: - The shield: offer → choose → apply
 
     /// The person in front of a shield: up to four rounds of *offer* (the engine's buttons as options), *choose*
     /// (the behaviour model), *apply* (the engine's answer and what it does to the person), until the encounter ends.
-    static func meetShield(app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
-        var mindfulnessDone = false
+    static func meetShield(app: AppID, urge: Double, intended: TimeSpan, exercise: ExerciseOutcome = .none,
+                           _ life: inout PersonLife<Self>, at now: Instant) {
+        var exercise = exercise
         for _ in 0..<4 {
             guard let shield = offer(&life) else { return }
             offer(shield, intended: intended, &life)
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
-            let context = choiceContext(&life, urge: urge, scarcity: scarcity, mindfulnessDone: mindfulnessDone)
+            let context = choiceContext(&life, urge: urge, scarcity: scarcity, exercise: exercise)
             let pick = choose(&life, context: context)
             let d = life.send(.shield(life.state.buttons[pick]), at: now)
             let chosen = life.state.options[pick].kind
             life.trace(kind: "choice", detail: "\(chosen.rawValue) → \(d)", at: now)
-            switch apply(d, app: app, intended: intended, context: context, &life, at: now) {
+            switch apply(d, app: app, urge: urge, intended: intended, context: context, &life, at: now) {
             case .over: return
-            case .again: mindfulnessDone = true
+            case .again(let outcome): exercise = outcome
             }
         }
         if life.engine.pendingShield != nil { life.send(.shield(.close), at: now) }
@@ -90,19 +106,19 @@ extension ScrollOffAdapter {
     }
 
     /// What the person brings to the choice (reads the life; `inout` only to pass it by address, see `offer`).
-    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, scarcity: Double, mindfulnessDone: Bool) -> ChoiceContext {
+    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, scarcity: Double, exercise: ExerciseOutcome) -> ChoiceContext {
         ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
                       willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                       habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),
                       resistHabit: life.person.resistHabit.strength(onDay: Int64(life.dayIndex)),
-                      mindfulnessDone: mindfulnessDone, frustration: life.engagement.frustration)
+                      exercise: exercise, frustration: life.engagement.frustration, ifThenPlans: life.state.plansWritten)
     }
 
-    /// Whether a shield encounter goes on after a button.
-    enum ShieldStep { case over, again }
+    /// Whether a shield encounter goes on after a button (and how the mindfulness step ended, if it did).
+    enum ShieldStep { case over, again(ExerciseOutcome) }
 
     /// *Apply*: the engine's answer to the button and what it does to the person.
-    static func apply(_ d: ScrollOffDecision, app: AppID, intended: TimeSpan, context: ChoiceContext,
+    static func apply(_ d: ScrollOffDecision, app: AppID, urge: Double, intended: TimeSpan, context: ChoiceContext,
                       _ life: inout PersonLife<Self>, at now: Instant) -> ShieldStep {
         switch d {
         case .willpowerWin:
@@ -114,45 +130,70 @@ extension ScrollOffAdapter {
             return .over
         case .spendStarted, .freePeek, .creditPeek, .tokenUsed:
             life.person.selfEfficacy.recordLapse()
-            life.startSession(app, intended: intended, at: now)
+            startSession(app, intended: intended, &life, at: now)
             return .over
         case .mindfulnessPrompted:
-            // The step lowers the probability of acting on the urge, not the urge itself.
+            // §3.4 step 4: skip, or do the exercise, which takes its length (§4: breath 2 min, grounding 2 min,
+            // body scan 3 min); the encounter resumes when it is over (`finishExercise`). A skip is not a done
+            // exercise (audit D6). Assumption: a person who has met the step once may turn it off in Settings
+            // (§6.1 preference) at once, with their friction opt-out propensity.
             guard let exercise = life.engine.pendingShield?.mindfulnessOffered else { return .over }
-            var after = context
-            after.selfEfficacy = life.person.selfEfficacy.value
-            after.frustration = life.engagement.frustration
-            after.mindfulnessDone = true
-            let acting = life.world.choice.actingProbability(life.state.options, context: after)
-            if life.choices.uniform() < 0.3 {
+            let optsOut = !life.state.metMindfulness && life.features.uniform() < life.person.featureUse.frictionOptOutPropensity
+            life.state.metMindfulness = true
+            if life.choices.uniform() < life.person.featureUse.exerciseSkipProbability {
                 life.send(.mindfulness(exercise, .skip), at: now)
-            } else {
-                let avoided = life.choices.uniform() >= acting
-                life.send(.mindfulness(exercise, .complete(bypassAvoided: avoided)), at: now)
-                if avoided {
-                    life.person.selfEfficacy.recordWin()
-                    life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
-                    life.engagement.record(.resistedUrge)
-                    return .over
-                }
+                if optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }
+                return .again(.skipped)
             }
-            return .again
+            let length = life.world.parameters.mindfulnessLength[exercise] ?? .minutes(2)
+            life.state.exercise = ExerciseInProgress(app: app, exercise: exercise, urge: urge, intended: intended,
+                                                     endsAt: now + length, optsOut: optsOut)
+            life.meter.charge(EnergyCharge(.foregroundSecond, length.seconds), phoneInUse: true)
+            life.scheduleDecision(at: now + length)
+            return .over
         case .tokenCapReached:
+            // §6.2 "Token limit reached — fresh start next month": a refusal, not an upsell (audit D1).
             life.engagement.record(.shieldRefused)
             life.state.capRefusedMonth = life.currentMonth
-            // Assumption: the "ladder exhausted" upgrade prompt is weighed once per calendar month.
-            if life.state.lastLadderPaywallMonth != life.currentMonth {
-                life.state.lastLadderPaywallMonth = life.currentMonth
-                paywall(.usageCapReached, &life, at: now)
-            }
             life.send(.shield(.close), at: now)
             return .over
         case .curfewActive, .noCredits, .peeksExhausted, .ladderNotExhausted:
             life.engagement.record(.shieldRefused)
+            if d == .curfewActive || d == .noCredits { tryTheClock(&life, at: now) }
             life.send(.shield(.close), at: now)
             return .over
         default:
             return .over
         }
+    }
+}
+
+extension ScrollOffAdapter {
+    /// The exercise is over: the person answers it — the bypass avoided or not, by the choice model's acting
+    /// probability after a completed exercise — and, if they still want in, the encounter goes on.
+    static func finishExercise(_ e: ExerciseInProgress, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard life.engine.pendingShield?.mindfulnessOffered == e.exercise else { return }
+        var after = choiceContext(&life, urge: e.urge, scarcity: 0, exercise: .completed)
+        after.creditScarcity = 0
+        let acting = life.world.choice.actingProbability(life.state.options, context: after)
+        let avoided = life.choices.uniform() >= acting
+        life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
+        if e.optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }
+        if avoided {
+            life.person.selfEfficacy.recordWin()
+            life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
+            life.engagement.record(.resistedUrge)
+            return
+        }
+        meetShield(app: e.app, urge: e.urge, intended: e.intended, exercise: .completed, &life, at: now)
+    }
+
+    /// Refused at a curfew or with no credits, a person may try to cheat by moving the phone's clock forward and
+    /// back (audit D11; `Person.featureUse.clockChangePropensity`). The engine keeps absolute time (§7.7), so the
+    /// trick gains nothing, and a rollback past the threshold freezes the day's earning. Assumption: one hour.
+    static func tryTheClock(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard life.features.uniform() < life.person.featureUse.clockChangePropensity else { return }
+        life.send(.systemClockChanged(by: .hours(1)), at: now)
+        life.send(.systemClockChanged(by: .hours(-1)), at: now)
     }
 }

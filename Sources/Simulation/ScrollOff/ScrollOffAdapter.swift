@@ -49,13 +49,40 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         /// Reused buffers for the options of a shield (no allocation per encounter).
         var options: [OfferedOption] = []
         var buttons: [ShieldChoice] = []
-        var lastLadderPaywallMonth: MonthID?
         /// The month the person was last refused a token at the cap.
         var capRefusedMonth: MonthID?
         /// Shields met today.
         var todayShields = 0
         /// The end of the subscription period whose keep-or-cancel decision is booked.
         var renewalDecisionFor: Instant?
+        /// If-then plans the person wrote at onboarding (they lower acting at the shield, `ChoiceContext`).
+        var plansWritten = 0
+        /// The last paywall the engine showed and the person has not weighed yet (context, SKU shown).
+        var pendingPaywall: (context: PaywallContext, sku: Plan)?
+        /// The urge and intended end of the session in a blocked app, for the shield that returns mid-session.
+        var sessionUrge = 0.5
+        var sessionIntendedEnd: Instant?
+        /// A mindfulness exercise in progress at a shield: resumed when its length has passed.
+        var exercise: ExerciseInProgress?
+        /// The person has met the mindfulness step once (the moment they may turn it off).
+        var metMindfulness = false
+        /// The person decided to leave by unblocking their apps (retried while a cooldown refuses).
+        var leavingByUnblocking = false
+        /// The local day on which the person asks the store for a refund of their purchase, if they will.
+        var refundDay: Int?
+        /// The person wants Pro's per-app budgets and has not set them up yet.
+        var wantsBudgets = false
+    }
+
+    /// A mindfulness exercise the person is doing at a shield (seed 000 §3.4 step 4, §4 lengths).
+    struct ExerciseInProgress: Sendable {
+        var app: AppID
+        var exercise: MindfulnessExercise
+        var urge: Double
+        var intended: TimeSpan
+        var endsAt: Instant
+        /// The person turns the step off in Settings once this one is answered.
+        var optsOut: Bool
     }
 
     public static func initialState() -> PersonState { PersonState() }
