@@ -50,8 +50,9 @@ extension ScrollOffAdapter {
             if amount > .zero { life.engagement.record(.earnedCredit); life.recordInUseDay() }
         case .spendTick(let spent, _, _):
             if spent > .zero { life.recordInUseDay() }
-        case .paywallShown:
+        case .paywallShown(let context, let sku):
             life.engagement.record(.paywallHit)
+            life.state.pendingPaywall = (context, sku)
         default:
             break
         }
