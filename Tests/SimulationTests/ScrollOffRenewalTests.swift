@@ -12,7 +12,8 @@ struct ScrollOffRenewalTests {
 
     @Test("every renewal charge comes exactly one day after a decision to keep, across February and 30- and 31-day months")
     func decisionsPrecedeRenewalsByOneDay() throws {
-        // Cheap plans so that many people subscribe and renew through February and the months after.
+        // Cheap monthly plans (and a dear annual one) so that people subscribe monthly and renew through February
+        // and the months after.
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
             name: renewals
             start: 2026-01-05
@@ -20,7 +21,7 @@ struct ScrollOffRenewalTests {
             population:
               installs: 40
             rules:
-              prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 4.99}
+              prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 500}
             """, fileName: "renewals.yaml")
         let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         var renewals = 0, checked = 0

@@ -13,7 +13,8 @@ extension ScrollOffAdapter {
     static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
-        guard life.state.lastPaywallDay != life.dayIndex else { return }
+        // A chip is weighed in the moment it is shown or not at all (it is contextual to the action attempted).
+        guard shown.at == now, life.state.lastPaywallDay != life.dayIndex else { return }
         life.state.lastPaywallDay = life.dayIndex
         let prices = life.world.parameters
         let reason = paywallReason(shown.context)

@@ -52,7 +52,7 @@ extension ScrollOffAdapter {
             if spent > .zero { life.recordInUseDay() }
         case .paywallShown(let context, let sku):
             life.engagement.record(.paywallHit)
-            life.state.pendingPaywall = (context, sku)
+            life.state.pendingPaywall = (context, sku, t)
         default:
             break
         }

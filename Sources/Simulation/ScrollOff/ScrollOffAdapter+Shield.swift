@@ -56,8 +56,9 @@ extension ScrollOffAdapter {
     static func meetShield(app: AppID, urge: Double, intended: TimeSpan, exercise: ExerciseOutcome = .none,
                            _ life: inout PersonLife<Self>, at now: Instant) {
         var exercise = exercise
-        for _ in 0..<4 {
+        for round in 0..<4 {
             guard let shield = offer(&life) else { return }
+            if round == 0, shield.inCurfew || shield.creditsAvailable == .zero { tryTheClock(&life, at: now) }
             offer(shield, intended: intended, &life)
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
             let context = choiceContext(&life, urge: urge, scarcity: scarcity, exercise: exercise)
@@ -159,7 +160,6 @@ extension ScrollOffAdapter {
             return .over
         case .curfewActive, .noCredits, .peeksExhausted, .ladderNotExhausted:
             life.engagement.record(.shieldRefused)
-            if d == .curfewActive || d == .noCredits { tryTheClock(&life, at: now) }
             life.send(.shield(.close), at: now)
             return .over
         default:
@@ -188,7 +188,7 @@ extension ScrollOffAdapter {
         meetShield(app: e.app, urge: e.urge, intended: e.intended, exercise: .completed, &life, at: now)
     }
 
-    /// Refused at a curfew or with no credits, a person may try to cheat by moving the phone's clock forward and
+    /// Shielded during a curfew or with no credits, a person may try to cheat by moving the phone's clock forward and
     /// back (audit D11; `Person.featureUse.clockChangePropensity`). The engine keeps absolute time (§7.7), so the
     /// trick gains nothing, and a rollback past the threshold freezes the day's earning. Assumption: one hour.
     static func tryTheClock(_ life: inout PersonLife<Self>, at now: Instant) {

@@ -58,7 +58,7 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         /// If-then plans the person wrote at onboarding (they lower acting at the shield, `ChoiceContext`).
         var plansWritten = 0
         /// The last paywall the engine showed and the person has not weighed yet (context, SKU shown).
-        var pendingPaywall: (context: PaywallContext, sku: Plan)?
+        var pendingPaywall: (context: PaywallContext, sku: Plan, at: Instant)?
         /// The urge and intended end of the session in a blocked app, for the shield that returns mid-session.
         var sessionUrge = 0.5
         var sessionIntendedEnd: Instant?

@@ -1,0 +1,113 @@
+import Testing
+import RulesCore
+import ScenarioFormat
+import ScrollOffRules
+@testable import Simulation
+
+/// Issue 13: what the simulated people do with Scroll Off, checked on whole lives against the charter's words
+/// (seed 000). Each test reads the engine's own analytics events from every person's trace.
+@Suite("Scroll Off adapter against the charter (issue 13)", .serialized)
+struct ScrollOffAdapterTests {
+    final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
+
+    /// Every person's trace rows over a small population (cached: one simulation for the whole suite).
+    static let lives: [[TraceRow]] = {
+        let scenario = try! ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: adapter
+            start: 2026-01-05
+            horizon_days: 75
+            population:
+              installs: 160
+              personas: [{name: student, share: 0.3}, {name: worker, share: 0.3}, {name: late-night-scroller, share: 0.25},
+                         {name: adhd-adult, share: 0.15}]
+            """, fileName: "adapter.yaml")
+        let world = try! World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        return (0..<scenario.arms[0].population.installs).map { person in
+            let box = Rows()
+            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
+            _ = life.run()
+            return box.rows
+        }
+    }()
+
+    static func events(_ rows: [TraceRow], _ name: String) -> [TraceRow] {
+        rows.filter { $0.kind == "engine" && ($0.detail == name || $0.detail.hasPrefix(name + " ")) }
+    }
+
+    @Test("D1: a plan is bought only where the engine shows a paywall (§6.1 chips 'always contextual to action attempted'), never as an upsell at the token cap (§6.2)")
+    func purchasesOnlyAtPaywalls() {
+        var purchases = 0
+        for rows in Self.lives {
+            for buy in Self.events(rows, "subscription_purchase_initiated") {
+                purchases += 1
+                #expect(Self.events(rows, "paywall_shown").contains { $0.time == buy.time }, "purchase at \(buy.time) without a paywall")
+            }
+        }
+        #expect(purchases >= 5, "too few purchases to test (\(purchases))")
+    }
+
+    @Test("D3: when credits reach 0 or a peek or token ends in the app, the shield is back and the person chooses again (§3.2 'At 0s, shield reappears instantly')")
+    func theShieldReturns() {
+        var returns = 0
+        for rows in Self.lives {
+            for (i, row) in rows.enumerated() where row.kind == "engine" && row.detail.hasPrefix("wallet_empty") {
+                let choiceFollows = rows[(i + 1)...].prefix { $0.time == row.time }.contains { $0.kind == "choice" }
+                #expect(choiceFollows, "wallet empty at \(row.time) without the person meeting the shield")
+                returns += 1
+            }
+        }
+        #expect(returns >= 5, "too few empty wallets to test (\(returns))")
+    }
+
+    @Test("D4: no app is blocked before an if-then plan (§9 'At least 1 plan required to proceed'); people write 1–5 plans (§4 'encourage 3-5')")
+    func plansComeFirst() {
+        var counts: [Int] = []
+        for rows in Self.lives {
+            let plans = Self.events(rows, "if_then_plan_created")
+            if let firstBlock = Self.events(rows, "app_blocked").first {
+                #expect(plans.first.map { $0.time <= firstBlock.time } ?? false, "an app blocked without a plan")
+            }
+            if !plans.isEmpty { counts.append(plans.count) }
+        }
+        #expect(counts.allSatisfy { (1...5).contains($0) })
+        #expect(counts.contains { $0 >= 4 }, "nobody writes the 3–5 plans the charter encourages")
+    }
+
+    @Test("D6: a completed exercise takes its length (§4 breath 2 min, grounding 2 min, body scan 3 min); a skip is not a completion")
+    func exercisesTakeTheirLength() {
+        let minutes = ["breath": 2.0, "grounding": 2.0, "bodyScan": 3.0]
+        var completed = 0, skipped = 0
+        for rows in Self.lives {
+            var prompted: Instant?
+            for row in rows where row.kind == "engine" {
+                if row.detail.hasPrefix("mindfulness_prompted") { prompted = row.time }
+                if row.detail.hasPrefix("mindfulness_skipped") { skipped += 1; prompted = nil }
+                if row.detail.hasPrefix("mindfulness_completed"), let start = prompted {
+                    let type = minutes.keys.first { row.detail.contains("exercise_type=\($0)") } ?? "breath"
+                    #expect((row.time - start).minutes >= minutes[type]! - 1e-9, "\(type) completed in \((row.time - start).minutes) min")
+                    completed += 1
+                    prompted = nil
+                }
+            }
+        }
+        #expect(completed >= 3 && skipped >= 1, "completed \(completed), skipped \(skipped)")
+    }
+
+    @Test("D7: all three SKUs of §5.1 sell — Premium monthly, Pro monthly, Pro annual")
+    func everySKUSells() {
+        var skus = Set<String>()
+        for rows in Self.lives {
+            for buy in Self.events(rows, "subscription_purchase_completed") {
+                for plan in Plan.allCases where buy.detail.contains("sku=\(plan.sku)") { skus.insert(plan.sku) }
+            }
+        }
+        #expect(skus == Set(Plan.allCases.map(\.sku)), "sold: \(skus.sorted())")
+    }
+
+    @Test("D11: optional mechanics happen — bedtime curfews start (§3.3), clock tricks are caught (§7.7)")
+    func optionalMechanicsAreDriven() {
+        let all = Self.lives.joined()
+        #expect(all.contains { $0.kind == "engine" && $0.detail.hasPrefix("curfew_start") })
+        #expect(all.contains { $0.kind == "engine" && $0.detail.hasPrefix("clock_rollback_detected") })
+    }
+}
