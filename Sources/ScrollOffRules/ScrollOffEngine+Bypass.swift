@@ -79,6 +79,16 @@ extension ScrollOffEngine {
         return true
     }
 
+    /// Seed 000 §4: how long an exercise takes (breath awareness 2 min, 5-4-3-2-1 grounding 2 min, body scan 3 min).
+    public func mindfulnessLength(_ e: MindfulnessExercise) -> TimeSpan { parameters.mindfulnessLength[e] ?? .zero }
+
+    /// When the pending shield's suggested exercise is over (prompt time + its length), if one is pending and
+    /// unanswered: a host lets that time pass before answering `.complete`.
+    public var pendingExerciseEndsAt: Instant? {
+        guard let p = pendingShield, let e = p.mindfulnessOffered, !p.mindfulnessAnswered, let t = p.mindfulnessPromptedAt else { return nil }
+        return t + mindfulnessLength(e)
+    }
+
     /// The user's answer to the mindfulness step (§8.1 `mindfulness_completed` / `mindfulness_skipped`).
     mutating func mindfulness(_ e: MindfulnessExercise, _ r: MindfulnessResponse, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard var p = pendingShield, p.mindfulnessOffered != nil, !p.mindfulnessAnswered else { out.decision = .noPendingShield; return }

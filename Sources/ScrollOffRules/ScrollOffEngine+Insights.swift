@@ -44,6 +44,7 @@ extension ScrollOffEngine {
         case .curfewReminders(let b):
             if b && tier == .free { out.events.append(.paywallShown(context: .curfewReminders, skuShown: .premiumMonthly)) }
             curfewReminders = b
+        case .milestoneNotifications(let b): milestoneNotifications = b
         }
         out.decision = .ok
     }

@@ -101,7 +101,7 @@ extension ScrollOffEngine {
             accesses.remove(at: i)
         }
         // The shield.
-        pendingShield = ShieldEncounter(app: app, shownAt: now, inCurfew: inCurfew, mindfulnessOffered: nil, mindfulnessAnswered: false)
+        pendingShield = ShieldEncounter(app: app, shownAt: now, inCurfew: inCurfew)
         shieldCount += 1
         shieldsByHourThisWeek[zone.hour(now)] &+= 1
         out.events.append(.shieldShown(app: app, creditsAvailable: inCurfew ? .zero : available(for: app)))

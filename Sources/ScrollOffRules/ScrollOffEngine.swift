@@ -80,6 +80,8 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var mindfulnessAtBypasses: Bool
     public internal(set) var earnNotifications = false
     public internal(set) var curfewReminders = false
+    /// Seed 000 §6.5: milestone notifications are "on by default, can disable".
+    public internal(set) var milestoneNotifications = true
 
     // MARK: Insights and milestones (§6.1)
     public internal(set) var timeSavedToday: TimeSpan = .zero

@@ -109,6 +109,8 @@ public enum Preference: Hashable, Sendable {
     case earnNotifications(Bool)
     /// Opt-in curfew reminders (Premium/Pro).
     case curfewReminders(Bool)
+    /// Seed 000 §6.5 "Milestone achievements (on by default, can disable)".
+    case milestoneNotifications(Bool)
 }
 
 /// A subscription the store reports on restore (StoreKit current entitlements).
