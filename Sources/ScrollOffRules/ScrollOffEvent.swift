@@ -80,7 +80,9 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     case appBlocked(app: AppID, tier: Tier)
     /// `shield_shown(bundleID, credits_available)` — shield appeared on app open.
     case shieldShown(app: AppID, creditsAvailable: TimeSpan)
-    /// `shield_dismissed_no_spend` — user closed the shield without spending (willpower win).
+    /// `shield_dismissed_no_spend` — user closed the shield without spending (willpower win): the "Close" button (or
+    /// a mindfulness exercise that avoided the bypass) with nothing refused in the encounter. Shields left or closed
+    /// after a refusal are `shield_abandoned`.
     case shieldDismissedNoSpend
     // Earning & spending
     /// `earn_award(seconds, wallet_id, daily_cap_hit)` — +300 s after 60 min, or less/zero at the daily cap.
@@ -95,8 +97,8 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     case bypassFreePeek(app: AppID, peeksRemaining: Int)
     /// `bypass_credit_peek(bundleID, cost_seconds)`.
     case bypassCreditPeek(app: AppID, cost: TimeSpan)
-    /// `bypass_token_purchased(month_id, tokens_used_this_month)` — `tokensUsedThisMonth` counts this month's
-    /// purchases including this one (the number the 5/month cap applies to).
+    /// `bypass_token_purchased(month_id, tokens_used_this_month)` — `tokensUsedThisMonth` counts the tokens used this
+    /// month (included and purchased), this one included when it is bought at the shield to be used at once.
     case bypassTokenPurchased(month: MonthID, tokensUsedThisMonth: Int)
     /// `bypass_token_cap_hit` — tried to purchase but the monthly cap is reached.
     case bypassTokenCapHit
@@ -219,8 +221,20 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
         }
     }
 
-    /// Whether the event shows the product in use that local day (stub).
-    public var marksProductInUse: Bool { false }
+    /// Whether the event shows the product in use that local day — the "product in use" reading of §8.3 retention
+    /// ("still using after 1 week"): a shield met, credits spent, an earn award (earning needs authorization), or the
+    /// app opened. For a blocker the shield is the main surface (audit 2026-11 D2).
+    public var marksProductInUse: Bool {
+        switch self {
+        case .shieldShown, .appOpened: return true
+        case let .spendTick(s, _, _): return s > .zero
+        case let .earnAward(a, w, _): return w != .starterCredit && a > .zero
+        default: return false
+        }
+    }
+
+    /// Whether the event shows the user opened Scroll Off itself (the "app opened" reading of §8.3 retention).
+    public var marksAppOpened: Bool { if case .appOpened = self { return true }; return false }
 
     /// Every §8.1 event name, in the charter's order.
     public static let charterEventNames: [String] = [

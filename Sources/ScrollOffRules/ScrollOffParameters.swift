@@ -109,7 +109,10 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     /// shield says "Only bypass option: Emergency Token ($0.99) if under monthly cap"; §3.4 Step 1 lists the free
     /// peek first. Default false: the specific 0-credit screen governs the general ladder.
     public var freePeekAtZeroCredits: Bool
-    /// Assumption: the optional mindfulness step (§3.4 Step 4) is on until the user turns it off.
+    /// Assumption: the optional mindfulness step (§3.4 Step 4) is on until the user turns it off — §9 "Mindfulness
+    /// prompt appears at Step 4 (when enabled)", "Can be disabled entirely in Settings" (a setting one disables is on);
+    /// §3.5 says "Off by default" of "What else?" only. The audit (2026-11 D6) measured off: revenue +7.8 %, token
+    /// share 0.631 → 0.655 — a scenario choice worth reporting both ways.
     public var mindfulnessEnabledByDefault: Bool
     /// Seed 000 §4: breath awareness 2 min, 5-4-3-2-1 grounding 2 min, body scan 3 min.
     public var mindfulnessLength: [MindfulnessExercise: TimeSpan]
@@ -121,7 +124,10 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public var tokenMonthlyPurchaseCap: Int
     /// Seed 000 §5.2: "Pro includes 3 tokens/month in subscription".
     public var proIncludedTokensPerMonth: Int
-    /// Assumption: Pro's included tokens do not count toward the 5-purchase cap (they are not purchases).
+    /// Assumption (audit 2026-11 D9): Pro's included tokens count toward the monthly cap of 5 — §5.1 Pro "Emergency
+    /// tokens (3/mo included; then $0.99 up to 5/mo)", §9 "Monthly token cap enforced (5 max, Pro includes 3)", §3.4
+    /// "hard-capped at 5/month (all plans). Pro includes 3" read as 5 in total; §5.2 "Maximum 5 tokens purchasable
+    /// per month" supports the other reading (false: Pro may use 3 + 5).
     public var includedTokensCountTowardCap: Bool
     /// Assumption (§5.2 "Never encourage token purchases (show as last resort only)"): whether a token can be bought
     /// outside the shield (Settings/store). Default false: tokens are bought at the shield's last step only.
@@ -271,15 +277,15 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
             bool("bypass.free_peek_at_zero_credits", false, "whether the free peek is offered when the user has 0 credits",
                  .assumption("§6.1 at 0 credits \"Only bypass option: Emergency Token\" governs §3.4 Step 1's general ladder (audit D13)")),
             bool("bypass.mindfulness_enabled_by_default", true, "whether the mindfulness step (ladder step 4) is on before the user changes it",
-                 .assumption("charter calls the step optional and user-switchable but gives no default")),
+                 .assumption("charter calls the step optional; §9 \"Can be disabled entirely in Settings\" reads as on until disabled (\"Off by default\" is said of \"What else?\" only); off moved revenue +7.8 % in the audit (D6)")),
             int("bypass.mindfulness_seconds.breath", 1...3600, 120, "breath awareness exercise length, seconds", seed("§4")),
             int("bypass.mindfulness_seconds.grounding", 1...3600, 120, "5-4-3-2-1 grounding length, seconds", seed("§4")),
             int("bypass.mindfulness_seconds.body_scan", 1...3600, 180, "body scan length, seconds", seed("§4")),
             usd("tokens.price_usd", 0.99, "emergency token price, USD", seed("§5.2")),
             int("tokens.monthly_purchase_cap", 0...100, 5, "emergency tokens purchasable per calendar month, all plans", seed("§5.2")),
             int("tokens.pro_included_per_month", 0...100, 3, "tokens included with Pro each month", seed("§5.2")),
-            bool("tokens.included_count_toward_cap", false, "whether Pro's included tokens count toward the purchase cap",
-                 .assumption("the cap is on tokens *purchasable*; included tokens are not purchases")),
+            bool("tokens.included_count_toward_cap", true, "whether Pro's included tokens count toward the monthly cap of 5",
+                 .assumption("§5.1 Pro \"3/mo included; then $0.99 up to 5/mo\", §9 \"5 max, Pro includes 3\", §3.4 read as 5 in total; §5.2 \"5 tokens purchasable\" supports the other reading (audit D9)")),
             bool("tokens.purchasable_outside_shield", false, "whether an emergency token can be bought outside the shield",
                  .assumption("§5.2 \"Never encourage token purchases (show as last resort only)\": bought at the shield's last step")),
             int("tokens.unlock_minutes", 1...1440, 15, "how long an emergency token unlocks the shielded app, minutes",

@@ -19,7 +19,9 @@ struct EarnDetailTests {
         #expect(day0 == Array(repeating: false, count: fullAwards) + [true])
         #expect(!h.pending.contains { $0.kind == .earnAward && $0.at < h.at(1, 0) })
         h.run(until: h.at(1, 1, 30))
-        #expect(h.log.filter { if case .earnAward(.seconds(Int64(300)), .global, false) = $0.1 { return $0.0 >= h.at(1, 0) }; return false }.count == 1)
+        // The counter keeps its phase (awards on the hour since 00:00): the next day's first awards at 00:00 and 01:00.
+        let day1 = h.log.filter { if case .earnAward(.seconds(Int64(300)), .global, false) = $0.1 { return $0.0 >= h.at(1, 0) }; return false }.map(\.0)
+        #expect(day1 == [h.at(1, 0), h.at(1, 1)])
         #expect(h.problems.isEmpty)
     }
 

@@ -53,6 +53,7 @@ struct ParameterTests {
     func override() {
         var v = ParameterValues(defaultsOf: ScrollOffParameters.catalogue)
         v["tokens.monthly_purchase_cap"] = .int(3)
+        v["tokens.purchasable_outside_shield"] = .bool(true)
         var h = Harness(parameters: ScrollOffParameters(values: v))
         for k in 0..<3 { #expect(h.send(.buyToken, at: h.at(0, 9, k)).decision == .tokenPurchased) }
         #expect(h.send(.buyToken, at: h.at(0, 9, 5)).decision == .tokenCapReached)

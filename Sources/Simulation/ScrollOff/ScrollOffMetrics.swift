@@ -47,6 +47,10 @@ public struct ScrollOffMetrics: ProductMetrics {
             "d1_retention": c.ratio(.d1Active, .d1Eligible),
             "d7_retention_actives": c.ratio(.d7ActivesActive, .d7ActivesEligible),
             "d30_retention_paid": c.ratio(.d30PaidActive, .d30PaidEligible),
+            // Engine 2026-11 (audit D2) added the app-opened readings; the counters above are still app-opened days.
+            "d1_retention_app_opened": c.ratio(.d1Active, .d1Eligible),
+            "d7_retention_actives_app_opened": c.ratio(.d7ActivesActive, .d7ActivesEligible),
+            "d30_retention_paid_app_opened": c.ratio(.d30PaidActive, .d30PaidEligible),
             "median_time_saved_per_day": appSavedPerActiveDay.quantile(0.5) ?? .nan,
             "shields_per_day": Counters<ScrollOffCount>.ratio(c[.shieldsOnActiveDays], common[.activeDays]),
             "willpower_win_share": c.ratio(.willpowerWins, .shields),
