@@ -9,9 +9,11 @@ extension ScrollOffEngine {
 
     /// Seed 000 §3.1 "User selects any installed apps as Blocked"; §5.1 Free "Block 3 apps"; §7.5 50-app shield
     /// limit; §3.3 / §7.4 cooldown "Begins immediately when user toggles app to 'Blocked'" (2 h / 1 h / 30 min),
-    /// stored as the absolute `lockedUntil`.
+    /// stored as the absolute `lockedUntil`. §6.1 "User must create at least 1 plan", §4 "Require 1 minimum", §9 "At
+    /// least 1 plan required to proceed": blocking waits for the first if-then plan (A1.5 before A2).
     mutating func block(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard authorized else { out.decision = .authorizationRequired; return }
+        guard !ifThenPlans.isEmpty else { out.decision = .ifThenPlanRequired; return }
         guard app != .safari else { out.decision = .notFound; return }
         guard blockedIndex(app) == nil else { out.decision = .alreadyBlocked; return }
         if tier == .free && blocked.count >= parameters.freeMaxBlockedApps {
@@ -31,11 +33,17 @@ extension ScrollOffEngine {
     }
 
     /// Seed 000 §7.4: "'Unblock' button disabled until `lockedUntil` timestamp expires"; §8.1
-    /// `cooldown_unblock_attempted(time_remaining)`. A Pro per-app wallet returns to the global wallet.
+    /// `cooldown_unblock_attempted(time_remaining)`, with §6.1's chip "Get 1-hour cooldown → Premium" on Free (Premium
+    /// is offered Pro's 30 minutes; Pro has the shortest). A Pro per-app wallet returns to the global wallet.
     mutating func unblock(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let i = blockedIndex(app) else { out.decision = .notBlocked; return }
         if now < blocked[i].lockedUntil {
             out.events.append(.cooldownUnblockAttempted(timeRemaining: blocked[i].lockedUntil - now))
+            switch tier {
+            case .free: out.events.append(.paywallShown(context: .cooldown, skuShown: .premiumMonthly))
+            case .premium: out.events.append(.paywallShown(context: .cooldown, skuShown: .proMonthly))
+            case .pro: break
+            }
             out.decision = .cooldownActive
             return
         }

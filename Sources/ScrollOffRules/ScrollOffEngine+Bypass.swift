@@ -9,16 +9,32 @@ extension ScrollOffEngine {
         creditPeeksUsedToday < parameters.creditPeeksPerDay && available(for: app) >= parameters.creditPeekCost
     }
 
-    /// The peek steps of the ladder are used up (or unaffordable): tokens may be offered.
-    func ladderExhausted(_ app: AppID) -> Bool { freePeeksRemaining == 0 && !creditPeekPossible(app) }
+    /// Whether the free peek (§3.4 Step 1) is offered now. At 0 credits it is not, unless
+    /// `bypass.free_peek_at_zero_credits`: §6.1 "At 0 credits: … Only bypass option: Emergency Token ($0.99) if under
+    /// monthly cap" (assumption; audit 2026-11 D13).
+    func freePeekOffered(_ app: AppID) -> Bool {
+        freePeeksRemaining > 0 && (parameters.freePeekAtZeroCredits || available(for: app) > .zero)
+    }
 
-    /// A button on the pending shield (§6.1 Blocked Shield; §3.4 / §7.4 bypass ladder).
+    /// The peek steps of the ladder are used up (or unaffordable): tokens may be offered.
+    func ladderExhausted(_ app: AppID) -> Bool { !freePeekOffered(app) && !creditPeekPossible(app) }
+
+    /// A button on the pending shield (§6.1 Blocked Shield; §3.4 / §7.4 bypass ladder). A refusal marks the
+    /// encounter: closing it afterwards is not a willpower win (audit 2026-11 D8).
     mutating func shieldChoice(_ choice: ShieldChoice, _ now: Instant, _ out: inout ScrollOffOutcome) {
+        applyShieldChoice(choice, now, &out)
+        if out.decision.isRefusal, var p = pendingShield {
+            p.refused = true
+            pendingShield = p
+        }
+    }
+
+    mutating func applyShieldChoice(_ choice: ShieldChoice, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let p = pendingShield else { out.decision = .noPendingShield; return }
         let app = p.app
         switch choice {
         case .close:
-            closeShield(willpowerWin: true, now, &out)
+            closeShield(now, &out)
         case .useCredits:
             // §7.4 Spend: "User chooses 'Use credits' on shield → Remove shield, … deduct 1s per second".
             guard !p.inCurfew else { out.decision = .curfewActive; return }
@@ -33,7 +49,7 @@ extension ScrollOffEngine {
             out.decision = .spendStarted
         case .peek:
             guard !p.inCurfew else { out.decision = .curfewActive; return }
-            if freePeeksRemaining > 0 {
+            if freePeekOffered(app) {
                 // §3.4 Step 1: "One free 60-sec peek (Free); two for Premium".
                 peekQuotaInForceToday = max(peekQuotaInForceToday, parameters.freePeeksPerDay[tier])
                 freePeeksUsedToday += 1
@@ -73,15 +89,34 @@ extension ScrollOffEngine {
         let e = MindfulnessExercise(rawValue: UInt8(promptCount % 3))!
         promptCount += 1
         p.mindfulnessOffered = e
+        p.mindfulnessPromptedAt = now
         pendingShield = p
         out.events.append(.mindfulnessPrompted(e))
         out.decision = .mindfulnessPrompted
         return true
     }
 
-    /// The user's answer to the mindfulness step (§8.1 `mindfulness_completed` / `mindfulness_skipped`).
+    /// Seed 000 §4: how long an exercise takes (breath awareness 2 min, 5-4-3-2-1 grounding 2 min, body scan 3 min).
+    public func mindfulnessLength(_ e: MindfulnessExercise) -> TimeSpan { parameters.mindfulnessLength[e] ?? .zero }
+
+    /// When the pending shield's suggested exercise is over (prompt time + its length), if one is pending and
+    /// unanswered: a host lets that time pass before answering `.complete`.
+    public var pendingExerciseEndsAt: Instant? {
+        guard let p = pendingShield, let e = p.mindfulnessOffered, !p.mindfulnessAnswered, let t = p.mindfulnessPromptedAt else { return nil }
+        return t + mindfulnessLength(e)
+    }
+
+    /// The user's answer to the mindfulness step (§8.1 `mindfulness_completed` / `mindfulness_skipped`). A skip
+    /// is immediate (§9 "User can skip immediately or complete") and is not a completion. A completion takes the
+    /// exercise's length (§4: breath 2 min, grounding 2 min, body scan 3 min) from the prompt: earlier, it is
+    /// refused with `.exerciseUnfinished` and the step stays open. Completing with `bypass_avoided` closes the shield
+    /// — a willpower win unless a request was refused earlier in the encounter.
     mutating func mindfulness(_ e: MindfulnessExercise, _ r: MindfulnessResponse, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard var p = pendingShield, p.mindfulnessOffered != nil, !p.mindfulnessAnswered else { out.decision = .noPendingShield; return }
+        if case .complete = r, let at = p.mindfulnessPromptedAt, now < at + mindfulnessLength(e) {
+            out.decision = .exerciseUnfinished
+            return
+        }
         p.mindfulnessAnswered = true
         pendingShield = p
         switch r {
@@ -92,23 +127,12 @@ extension ScrollOffEngine {
             out.events.append(.mindfulnessCompleted(e, bypassAvoided: avoided))
             out.effects.append(.databaseWrite)
             if avoided {
-                closeShield(willpowerWin: true, now, &out)
-                out.decision = .bypassAvoided
+                closeShield(now, &out)
+                if out.decision == .willpowerWin { out.decision = .bypassAvoided }
             } else {
                 out.decision = .ok
             }
         }
-    }
-
-    /// Closing the shield without spending: `shield_dismissed_no_spend`, a willpower win (§8.1), which the app
-    /// counts as time saved (assumption `insights.minutes_saved_per_resisted_urge`).
-    mutating func closeShield(willpowerWin: Bool, _ now: Instant, _ out: inout ScrollOffOutcome) {
-        guard pendingShield != nil else { return }
-        pendingShield = nil
-        out.events.append(.shieldDismissedNoSpend)
-        out.events.append(.selfEfficacyMessageShown(context: .willpowerWin, messageType: shieldCount % 3))
-        addTimeSaved(.minutes(Int64(parameters.minutesSavedPerResistedUrge)), &out)
-        out.decision = .willpowerWin
     }
 
     /// Lifts the shield for a peek or a token (§3.4); resets the earn counter (§7.4 "including peek").
@@ -123,13 +147,13 @@ extension ScrollOffEngine {
         resetEarnCounter(now, &out)
     }
 
-    /// A peek or token unlock ends: "60-second timer → shield reappears" (§6.1).
+    /// A peek or token unlock ends: "60-second timer → shield reappears" (§6.1). Over the app in front, the shield
+    /// returns as one the user answers (`reshield`).
     mutating func unlockEndTimer(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let i = accessIndex(app), accesses[i].kind != .credits, accesses[i].until <= now else { return }
         accesses.remove(at: i)
         if foreground == app {
-            foreground = nil
-            out.effects.append(.shieldShown(app))
+            reshield(app, now, &out)
             refreshEarning(now, &out)
         }
         out.decision = .unlockEnded
@@ -142,8 +166,10 @@ extension ScrollOffEngine {
         tokensPurchasedThisMonth + (parameters.includedTokensCountTowardCap ? includedGrantedThisMonth : 0)
     }
 
-    /// Seed 000 §5.2: "Maximum 5 tokens purchasable per month (all tiers)"; §8.1 `bypass_token_cap_hit`.
-    mutating func purchaseToken(_ now: Instant, _ out: inout ScrollOffOutcome) -> Bool {
+    /// Seed 000 §5.2: "Maximum 5 tokens purchasable per month (all tiers)"; §8.1 `bypass_token_cap_hit`;
+    /// `bypass_token_purchased(month_id, tokens_used_this_month)` carries the tokens *used* this month as its name
+    /// says, counting this one when it is bought at the shield to be used at once (audit 2026-11 D14).
+    mutating func purchaseToken(_ now: Instant, atShield: Bool, _ out: inout ScrollOffOutcome) -> Bool {
         guard tokensCountedAgainstCap < parameters.tokenMonthlyPurchaseCap else {
             out.events.append(.bypassTokenCapHit)
             out.decision = .tokenCapReached
@@ -152,13 +178,18 @@ extension ScrollOffEngine {
         tokensPurchasedThisMonth += 1
         purchasedTokensHeld += 1
         out.ledger.append(LedgerEntry(at: now, amount: parameters.tokenPrice, productID: Plan.tokenSKU, kind: .consumablePurchase))
-        out.events.append(.bypassTokenPurchased(month: tokenMonth, tokensUsedThisMonth: tokensPurchasedThisMonth))
+        out.events.append(.bypassTokenPurchased(month: tokenMonth, tokensUsedThisMonth: tokensUsedThisMonth + (atShield ? 1 : 0)))
         out.effects.append(.databaseWrite)
         out.decision = .tokenPurchased
         return true
     }
 
-    mutating func buyToken(_ now: Instant, _ out: inout ScrollOffOutcome) { _ = purchaseToken(now, &out) }
+    /// A token bought outside the shield: refused unless `tokens.purchasable_outside_shield` (§5.2 "Never encourage
+    /// token purchases (show as last resort only)"; assumption).
+    mutating func buyToken(_ now: Instant, _ out: inout ScrollOffOutcome) {
+        guard parameters.tokensPurchasableOutsideShield else { out.decision = .tokenOnlyAtShield; return }
+        _ = purchaseToken(now, atShield: false, &out)
+    }
 
     /// Seed 000 §3.4 "Beyond that: Emergency Token"; included Pro tokens are used first, then held purchases,
     /// else one is bought. Assumption: a token unlocks the app for `tokens.unlock_minutes`.
@@ -168,11 +199,12 @@ extension ScrollOffEngine {
             includedTokensRemaining -= 1
             included = true
         } else {
-            if purchasedTokensHeld == 0 { guard purchaseToken(now, &out) else { return } }
+            if purchasedTokensHeld == 0 { guard purchaseToken(now, atShield: true, &out) else { return } }
             purchasedTokensHeld -= 1
             included = false
         }
         tokensUsedThisMonth += 1
+        tokensUsedToday += 1
         out.events.append(.emergencyTokenUsed(month: tokenMonth, included: included))
         out.credits.append(CreditLedgerEntry(delta: .zero, reason: .bypassToken, app: app))
         grantUnlock(app, .token, until: now + parameters.tokenUnlockLength, now, &out)

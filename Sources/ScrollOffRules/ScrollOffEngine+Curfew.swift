@@ -119,10 +119,24 @@ extension ScrollOffEngine {
         out.decision = .curfewStarted
     }
 
+    /// Seed 000 §7.4 "During curfew, affected apps always shielded": a window opens at its start whatever the order in
+    /// which the host delivers inputs and timers due at that instant (another curfew's end, a midnight). Applied lazily
+    /// at the start of every call while curfews exist; the caller's decision stands.
+    mutating func startDueCurfews(_ now: Instant, _ out: inout ScrollOffOutcome) {
+        let decision = out.decision
+        for i in curfews.indices {
+            if let occ = activeOccurrence(curfews[i], now), curfews[i].lastStartAnnounced != occ.lowerBound { startCurfew(i, now, &out) }
+        }
+        out.decision = decision
+    }
+
     mutating func curfewStartTimer(_ id: CurfewID, _ now: Instant, _ out: inout ScrollOffOutcome) {
-        guard let i = curfews.firstIndex(where: { $0.id == id }), let occ = activeOccurrence(curfews[i], now),
-              curfews[i].lastStartAnnounced != occ.lowerBound else { return }
-        startCurfew(i, now, &out)
+        guard let i = curfews.firstIndex(where: { $0.id == id }), let occ = activeOccurrence(curfews[i], now) else { return }
+        if curfews[i].lastStartAnnounced != occ.lowerBound {
+            startCurfew(i, now, &out)
+        } else if occ.lowerBound == now {
+            out.decision = .curfewStarted      // opened at the start of this call (`startDueCurfews`)
+        }
     }
 
     mutating func curfewEndTimer(_ id: CurfewID, _ now: Instant, _ out: inout ScrollOffOutcome) {

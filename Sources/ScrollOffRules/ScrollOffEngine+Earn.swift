@@ -24,7 +24,29 @@ extension ScrollOffEngine {
 
     mutating func startAbstinence(_ t: Instant, _ out: inout ScrollOffOutcome) {
         abstinenceStart = t
-        out.timers.append(ScrollOffTimer(.earnAward, at: t + parameters.earnAbstinence))
+        skipCappedSlots()
+        out.timers.append(ScrollOffTimer(.earnAward, at: abstinenceStart! + parameters.earnAbstinence))
+    }
+
+    /// Once today's cap has cut an award, the rest of the day's awards would all be discarded: the counter keeps its
+    /// phase but skips to its first award at or after local midnight, so the engine stops waking hourly for nothing
+    /// (§7.6 "Only track during intervals when earn/spend active", "No long-running timers"; §7.4 "excess discarded
+    /// with user notification" — reported once, at the cut; audit 2026-11 D14).
+    mutating func skipCappedSlots() {
+        guard capCutToday, let s = abstinenceStart, earnedToday >= parameters.dailyEarnCap[tier] else { return }
+        let period = parameters.earnAbstinence.milliseconds
+        let gap = (nextMidnight - (s + parameters.earnAbstinence)).milliseconds
+        guard gap > 0, period > 0 else { return }
+        abstinenceStart = s + TimeSpan(milliseconds: (gap + period - 1) / period * period)
+    }
+
+    /// A tier change may raise today's cap after the cut: bring a skipped counter back to its last slot ≤ `now`.
+    mutating func resumeCappedSlots(_ now: Instant, _ out: inout ScrollOffOutcome) {
+        guard var s = abstinenceStart, s > now, frozenDay != today, parameters.earnAbstinence > .zero else { return }
+        while s > now { s = s - parameters.earnAbstinence }
+        abstinenceStart = s
+        skipCappedSlots()
+        out.timers.append(ScrollOffTimer(.earnAward, at: abstinenceStart! + parameters.earnAbstinence))
     }
 
     /// Seed 000 §3.2: "+5:00 credit for each 60 min without opening any blocked app"; §7.4: "Daily earn cap
@@ -40,6 +62,7 @@ extension ScrollOffEngine {
                 break
             }
             award(at: at, &out)
+            skipCappedSlots()
             awarded = true
         }
         if let s = abstinenceStart, awarded || out.decision == .earnFrozen {
@@ -47,13 +70,17 @@ extension ScrollOffEngine {
         }
     }
 
-    /// One award: cap checked first, excess discarded and reported with `daily_cap_hit`.
+    /// One award: cap checked first, excess discarded. The award the cap cuts is reported once a day with
+    /// `daily_cap_hit`, the cap notification and, on Free, the §6.1 paywall chip (Premium's cap is 90 min); later
+    /// cut awards that day are silent. A paid award shows an empowering message (§3.5, §6.2 "+5:00 earned — 1 hour
+    /// strong!").
     mutating func award(at t: Instant, _ out: inout ScrollOffOutcome) {
         let cap = parameters.dailyEarnCap[tier]
         if cap > capInForceToday { capInForceToday = cap }
         let room = cap - earnedToday
         let amount = max(.zero, min(parameters.earnAward, room))
         let capHit = amount < parameters.earnAward
+        if capHit && capCutToday && amount == .zero { out.decision = .dailyEarnCapHit; return }
         if amount > .zero {
             global.add(amount, expiresAt: rolloverExpiry(earnedOn: today))
             earnedToday += amount
@@ -61,10 +88,18 @@ extension ScrollOffEngine {
             out.credits.append(CreditLedgerEntry(delta: amount, reason: .earn))
         }
         out.events.append(.earnAward(amount: amount, wallet: .global, dailyCapHit: capHit))
+        if amount > .zero { out.events.append(.selfEfficacyMessageShown(context: .earnAward, messageType: awardsToday % 3)) }
         out.effects.append(.monitorCallback)
         out.effects.append(.databaseWrite)
         if capHit {
-            if !capNotifiedToday { out.effects.append(.notification(.earnCapReached)); capNotifiedToday = true }
+            if !capCutToday {
+                capCutToday = true
+                out.effects.append(.notification(.earnCapReached))
+                if tier == .free && chipsShownToday & DayChip.earnCap == 0 {
+                    chipsShownToday |= DayChip.earnCap
+                    out.events.append(.paywallShown(context: .dailyEarnCap, skuShown: .premiumMonthly))
+                }
+            }
             out.decision = .dailyEarnCapHit
         } else {
             if earnNotifications { out.effects.append(.notification(.earnAward)) }

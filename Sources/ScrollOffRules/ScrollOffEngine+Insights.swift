@@ -8,6 +8,9 @@ extension ScrollOffEngine {
         case .appOpened:
             out.events.append(.appOpened)
         case .demoBlockCompleted:
+            // §4 "After permissions, run a 10-second demo block and award a one-time starter credit" (assumption
+            // `earn.starter_credit_requires_authorization`: §6.1's flow lists the demo before permission).
+            guard authorized || !parameters.starterCreditRequiresAuthorization else { out.decision = .authorizationRequired; return }
             awardStarterCredit(&out)
         case .permissionGranted:
             out.events.append(.reliabilityCheckPass(.screenTimeAuthorization))
@@ -16,6 +19,10 @@ extension ScrollOffEngine {
         case .permissionDenied:
             out.events.append(.reliabilityCheckFail(.screenTimeAuthorization, error: .denied))
         case .finished:
+            // §6.1 step 4 "User must create at least 1 plan"; §9 "At least 1 plan required to proceed"; §6.1
+            // acceptance "At least 1 blocked app selected".
+            guard !ifThenPlans.isEmpty else { out.decision = .ifThenPlanRequired; return }
+            guard !blocked.isEmpty else { out.decision = .blockedAppRequired; return }
             if !onboardingFinished { onboardingFinished = true; plansCreatedAtOnboarding = ifThenPlans.count }
         }
     }
@@ -44,6 +51,7 @@ extension ScrollOffEngine {
         case .curfewReminders(let b):
             if b && tier == .free { out.events.append(.paywallShown(context: .curfewReminders, skuShown: .premiumMonthly)) }
             curfewReminders = b
+        case .milestoneNotifications(let b): milestoneNotifications = b
         }
         out.decision = .ok
     }
@@ -77,17 +85,14 @@ extension ScrollOffEngine {
         milestonesUnlocked |= 1 << m.rawValue
         out.events.append(.milestoneUnlocked(m, value: value))
         out.events.append(.selfEfficacyMessageShown(context: .milestone, messageType: Int(m.rawValue)))
-        out.effects.append(.notification(.milestone))
+        // §6.5 "Milestone achievements (on by default, can disable)".
+        if milestoneNotifications { out.effects.append(.notification(.milestone)) }
     }
 
-    /// Closes the local day: streaks (assumption: a streak day has ≥ `milestones.streak_min_awards_per_day`
-    /// earn awards), streak milestones 7 / 30 / 60, and personal records (§8.1 `personal_record`).
+    /// Closes the local day: streaks, streak milestones 7 / 30 / 60, and personal records (§8.1 `personal_record`).
+    /// What makes a streak day is the assumption `milestones.streak_day_rule` (the charter never defines one).
     mutating func closeDay(_ out: inout ScrollOffOutcome) {
-        if awardsToday >= parameters.streakMinAwardsPerDay {
-            streakDays += 1
-        } else {
-            streakDays = 0
-        }
+        if isStreakDay { streakDays += 1 } else { streakDays = 0 }
         if streakDays >= parameters.streakMilestoneDays { unlock(.streak7, value: parameters.streakMilestoneDays, &out) }
         if streakDays >= parameters.warriorMilestoneDays { unlock(.warrior30, value: parameters.warriorMilestoneDays, &out) }
         if streakDays >= parameters.legendMilestoneDays { unlock(.legend60, value: parameters.legendMilestoneDays, &out) }
@@ -105,8 +110,45 @@ extension ScrollOffEngine {
         }
     }
 
-    /// Seed 000 §8.1 `weekly_insight_shown(peak_hour, strongest_day, time_saved)` for the current week.
+    /// Does the day being closed count toward a streak (`StreakDayRule`; audit 2026-11 D5)?
+    var isStreakDay: Bool {
+        switch parameters.streakDayRule {
+        case .willpowerWinNoToken: return willpowerWinsToday > 0 && tokensUsedToday == 0
+        case .spendWithinEarnedNoToken: return awardsToday > 0 && creditSpentToday <= earnedToday && tokensUsedToday == 0
+        case .earnAward: return awardsToday >= parameters.streakMinAwardsPerDay
+        }
+    }
+
+    /// The tier an insight needs: seed 000 §5.1 Free "Basic stats", Premium "7-day trends + pattern insights", Pro
+    /// "30-day trend analytics"; §6.1 "30-day line graph (Pro) or 7-day (Premium/Free)" — so the 7-day trend is
+    /// everyone's, the pattern insights (peak hours, strongest day, app breakdown, week-over-week) Premium's, the
+    /// 30-day trend Pro's (audit 2026-11 D10).
+    static func tierNeeded(for t: InsightType) -> Tier {
+        switch t {
+        case .trend7Day: return .free
+        case .trend30Day: return .pro
+        case .peakHours, .strongestDay, .appBreakdown, .weekOverWeek: return .premium
+        }
+    }
+
+    /// Shows an insight, or — locked on this tier — the §6.1 paywall chip for it ("always contextual to action
+    /// attempted").
+    mutating func viewInsight(_ t: InsightType, _ out: inout ScrollOffOutcome) {
+        let needed = Self.tierNeeded(for: t)
+        guard tier >= needed else { insightLocked(t == .trend30Day ? .trend30Day : .patternInsights, needed, &out); return }
+        out.events.append(.patternInsightShown(t))
+        out.decision = .ok
+    }
+
+    mutating func insightLocked(_ context: PaywallContext, _ needed: Tier, _ out: inout ScrollOffOutcome) {
+        out.events.append(.paywallShown(context: context, skuShown: needed == .pro ? .proMonthly : .premiumMonthly))
+        out.decision = .insightLocked
+    }
+
+    /// Seed 000 §8.1 `weekly_insight_shown(peak_hour, strongest_day, time_saved)` for the current week: the pattern
+    /// insight card (§6.1 "Peak blocks … Strongest day"), a Premium pattern insight (§5.1).
     mutating func weeklyInsight(_ out: inout ScrollOffOutcome) {
+        guard tier >= .premium else { insightLocked(.patternInsights, .premium, &out); return }
         var peak = 0
         for h in 1..<24 where shieldsByHourThisWeek[h] > shieldsByHourThisWeek[peak] { peak = h }
         var best = 0

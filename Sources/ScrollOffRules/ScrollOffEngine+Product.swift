@@ -55,7 +55,7 @@ let scrollOffDescriptor: ProductDescriptor = {
             EngineInputInfo("cancelSubscription", driven: true),
             EngineInputInfo("refundSubscription", driven: false),
             EngineInputInfo("restorePurchases", driven: false),
-            EngineInputInfo("buyToken", driven: false),
+            EngineInputInfo("buyToken", driven: false, parameters: ["tokens.purchasable_outside_shield"]),
             EngineInputInfo("systemClockChanged", driven: false, parameters: ["anti_tamper."]),
             EngineInputInfo("reliabilityCheck", driven: false),
             EngineInputInfo("authorizationRevoked", driven: true),

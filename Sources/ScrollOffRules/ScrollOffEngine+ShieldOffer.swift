@@ -34,7 +34,8 @@ extension ScrollOffEngine {
     /// The options of the pending shield, or nil when no shield is pending.
     ///
     /// Seed 000 §6.1: the shield shows "Close", "Use credits" (when credits are available) and "60-sec peek";
-    /// §3.4: the emergency token appears once the peek steps are used up (or unaffordable); §3.3: during curfew
+    /// §3.4: the emergency token appears once the peek steps are used up (or unaffordable) — at 0 credits at once
+    /// (§6.1, `bypass.free_peek_at_zero_credits`); §3.3: during curfew
     /// only "Close" (and the token when `tokens.work_during_curfew`, an assumption).
     public func shieldOffer() -> ShieldOffer? {
         guard let p = pendingShield else { return nil }
@@ -49,7 +50,7 @@ extension ScrollOffEngine {
             shown |= ShieldOffer.bit(ladderExhausted(app) ? .emergencyToken : .peek)
         }
         return ShieldOffer(app: app, shown: shown, inCurfew: p.inCurfew, creditsAvailable: credits,
-                           peekCost: freePeeksRemaining > 0 ? .zero : parameters.creditPeekCost,
+                           peekCost: freePeekOffered(app) ? .zero : parameters.creditPeekCost,
                            tokenNeedsPurchase: needsPurchase, tokenPrice: parameters.tokenPrice,
                            tokenCapReached: needsPurchase && tokensCountedAgainstCap >= parameters.tokenMonthlyPurchaseCap)
     }

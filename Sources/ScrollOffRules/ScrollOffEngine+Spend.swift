@@ -27,6 +27,7 @@ extension ScrollOffEngine {
         if let i { taken = blocked[i].wallet.take(amount, order: parameters.lotOrder) }
         if taken < amount { taken += global.take(amount - taken, order: parameters.lotOrder) }
         if let i { blocked[i].spentToday += taken }
+        creditSpentToday += taken
         return taken
     }
 
@@ -49,7 +50,8 @@ extension ScrollOffEngine {
         walletEmptyTimer(fg, now, &out)
     }
 
-    /// Seed 000 §3.2 / §9: "At 0s, shield reappears instantly" (`wallet_empty`), or the spend cap ran out.
+    /// Seed 000 §3.2 / §9: "At 0s, shield reappears instantly" (`wallet_empty`), or the spend cap ran out; §6.1 "at 0s
+    /// shield reappears". The shield comes back over the app in front as a shield the user can answer (`reshield`).
     mutating func endCreditSession(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         if let i = accessIndex(app) { accesses.remove(at: i) }
         if balance(for: app) > .zero {
@@ -58,8 +60,7 @@ extension ScrollOffEngine {
             out.events.append(.walletEmpty(app: app))
             out.decision = .walletEmpty
         }
-        out.effects.append(.shieldShown(app))
-        if foreground == app { foreground = nil }
+        if foreground == app { reshield(app, now, &out) } else { out.effects.append(.shieldShown(app)) }
         refreshEarning(now, &out)
     }
 
@@ -76,11 +77,17 @@ extension ScrollOffEngine {
         }
     }
 
-    /// An app comes to the foreground: resume an unlock in force, or show the shield (§3.1, §7.4).
+    /// An app comes to the foreground: resume an unlock in force, or show the shield (§3.1, §7.4). Opening the app
+    /// of the pending shield again is the same encounter (§9 "Shield persists on relaunch"); opening another app
+    /// abandons the pending shield.
     mutating func appForeground(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         if foreground == app { out.decision = .accessResumed; return }
+        if let p = pendingShield, p.app == app, isRestricted(app, at: now) {
+            out.decision = p.inCurfew ? .curfewShieldShown : .shieldShown
+            return
+        }
         if let fg = foreground { appBackground(fg, now, &out) }
-        if let p = pendingShield, p.app != app { closeShield(willpowerWin: true, now, &out) }
+        if pendingShield != nil { abandonShield(.otherAppOpened, &out) }
         guard isRestricted(app, at: now) else { out.decision = .notShielded; return }
         let inCurfew = curfewActive(for: app, at: now)
         if let i = accessIndex(app) {
@@ -100,21 +107,15 @@ extension ScrollOffEngine {
             }
             accesses.remove(at: i)
         }
-        // The shield.
-        pendingShield = ShieldEncounter(app: app, shownAt: now, inCurfew: inCurfew, mindfulnessOffered: nil, mindfulnessAnswered: false)
-        shieldCount += 1
-        shieldsByHourThisWeek[zone.hour(now)] &+= 1
-        out.events.append(.shieldShown(app: app, creditsAvailable: inCurfew ? .zero : available(for: app)))
-        out.events.append(.selfEfficacyMessageShown(context: .shield, messageType: shieldCount % 5))
-        out.effects.append(.shieldShown(app))
-        if parameters.shieldEncounterResetsEarnCounter { resetEarnCounter(now, &out) }
+        presentShield(app, inCurfew: inCurfew, now, &out)
         out.decision = inCurfew ? .curfewShieldShown : .shieldShown
     }
 
-    /// Seed 000 §7.4: "Pause: When app backgrounds, pause deduction". Leaving a pending shield closes it unspent.
+    /// Seed 000 §7.4: "Pause: When app backgrounds, pause deduction". Leaving a pending shield abandons it: the user
+    /// did not press "Close", so it is no willpower win (audit 2026-11 D8).
     mutating func appBackground(_ app: AppID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         out.decision = .ok
-        if let p = pendingShield, p.app == app { closeShield(willpowerWin: true, now, &out) }
+        if let p = pendingShield, p.app == app { abandonShield(.backgrounded, &out) }
         guard foreground == app else { return }
         settleSpend(at: now, &out)
         if let i = accessIndex(app), accesses[i].kind == .credits {

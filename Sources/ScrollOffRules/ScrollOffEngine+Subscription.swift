@@ -148,6 +148,7 @@ extension ScrollOffEngine {
                 blocked[i].wallet.drain(into: &global)
             }
         }
+        resumeCappedSlots(now, &out)
         checkForegroundSession(now, &out)
     }
 }

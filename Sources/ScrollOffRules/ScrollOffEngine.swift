@@ -48,7 +48,8 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var awardsToday = 0
     /// The highest daily cap in force at any award today (for the invariant after a mid-day downgrade).
     var capInForceToday: TimeSpan = .zero
-    var capNotifiedToday = false
+    /// The daily cap cut an award today (reported once: `earn_award(daily_cap_hit=true)`, notification, Free chip).
+    var capCutToday = false
     /// The local day on which earning is frozen after a clock rollback.
     public internal(set) var frozenDay: LocalDate?
 
@@ -58,6 +59,12 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var creditPeeksUsedToday = 0
     /// The highest free-peek quota in force at any free peek today (for the invariant after a mid-day tier change).
     var peekQuotaInForceToday = 0
+    /// Once-a-day paywall chips already shown today (`DayChip` bits).
+    var chipsShownToday: UInt8 = 0
+    /// Streak-day bookkeeping (`milestones.streak_day_rule`): willpower wins, tokens used, credit spent today.
+    public internal(set) var willpowerWinsToday = 0
+    public internal(set) var tokensUsedToday = 0
+    public internal(set) var creditSpentToday: TimeSpan = .zero
     var nextMidnight: Instant
     var midnightArmed = false
 
@@ -80,6 +87,8 @@ public struct ScrollOffEngine: Sendable {
     public internal(set) var mindfulnessAtBypasses: Bool
     public internal(set) var earnNotifications = false
     public internal(set) var curfewReminders = false
+    /// Seed 000 §6.5: milestone notifications are "on by default, can disable".
+    public internal(set) var milestoneNotifications = true
 
     // MARK: Insights and milestones (§6.1)
     public internal(set) var timeSavedToday: TimeSpan = .zero
@@ -118,6 +127,7 @@ public struct ScrollOffEngine: Sendable {
         // Most calls fall between rollovers: skip `advance` (and its set-up) then.
         let rolled = now < nextMidnight && now < nextMonthStart && (plan == nil || now < periodEnd)
             ? RolledOver() : advance(to: now, &out)
+        if !curfews.isEmpty { startDueCurfews(now, &out) }
         switch input {
         case .onboarding(let step): onboarding(step, now, &out)
         case let .createIfThenPlan(t, r): createPlan(t, r, now, &out)
@@ -149,7 +159,7 @@ public struct ScrollOffEngine: Sendable {
                 out.events.append(.reliabilityCheckFail(c, error: .checkFailed))
             }
         case .authorizationRevoked: revokeAuthorization(now, &out)
-        case .viewInsight(let t): out.events.append(.patternInsightShown(t))
+        case .viewInsight(let t): viewInsight(t, &out)
         case .viewWeeklyInsight: weeklyInsight(&out)
         case .timer(let t): timer(t, now, rolled: rolled, &out)
         }
@@ -221,7 +231,11 @@ public struct ScrollOffEngine: Sendable {
         earnedToday = .zero
         awardsToday = 0
         capInForceToday = .zero
-        capNotifiedToday = false
+        capCutToday = false
+        chipsShownToday = 0
+        willpowerWinsToday = 0
+        tokensUsedToday = 0
+        creditSpentToday = .zero
         freePeeksUsedToday = 0
         creditPeeksUsedToday = 0
         peekQuotaInForceToday = 0

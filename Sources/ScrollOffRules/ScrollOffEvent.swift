@@ -16,9 +16,29 @@ public enum WalletID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Where an upgrade prompt was shown (`paywall_shown.context`). Seed 000 §6.1 "Paywall chips (contextual)".
+///
+/// The §6.1 tier-limit chips: the Free app limit ("Unlock unlimited apps → Premium"), the cooldown ("Get 1-hour
+/// cooldown → Premium"; Premium is offered Pro's 30 min), the Free daily earn cap, Free's free peek used up, and a
+/// locked insight (pattern insights Premium+, the 30-day trend Pro). Also the Pro-only controls and Free curfew
+/// reminders. Never the token cap: §6.2 "Token limit reached — fresh start next month" is not an upsell.
 public enum PaywallContext: UInt8, Hashable, Sendable, CustomStringConvertible {
     case blockedAppLimit, perAppWallets, dailySpendCap, curfewReminders
-    public var description: String { ["blocked_app_limit", "per_app_wallets", "daily_spend_cap", "curfew_reminders"][Int(rawValue)] }
+    case cooldown, dailyEarnCap, freePeekLimit, patternInsights, trend30Day
+    public var description: String {
+        ["blocked_app_limit", "per_app_wallets", "daily_spend_cap", "curfew_reminders",
+         "cooldown", "daily_earn_cap", "free_peek_limit", "pattern_insights", "trend_30_day"][Int(rawValue)]
+    }
+}
+
+/// Why a shield ended without being a willpower win (`shield_abandoned.reason`; audit 2026-11 D8).
+public enum ShieldAbandonReason: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// The user left the shield by going home, switching apps or locking the phone.
+    case backgrounded
+    /// The user opened another app over the pending shield.
+    case otherAppOpened
+    /// The user closed the shield after the engine refused a request in the same encounter.
+    case closedAfterRefusal
+    public var description: String { ["backgrounded", "other_app_opened", "closed_after_refusal"][Int(rawValue)] }
 }
 
 /// Where an empowerment message was shown (`self_efficacy_message_shown`). Seed 000 §3.5, §6.2.
@@ -60,7 +80,9 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     case appBlocked(app: AppID, tier: Tier)
     /// `shield_shown(bundleID, credits_available)` — shield appeared on app open.
     case shieldShown(app: AppID, creditsAvailable: TimeSpan)
-    /// `shield_dismissed_no_spend` — user closed the shield without spending (willpower win).
+    /// `shield_dismissed_no_spend` — user closed the shield without spending (willpower win): the "Close" button (or
+    /// a mindfulness exercise that avoided the bypass) with nothing refused in the encounter. Shields left or closed
+    /// after a refusal are `shield_abandoned`.
     case shieldDismissedNoSpend
     // Earning & spending
     /// `earn_award(seconds, wallet_id, daily_cap_hit)` — +300 s after 60 min, or less/zero at the daily cap.
@@ -75,8 +97,8 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     case bypassFreePeek(app: AppID, peeksRemaining: Int)
     /// `bypass_credit_peek(bundleID, cost_seconds)`.
     case bypassCreditPeek(app: AppID, cost: TimeSpan)
-    /// `bypass_token_purchased(month_id, tokens_used_this_month)` — `tokensUsedThisMonth` counts this month's
-    /// purchases including this one (the number the 5/month cap applies to).
+    /// `bypass_token_purchased(month_id, tokens_used_this_month)` — `tokensUsedThisMonth` counts the tokens used this
+    /// month (included and purchased), this one included when it is bought at the shield to be used at once.
     case bypassTokenPurchased(month: MonthID, tokensUsedThisMonth: Int)
     /// `bypass_token_cap_hit` — tried to purchase but the monthly cap is reached.
     case bypassTokenCapHit
@@ -141,6 +163,10 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     case subscriptionExpired(Plan)
     /// `clock_rollback_detected(rollback_seconds)` — §7.7: earning frozen for the rest of the local day.
     case clockRollbackDetected(rollback: TimeSpan)
+    /// `shield_abandoned(bundleID, reason)` — the shield ended without spending but not by a willpower win: left by
+    /// backgrounding or by opening another app, or closed after a refusal. §8.1's `shield_dismissed_no_spend` is
+    /// "user closed shield without spending (willpower win)"; these are not wins (audit 2026-11 D8).
+    case shieldAbandoned(app: AppID, reason: ShieldAbandonReason)
 
     /// The exact snake_case event name.
     public var name: String {
@@ -182,6 +208,7 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
         case .subscriptionCancelled: return "subscription_cancelled"
         case .subscriptionExpired: return "subscription_expired"
         case .clockRollbackDetected: return "clock_rollback_detected"
+        case .shieldAbandoned: return "shield_abandoned"
         }
     }
 
@@ -189,10 +216,25 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
     public var isCharterEvent: Bool {
         switch self {
         case .appOpened, .emergencyTokenUsed, .subscriptionRenewed, .subscriptionCancelled, .subscriptionExpired,
-             .clockRollbackDetected: return false
+             .clockRollbackDetected, .shieldAbandoned: return false
         default: return true
         }
     }
+
+    /// Whether the event shows the product in use that local day — the "product in use" reading of §8.3 retention
+    /// ("still using after 1 week"): a shield met, credits spent, an earn award (earning needs authorization), or the
+    /// app opened. For a blocker the shield is the main surface (audit 2026-11 D2).
+    public var marksProductInUse: Bool {
+        switch self {
+        case .shieldShown, .appOpened: return true
+        case let .spendTick(s, _, _): return s > .zero
+        case let .earnAward(a, w, _): return w != .starterCredit && a > .zero
+        default: return false
+        }
+    }
+
+    /// Whether the event shows the user opened Scroll Off itself (the "app opened" reading of §8.3 retention).
+    public var marksAppOpened: Bool { if case .appOpened = self { return true }; return false }
 
     /// Every §8.1 event name, in the charter's order.
     public static let charterEventNames: [String] = [
@@ -244,6 +286,7 @@ public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
         case let .subscriptionCancelled(p): return [("sku", p.sku)]
         case let .subscriptionExpired(p): return [("sku", p.sku)]
         case let .clockRollbackDetected(r): return [("rollback_seconds", seconds(r))]
+        case let .shieldAbandoned(app, r): return [("bundleID", "\(app)"), ("reason", "\(r)")]
         }
     }
 }

@@ -14,13 +14,15 @@ public enum ScrollOffFunnel {
                     windowAnchor: "A0", window: .hours(24), targetMin: 0.65, targetMax: nil),
         FunnelStage(order: 4, id: "A2", name: "≥1 app blocked", event: "app_blocked", windowAnchor: "A0", window: .hours(24), targetMin: 0.85, targetMax: nil),
         FunnelStage(order: 5, id: "A3", name: "First shield shown", event: "shield_shown", windowAnchor: "A0", window: .hours(24), targetMin: 0.90, targetMax: nil),
-        FunnelStage(order: 6, id: "A3.5", name: "Shield dismissed without spending", event: "shield_dismissed_no_spend",
+        FunnelStage(order: 6, id: "A3.5", name: "Shield dismissed without spending", event: "shield_dismissed_no_spend (a willpower win; not shield_abandoned)",
                     windowAnchor: "A0", window: .hours(24), targetMin: 0.50, targetMax: nil),
         FunnelStage(order: 7, id: "A4", name: "First spend (≥30 s of credits)", event: "spend_tick (cumulative seconds_spent ≥ 30)",
                     windowAnchor: "A0", window: .hours(24), targetMin: 0.40, targetMax: 0.50),
         FunnelStage(order: 8, id: "A5", name: "First earn", event: "earn_award (wallet_id ≠ starter_credit, seconds > 0)",
                     windowAnchor: "A4", window: .hours(24), targetMin: 0.30, targetMax: nil),
-        FunnelStage(order: 9, id: "A6", name: "Pattern insight viewed", event: "pattern_insight_shown", windowAnchor: "A5", window: .days(7), targetMin: 0.40, targetMax: nil),
+        // §8.2 A6 "user saw their 7-day trend/peak hours".
+        FunnelStage(order: 9, id: "A6", name: "Pattern insight viewed", event: "pattern_insight_shown (insight_type ∈ {trend_7_day, peak_hours})",
+                    windowAnchor: "A5", window: .days(7), targetMin: 0.40, targetMax: nil),
         FunnelStage(order: 10, id: "A7", name: "Milestone unlocked", event: "milestone_unlocked", windowAnchor: "A6", window: .days(30), targetMin: 0.20, targetMax: nil),
     ]
 
@@ -53,7 +55,9 @@ public enum ScrollOffFunnel {
             case let .earnAward(a, w, _):
                 guard w != .starterCredit, a > .zero else { return }
                 k = 7
-            case .patternInsightShown: k = 8
+            case .patternInsightShown(let t):
+                guard t == .trend7Day || t == .peakHours else { return }
+                k = 8
             case .milestoneUnlocked: k = 9
             default: return
             }
@@ -90,22 +94,47 @@ public enum ScrollOffKPIs {
                       window: window, formula: formula, source: .seed(file: ScrollOffEngine.seedFile, section: "§8.3"))
     }
 
+    /// A local day with the product in use (`ScrollOffEvent.marksProductInUse`), the reading of "active" in the
+    /// retention, shields-per-day and time-saved KPIs.
+    static let productInUseDay = "a local day with ≥1 shield_shown, spend_tick (seconds_spent > 0), earn_award (wallet_id ≠ starter_credit, "
+        + "seconds > 0) or app_opened"
+
+    /// Seed 000 §8.3 in the charter's order, except that each charter retention KPI comes in two readings.
+    ///
+    /// The charter ids `d1_retention`, `d7_retention_actives`, `d30_retention_paid` read "return" / "still using" as
+    /// the **product in use** (`productInUseDay`): for a blocker the shield is the main surface — the user meets it
+    /// every time they reach for a blocked app, and earns while they stay away — so a day with a shield met, credits
+    /// spent or an earn award is a day the product is used even if Scroll Off itself was never opened (§8.3 "still
+    /// using after 1 week"; audit 2026-11 D2). The `_app_opened` ids keep the narrower reading (Scroll Off itself
+    /// opened) for comparison; they carry no targets, because the charter's targets belong to its own KPIs and one
+    /// target on two readings would be judged twice.
     public static let definitions: [KPIDefinition] = [
         kpi(id: "d1_retention", name: "D1 retention (all users)", group: "retention", unit: "fraction", population: "all installs",
-                      window: "local day 1 after install", formula: "share with app_opened on local day 1", targetMin: 0.55, targetMax: nil),
+            window: "local day 1 after install", formula: "share with the product in use on local day 1 (\(productInUseDay))", targetMin: 0.55, targetMax: nil),
         kpi(id: "d7_retention_actives", name: "D7 retention (actives)", group: "retention", unit: "fraction", population: "users who reached A2",
-                      window: "local day 7 after install", formula: "share with app_opened on local day 7", targetMin: 0.40, targetMax: nil),
+            window: "local day 7 after install", formula: "share with the product in use on local day 7 (\(productInUseDay))", targetMin: 0.40, targetMax: nil),
         kpi(id: "d30_retention_paid", name: "D30 retention (Premium/Pro)", group: "retention", unit: "fraction",
-                      population: "users with a subscription at day 30", window: "local day 30 after install",
-                      formula: "share with app_opened on local day 30", targetMin: 0.30, targetMax: nil),
+            population: "users with a subscription at day 30", window: "local day 30 after install",
+            formula: "share with the product in use on local day 30 (\(productInUseDay))", targetMin: 0.30, targetMax: nil),
+        kpi(id: "d1_retention_app_opened", name: "D1 retention (all users), app opened", group: "retention", unit: "fraction", population: "all installs",
+            window: "local day 1 after install", formula: "share with app_opened on local day 1", targetMin: nil, targetMax: nil),
+        kpi(id: "d7_retention_actives_app_opened", name: "D7 retention (actives), app opened", group: "retention", unit: "fraction",
+            population: "users who reached A2", window: "local day 7 after install", formula: "share with app_opened on local day 7",
+            targetMin: nil, targetMax: nil),
+        kpi(id: "d30_retention_paid_app_opened", name: "D30 retention (Premium/Pro), app opened", group: "retention", unit: "fraction",
+            population: "users with a subscription at day 30", window: "local day 30 after install", formula: "share with app_opened on local day 30",
+            targetMin: nil, targetMax: nil),
         kpi(id: "median_time_saved_per_day", name: "Median time saved per day (actives)", group: "engagement", unit: "minutes",
-                      population: "active person-days", window: "per local day",
-                      formula: "median over active days of count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge",
-                      targetMin: 45, targetMax: nil),
-        kpi(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day", population: "active person-days",
-                      window: "per local day", formula: "count of shield_shown per active day", targetMin: 8, targetMax: 15),
+            population: "person-days with the product in use", window: "per local day",
+            formula: "median over product-in-use days of count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge "
+                + "(the app's estimate: willpower wins only; the simulator's true time saved against the untreated life is the §8.3 "
+                + "\"time saved\" a DeviceActivity usage baseline would measure)",
+            targetMin: 45, targetMax: nil),
+        kpi(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day",
+            population: "person-days with the product in use", window: "per local day",
+            formula: "count of shield_shown (on opening a blocked app or returning when access runs out) per product-in-use day", targetMin: 8, targetMax: 15),
         kpi(id: "willpower_win_share", name: "Willpower wins (dismiss without spending)", group: "engagement", unit: "fraction",
-                      population: "shield encounters", window: "whole run", formula: "shield_dismissed_no_spend / shield_shown", targetMin: 0.30, targetMax: nil),
+                      population: "shield encounters", window: "whole run", formula: "shield_dismissed_no_spend / shield_shown (shields left by backgrounding or another app, or closed after a refusal, are shield_abandoned: not wins)", targetMin: 0.30, targetMax: nil),
         kpi(id: "intentions_per_user", name: "Implementation intentions created", group: "engagement", unit: "count", population: "all installs",
                       window: "whole run", formula: "mean count of if_then_plan_created per user", targetMin: 2.5, targetMax: nil),
         kpi(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
@@ -113,7 +142,7 @@ public enum ScrollOffKPIs {
         kpi(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "first 45 days", formula: "share with milestone_unlocked(warrior_30_day) within 45 days of install", targetMin: 0.10, targetMax: nil),
         kpi(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
-                      window: "first 7 days", formula: "share with pattern_insight_shown within 7 days of install", targetMin: 0.40, targetMax: nil),
+                      window: "first 7 days", formula: "share with pattern_insight_shown(insight_type=trend_7_day) within 7 days of install (§8.3 \"tap on trend card\")", targetMin: 0.40, targetMax: nil),
         kpi(id: "self_efficacy_views", name: "Self-efficacy message views", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "whole run", formula: "share with ≥1 self_efficacy_message_shown", targetMin: 0.80, targetMax: nil),
         kpi(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "all installs",

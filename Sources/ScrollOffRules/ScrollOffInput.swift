@@ -13,13 +13,13 @@ public enum ScrollOffInput: Hashable, Sendable {
     case viewIfThenPlan(index: Int)
 
     // Blocking
-    /// Add an app to Blocked (seed 000 §3.1); starts its cooldown lock (§3.3).
+    /// Add an app to Blocked (seed 000 §3.1); starts its cooldown lock (§3.3). Needs an if-then plan first (§9).
     case blockApp(AppID)
     /// Remove an app from Blocked; refused during its cooldown (§3.3, §7.4).
     case unblockApp(AppID)
     /// An app came to the foreground (opened or returned to). Blocked apps without access meet the shield.
     case appForeground(AppID)
-    /// An app left the foreground (home, app switch, lock). Leaving a pending shield closes it unspent.
+    /// An app left the foreground (home, app switch, lock). Leaving a pending shield abandons it (no willpower win).
     case appBackground(AppID)
     /// A button on the pending shield (§6.1 Blocked Shield, §3.4 ladder).
     case shield(ShieldChoice)
@@ -54,7 +54,8 @@ public enum ScrollOffInput: Hashable, Sendable {
     case refundSubscription
     /// "Restore Purchases" with the store's current entitlement (nil when the store has none).
     case restorePurchases(StoreEntitlement?)
-    /// Buy an emergency token ($0.99) outside the shield (within the monthly cap).
+    /// Buy an emergency token ($0.99) outside the shield (within the monthly cap); refused (`tokenOnlyAtShield`)
+    /// unless `tokens.purchasable_outside_shield` (§5.2 "show as last resort only").
     case buyToken
 
     // OS and integrity
@@ -66,7 +67,7 @@ public enum ScrollOffInput: Hashable, Sendable {
     case authorizationRevoked
 
     // Insights (§6.1 Stats & Insights)
-    /// The user looked at a pattern insight (funnel A6).
+    /// The user looked at a pattern insight (funnel A6); insights above the tier show a paywall chip (§5.1, §6.1).
     case viewInsight(InsightType)
     /// The weekly insight card was displayed.
     case viewWeeklyInsight

@@ -59,6 +59,12 @@ public enum ScrollOffDecision: UInt8, Hashable, Sendable {
     case starterCreditAwarded
     /// Earning is frozen for the day after a clock rollback (§7.7).
     case earnFrozen
+    /// The pending shield was left without pressing "Close" — the user backgrounded it or opened another app. Not a
+    /// willpower win (`shield_abandoned(reason=backgrounded|other_app_opened)`; audit 2026-11 D8).
+    case shieldAbandoned
+    /// The shield was closed after a refusal in the same encounter (no credits, peeks exhausted, token cap, curfew):
+    /// the user was turned away, not a willpower win (`shield_abandoned(reason=closed_after_refusal)`; audit D8).
+    case shieldClosedAfterRefusal
 
     // Refusals
     /// The app is already on the Blocked list.
@@ -103,6 +109,19 @@ public enum ScrollOffDecision: UInt8, Hashable, Sendable {
     case insufficientCredits
     /// An index or id that does not exist.
     case notFound
+    /// Seed 000 §6.1 "User must create at least 1 plan", §4 "Require 1 minimum", §9 "At least 1 plan required to
+    /// proceed": blocking apps and finishing onboarding wait for the first if-then plan.
+    case ifThenPlanRequired
+    /// Seed 000 §6.1 onboarding acceptance "At least 1 blocked app selected": onboarding cannot finish without one.
+    case blockedAppRequired
+    /// The mindfulness exercise was reported complete before its length had passed (§4: breath 2 min, grounding
+    /// 2 min, body scan 3 min).
+    case exerciseUnfinished
+    /// The insight belongs to a higher tier (§5.1, §6.1); a `paywall_shown` chip is shown instead.
+    case insightLocked
+    /// Emergency tokens are bought only at the shield, as the ladder's last step (§5.2 "show as last resort only";
+    /// parameter `tokens.purchasable_outside_shield`).
+    case tokenOnlyAtShield
 
     /// True for refusals (the user's request was not carried out).
     public var isRefusal: Bool { rawValue >= ScrollOffDecision.alreadyBlocked.rawValue }

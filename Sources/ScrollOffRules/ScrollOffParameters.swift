@@ -24,6 +24,22 @@ public enum LotOrder: String, Hashable, Sendable, CaseIterable {
     case latestExpiryFirst = "latest_expiry_first"
 }
 
+/// What makes a local day count toward a streak (parameter `milestones.streak_day_rule`; audit 2026-11 D5).
+///
+/// Seed 000 never defines a streak day. Its milestones celebrate behaviour — §6.2 "7 days strong — you're proving
+/// you can do this", "30-day warrior — that's serious commitment" — so the default reads a streak day as a day of
+/// resisting (§8.1 willpower win) without buying a way out (§5.2 tokens are "last resort").
+public enum StreakDayRule: String, Hashable, Sendable, CaseIterable {
+    /// At least one willpower win (`shield_dismissed_no_spend`) that local day and no emergency token used.
+    case willpowerWinNoToken = "willpower_win_no_token"
+    /// §5.3's "keep average daily spend ≤ earned" read per day: the earn loop paid at least once, credits spent
+    /// (spend and credit peeks) ≤ credits earned that day, and no emergency token used.
+    case spendWithinEarnedNoToken = "spend_within_earned_no_token"
+    /// The earlier reading, kept for comparison: at least `milestones.streak_min_awards_per_day` earn awards (met
+    /// while asleep by anyone who keeps the app installed).
+    case earnAward = "earn_award"
+}
+
 /// Every rule parameter of the Scroll Off engine, with the charter's defaults (seed 000).
 ///
 /// Durations are stored as `TimeSpan`, credit amounts in milliseconds of app time, money as `Money`.
@@ -55,6 +71,9 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public var rolloverCountsEarningDay: Bool
     /// Seed 000 §4 / §6.1 / §9: one-time starter credit +2:00 (120 s), excluded from caps and rollover.
     public var starterCredit: TimeSpan
+    /// Assumption (§4 vs §6.1): the demo block and its starter credit need ScreenTime authorization — §4 "After
+    /// permissions, run a 10-second demo block", while §6.1's flow lists the demo (step 2) before permission (step 5).
+    public var starterCreditRequiresAuthorization: Bool
     /// Assumption: merely meeting the shield (and closing it) does not reset the earn counter; only opening the
     /// app itself (credits, peek, token) does. The charter's "any blocked app opened (including peek)" (§7.4).
     public var shieldEncounterResetsEarnCounter: Bool
@@ -86,7 +105,14 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public var creditPeeksPerDay: Int
     /// Seed 000 §3.4: each credit peek costs 60 s of credit.
     public var creditPeekCost: TimeSpan
-    /// Assumption: the optional mindfulness step (§3.4 Step 4) is on until the user turns it off.
+    /// Assumption (§3.4 vs §6.1, audit 2026-11 D13): whether the free peek is offered at 0 credits. §6.1's 0-credit
+    /// shield says "Only bypass option: Emergency Token ($0.99) if under monthly cap"; §3.4 Step 1 lists the free
+    /// peek first. Default false: the specific 0-credit screen governs the general ladder.
+    public var freePeekAtZeroCredits: Bool
+    /// Assumption: the optional mindfulness step (§3.4 Step 4) is on until the user turns it off — §9 "Mindfulness
+    /// prompt appears at Step 4 (when enabled)", "Can be disabled entirely in Settings" (a setting one disables is on);
+    /// §3.5 says "Off by default" of "What else?" only. The audit (2026-11 D6) measured off: revenue +7.8 %, token
+    /// share 0.631 → 0.655 — a scenario choice worth reporting both ways.
     public var mindfulnessEnabledByDefault: Bool
     /// Seed 000 §4: breath awareness 2 min, 5-4-3-2-1 grounding 2 min, body scan 3 min.
     public var mindfulnessLength: [MindfulnessExercise: TimeSpan]
@@ -98,8 +124,14 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public var tokenMonthlyPurchaseCap: Int
     /// Seed 000 §5.2: "Pro includes 3 tokens/month in subscription".
     public var proIncludedTokensPerMonth: Int
-    /// Assumption: Pro's included tokens do not count toward the 5-purchase cap (they are not purchases).
+    /// Assumption (audit 2026-11 D9): Pro's included tokens count toward the monthly cap of 5 — §5.1 Pro "Emergency
+    /// tokens (3/mo included; then $0.99 up to 5/mo)", §9 "Monthly token cap enforced (5 max, Pro includes 3)", §3.4
+    /// "hard-capped at 5/month (all plans). Pro includes 3" read as 5 in total; §5.2 "Maximum 5 tokens purchasable
+    /// per month" supports the other reading (false: Pro may use 3 + 5).
     public var includedTokensCountTowardCap: Bool
+    /// Assumption (§5.2 "Never encourage token purchases (show as last resort only)"): whether a token can be bought
+    /// outside the shield (Settings/store). Default false: tokens are bought at the shield's last step only.
+    public var tokensPurchasableOutsideShield: Bool
     /// Assumption: an emergency token unlocks the shielded app for this long.
     public var tokenUnlockLength: TimeSpan
     /// Assumption: tokens are a bypass, and §7.4 disables bypasses during curfew, so tokens do not work in curfew.
@@ -118,7 +150,9 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public var legendMilestoneDays: Int
     /// Seed 000 §6.1 / §8.2: the "100-hour champion" milestone.
     public var hoursSavedMilestone: Int
-    /// Assumption: a streak day is a local day with at least this many (non-starter) earn awards.
+    /// Assumption (seed silent, audit 2026-11 D5): what makes a local day a streak day.
+    public var streakDayRule: StreakDayRule
+    /// Assumption: under `StreakDayRule.earnAward`, a streak day has at least this many (non-starter) earn awards.
     public var streakMinAwardsPerDay: Int
     /// Assumption: the app estimates time saved as this many minutes per resisted urge (shield closed without
     /// spending, or mindfulness that avoided the bypass) — a typical social-app session it prevented.
@@ -142,6 +176,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         rolloverDays = TierValues(free: v.int("earn.rollover_days.free"), premium: v.int("earn.rollover_days.premium"), pro: v.int("earn.rollover_days.pro"))
         rolloverCountsEarningDay = v.bool("earn.rollover_counts_earning_day")
         starterCredit = secs("earn.starter_credit_seconds")
+        starterCreditRequiresAuthorization = v.bool("earn.starter_credit_requires_authorization")
         shieldEncounterResetsEarnCounter = v.bool("earn.shield_encounter_resets_counter")
         lotOrder = LotOrder(rawValue: v.text("spend.lot_order")) ?? .earliestExpiryFirst
         pausedSessionTimeout = mins("spend.paused_session_timeout_minutes")
@@ -154,6 +189,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         freePeeksPerDay = TierValues(free: v.int("bypass.free_peeks_per_day.free"), premium: v.int("bypass.free_peeks_per_day.premium"), pro: v.int("bypass.free_peeks_per_day.pro"))
         creditPeeksPerDay = v.int("bypass.credit_peeks_per_day")
         creditPeekCost = secs("bypass.credit_peek_cost_seconds")
+        freePeekAtZeroCredits = v.bool("bypass.free_peek_at_zero_credits")
         mindfulnessEnabledByDefault = v.bool("bypass.mindfulness_enabled_by_default")
         mindfulnessLength = [
             .breath: secs("bypass.mindfulness_seconds.breath"),
@@ -164,6 +200,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         tokenMonthlyPurchaseCap = v.int("tokens.monthly_purchase_cap")
         proIncludedTokensPerMonth = v.int("tokens.pro_included_per_month")
         includedTokensCountTowardCap = v.bool("tokens.included_count_toward_cap")
+        tokensPurchasableOutsideShield = v.bool("tokens.purchasable_outside_shield")
         tokenUnlockLength = mins("tokens.unlock_minutes")
         tokensWorkDuringCurfew = v.bool("tokens.work_during_curfew")
         clockRollbackThreshold = mins("anti_tamper.rollback_threshold_minutes")
@@ -171,6 +208,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         warriorMilestoneDays = v.int("milestones.warrior_days")
         legendMilestoneDays = v.int("milestones.legend_days")
         hoursSavedMilestone = v.int("milestones.hours_saved")
+        streakDayRule = StreakDayRule(rawValue: v.text("milestones.streak_day_rule")) ?? .willpowerWinNoToken
         streakMinAwardsPerDay = v.int("milestones.streak_min_awards_per_day")
         minutesSavedPerResistedUrge = v.int("insights.minutes_saved_per_resisted_urge")
     }
@@ -214,6 +252,8 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
             bool("earn.rollover_counts_earning_day", true, "whether the earning day counts as the first rollover day",
                  .assumption("the charter's \"3-day rollover\" is read as the earning day plus two more")),
             int("earn.starter_credit_seconds", 0...3600, 120, "one-time starter credit after the onboarding demo, seconds", seed("§4")),
+            bool("earn.starter_credit_requires_authorization", true, "whether the demo block and its starter credit need ScreenTime authorization",
+                 .assumption("§4 \"After permissions, run a 10-second demo block\" vs §6.1's flow (demo before permission); iOS cannot shield without authorization")),
             bool("earn.shield_encounter_resets_counter", false, "whether meeting the shield (without opening the app) resets the earn counter",
                  .assumption("§7.4 resets on a blocked app *opened*; a shield closed unopened is a willpower win, not an open")),
             RuleParameter("spend.lot_order", .choice(LotOrder.allCases.map(\.rawValue)), default: .text(LotOrder.earliestExpiryFirst.rawValue),
@@ -234,16 +274,20 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
                 .assumption("charter names Free 1 and Premium 2 only; Pro gets Premium's 2")),
             int("bypass.credit_peeks_per_day", 0...20, 2, "credit-paid peeks per local day (ladder steps 2–3)", seed("§3.4")),
             int("bypass.credit_peek_cost_seconds", 0...3600, 60, "credit cost of a credit-paid peek, seconds", seed("§3.4")),
+            bool("bypass.free_peek_at_zero_credits", false, "whether the free peek is offered when the user has 0 credits",
+                 .assumption("§6.1 at 0 credits \"Only bypass option: Emergency Token\" governs §3.4 Step 1's general ladder (audit D13)")),
             bool("bypass.mindfulness_enabled_by_default", true, "whether the mindfulness step (ladder step 4) is on before the user changes it",
-                 .assumption("charter calls the step optional and user-switchable but gives no default")),
+                 .assumption("charter calls the step optional; §9 \"Can be disabled entirely in Settings\" reads as on until disabled (\"Off by default\" is said of \"What else?\" only); off moved revenue +7.8 % in the audit (D6)")),
             int("bypass.mindfulness_seconds.breath", 1...3600, 120, "breath awareness exercise length, seconds", seed("§4")),
             int("bypass.mindfulness_seconds.grounding", 1...3600, 120, "5-4-3-2-1 grounding length, seconds", seed("§4")),
             int("bypass.mindfulness_seconds.body_scan", 1...3600, 180, "body scan length, seconds", seed("§4")),
             usd("tokens.price_usd", 0.99, "emergency token price, USD", seed("§5.2")),
             int("tokens.monthly_purchase_cap", 0...100, 5, "emergency tokens purchasable per calendar month, all plans", seed("§5.2")),
             int("tokens.pro_included_per_month", 0...100, 3, "tokens included with Pro each month", seed("§5.2")),
-            bool("tokens.included_count_toward_cap", false, "whether Pro's included tokens count toward the purchase cap",
-                 .assumption("the cap is on tokens *purchasable*; included tokens are not purchases")),
+            bool("tokens.included_count_toward_cap", true, "whether Pro's included tokens count toward the monthly cap of 5",
+                 .assumption("§5.1 Pro \"3/mo included; then $0.99 up to 5/mo\", §9 \"5 max, Pro includes 3\", §3.4 read as 5 in total; §5.2 \"5 tokens purchasable\" supports the other reading (audit D9)")),
+            bool("tokens.purchasable_outside_shield", false, "whether an emergency token can be bought outside the shield",
+                 .assumption("§5.2 \"Never encourage token purchases (show as last resort only)\": bought at the shield's last step")),
             int("tokens.unlock_minutes", 1...1440, 15, "how long an emergency token unlocks the shielded app, minutes",
                 .assumption("charter never says what a token grants; a 15-minute unlock of the app at the shield")),
             bool("tokens.work_during_curfew", false, "whether emergency tokens bypass an active curfew",
@@ -253,8 +297,11 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
             int("milestones.warrior_days", 1...365, 30, "the warrior milestone, days", seed("§8.2")),
             int("milestones.legend_days", 1...3650, 60, "the legend milestone, days", seed("§6.1")),
             int("milestones.hours_saved", 1...10000, 100, "the hours-saved milestone", seed("§8.2")),
-            int("milestones.streak_min_awards_per_day", 1...24, 1, "earn awards a local day needs to count toward a streak",
-                .assumption("charter never defines a streak day; a day on which the earn loop paid at least once")),
+            RuleParameter("milestones.streak_day_rule", .choice(StreakDayRule.allCases.map(\.rawValue)),
+                          default: .text(StreakDayRule.willpowerWinNoToken.rawValue), "what makes a local day count toward a streak",
+                          source: .assumption("charter never defines a streak day; its milestones celebrate behaviour (§6.2 \"you're proving you can do this\"): ≥ 1 willpower win and no token (audit D5)")),
+            int("milestones.streak_min_awards_per_day", 1...24, 1, "earn awards a local day needs under streak_day_rule earn_award",
+                .assumption("the earlier streak reading (a day on which the earn loop paid), kept for comparison")),
             int("insights.minutes_saved_per_resisted_urge", 0...240, 10, "minutes of time saved the app credits per resisted urge",
                 .assumption("charter shows \"time saved\" but not its formula; one avoided social-app session ≈ 10 min")),
         ]

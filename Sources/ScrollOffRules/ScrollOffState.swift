@@ -128,6 +128,21 @@ public struct ShieldEncounter: Hashable, Sendable {
     public var mindfulnessOffered: MindfulnessExercise?
     /// The user answered the mindfulness step.
     public var mindfulnessAnswered: Bool
+    /// When the mindfulness step was offered (the exercise starts then).
+    public var mindfulnessPromptedAt: Instant?
+    /// A request was refused in this encounter (no credits, peeks exhausted, token cap, curfew): closing the shield
+    /// afterwards is not a willpower win (audit 2026-11 D8).
+    public var refused: Bool
+
+    init(app: AppID, shownAt: Instant, inCurfew: Bool) {
+        self.app = app
+        self.shownAt = shownAt
+        self.inCurfew = inCurfew
+        mindfulnessOffered = nil
+        mindfulnessAnswered = false
+        mindfulnessPromptedAt = nil
+        refused = false
+    }
 }
 
 /// A curfew schedule with its bookkeeping.

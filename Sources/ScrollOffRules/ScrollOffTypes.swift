@@ -53,7 +53,7 @@ public struct CurfewSpec: Hashable, Sendable {
 
 /// What the user can pick on the shield. Seed 000 §6.1 (Blocked Shield buttons) and §3.4 (bypass ladder).
 public enum ShieldChoice: Hashable, Sendable {
-    /// Close the shield without spending (a willpower win).
+    /// Close the shield without spending: a willpower win, unless a request was refused in this encounter.
     case close
     /// "Use credits": spend wallet seconds while the app is in the foreground.
     case useCredits
@@ -81,7 +81,7 @@ public enum OnboardingStep: Hashable, Sendable {
     case permissionGranted
     /// Authorization denied.
     case permissionDenied
-    /// The user reached the Dashboard: onboarding finished.
+    /// The user reached the Dashboard: onboarding finished (needs an if-then plan and a blocked app, §6.1, §9).
     case finished
 }
 
@@ -109,6 +109,8 @@ public enum Preference: Hashable, Sendable {
     case earnNotifications(Bool)
     /// Opt-in curfew reminders (Premium/Pro).
     case curfewReminders(Bool)
+    /// Seed 000 §6.5 "Milestone achievements (on by default, can disable)".
+    case milestoneNotifications(Bool)
 }
 
 /// A subscription the store reports on restore (StoreKit current entitlements).

@@ -42,7 +42,9 @@ struct ParameterTests {
     func assumptionsMarked() {
         let assumed = Set(ScrollOffParameters.catalogue.filter(\.source.isAssumption).map(\.keyPath))
         for k in ["bypass.free_peeks_per_day.pro", "tokens.unlock_minutes", "tokens.work_during_curfew", "earn.rollover_counts_earning_day",
-                  "spend.lot_order", "tokens.included_count_toward_cap", "milestones.streak_min_awards_per_day", "insights.minutes_saved_per_resisted_urge"] {
+                  "spend.lot_order", "tokens.included_count_toward_cap", "milestones.streak_min_awards_per_day", "insights.minutes_saved_per_resisted_urge",
+                  "milestones.streak_day_rule", "bypass.free_peek_at_zero_credits", "tokens.purchasable_outside_shield",
+                  "earn.starter_credit_requires_authorization", "bypass.mindfulness_enabled_by_default"] {
             #expect(assumed.contains(k), "\(k)")
         }
     }
@@ -51,6 +53,7 @@ struct ParameterTests {
     func override() {
         var v = ParameterValues(defaultsOf: ScrollOffParameters.catalogue)
         v["tokens.monthly_purchase_cap"] = .int(3)
+        v["tokens.purchasable_outside_shield"] = .bool(true)
         var h = Harness(parameters: ScrollOffParameters(values: v))
         for k in 0..<3 { #expect(h.send(.buyToken, at: h.at(0, 9, k)).decision == .tokenPurchased) }
         #expect(h.send(.buyToken, at: h.at(0, 9, 5)).decision == .tokenCapReached)

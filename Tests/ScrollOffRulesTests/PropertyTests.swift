@@ -43,10 +43,12 @@ struct PropertyTests {
         case 84..<86: return .earmark(app, .seconds(Int64(30 * (1 + r.below(10)))))
         case 86..<88: return .setDailySpendCap(app, r.chance(0.3) ? nil : .seconds(Int64(60 * r.below(20))))
         case 88: return .setPreference(.mindfulnessAtBypasses(r.chance(0.7)))
-        case 89: return .onboarding(.demoBlockCompleted)
+        case 89: return r.chance(0.5) ? .onboarding(.demoBlockCompleted) : .createIfThenPlan(trigger: "When I'm bored", response: "I will walk")
         case 90: return r.chance(0.2) ? .authorizationRevoked : .onboarding(.permissionGranted)
         case 91: return .timer(ScrollOffTimer([.earnAward, .localMidnight, .walletEmpty(app), .unlockEnd(app), .renewal][r.below(5)], at: .epoch))
-        default: return .viewInsight(.trend7Day)
+        case 92: return r.chance(0.5) ? .onboarding(.finished) : .viewWeeklyInsight
+        case 93: return .setPreference(.milestoneNotifications(r.chance(0.5)))
+        default: return .viewInsight(InsightType(rawValue: UInt8(r.below(InsightType.allCases.count)))!)
         }
     }
 
@@ -62,13 +64,14 @@ struct PropertyTests {
         for seed in Self.seeds.prefix(30) { for e in Self.sweep.run(seed: seed).events { names[e.event.name, default: 0] += 1 } }
         for n in ["earn_award", "spend_tick", "wallet_empty", "bypass_free_peek", "bypass_credit_peek", "mindfulness_prompted",
                   "bypass_token_purchased", "bypass_token_cap_hit", "curfew_start", "curfew_edit_blocked", "cooldown_unblock_attempted",
-                  "shield_dismissed_no_spend", "subscription_purchase_completed", "emergency_token_used"] {
+                  "shield_dismissed_no_spend", "subscription_purchase_completed", "emergency_token_used", "shield_abandoned", "paywall_shown",
+                  "mindfulness_completed"] {
             #expect(names[n, default: 0] > 0, "\(n) never happened")
         }
     }
 
     /// Per seed: UTC or UTC−5, install at a random hour of 2026-01-05 with the default rules, an onboarding that
-    /// blocks apps 1 and 2, then 400 random inputs (seconds apart at a shield, else seconds or hours), then three days
+    /// blocks apps 1 and 2 (after an if-then plan, except one seed in four), then 400 random inputs (seconds apart at a shield, else seconds or hours), then three days
     /// of timers.
     static var sweep: EngineSweep<ScrollOffEngine> { sweep(of: ScrollOffEngine.self, { $0 }, properties: seedProperties) }
 
@@ -82,11 +85,11 @@ struct PropertyTests {
             start: { seed, r in
                 let zone: ZoneCalendar = seed % 2 == 0 ? .utc : .fixed(offset: .hours(-5))
                 let t = zone.instant(on: LocalDate(year: 2026, month: 1, day: 5)!, at: LocalTimeOfDay(hour: r.below(24), minute: 0)!)
-                let onboarding: [ScrollOffInput] = [
-                    .onboarding(.appOpened), .onboarding(.permissionGranted),
-                    .createIfThenPlan(trigger: "When I'm bored during work calls", response: "I will doodle"),
-                    .blockApp(AppID(1)), .blockApp(AppID(2)), .onboarding(.finished),
-                ]
+                // One seed in four skips the if-then plan: blocking is refused until a random input creates one (§9
+                // "At least 1 plan required to proceed").
+                let plan: [ScrollOffInput] = seed % 4 == 3 ? [] : [.createIfThenPlan(trigger: "When I'm bored during work calls", response: "I will doodle")]
+                let onboarding: [ScrollOffInput] = [.onboarding(.appOpened), .onboarding(.permissionGranted)] + plan
+                    + [.blockApp(AppID(1)), .blockApp(AppID(2)), .onboarding(.finished)]
                 return SweepStart(parameters: .defaults, zone: zone, installedAt: t, prelude: onboarding.map { SweepInput($0, at: t) })
             },
             steps: 400,

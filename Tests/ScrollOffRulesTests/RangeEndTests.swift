@@ -51,7 +51,7 @@ struct RangeEndTests {
     func includedCountTowardCap(boughtOnFree: Int, included: Int) {
         // §3.4 "Emergency Token IAP $0.99, hard-capped at 5/month (all plans). Pro includes 3 tokens/month bundled";
         // §5.1 Pro: "Emergency tokens (3/mo included; then $0.99 up to 5/mo)".
-        var h = Harness(parameters: parameters(["tokens.included_count_toward_cap": .bool(true)]))
+        var h = Harness(parameters: parameters(["tokens.included_count_toward_cap": .bool(true), "tokens.purchasable_outside_shield": .bool(true)]))
         h.onboard()
         for k in 0..<boughtOnFree { #expect(h.send(.buyToken, at: h.at(1, 9, k)).decision == .tokenPurchased) }
         #expect(h.send(.buyPlan(.proAnnual), at: h.at(1, 10)).decision == .subscribed)

@@ -8,6 +8,8 @@ struct Harness {
     var now: Instant
     var pending: [ScrollOffTimer] = []
     var log: [(Instant, ScrollOffEvent)] = []
+    /// Every device effect, with the instant of the call that produced it.
+    var effectsLog: [(Instant, ScrollOffEffect)] = []
     var out = ScrollOffOutcome()
     var problems: [String] = []
 
@@ -54,12 +56,26 @@ struct Harness {
             pending.append(timer)
         }
         for e in out.events { log.append((t, e)) }
+        for e in out.effects { effectsLog.append((t, e)) }
         problems += engine.invariantViolations(at: t).map { "\(t) \(input): \($0)" }
     }
 
     /// Events logged since index `from`, rendered `name(k=v,…)`.
     func rendered(from: Int = 0) -> [String] { log[from...].map { render($0.1) } }
 }
+
+/// The default parameters with some catalogue values changed.
+func params(_ changes: [String: ParameterValue]) -> ScrollOffParameters {
+    var v = ParameterValues(defaultsOf: ScrollOffParameters.catalogue)
+    for (k, x) in changes { v[k] = x }
+    return ScrollOffParameters(values: v)
+}
+
+/// Parameters under which a Free shield goes straight to the token step (no free or credit peeks, no mindfulness).
+let straightToTokens: [String: ParameterValue] = [
+    "bypass.free_peeks_per_day.free": .int(0), "bypass.free_peeks_per_day.premium": .int(0), "bypass.free_peeks_per_day.pro": .int(0),
+    "bypass.credit_peeks_per_day": .int(0), "bypass.mindfulness_enabled_by_default": .bool(false),
+]
 
 func render(_ e: ScrollOffEvent) -> String {
     let f = e.fields
@@ -75,6 +91,13 @@ extension Harness {
         for a in apps { send(.blockApp(AppID(a)), at: at(0, h)) }
         send(.onboarding(.finished), at: at(0, h))
     }
+
+    /// Opens the app and meets the shield at `t`.
+    @discardableResult
+    mutating func meetShield(_ app: AppID = AppID(1), at t: Instant) -> ScrollOffOutcome { send(.appForeground(app), at: t) }
+
+    /// Events of one kind in the log.
+    func count(_ name: String) -> Int { log.filter { $0.1.name == name }.count }
 
     /// Sets the plan via purchase.
     mutating func subscribe(_ p: Plan, at t: Instant) { send(.buyPlan(p), at: t) }

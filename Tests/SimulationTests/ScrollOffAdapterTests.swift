@@ -52,7 +52,7 @@ struct ScrollOffAdapterTests {
         for rows in Self.lives {
             for (i, row) in rows.enumerated() where row.kind == "engine" && row.detail.hasPrefix("wallet_empty") {
                 let choiceFollows = rows[(i + 1)...].prefix { $0.time == row.time }.contains { $0.kind == "choice" }
-                #expect(choiceFollows, "wallet empty at \(row.time) without the person meeting the shield")
+                #expect(choiceFollows, "wallet empty at \(row.time) without the person meeting the shield: \(rows[max(0, i - 3)...min(rows.count - 1, i + 3)].map { "\($0.time) \($0.kind) \($0.detail)" })")
                 returns += 1
             }
         }

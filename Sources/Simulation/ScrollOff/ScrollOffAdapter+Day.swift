@@ -52,8 +52,8 @@ extension ScrollOffAdapter {
     /// Why a chip sells (the behaviour model's reason boost): a limit met in the act, or a feature asked for.
     static func paywallReason(_ context: PaywallContext) -> PaywallReason {
         switch context {
-        case .blockedAppLimit: return .tierLimit
-        case .perAppWallets, .dailySpendCap, .curfewReminders: return .featureGate
+        case .blockedAppLimit, .cooldown, .dailyEarnCap, .freePeekLimit: return .tierLimit
+        case .perAppWallets, .dailySpendCap, .curfewReminders, .patternInsights, .trend30Day: return .featureGate
         }
     }
 

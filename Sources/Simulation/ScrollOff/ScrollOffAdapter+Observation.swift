@@ -6,15 +6,16 @@ extension ScrollOffAdapter {
     /// What the person and the reports take from each analytics event (seed 000 §8.1, §8.3).
     ///
     /// The product is *in use* on a day (retention's `product_in_use` reading, issue 13 / audit D2) when the
-    /// person meets a shield, spends credit or earns it (earning needs ScreenTime authorisation and a blocked app,
-    /// §3.2), or opens the app: for a blocker the shield, not the dashboard, is the main surface (§3.1).
+    /// engine says so (`ScrollOffEvent.marksProductInUse`: a shield met, credit spent or earned — earning needs
+    /// ScreenTime authorisation and a blocked app, §3.2 — or the app opened): for a blocker the shield, not the
+    /// dashboard, is the main surface (§3.1).
     public static func observe(_ event: ScrollOffEvent, _ life: inout PersonLife<Self>, at t: Instant) {
         let sinceInstall = t - life.installedAt
+        if event.marksProductInUse { life.recordInUseDay() }
         switch event {
         case .appOpened:
             life.recordActiveDay()
         case .shieldShown:
-            life.recordInUseDay()
             life.summary.tally.counts[.shields] += 1
             life.state.todayShields += 1
         case .shieldDismissedNoSpend:
@@ -24,8 +25,9 @@ extension ScrollOffAdapter {
         case .milestoneUnlocked(let m, _):
             if m == .streak7 && sinceInstall <= .days(14) { life.summary.tally.counts.flag(.streak7Within14Days) }
             if m == .warrior30 && sinceInstall <= .days(45) { life.summary.tally.counts.flag(.warrior30Within45Days) }
-        case .patternInsightShown:
-            if sinceInstall <= .days(7) { life.summary.tally.counts.flag(.insightWithin7Days) }
+        case .patternInsightShown(let type):
+            // §8.3 "≥40% tap on trend card (within first 7 days)": the 7-day trend card only (audit D10).
+            if type == .trend7Day, sinceInstall <= .days(7) { life.summary.tally.counts.flag(.insightWithin7Days) }
         case .selfEfficacyMessageShown:
             life.summary.tally.counts.flag(.sawSelfEfficacyMessage)
         case .subscriptionPurchaseCompleted(let plan, _):
@@ -47,9 +49,7 @@ extension ScrollOffAdapter {
         case .walletEmpty:
             life.engagement.record(.walletEmpty)
         case .earnAward(let amount, _, _):
-            if amount > .zero { life.engagement.record(.earnedCredit); life.recordInUseDay() }
-        case .spendTick(let spent, _, _):
-            if spent > .zero { life.recordInUseDay() }
+            if amount > .zero { life.engagement.record(.earnedCredit) }
         case .paywallShown(let context, let sku):
             life.engagement.record(.paywallHit)
             life.state.pendingPaywall = (context, sku, t)

@@ -38,13 +38,19 @@ extension ScrollOffAdapter {
     /// instantly", §6.1 "60-second timer → shield reappears". The session stops there (shielded time is never
     /// booked as use) and the person meets the shield again with the rest of what they meant to spend, at the
     /// same urge (audit D3). Every timer's outcome may also carry a paywall (the Free earn cap, §3.2).
+    ///
+    /// Whatever the timer (its own, or a local midnight whose rollover expired the credits in use), a shield the
+    /// engine now shows over the app in front is met. A curfew that starts mid-session shields the app with nothing
+    /// to answer (§7.4 "affected apps always shielded"): the session just stops there.
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {
-        let d = life.out.decision
-        if d == .walletEmpty || d == .unlockEnded || d == .dailySpendCapReached,
-           let app = life.foregroundApp, offer(&life)?.app == app {
-            life.interruptSession(at: now)
-            let rest = max(.minutes(1), (life.state.sessionIntendedEnd ?? now) - now)
-            meetShield(app: app, urge: life.state.sessionUrge, intended: rest, &life, at: now)
+        if let app = life.foregroundApp {
+            if offer(&life)?.app == app {
+                life.interruptSession(at: now)
+                let rest = max(.minutes(1), (life.state.sessionIntendedEnd ?? now) - now)
+                meetShield(app: app, urge: life.state.sessionUrge, intended: rest, &life, at: now)
+            } else if life.out.effects.contains(.shieldShown(app)) {
+                life.interruptSession(at: now)
+            }
         }
         settlePaywall(&life, at: now)
     }

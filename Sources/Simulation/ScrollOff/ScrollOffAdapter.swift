@@ -7,7 +7,7 @@ import ScrollOffRules
 /// (the shield's buttons, the plan, the wallet). `ScrollOffEngine` conforms; tests wrap it (e.g. an engine with an
 /// injected fault) and the same adapter drives the wrapper.
 public protocol ScrollOffEngineView: RuleEngine where Parameters == ScrollOffParameters, Input == ScrollOffInput,
-    Decision == ScrollOffDecision, Event == ScrollOffEvent, TimerKind == ScrollOffTimer.Kind, Outcome.Timer == ScrollOffTimer {
+    Decision == ScrollOffDecision, Event == ScrollOffEvent, TimerKind == ScrollOffTimer.Kind, Outcome == ScrollOffOutcome {
     /// The tier in force.
     var tier: Tier { get }
     /// Current plan; nil = Free.

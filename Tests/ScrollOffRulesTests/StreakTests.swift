@@ -1,0 +1,103 @@
+import Testing
+import RulesCore
+@testable import ScrollOffRules
+
+/// Streak milestones (seed 000 §6.1 "7-day streak", "30-day warrior"; §6.2 "7 days strong — you're proving you can do
+/// this"; §8.3 "7-day streak achievement ≥ 25 % of users"). The charter never defines a streak day; it is the
+/// parameter `milestones.streak_day_rule` (audit 2026-11 D5).
+@Suite("Streak days are behaviour, not installation (§6.1, §8.3)")
+struct StreakTests {
+    let app = AppID(1)
+
+    @Test("Default: days with only earn awards (earned while asleep) are not streak days")
+    func earnAloneIsNoStreak() {
+        var h = Harness()
+        h.onboard()
+        h.run(until: h.at(8, 12))
+        #expect(h.count("earn_award") > 40)
+        #expect(h.engine.streakDays == 0)
+        #expect(!h.engine.hasUnlocked(.streak7))
+    }
+
+    @Test("Default: 7 local days each with a willpower win and no token unlock streak_7_day")
+    func sevenBehaviouralDays() {
+        var h = Harness()
+        h.onboard()
+        for d in Int64(0)..<7 {
+            h.meetShield(at: h.at(d, 12))
+            #expect(h.send(.shield(.close), at: h.at(d, 12)).decision == .willpowerWin)
+        }
+        h.run(until: h.at(6, 23, 59))
+        #expect(!h.engine.hasUnlocked(.streak7))
+        h.run(until: h.at(7, 0))
+        #expect(h.engine.hasUnlocked(.streak7))
+        #expect(h.log.filter { $0.1 == .milestoneUnlocked(.streak7, value: 7) }.count == 1)
+    }
+
+    @Test("Default: an emergency token that day breaks the streak, a win notwithstanding")
+    func tokenBreaksStreak() {
+        var h = Harness(parameters: params(straightToTokens))
+        h.onboard()
+        for d in Int64(0)..<7 {
+            h.meetShield(at: h.at(d, 12))
+            h.send(.shield(.close), at: h.at(d, 12))
+            if d == 3 {
+                h.meetShield(at: h.at(d, 13))
+                #expect(h.send(.shield(.emergencyToken), at: h.at(d, 13)).decision == .tokenUsed)
+            }
+        }
+        h.run(until: h.at(7, 1))
+        #expect(!h.engine.hasUnlocked(.streak7))
+        #expect(h.engine.streakDays == 3)
+    }
+
+    @Test("Default: a shield left by backgrounding is no willpower win, so no streak day")
+    func abandonedIsNoStreakDay() {
+        var h = Harness()
+        h.onboard()
+        for d in Int64(0)..<7 {
+            h.meetShield(at: h.at(d, 12))
+            h.send(.appBackground(app), at: h.at(d, 12))
+        }
+        h.run(until: h.at(7, 1))
+        #expect(h.engine.streakDays == 0)
+    }
+
+    @Test("'spend_within_earned_no_token': a day spending more credit than it earned is no streak day (§5.3 read per day)")
+    func spendWithinEarned() {
+        var h = Harness(parameters: params(["milestones.streak_day_rule": .text("spend_within_earned_no_token"),
+                                            "earn.daily_cap_minutes.free": .int(5)]), at: 0)
+        h.onboard(at: 0)
+        h.send(.onboarding(.demoBlockCompleted), at: h.at(0, 0))     // +120 s starter: day 0 can spend 420 s, earns 300 s
+        h.meetShield(at: h.at(0, 23))
+        h.send(.shield(.useCredits), at: h.at(0, 23))
+        h.run(until: h.at(0, 23, 10))
+        h.run(until: h.at(7, 0, 30))
+        #expect(h.engine.streakDays == 6)
+        #expect(!h.engine.hasUnlocked(.streak7))
+        h.run(until: h.at(8, 0, 30))
+        #expect(h.engine.hasUnlocked(.streak7))
+    }
+
+    @Test("'earn_award' (the earlier reading, for comparison): 7 earning days unlock the streak")
+    func earnAwardRule() {
+        var h = Harness(parameters: params(["milestones.streak_day_rule": .text("earn_award")]))
+        h.onboard()
+        h.run(until: h.at(6, 23, 59))
+        #expect(!h.engine.hasUnlocked(.streak7))
+        h.run(until: h.at(7, 0))
+        #expect(h.engine.hasUnlocked(.streak7))
+    }
+
+    @Test("Milestone notifications are on by default and can be disabled (§6.5)")
+    func milestoneNotifications() {
+        for enabled in [true, false] {
+            var h = Harness(parameters: params(["milestones.streak_day_rule": .text("earn_award")]))
+            h.onboard()
+            if !enabled { h.send(.setPreference(.milestoneNotifications(false)), at: h.at(0, 8)) }
+            h.run(until: h.at(7, 1))
+            #expect(h.engine.hasUnlocked(.streak7))
+            #expect(h.effectsLog.contains { $0.1 == .notification(.milestone) } == enabled)
+        }
+    }
+}
