@@ -34,33 +34,51 @@ let scrollOffDescriptor: ProductDescriptor = {
         revenue: RevenueModel(planSegments: ["free", "premium", "pro"], subscriptionSource: "subscriptions", consumableSource: "tokens",
                               consumableCeiling: RevenueCeiling(maxShare: 0.20, source: seed("§5.2"))),
         reports: ["token-revenue-share.csv"],
+        // Which inputs the simulated people send (issue 13, audit D11: the optional mechanics are driven by person
+        // traits — Sources/Simulation/README.md).
         inputs: [
-            EngineInputInfo("onboarding", driven: true, parameters: ["earn.starter_credit_seconds"]),
+            EngineInputInfo("onboarding", driven: true, parameters: ["earn.starter_credit_seconds", "earn.starter_credit_requires_authorization"]),
             EngineInputInfo("createIfThenPlan", driven: true),
             EngineInputInfo("viewIfThenPlan", driven: false),
             EngineInputInfo("blockApp", driven: true, parameters: ["tiers."]),
-            EngineInputInfo("unblockApp", driven: false, parameters: ["cooldown."]),
+            EngineInputInfo("unblockApp", driven: true, parameters: ["cooldown."]),
             EngineInputInfo("appForeground", driven: true, parameters: ["bypass.", "spend.", "earn."]),
             EngineInputInfo("appBackground", driven: true, parameters: ["spend."]),
             EngineInputInfo("shield", driven: true, parameters: ["bypass.", "tokens.", "spend."]),
             EngineInputInfo("mindfulness", driven: true, parameters: ["bypass.mindfulness_seconds."]),
-            EngineInputInfo("earmark", driven: false),
-            EngineInputInfo("setDailySpendCap", driven: false),
-            EngineInputInfo("setCurfew", driven: false, parameters: ["curfew.", "tokens.work_during_curfew"]),
-            EngineInputInfo("deleteCurfew", driven: false, parameters: ["curfew."]),
-            EngineInputInfo("setPreference", driven: false),
+            EngineInputInfo("earmark", driven: true),
+            EngineInputInfo("setDailySpendCap", driven: true),
+            EngineInputInfo("setCurfew", driven: true, parameters: ["curfew.", "tokens.work_during_curfew"]),
+            EngineInputInfo("deleteCurfew", driven: true, parameters: ["curfew."]),
+            EngineInputInfo("setPreference", driven: true),
             EngineInputInfo("upgradeTapped", driven: true),
-            EngineInputInfo("buyPlan(premiumMonthly, proAnnual)", driven: true, parameters: ["prices.premium_monthly", "prices.pro_annual"]),
-            EngineInputInfo("buyPlan(proMonthly)", driven: false, parameters: ["prices.pro_monthly"]),
+            EngineInputInfo("buyPlan", driven: true, parameters: ["prices."]),
             EngineInputInfo("cancelSubscription", driven: true),
-            EngineInputInfo("refundSubscription", driven: false),
+            EngineInputInfo("refundSubscription", driven: true),
             EngineInputInfo("restorePurchases", driven: false),
             EngineInputInfo("buyToken", driven: false, parameters: ["tokens.purchasable_outside_shield"]),
-            EngineInputInfo("systemClockChanged", driven: false, parameters: ["anti_tamper."]),
+            EngineInputInfo("systemClockChanged", driven: true, parameters: ["anti_tamper."]),
             EngineInputInfo("reliabilityCheck", driven: false),
             EngineInputInfo("authorizationRevoked", driven: true),
             EngineInputInfo("viewInsight", driven: true),
             EngineInputInfo("viewWeeklyInsight", driven: false),
             EngineInputInfo("timer", driven: true, parameters: ["earn.", "milestones.", "insights."]),
+        ],
+        // Parameters no simulated life moves, and why (checked by ParameterSensitivityTests).
+        notSimulable: [
+            "tokens.purchasable_outside_shield":
+                "the simulated people buy emergency tokens only at the shield, where §5.2 puts them (\"Show as last resort only\"); buying one from a store screen is not a behaviour they have",
+            "earn.starter_credit_requires_authorization":
+                "every simulated person who reaches the demo block has granted Screen Time permission (one who denies it stops onboarding there), so the requirement never decides anything",
+            "curfew.max_schedules":
+                "the simulated people set at most one bedtime schedule (Person.featureUse), so a limit of one or more schedules never binds",
+            "curfew.edit_lock_lead_minutes":
+                "the simulated people never edit a schedule; one deletes it only when leaving, at an urge or a local midnight, and a lock only defers that by hours, which moves no report",
+            "cooldown.minutes.free":
+                "the simulated people block their apps once, at onboarding, and unblock them only to leave, at a local midnight or an urge hours or days later; impulsive unblocking at a shield is not modelled, so a cooldown (at most a day) almost never binds",
+            "cooldown.minutes.premium":
+                "as cooldown.minutes.free, and a Premium subscriber leaving within an hour of blocking is rarer still",
+            "cooldown.minutes.pro":
+                "as cooldown.minutes.free, and a Pro subscriber leaving within half an hour of blocking is rarer still",
         ])
 }()

@@ -11,32 +11,30 @@ import ScenarioFormat
 /// simulated person reaches — a defect, unless the descriptor documents it in `notSimulable` with the reason.
 @Suite("Every rule parameter moves a report", .serialized)
 struct ParameterSensitivityTests {
-    /// Another valid value for a parameter, as YAML: the range end farther from the default, the other boolean,
-    /// another choice, a time six hours on, another set of weekdays.
-    static func alternative(_ p: RuleParameter) -> String {
+    /// Other valid values for a parameter, as YAML, most telling first: for ranges the end farther from the
+    /// default, then the other end; the other boolean; another choice; a time six hours on; other weekdays.
+    static func alternatives(_ p: RuleParameter) -> [String] {
+        func ends<T: Comparable & Numeric>(_ d: T, _ r: ClosedRange<T>, _ text: (T) -> String) -> [String] {
+            let far = d - r.lowerBound >= r.upperBound - d ? r.lowerBound : r.upperBound
+            let near = far == r.lowerBound ? r.upperBound : r.lowerBound
+            return [far, near].filter { $0 != d }.map(text)
+        }
         switch p.kind {
         case .integer(let r):
-            let d = p.defaultValue.doubleValue.map { Int($0) } ?? r.lowerBound
-            return String(d - r.lowerBound >= r.upperBound - d ? r.lowerBound : r.upperBound)
+            return ends(p.defaultValue.doubleValue.map { Int($0) } ?? r.lowerBound, r) { String($0) }
         case .number(let r):
-            let d = p.defaultValue.doubleValue ?? r.lowerBound
-            return (d - r.lowerBound >= r.upperBound - d ? r.lowerBound : r.upperBound).description
+            return ends(p.defaultValue.doubleValue ?? r.lowerBound, r) { $0.description }
         case .boolean:
-            return p.defaultValue == .bool(true) ? "false" : "true"
+            return [p.defaultValue == .bool(true) ? "false" : "true"]
         case .choice(let choices):
-            return choices.first { .text($0) != p.defaultValue } ?? choices[0]
+            return choices.filter { .text($0) != p.defaultValue }
         case .timeOfDay:
             let t = p.defaultValue.textValue.flatMap(LocalTimeOfDay.init(text:))?.secondsSinceMidnight ?? 0
             let m = (Int(t) / 60 + 6 * 60) % (24 * 60)
-            return "\"" + (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)\""
+            return ["\"" + (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)\""]
         case .weekdays:
-            return p.defaultValue.listValue?.count == 7 ? "[sat, sun]" : "[mon, tue, wed, thu, fri, sat, sun]"
+            return [p.defaultValue.listValue?.count == 7 ? "[sat, sun]" : "[mon, tue, wed, thu, fri, sat, sun]"]
         }
-    }
-
-    /// `a.b.c` = v as nested YAML flow maps.
-    static func nested(_ keyPath: String, _ value: String) -> String {
-        keyPath.split(separator: ".").reversed().reduce(value) { "{\($1): \($0)}" }
     }
 
     /// Every report row (keys dropped) and KPI value of an arm, rendered.
@@ -57,31 +55,87 @@ struct ParameterSensitivityTests {
         return run.arms.map(fingerprint)
     }
 
-    /// The parameters of a product no report moves with, when each is changed alone on `installs` people over
-    /// `days` days (an empty list: every parameter is simulated or documented as not simulable).
-    static func unmovedParameters<A: ProductAdapter>(_: A.Type, installs: Int, days: Int) throws -> [String] {
-        let d = A.Engine.descriptor
-        let probed = d.parameters.filter { !d.notSimulable.keys.contains($0.keyPath) }
-        let arms = probed.enumerated().map { i, p in "  - name: p\(i)\n    rules: \(nested(p.keyPath, alternative(p)))" }
+    /// One probe: a parameter set to a value, in the context of other settings it is only read under (compared
+    /// with an arm of the context alone).
+    struct Probe { var key: String; var value: String; var context: [(String, String)] = [] }
+
+    /// The probes no report moves with, each changed alone on `installs` people over `days` days, on top of the
+    /// base `rules`.
+    static func unmoved<A: ProductAdapter>(_: A.Type, _ probes: [Probe], installs: Int, days: Int, rules: String) throws -> [Probe] {
+        var arms: [String] = [], controls: [Int] = []
+        var contexts: [String: Int] = ["": 0]
+        for probe in probes {
+            let key = probe.context.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+            if contexts[key] == nil {
+                contexts[key] = arms.count + 1
+                arms.append("  - name: c\(arms.count)\n    rules: \(merged(probe.context))")
+            }
+            controls.append(contexts[key]!)
+            arms.append("  - name: p\(arms.count)\n    rules: \(merged(probe.context + [(probe.key, probe.value)]))")
+        }
         let yaml = """
             name: sensitivity
             start: 2026-01-05
             horizon_days: \(days)
             population:
               installs: \(installs)
+            rules: \(rules)
             arms:
               - name: control
             \(arms.joined(separator: "\n"))
             """
         let prints = try armFingerprints(A.self, yaml: yaml)
-        return probed.enumerated().filter { i, _ in prints[i + 1] == prints[0] }.map { "\($1.keyPath) → \(alternative($1))" }
+        var result: [Probe] = [], arm = 1
+        for (i, probe) in probes.enumerated() {
+            if arms[arm - 1].hasPrefix("  - name: c") { arm += 1 }
+            if prints[arm] == prints[controls[i]] { result.append(probe) }
+            arm += 1
+        }
+        return result
     }
+
+    /// Key-path settings as one nested YAML flow map (`a.b` = 1 and `a.c` = 2 → `{a: {b: 1, c: 2}}`).
+    static func merged(_ settings: [(String, String)]) -> String {
+        final class Node { var value: String?; var children: [String: Node] = [:] }
+        let root = Node()
+        for (key, value) in settings {
+            var node = root
+            for part in key.split(separator: ".").map(String.init) {
+                if node.children[part] == nil { node.children[part] = Node() }
+                node = node.children[part]!
+            }
+            node.value = value
+        }
+        func render(_ n: Node) -> String {
+            n.value ?? "{" + n.children.keys.sorted().map { "\($0): \(render(n.children[$0]!))" }.joined(separator: ", ") + "}"
+        }
+        return render(root)
+    }
+
+    /// Settings a parameter is only read under (documented beside the parameter in the catalogue).
+    static let prerequisites: [String: [(String, String)]] = [
+        "milestones.streak_min_awards_per_day": [("milestones.streak_day_rule", "earn_award")],
+    ]
 
     @Test("Scroll Off: each catalogue parameter, changed alone, changes some report (or is documented as not simulable)")
     func scrollOff() throws {
-        let unmoved = try Self.unmovedParameters(ScrollOffProduct.self, installs: 40, days: 45)
-        #expect(unmoved.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(unmoved.joined(separator: "\n"))")
         let d = ScrollOffProduct.Engine.descriptor
+        // Cheaper Pro in every arm, so that Pro's own rules meet enough people in a small run.
+        let rules = "{prices: {pro_monthly: 2.99, pro_annual: 19.99}}"
+        let probed = d.parameters.filter { !d.notSimulable.keys.contains($0.keyPath) }
+        func probes(_ pass: Int) -> [Probe] {
+            probed.compactMap { p in
+                let values = Self.alternatives(p)
+                return pass < values.count ? Probe(key: p.keyPath, value: values[pass], context: Self.prerequisites[p.keyPath] ?? []) : nil
+            }
+        }
+        var stuck = try Self.unmoved(ScrollOffProduct.self, probes(0), installs: 40, days: 45, rules: rules)
+        // The other end, for those the first value did not move.
+        let second = probes(1).filter { p in stuck.contains { $0.key == p.key } }
+        let stillStuck = try Self.unmoved(ScrollOffProduct.self, second, installs: 40, days: 45, rules: rules)
+        stuck = stuck.filter { p in !second.contains { $0.key == p.key } || stillStuck.contains { $0.key == p.key } }
+        let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
+        #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
         for (key, reason) in d.notSimulable {
             #expect(d.parameters.contains { $0.keyPath == key }, "notSimulable names an unknown parameter \(key)")
             #expect(reason.count > 20, "\(key): say why it cannot be simulated")

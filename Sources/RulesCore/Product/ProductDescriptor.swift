@@ -47,9 +47,11 @@ public struct ProductDescriptor: Sendable {
     }
 
     /// The rule parameters no simulated person can reach: every input that governs them is one the people never
-    /// drive (e.g. Scroll Off's curfews). An experiment arm that changes only these cannot differ from its control.
+    /// drive, or the descriptor documents them in `notSimulable`. An experiment arm that changes only these cannot
+    /// differ from its control.
     public var parametersNotExercised: [String] {
         parameters.map(\.keyPath).filter { key in
+            if notSimulable[key] != nil { return true }
             let governing = inputs.filter { $0.governs(key) }
             return !governing.isEmpty && governing.allSatisfy { !$0.drivenBySimulatedPeople }
         }

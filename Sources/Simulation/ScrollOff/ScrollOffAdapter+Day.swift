@@ -92,17 +92,20 @@ extension ScrollOffAdapter {
         life.send(.authorizationRevoked, at: now, phoneInUse: false)
     }
 
-    /// The person leaves by unblocking their apps (audit D11: unblocking as a way to leave, §3.3): each app the
-    /// cooldown still locks is retried at the next local midnight; the refusal shows the cooldown chip (§6.1).
+    /// The person leaves by lifting the restriction (audit D11: unblocking as a way to leave, §3.3): unblocks
+    /// their apps and deletes their schedules. What the rules refuse — an app in its cooldown (with the cooldown
+    /// chip, §6.1), a schedule in its edit lock (§3.3 "locked 30m before start and during active window") — is
+    /// tried again at the person's next urge or local midnight.
     public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
         life.state.leavingByUnblocking = true
-        unblockAll(&life, at: now)
+        liftRestriction(&life, at: now)
     }
 
-    static func unblockAll(_ life: inout PersonLife<Self>, at now: Instant) {
+    static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
         var kept: [AppID] = []
         for app in life.state.blockedApps where life.send(.unblockApp(app), at: now) != .appUnblocked { kept.append(app) }
         life.state.blockedApps = kept
+        for id in life.engine.curfews.map(\.id) { life.send(.deleteCurfew(id), at: now) }
         settlePaywall(&life, at: now)
     }
 
@@ -116,7 +119,9 @@ extension ScrollOffAdapter {
         }
         life.state.todayShields = 0
         bookRenewalDecision(&life)
-        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty { unblockAll(&life, at: now) }
+        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
+            liftRestriction(&life, at: now)
+        }
         if let day = life.state.refundDay, life.dayIndex >= day {
             life.state.refundDay = nil
             if life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }

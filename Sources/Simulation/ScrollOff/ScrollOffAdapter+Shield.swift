@@ -7,6 +7,9 @@ extension ScrollOffAdapter {
     ///
     /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on.
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
+        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
+            liftRestriction(&life, at: now)
+        }
         guard life.state.blockedApps.contains(app), life.state.exercise == nil else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.intendedRestrictedMs += p.sessionLength.milliseconds

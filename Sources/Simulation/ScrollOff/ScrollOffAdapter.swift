@@ -17,6 +17,8 @@ public protocol ScrollOffEngineView: RuleEngine where Parameters == ScrollOffPar
     var autoRenew: Bool { get }
     /// The shield in front of the person, if any.
     var pendingShield: ShieldEncounter? { get }
+    /// The person's curfew schedules (Curfew scheduler, §6.1).
+    var curfews: [Curfew] { get }
     /// The app's own time-saved figure of today.
     var timeSavedToday: TimeSpan { get }
     /// The buttons of the pending shield (nil without one).

@@ -11,6 +11,7 @@ extension FaultyEngine: ScrollOffEngineView where Base == ScrollOffEngine {
     public var periodEnd: Instant { base.periodEnd }
     public var autoRenew: Bool { base.autoRenew }
     public var pendingShield: ShieldEncounter? { base.pendingShield }
+    public var curfews: [Curfew] { base.curfews }
     public var timeSavedToday: TimeSpan { base.timeSavedToday }
     public func shieldOffer() -> ShieldOffer? { base.shieldOffer() }
     public func balance(for app: AppID?) -> TimeSpan { base.balance(for: app) }
