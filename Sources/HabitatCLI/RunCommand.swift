@@ -49,6 +49,14 @@ enum DefaultScenario {
           share: 0.2
         - zone: Europe/Berlin
           share: 0.15
+    rules:
+      bypass:
+        mindfulness_enabled_by_default: true
+        free_peek_at_zero_credits: false
+      tokens:
+        included_count_toward_cap: true
+      milestones:
+        streak_day_rule: willpower_win_no_token
 
     """
 }

@@ -8,10 +8,11 @@ struct CheckCommandTests {
     static let scenario = repo.appendingPathComponent("Scenarios/scroll-off-baseline.yaml")
     static let size = ["--people", "80", "--days", "21", "--replications", "3", "--threads", "2"]
 
-    /// The baseline scenario with some rules changed, as a new file.
+    /// The baseline scenario with some rules changed, as a new file (its explicit `rules:` block, the last of the
+    /// file and equal to the defaults, is replaced).
     static func variant(_ dir: URL, _ rules: String) throws -> URL {
-        let text = try String(contentsOf: scenario, encoding: .utf8)
-            .replacingOccurrences(of: "\nstart:", with: "\nrules:\n" + rules + "\nstart:")
+        let original = try String(contentsOf: scenario, encoding: .utf8)
+        let text = original.components(separatedBy: "\nrules:\n")[0] + "\nrules:\n" + rules + "\n"
         let url = dir.appendingPathComponent("variant.yaml")
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url
@@ -31,11 +32,11 @@ struct CheckCommandTests {
         let ok = try CLIProcess.run(["check", Self.scenario.path, "--baseline", baseline.path])
         #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
         #expect(ok.stdout.contains("PASS (exact)"))
-        // One byte: the first digit of the first retention count.
+        // One byte: the first digit of the first retention count (keys, cohort, segment, activity, day, size, active).
         let file = baseline.appendingPathComponent("retention.csv")
         var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\r\n")
         var cells = lines[1].components(separatedBy: ",")
-        cells[8] = String(Int(cells[8])! + 1)
+        cells[9] = String(Int(cells[9])! + 1)
         lines[1] = cells.joined(separator: ",")
         try lines.joined(separator: "\r\n").write(to: file, atomically: true, encoding: .utf8)
         let bad = try CLIProcess.run(["check", Self.scenario.path, "--baseline", baseline.path])
@@ -55,11 +56,11 @@ struct CheckCommandTests {
         #expect(r.stdout.contains("FAIL (statistical)"))
         #expect(r.stdout.contains("control token_revenue_share: down"))
         #expect(r.stdout.contains("bypass_token_cap_hit"), "the first divergence shows the refused purchase")
-        // Nobody sets a curfew in the baseline, so its reminder lead never matters.
-        let cosmetic = try Self.variant(dir, "  curfew:\n    reminder_lead_minutes: 25")
+        // Nobody buys a token outside the shield (a parameter the descriptor documents as not simulable).
+        let cosmetic = try Self.variant(dir, "  tokens:\n    purchasable_outside_shield: true")
         let c = try CLIProcess.run(["check", cosmetic.path, "--baseline", baseline.path])
         #expect(c.status == 0, "\(c.stdout)\(c.stderr)")
-        #expect(c.stdout.contains("control: rules.curfew.reminder_lead_minutes: 10 → 25"))
+        #expect(c.stdout.contains("control: rules.tokens.purchasable_outside_shield: false → true"))
         #expect(c.stdout.contains("PASS (statistical)"))
     }
 
