@@ -97,7 +97,8 @@ extension ScrollOffAdapter {
     static var appOpenPerPickupScale: Double { 0.05 }
 
     /// Opening Scroll Off itself on a cue (engagement habit); sometimes looking at an insight (funnel A6) — a
-    /// locked one shows the engine's chip.
+    /// locked one shows the engine's chip. A chip the engine raised today while the person was not looking (the
+    /// Free earn cap, met by a timer) is seen now, on the dashboard, and weighed.
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.dormant else { return }
         // The probability is at most the scale: most draws are decided before the probability is computed.
@@ -106,6 +107,10 @@ extension ScrollOffAdapter {
         life.send(.onboarding(.appOpened), at: now)
         life.engagement.record(.appOpened)
         life.meter.charge(EnergyCharge(.foregroundSecond, 20), phoneInUse: true)
+        if let chip = life.state.dashboardChip {
+            life.state.dashboardChip = nil
+            if chip.day == life.dayIndex { life.state.pendingPaywall = (chip.context, chip.sku, now) }
+        }
         if life.sessions.uniform() < 0.15 {
             life.send(.viewInsight(InsightType(rawValue: UInt8(life.sessions.uniformInt(below: InsightType.allCases.count)))!), at: now)
         }

@@ -55,6 +55,12 @@ extension ScrollOffAdapter {
                 life.interruptSession(at: now)
             }
         }
+        if let chip = life.state.pendingPaywall, chip.at == now, chip.context == .dailyEarnCap {
+            // The earn cap is met by a timer, with Scroll Off's dashboard out of sight: the chip waits there until
+            // the person opens the app that day (assumption; `cue`).
+            life.state.pendingPaywall = nil
+            life.state.dashboardChip = (chip.context, chip.sku, life.dayIndex)
+        }
         settlePaywall(&life, at: now)
     }
 

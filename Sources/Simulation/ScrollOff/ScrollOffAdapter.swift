@@ -61,6 +61,9 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var plansWritten = 0
         /// The last paywall the engine showed and the person has not weighed yet (context, SKU shown).
         var pendingPaywall: (context: PaywallContext, sku: Plan, at: Instant)?
+        /// A chip the engine raised on its own (a timer: the Free earn cap) while nobody looked: it waits on the
+        /// dashboard until the person opens the app that local day.
+        var dashboardChip: (context: PaywallContext, sku: Plan, day: Int)?
         /// The urge and intended end of the session in a blocked app, for the shield that returns mid-session.
         var sessionUrge = 0.5
         var sessionIntendedEnd: Instant?
