@@ -7,9 +7,11 @@ import Simulation
 /// The embedded default scenario: Scroll Off with the charter's rules, a product team's first look.
 enum DefaultScenario {
     static let fileName = "<embedded scroll-off-baseline>"
-    /// The same scenario for another product (`bench run --product`).
+    /// The same scenario for another product (`bench run --product`): the same people, without Scroll Off's rules.
     static func yaml(product: Product) -> String {
-        yaml.replacingOccurrences(of: "product: scroll-off\n", with: "product: \(product.rawValue)\n")
+        guard product != .scrollOff else { return yaml }
+        return yaml.components(separatedBy: "rules:\n")[0]
+            .replacingOccurrences(of: "product: scroll-off\n", with: "product: \(product.rawValue)\n")
     }
     static let yaml = """
     name: scroll-off-baseline
