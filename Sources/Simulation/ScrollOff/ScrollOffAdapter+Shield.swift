@@ -188,8 +188,7 @@ extension ScrollOffAdapter {
     /// probability after a completed exercise — and, if they still want in, the encounter goes on.
     static func finishExercise(_ e: ExerciseInProgress, _ life: inout PersonLife<Self>, at now: Instant) {
         guard life.engine.pendingShield?.mindfulnessOffered == e.exercise else { return }
-        var after = choiceContext(&life, urge: e.urge, scarcity: 0, exercise: .completed)
-        after.creditScarcity = 0
+        let after = choiceContext(&life, urge: e.urge, scarcity: 0, exercise: .completed)
         let acting = life.world.choice.actingProbability(life.state.options, context: after)
         let avoided = life.choices.uniform() >= acting
         life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
