@@ -26,6 +26,7 @@ REPORTS = {
     "kpis": "kpis.csv",
     "experiment": "experiment.csv",
     "forecast": "forecast.csv",
+    "worldcheck": "world-check.csv",
 }
 REQUIRED = ["funnel", "retention", "tokens", "revenue", "battery", "energy", "kpis"]
 
@@ -322,8 +323,95 @@ def forecast(t: dict):
     return fig
 
 
+def _format(value: float, unit: str) -> str:
+    if pd.isna(value):
+        return "—"
+    if unit == "usd":
+        return f"${value:.2f}"
+    if unit in ("fraction", "ratio"):
+        return f"{value:.3f}"
+    return f"{value:.1f}"
+
+
+def world_check(t: dict):
+    """Each published figure's range as a band and the simulated mean with its 95 % interval (first arm).
+
+    Figures have different units, so each row is drawn on its own scale: the band spans the published range
+    (0 to 1 on the axis), the point sits where the simulated mean falls relative to it; the numbers are written
+    beside. Figures the run cannot measure are listed with the reason."""
+    if "worldcheck" not in t:
+        return None
+    df = t["worldcheck"]
+    df = df[df["arm"] == df["arm"].iloc[0]]
+    applies = df[df["applies"] == "yes"]
+    skipped = df[df["applies"] != "yes"]
+    if applies.empty:
+        return None
+    n = len(applies)
+    fig = _figure(figsize=(11, 0.42 * n + 1.8 + 0.18 * len(skipped)))
+    ax = fig.add_subplot(111)
+    ax.axvspan(0, 1, color="tab:green", alpha=0.12, label="published range")
+    for i, (_, r) in enumerate(applies.iterrows()):
+        low, high = float(r["range_low"]), float(r["range_high"])
+        width = high - low if high > low else max(abs(high), 1e-9)
+
+        def pos(v):
+            return (v - low) / width
+        mean = r["simulated_mean"]
+        inside = str(r["inside"]).lower() == "true"
+        colour = "tab:green" if inside else "tab:red"
+        x = np.clip(pos(mean), -1.5, 2.5) if not pd.isna(mean) else np.nan
+        if not pd.isna(r["ci_low"]) and not pd.isna(r["ci_high"]):
+            ax.plot(np.clip([pos(r["ci_low"]), pos(r["ci_high"])], -1.5, 2.5), [i, i], color=colour, lw=2)
+        ax.plot([x], [i], "o", color=colour, ms=6)
+        unit = r["unit"]
+        ax.text(2.6, i, f"{_format(mean, unit)}  (range {_format(low, unit)}–{_format(high, unit)} {unit})",
+                va="center", fontsize=7, color=colour)
+    ax.set_yticks(range(n), [f"{r['figure']}" for _, r in applies.iterrows()], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(-1.6, 4.6)
+    ax.set_xticks([-1, 0, 1, 2], ["low − width", "range low", "range high", "high + width"], fontsize=7)
+    ax.axvline(0, color="tab:green", lw=0.6)
+    ax.axvline(1, color="tab:green", lw=0.6)
+    inside = (applies["inside"].astype(str).str.lower() == "true").sum()
+    ax.set_title(f"World check — {inside} of {n} measurable figures inside their published ranges "
+                 f"(arm {df['arm'].iloc[0]}; point = simulated mean, bar = 95 % CI)", fontsize=9)
+    if len(skipped):
+        note = "Not measurable in this run: " + "; ".join(f"{r['figure']} ({r['applies']})" for _, r in skipped.iterrows())
+        import textwrap
+        fig.text(0.01, 0.005, "\n".join(textwrap.wrap(note, 180)), fontsize=6, color="grey", va="bottom")
+    fig.tight_layout(rect=(0, 0.02 + 0.012 * len(skipped), 1, 1))
+    return fig
+
+
+def load_calibration(cal_dir) -> pd.DataFrame:
+    """A `habitat calibrate` folder's calibration.csv (every evaluation)."""
+    path = Path(cal_dir) / "calibration.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"{cal_dir}: no calibration.csv — is this a `habitat calibrate` folder?")
+    return pd.read_csv(path)
+
+
+def calibration_trace(trace: pd.DataFrame):
+    """Loss of every evaluation and the best loss so far (log scale), from calibration.csv."""
+    if trace is None or trace.empty:
+        return None
+    fig = _figure(figsize=(9, 3.6))
+    ax = fig.add_subplot(111)
+    floor = max(trace["loss"][trace["loss"] > 0].min() if (trace["loss"] > 0).any() else 1e-6, 1e-6) / 2
+    ax.plot(trace["evaluation"], trace["loss"].clip(lower=floor), ".", color="grey", label="loss of the evaluation")
+    ax.plot(trace["evaluation"], trace["best_loss"].clip(lower=floor), "-", color="tab:blue", label="best so far")
+    ax.set_yscale("log")
+    ax.set_xlabel("evaluation (one simulation of the same people)")
+    ax.set_ylabel("loss  Σ weight·miss²")
+    ax.set_title("Calibration trace (GSL Nelder–Mead)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 ALL = [("funnel", funnel), ("retention", retention), ("token-share", token_share), ("battery", battery),
-       ("experiment", experiment), ("forecast", forecast)]
+       ("experiment", experiment), ("forecast", forecast), ("world-check", world_check)]
 
 
 def figure_is_empty(fig) -> bool:

@@ -3,6 +3,9 @@
 
     python3 Notebooks/plot_run.py RUN_DIR [--out DIR]      (or: make plots RUN=RUN_DIR)
 
+A `habitat calibrate` folder (one holding calibration.csv) gets its calibration trace and the fitted model's world
+check instead.
+
 PNGs go to RUN_DIR/plots/ unless --out says otherwise. Figures without data (experiment without arms, forecast
 without an acquisition curve) are skipped with a note.
 """
@@ -19,6 +22,8 @@ def main() -> int:
     parser.add_argument("run_dir", help="a run directory written by `habitat run`")
     parser.add_argument("--out", help="directory for the PNGs (default RUN_DIR/plots)")
     args = parser.parse_args()
+    if (Path(args.run_dir) / "calibration.csv").is_file():
+        return plot_calibration(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     try:
         tables = hp.load_run(args.run_dir)
     except FileNotFoundError as e:
@@ -32,6 +37,24 @@ def main() -> int:
             print(f"  {name}: no data in this run (skipped)")
             continue
         if hp.figure_is_empty(fig):
+            print(f"plot_run: the {name} figure is empty", file=sys.stderr)
+            return 1
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        print(f"  wrote {path}")
+    return 0
+
+
+def plot_calibration(cal_dir: Path, out: Path) -> int:
+    """The trace and the fitted model's world check of a calibration folder."""
+    import pandas as pd
+    out.mkdir(parents=True, exist_ok=True)
+    figures = [("calibration-trace", hp.calibration_trace(hp.load_calibration(cal_dir)))]
+    check = cal_dir / "world-check.csv"
+    if check.is_file():
+        figures.append(("world-check", hp.world_check({"worldcheck": pd.read_csv(check, dtype={"replication": str, "arm": str})})))
+    for name, fig in figures:
+        if fig is None or hp.figure_is_empty(fig):
             print(f"plot_run: the {name} figure is empty", file=sys.stderr)
             return 1
         path = out / f"{name}.png"

@@ -26,6 +26,7 @@ def main() -> int:
         except FileNotFoundError as e:
             assert "missing activation-funnel.csv" in str(e), e
     check_funnel_targets_where_they_apply()
+    check_world_check_figure()
     print("habitat_plots self-checks passed")
     return 0
 
@@ -60,6 +61,28 @@ def check_funnel_targets_where_they_apply():
     assert legend[0] == "control" and any("previous stage's share × target" in t for t in legend), legend
     assert any("✗" == t.get_text() for t in bottom.texts), "a missed step target is marked"
     assert not hp.figure_is_empty(fig)
+
+
+def check_world_check_figure():
+    """A figure inside its range is drawn green between the band's edges, one outside red beyond them, and a
+    figure the run cannot measure is not drawn as a point but named with its reason."""
+    import pandas as pd
+    cols = ["scenario", "arm", "replication", "product", "figure", "unit", "source", "range_low", "range_high",
+            "simulated_mean", "ci_low", "ci_high", "inside", "applies"]
+    rows = [["s", "control", "", "p", "retention_d1", "fraction", "Adjust 2023", 0.22, 0.30, 0.26, 0.25, 0.27, "true", "yes"],
+            ["s", "control", "", "p", "retention_d7", "fraction", "Adjust 2023", 0.10, 0.16, 0.30, 0.28, 0.32, "false", "yes"],
+            ["s", "control", "", "p", "retention_d30", "fraction", "Adjust 2023", 0.03, 0.08, None, None, None, None,
+             "needs horizon >= 31 days"]]
+    fig = hp.world_check({"worldcheck": pd.DataFrame(rows, columns=cols).astype({"replication": str})})
+    ax = fig.axes[0]
+    points = {int(round(line.get_ydata()[0])): (line.get_xdata()[0], line.get_color()) for line in ax.get_lines()
+              if len(line.get_xdata()) == 1}
+    assert abs(points[0][0] - 0.5) < 1e-9 and points[0][1] == "tab:green", points   # 0.26 is the middle of 0.22–0.30
+    assert points[1][0] > 1 and points[1][1] == "tab:red", points
+    assert 2 not in points, "a figure without a value is not drawn"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["retention_d1", "retention_d7"]
+    assert any("retention_d30 (needs horizon >= 31 days)" in t.get_text() for t in fig.texts)
+    assert "1 of 2" in ax.get_title()
 
 
 if __name__ == "__main__":

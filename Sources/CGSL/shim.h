@@ -13,12 +13,16 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_multimin.h>
 
 // MARK: Generator types
 
 static inline const gsl_rng_type *habitat_rng_type_taus2(void) { return gsl_rng_taus2; }
 static inline const gsl_rng_type *habitat_rng_type_mt19937(void) { return gsl_rng_mt19937; }
 static inline const gsl_rng_type *habitat_rng_type_ranlxd2(void) { return gsl_rng_ranlxd2; }
+
+/// The Nelder–Mead simplex minimiser type (`gsl_multimin_fminimizer_nmsimplex2`, a C global Swift 6 cannot read).
+static inline const gsl_multimin_fminimizer_type *habitat_multimin_nmsimplex2(void) { return gsl_multimin_fminimizer_nmsimplex2; }
 
 // MARK: Error handling
 

@@ -23,6 +23,8 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
     case baseline
     /// `habitat run --shard K/N`: a shard's mergeable state (never a report).
     case shard
+    /// `habitat calibrate`: a fit's trace, fitted values and world check (never a report).
+    case calibration
 
     /// How the kind reads in a sentence.
     public var noun: String {
@@ -30,6 +32,7 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
         case .report: return "a run report"
         case .baseline: return "a regression baseline"
         case .shard: return "a shard folder"
+        case .calibration: return "a calibration"
         }
     }
 
@@ -39,6 +42,7 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
         case .report: return "`habitat run`"
         case .baseline: return "`habitat check --record`"
         case .shard: return "`habitat run --shard`"
+        case .calibration: return "`habitat calibrate`"
         }
     }
 }

@@ -228,3 +228,54 @@ final class GSLDiscreteTable: @unchecked Sendable {
     /// The normalised probability of `index` (`gsl_ran_discrete_pdf`).
     func probability(_ index: Int) -> Double { gsl_ran_discrete_pdf(index, table) }
 }
+
+// MARK: - Minimisation (Nelder–Mead simplex)
+
+/// GSL's derivative-free minimiser `gsl_multimin_fminimizer_nmsimplex2` (Nelder & Mead 1965, with GSL's O(n)
+/// size update), driven by a Swift objective. Used through `NelderMead.minimize`.
+enum GSLSimplex {
+    /// Holds the Swift objective for the C callback (reached through the `params` pointer).
+    final class Objective {
+        let call: (UnsafePointer<gsl_vector>) -> Double
+        init(_ call: @escaping (UnsafePointer<gsl_vector>) -> Double) { self.call = call }
+    }
+
+    /// Minimises `objective` from `start` with initial step sizes `steps`: calls `iteration` after every simplex
+    /// iteration with (iteration, the simplex's characteristic size); stops when `iteration` returns false or GSL
+    /// reports an error (returned as the GSL status, `GSL_SUCCESS` otherwise).
+    static func run(start: [Double], steps: [Double], objective: @escaping ([Double]) -> Double,
+                    iteration: (Int, Double) -> Bool) -> Int32 {
+        GSL.configure()
+        let n = start.count
+        guard n > 0, steps.count == n,
+              let x = gsl_vector_alloc(n), let ss = gsl_vector_alloc(n),
+              let s = gsl_multimin_fminimizer_alloc(habitat_multimin_nmsimplex2(), n) else { return Int32(GSL_ENOMEM) }
+        defer { gsl_vector_free(x); gsl_vector_free(ss); gsl_multimin_fminimizer_free(s) }
+        for i in 0..<n {
+            gsl_vector_set(x, i, start[i])
+            gsl_vector_set(ss, i, steps[i])
+        }
+        let box = Objective { v in
+            var point = [Double](repeating: 0, count: n)
+            for i in 0..<n { point[i] = gsl_vector_get(v, i) }
+            return objective(point)
+        }
+        let context = Unmanaged.passRetained(box)
+        defer { context.release() }
+        var function = gsl_multimin_function(
+            f: { v, params in
+                guard let v, let params else { return .nan }
+                return Unmanaged<Objective>.fromOpaque(params).takeUnretainedValue().call(v)
+            },
+            n: n, params: context.toOpaque())
+        var status = gsl_multimin_fminimizer_set(s, &function, x, ss)
+        guard status == Int32(GSL_SUCCESS) else { return status }
+        var k = 0
+        while true {
+            k += 1
+            status = gsl_multimin_fminimizer_iterate(s)
+            if status != Int32(GSL_SUCCESS) { return status }
+            if !iteration(k, gsl_multimin_fminimizer_size(s)) { return Int32(GSL_SUCCESS) }
+        }
+    }
+}
