@@ -60,6 +60,20 @@ public struct EngagementModel: Hashable, Sendable {
     public var engagementWeight = 1.5
     /// How a churn splits between uninstall, revoking Screen Time access and going dormant. Assumption.
     public var churnKindWeights: [Double] = [0.35, 0.15, 0.5]
+    /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield, an empty wallet, a paywall.
+    public var shieldRefusedFrustration = 0.04
+    public var walletEmptyFrustration = 0.08
+    public var paywallHitFrustration = 0.10
+    /// Perceived-value steps (share of headroom) of earned credit, a resisted urge, each minute saved (capped).
+    public var earnedCreditValue = 0.01
+    public var resistedUrgeValue = 0.03
+    public var valuePerMinuteSaved = 0.002
+    public var minutesSavedValueCap = 0.2
+    /// Cue strengths of opening the app (see `appOpenProbability(cue:)`).
+    public var noCueStrength = 0.05
+    public var notificationCueStrength = 0.6
+    public var walletCheckCueStrength = 0.9
+    public var afterShieldCueStrength = 0.3
 
     public init(frustrationSensitivity: Double = 0.5, appOpenHabit: Double = 0.3, perceivedValue: Double = 0.3) {
         self.frustrationSensitivity = frustrationSensitivity
@@ -72,17 +86,55 @@ public struct EngagementModel: Hashable, Sendable {
         self.init(frustrationSensitivity: person.frustrationSensitivity, appOpenHabit: person.appOpenHabit)
     }
 
+    /// A model with the constants of `values` (`BehaviorCatalogue`: `churn.*`, `engagement.*`) and the default state;
+    /// give it a person with `starting(person:)`.
+    public init(values: BehaviorValues, frustrationSensitivity: Double = 0.5, appOpenHabit: Double = 0.3, perceivedValue: Double = 0.3) {
+        self.init(frustrationSensitivity: frustrationSensitivity, appOpenHabit: appOpenHabit, perceivedValue: perceivedValue)
+        frustrationDailyRetention = values["engagement.frustration_daily_retention"]
+        valueDailyRetention = values["engagement.value_daily_retention"]
+        appOpenHabitGain = values["engagement.app_open_habit_gain"]
+        appOpenHabitDailyRetention = values["engagement.app_open_habit_daily_retention"]
+        baseChurnHazard = values["churn.base_hazard"]
+        frustrationWeight = values["churn.frustration_weight"]
+        valueWeight = values["churn.value_weight"]
+        engagementWeight = values["churn.engagement_weight"]
+        churnKindWeights = [values["churn.split.uninstall"], values["churn.split.revoke_access"], values["churn.split.dormant"]]
+        shieldRefusedFrustration = values["engagement.frustration.shield_refused"]
+        walletEmptyFrustration = values["engagement.frustration.wallet_empty"]
+        paywallHitFrustration = values["engagement.frustration.paywall_hit"]
+        earnedCreditValue = values["engagement.value.earned_credit"]
+        resistedUrgeValue = values["engagement.value.resisted_urge"]
+        valuePerMinuteSaved = values["engagement.value.per_minute_saved"]
+        minutesSavedValueCap = values["engagement.value.minutes_saved_cap"]
+        noCueStrength = values["engagement.cue.none"]
+        notificationCueStrength = values["engagement.cue.notification"]
+        walletCheckCueStrength = values["engagement.cue.wallet_check"]
+        afterShieldCueStrength = values["engagement.cue.after_shield"]
+    }
+
+    /// This model's constants with `person`'s starting state (as `init(person:)`): built once per world, copied
+    /// per person, so no person reads a value by key.
+    public func starting(person: Person) -> EngagementModel {
+        var m = self
+        m.frustrationSensitivity = person.frustrationSensitivity
+        m.appOpenHabit = person.appOpenHabit
+        m.perceivedValue = 0.3
+        m.frustration = 0
+        m.daysSinceOpen = 0
+        return m
+    }
+
     /// Updates the state for one event.
     public mutating func record(_ e: EngagementEvent) {
         func frustrate(_ w: Double) { frustration = min(1, frustration + (1 - frustration) * w * (0.5 + frustrationSensitivity)) }
         func value(_ w: Double) { perceivedValue = min(1, perceivedValue + (1 - perceivedValue) * w) }
         switch e {
-        case .shieldRefused: frustrate(0.04)
-        case .walletEmpty: frustrate(0.08)
-        case .paywallHit: frustrate(0.10)
-        case .earnedCredit: value(0.01)
-        case .resistedUrge: value(0.03)
-        case let .minutesSaved(m): value(min(0.2, 0.002 * max(m, 0)))
+        case .shieldRefused: frustrate(shieldRefusedFrustration)
+        case .walletEmpty: frustrate(walletEmptyFrustration)
+        case .paywallHit: frustrate(paywallHitFrustration)
+        case .earnedCredit: value(earnedCreditValue)
+        case .resistedUrge: value(resistedUrgeValue)
+        case let .minutesSaved(m): value(min(minutesSavedValueCap, valuePerMinuteSaved * max(m, 0)))
         case .appOpened:
             appOpenHabit = min(1, appOpenHabit + appOpenHabitGain * (1 - appOpenHabit))
             daysSinceOpen = 0
@@ -102,10 +154,10 @@ public struct EngagementModel: Hashable, Sendable {
     public func appOpenProbability(cue: AppOpenCue) -> Double {
         let cueStrength: Double
         switch cue {
-        case .none: cueStrength = 0.05
-        case .notification: cueStrength = 0.6
-        case .walletCheck: cueStrength = 0.9
-        case .afterShield: cueStrength = 0.3
+        case .none: cueStrength = noCueStrength
+        case .notification: cueStrength = notificationCueStrength
+        case .walletCheck: cueStrength = walletCheckCueStrength
+        case .afterShield: cueStrength = afterShieldCueStrength
         }
         return 1 - exp(-cueStrength * (0.2 + 2 * appOpenHabit + perceivedValue))
     }
@@ -142,5 +194,42 @@ public struct EngagementModel: Hashable, Sendable {
     /// Whether the person completes an onboarding step (one draw, normally from the `onboarding` stream).
     public static func completesStep(_ kind: OnboardingStepKind, techComfort: Double, rng: RandomStream) -> Bool {
         rng.uniform() < onboardingCompletionProbability(kind, techComfort: techComfort)
+    }
+}
+
+/// Onboarding step completion with scenario values (`onboarding.completion.*`): p = base^(1.5 − techComfort), the
+/// base being the probability at comfort 0.5. `OnboardingModel(values: .defaults)` decides as
+/// `EngagementModel.completesStep`.
+public struct OnboardingModel: Hashable, Sendable {
+    public var informational: Double
+    public var permission: Double
+    public var configuration: Double
+    public var payment: Double
+
+    public init(values: BehaviorValues = .defaults) {
+        informational = values["onboarding.completion.informational"]
+        permission = values["onboarding.completion.permission"]
+        configuration = values["onboarding.completion.configuration"]
+        payment = values["onboarding.completion.payment"]
+    }
+
+    /// The completion probability at tech comfort 0.5.
+    public func baseCompletion(_ kind: OnboardingStepKind) -> Double {
+        switch kind {
+        case .informational: return informational
+        case .permission: return permission
+        case .configuration: return configuration
+        case .payment: return payment
+        }
+    }
+
+    /// Probability of completing one step: `base^(1.5 − techComfort)`.
+    public func completionProbability(_ kind: OnboardingStepKind, techComfort: Double) -> Double {
+        pow(baseCompletion(kind), 1.5 - min(max(techComfort, 0), 1))
+    }
+
+    /// Whether the person completes a step (one draw, normally from the `onboarding` stream).
+    public func completesStep(_ kind: OnboardingStepKind, techComfort: Double, rng: RandomStream) -> Bool {
+        rng.uniform() < completionProbability(kind, techComfort: techComfort)
     }
 }

@@ -68,8 +68,33 @@ public struct PurchaseModel: Hashable, Sendable {
     public var upgradeConstant = -2.0
     /// How much the value felt lowers a refund request: logit shift per unit of (value − 0.5). Assumption.
     public var wValueRefund = 3.0
+    /// Reason boosts (see `reasonBoost`).
+    public var usageCapReachedBoost = 0.5
+    public var tierLimitBoost = 0.3
 
     public init() {}
+
+    /// A model with the weights of `values` (`BehaviorCatalogue`: `purchase.*`, `refund.*`).
+    public init(values: BehaviorValues) {
+        buyConstant = values["purchase.buy_constant"]
+        wSurplus = values["purchase.surplus_weight"]
+        wDiscount = values["purchase.discount_weight"]
+        annualConstant = values["purchase.annual_constant"]
+        wValueAnnual = values["purchase.annual_value_weight"]
+        renewIntercept = values["purchase.renew_intercept"]
+        trialIntercept = values["purchase.trial_intercept"]
+        loyaltyBoost = values["purchase.loyalty_boost"]
+        wValue = values["purchase.renew_value_weight"]
+        wPrice = values["purchase.renew_price_weight"]
+        tokenConstant = values["purchase.token_constant"]
+        wUrgeToken = values["purchase.token_urge_weight"]
+        wTier = values["purchase.tier_weight"]
+        tierScaleUSD = values["purchase.tier_scale_usd"]
+        upgradeConstant = values["purchase.upgrade_constant"]
+        wValueRefund = values["refund.value_weight"]
+        usageCapReachedBoost = values["purchase.reason_boost.usage_cap_reached"]
+        tierLimitBoost = values["purchase.reason_boost.tier_limit"]
+    }
 
     /// The lowest price the price terms see, USD: one cent. Assumption (seed 000 §5.1 prices its Free tier at
     /// "$0" but is silent on a paid plan set to 0, which `rules.prices.*` allows): a plan priced 0 is a free plan,
@@ -81,8 +106,8 @@ public struct PurchaseModel: Hashable, Sendable {
     /// Extra utility of buying by paywall reason: hitting a limit in the moment of an urge sells. Assumption.
     public func reasonBoost(_ r: PaywallReason) -> Double {
         switch r {
-        case .usageCapReached: return 0.5
-        case .tierLimit: return 0.3
+        case .usageCapReached: return usageCapReachedBoost
+        case .tierLimit: return tierLimitBoost
         case .trialEnded, .featureGate, .placement, .other: return 0
         }
     }

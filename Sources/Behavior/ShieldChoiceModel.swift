@@ -133,8 +133,40 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public var planEffectMax = 0.65 * Double.pi / 3.0.squareRoot()
     /// Share of the remaining effect each further plan leaves unrealised (diminishing returns). Assumption.
     public var planEffectDecay = 0.5
+    /// Utility constants of the acting options (see `constant(_:)`) and the fulfilment of a peek and an unblock.
+    public var peekConstant = 0.2
+    public var useTokenConstant = -0.5
+    public var buyTokenConstant = -0.8
+    public var unblockConstant = -1.5
+    public var peekFulfilment = 0.6
+    public var unblockFulfilment = 1.1
 
     public init() {}
+
+    /// A model with the weights of `values` (`BehaviorCatalogue`: `shield.*`).
+    public init(values: BehaviorValues) {
+        wUrge = values["shield.urge_weight"]
+        wHabit = values["shield.habit_weight"]
+        wEfficacy = values["shield.efficacy_weight"]
+        wResist = values["shield.resist_weight"]
+        wPrice = values["shield.price_weight"]
+        wScarcity = values["shield.scarcity_weight"]
+        wFriction = values["shield.friction_weight"]
+        wFrustration = values["shield.frustration_weight"]
+        habitDeliberationCut = values["shield.habit_deliberation_cut"]
+        mindfulnessEffect = values["shield.mindfulness_effect"]
+        mindfulnessConstant = values["shield.mindfulness_constant"]
+        giveUpConstant = values["shield.give_up_constant"]
+        temperature = values["shield.temperature"]
+        planEffectMax = values["shield.plan_effect_max"]
+        planEffectDecay = values["shield.plan_effect_decay"]
+        peekConstant = values["shield.constant.peek"]
+        useTokenConstant = values["shield.constant.use_token"]
+        buyTokenConstant = values["shield.constant.buy_token"]
+        unblockConstant = values["shield.constant.unblock"]
+        peekFulfilment = values["shield.fulfilment.peek"]
+        unblockFulfilment = values["shield.fulfilment.unblock"]
+    }
 
     /// The lowering of every acting option's utility from `plans` if-then plans: 0 for none.
     public func planEffect(_ plans: Int) -> Double {
@@ -145,8 +177,8 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public func fulfilment(_ kind: ShieldOptionKind) -> Double {
         switch kind {
         case .useCredits, .useToken, .buyToken: return 1
-        case .peek: return 0.6
-        case .unblock: return 1.1
+        case .peek: return peekFulfilment
+        case .unblock: return unblockFulfilment
         case .close, .mindfulness, .giveUp: return 0
         }
     }
@@ -155,10 +187,10 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public func constant(_ kind: ShieldOptionKind) -> Double {
         switch kind {
         case .useCredits: return 0
-        case .peek: return 0.2
-        case .useToken: return -0.5
-        case .buyToken: return -0.8
-        case .unblock: return -1.5
+        case .peek: return peekConstant
+        case .useToken: return useTokenConstant
+        case .buyToken: return buyTokenConstant
+        case .unblock: return unblockConstant
         case .close, .mindfulness, .giveUp: return 0
         }
     }

@@ -113,9 +113,9 @@ struct CheckCommand: ParsableCommand {
         }
         let changes = RegressionCheck.ruleChanges(baseline: old, current: scenario)
         if changes.isEmpty {
-            print("No rule parameter differs (population, size or other settings changed).")
+            print("No rule or behaviour parameter differs (population, size or other settings changed).")
         } else {
-            print("Rule parameters that differ:")
+            print("Rule and behaviour parameters that differ:")
             for c in changes { print("  \(c)") }
         }
         let current = try FinishedRun(directory: scratch)

@@ -80,10 +80,34 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Override the horizon in days (1…3650).")
     var days: Int?
 
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Override one scenario value, KEY=VALUE (repeatable): behavior.<parameter> (e.g. behavior.churn.base_hazard=0.1), "
+        + "rules.<parameter>, or a scalar such as start. Applies to every arm; checked like the file.", valueName: "KEY=VALUE"))
+    var set: [String] = []
+
+    /// `--set` as key → value text; a malformed assignment is printed and becomes exit status 2.
+    func assignments() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for a in set {
+            guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+                FileHandle.standardError.write(Data("\(ScenarioLoader.commandLine): error: --set '\(a)' is not KEY=VALUE (e.g. --set behavior.churn.base_hazard=0.1)\n".utf8))
+                throw ExitCode(2)
+            }
+            let key = a[..<eq].trimmingCharacters(in: .whitespaces), value = a[a.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            if values[key] != nil {
+                FileHandle.standardError.write(Data("\(ScenarioLoader.commandLine): error: --set \(key) is given twice\n".utf8))
+                throw ExitCode(2)
+            }
+            values[key] = value
+        }
+        return values
+    }
+
     /// Loads the scenario (or the embedded default) with the command line's overrides; a bad scenario is printed
     /// and becomes exit status 2.
     func load(outputDir: String? = nil, allowLarge: Bool = false) throws -> ResolvedScenario {
-        let overrides = ScenarioOverrides(seed: seed, replications: replications, people: people, days: days, outputDir: outputDir)
+        let overrides = ScenarioOverrides(seed: seed, replications: replications, people: people, days: days, outputDir: outputDir,
+                                          values: try assignments())
         let loader = ScenarioLoader(catalogues: Products.catalogues, allowLarge: allowLarge)
         do {
             if let scenario { return try loader.load(path: scenario, overrides: overrides) }

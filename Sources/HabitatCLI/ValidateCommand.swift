@@ -13,7 +13,7 @@ struct ValidateCommand: ParsableCommand {
         With --explain, the product's whole contract is shown: each rule parameter with its value, the source of
         its default (seed section, publication or assumption) and its allowed range — marked when no simulated
         person exercises it — then the activation funnel, KPI targets, battery budgets and revenue ceiling with
-        their seed sections. Exit status 2 when the scenario is invalid or its product has no rule engine yet.
+        their seed sections, then every behaviour parameter (behavior.<key>) with its value, default, range and source. Exit status 2 when the scenario is invalid or its product has no rule engine yet.
         """
     )
 
@@ -47,6 +47,8 @@ struct ValidateCommand: ParsableCommand {
                 print(resolved.explain(descriptor.parameters, notExercised: Set(descriptor.parametersNotExercised),
                                        note: ProductContract.notExercisedNote))
                 print(ProductContract.explain(descriptor), terminator: "")
+                print("")
+                print(resolved.explainBehavior(), terminator: "")
             }
         } catch let e as ExitCode {
             throw e

@@ -63,12 +63,17 @@ public struct ProductCatalogues: Sendable, Hashable {
     public private(set) var kpis: [Product: [String]] = [:]
     /// Personas, their parameters and device models (nil: not checked).
     public var population: PopulationCatalogue?
+    /// The behaviour model's parameters (`behavior:` blocks, `behavior.<key>` sweeps and overrides), for every
+    /// product; nil: none registered, so a `behavior:` block accepts no keys.
+    public var behavior: [RuleParameter]?
 
     /// A registry holding the given catalogues.
-    public init(_ catalogues: [Product: [RuleParameter]] = [:], kpis: [Product: [String]] = [:], population: PopulationCatalogue? = nil) {
+    public init(_ catalogues: [Product: [RuleParameter]] = [:], kpis: [Product: [String]] = [:], population: PopulationCatalogue? = nil,
+                behavior: [RuleParameter]? = nil) {
         self.catalogues = catalogues
         self.kpis = kpis
         self.population = population
+        self.behavior = behavior
     }
 
     /// Adds or replaces the catalogue of one product.

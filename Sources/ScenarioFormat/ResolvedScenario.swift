@@ -30,11 +30,18 @@ public struct ResolvedScenario: Sendable, Hashable {
     public var precision: PrecisionTarget?
     /// Where and what to write.
     public var outputs: OutputSpec
+    /// The scenario-level behaviour-parameter values: catalogue defaults ← scenario `behavior` ← command-line
+    /// overrides (every key of `behaviorCatalogue`).
+    public var behavior: ParameterValues
+    /// The behaviour-parameter catalogue the scenario was checked against (`ProductCatalogues.behavior`; empty when
+    /// none was registered): `withBehavior(_:)` validates against it, `yaml` writes values that differ from its defaults.
+    public var behaviorCatalogue: [RuleParameter]
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
                 population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
-                precision: PrecisionTarget? = nil, outputs: OutputSpec) {
+                precision: PrecisionTarget? = nil, outputs: OutputSpec,
+                behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = []) {
         self.name = name
         self.product = product
         self.seed = seed
@@ -47,6 +54,8 @@ public struct ResolvedScenario: Sendable, Hashable {
         self.sweep = sweep
         self.precision = precision
         self.outputs = outputs
+        self.behavior = behavior
+        self.behaviorCatalogue = behaviorCatalogue
     }
 
     /// The arm with a name, if any.
@@ -63,13 +72,18 @@ public struct ResolvedArm: Sendable, Hashable {
     public var population: PopulationSpec
     /// The arm is a point of the scenario's `sweep` grid (not written back as an arm in the resolved YAML).
     public var fromSweep: Bool
+    /// Every behaviour parameter's value for this arm (scenario `behavior` ← arm `behavior` ← sweep point ←
+    /// command line); empty for an arm built without a catalogue, whose models then take the defaults.
+    public var behavior: ParameterValues
 
     /// Creates an arm.
-    public init(name: String, rules: ParameterValues, population: PopulationSpec, fromSweep: Bool = false) {
+    public init(name: String, rules: ParameterValues, population: PopulationSpec, fromSweep: Bool = false,
+                behavior: ParameterValues = ParameterValues([:])) {
         self.name = name
         self.rules = rules
         self.population = population
         self.fromSweep = fromSweep
+        self.behavior = behavior
     }
 }
 

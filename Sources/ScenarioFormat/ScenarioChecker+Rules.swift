@@ -75,19 +75,43 @@ extension ScenarioChecker {
         let byKey = Dictionary(catalogue.map { ($0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         var found: [String: (ParameterValue, Mark?)] = [:]
         var order: [String] = []
-        walkRules(m, prefix: "", path: path, byKey: byKey, found: &found, order: &order)
+        walkRules(m, prefix: "", path: path, byKey: byKey, found: &found, order: &order, behaviour: false)
+        return .map(order.map { ScenarioEntry($0, .parameter(found[$0]!.0)) })
+    }
+
+    /// `behavior:` (scenario or arm): behaviour-parameter overrides, nested (`churn: {base_hazard: 0.1}`) or dotted
+    /// (`churn.base_hazard: 0.1`), checked against the behaviour catalogue like `rules` against the product's.
+    mutating func checkBehavior(_ node: Node, at path: KeyPath) -> ScenarioValue? {
+        guard case .mapping(let m) = node else {
+            report(.wrongType, path, at: node.mark, "expected a map of behaviour parameters, got \(Self.shown(node))", value: Self.shown(node),
+                   allowed: "a map of behaviour parameter → number, e.g. churn.base_hazard: 0.1")
+            return nil
+        }
+        guard let behavior, !behavior.isEmpty else {
+            if !m.isEmpty {
+                report(.invalid, path, at: node.mark, "no behaviour-parameter catalogue is registered, so behavior accepts no keys",
+                       allowed: "no keys under behavior")
+            }
+            return .map([])
+        }
+        let byKey = Dictionary(behavior.map { ($0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        var found: [String: (ParameterValue, Mark?)] = [:]
+        var order: [String] = []
+        walkRules(m, prefix: "", path: path, byKey: byKey, found: &found, order: &order, behaviour: true)
         return .map(order.map { ScenarioEntry($0, .parameter(found[$0]!.0)) })
     }
 
     private mutating func walkRules(_ m: Node.Mapping, prefix: String, path: KeyPath, byKey: [String: RuleParameter],
-                                    found: inout [String: (ParameterValue, Mark?)], order: inout [String]) {
+                                    found: inout [String: (ParameterValue, Mark?)], order: inout [String], behaviour: Bool) {
+        let noun = behaviour ? "behaviour parameter" : "rule"
+
         for (k, km, v) in pairs(of: m, at: path) {
             let full = prefix.isEmpty ? k : "\(prefix).\(k)"
             let here = path.appending(k)
             if let p = byKey[full] {
                 if let (_, first) = found[full] {
-                    report(.duplicateKey, here, at: km, "rule '\(full)' is set twice" + (first.map { " (first at line \($0.line))" } ?? ""),
-                           allowed: "each rule once")
+                    report(.duplicateKey, here, at: km, "\(noun) '\(full)' is set twice" + (first.map { " (first at line \($0.line))" } ?? ""),
+                           allowed: "each \(noun) once")
                     continue
                 }
                 if let value = checkParameter(v, p, at: here) {
@@ -100,12 +124,12 @@ extension ScenarioChecker {
             if byKey.keys.contains(where: { $0.hasPrefix(groupPrefix) }) {
                 guard case .mapping(let sub) = v else {
                     if !Self.isNull(v) {
-                        report(.wrongType, here, at: v.mark, "expected a map of rule parameters under '\(full)', got \(Self.shown(v))",
+                        report(.wrongType, here, at: v.mark, "expected a map of \(noun)s under '\(full)', got \(Self.shown(v))",
                                value: Self.shown(v))
                     }
                     continue
                 }
-                walkRules(sub, prefix: full, path: here, byKey: byKey, found: &found, order: &order)
+                walkRules(sub, prefix: full, path: here, byKey: byKey, found: &found, order: &order, behaviour: behaviour)
                 continue
             }
             // Unknown: suggest a sibling at this level, else the closest full key path.
@@ -115,6 +139,12 @@ extension ScenarioChecker {
             })
             let suggestion = Suggestion.closest(to: k, among: siblings.sorted())
                 ?? Suggestion.closest(to: full, among: byKey.keys.sorted()).map { $0.replacingOccurrences(of: levelPrefix, with: "") }
+            if behaviour {
+                let under = prefix.isEmpty ? "" : " under '\(prefix)'"
+                report(.unknownKey, here, at: km, "unknown behaviour parameter '\(k)'\(under)", value: k,
+                       allowed: "one of " + siblings.sorted().joined(separator: ", "), suggestion: suggestion)
+                continue
+            }
             let known = prefix.isEmpty ? "product '\(product!)'" : "'\(prefix)'"
             report(.unknownKey, here, at: km, "unknown rule parameter '\(k)' for \(known)", value: k, suggestion: suggestion)
         }

@@ -18,7 +18,8 @@ extension ScenarioChecker {
         var axes: [ScenarioEntry] = []
         var counts: [String: Int] = [:]
         var zipNode: Node?
-        let byKey = Dictionary((catalogue ?? []).map { ("rules." + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        var byKey = Dictionary((catalogue ?? []).map { ("rules." + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        for p in behavior ?? [] { byKey["behavior." + p.keyPath] = p }
         for (k, km, v) in pairs(of: m, at: path) {
             if k == "zip" { zipNode = v; continue }
             let here = path.appending(k)
@@ -53,13 +54,21 @@ extension ScenarioChecker {
             case nil: return nil
             }
         }
+        if k.hasPrefix("behavior.") {
+            let name = String(k.dropFirst("behavior.".count))
+            let known = (behavior ?? []).map(\.keyPath)
+            report(.unknownKey, here, at: km, "unknown behaviour parameter '\(name)' cannot be swept", value: k,
+                   allowed: known.isEmpty ? "no behaviour parameters (none registered)" : "behavior.<one of the behaviour parameters>",
+                   suggestion: Suggestion.closest(to: name, among: known).map { "behavior." + $0 })
+            return nil
+        }
         if k.hasPrefix("rules."), product == nil { return nil }
         if k.hasPrefix("rules."), let product, catalogue == nil {
             report(.invalid, here, at: km, "product '\(product)' has no rule catalogue yet, so no rule can be swept")
             return nil
         }
         report(.unknownKey, here, at: km, "'\(k)' cannot be swept", value: k,
-               allowed: "rules.<parameter> or one of " + ScenarioSchema.sweepableKeys.joined(separator: ", "),
+               allowed: "rules.<parameter>, behavior.<parameter> or one of " + ScenarioSchema.sweepableKeys.joined(separator: ", "),
                suggestion: Suggestion.closest(to: k, among: ScenarioSchema.sweepableKeys + byKey.keys.sorted()))
         return nil
     }

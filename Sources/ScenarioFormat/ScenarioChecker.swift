@@ -21,6 +21,8 @@ struct ScenarioChecker {
     var population: PopulationCatalogue?
     /// The KPI ids `precision.kpis` may name (nil: not checked; empty: none).
     var kpis: [String]?
+    /// The behaviour-parameter catalogue (nil: none registered; `behavior` then accepts no keys).
+    var behavior: [RuleParameter]?
 
     init(file: String, product: Product?, catalogue: [RuleParameter]?) {
         self.file = file
@@ -120,6 +122,9 @@ struct ScenarioChecker {
         case .ruleOverrides:
             guard let node else { return .map([]) }
             return checkRules(node, at: path)
+        case .behaviorOverrides:
+            guard let node else { return .map([]) }
+            return checkBehavior(node, at: path)
         case .sweep:
             guard let node else { return .map([ScenarioEntry("axes", .map([])), ScenarioEntry("zip", .list([]))]) }
             return checkSweep(node, at: path)

@@ -7,6 +7,7 @@ import Yams
 extension ScenarioLoader {
     static func build(_ tree: ScenarioValue, fileName: String, product: Product, catalogue: [RuleParameter],
                       ruleOverrides: [(String, ParameterValue)], installsOverride: Int?,
+                      behaviorCatalogue: [RuleParameter] = [], behaviorOverrides: [(String, ParameterValue)] = [],
                       dirFromCommandLine: Bool = false, maxArms: Int = ScenarioLoader.defaultMaxArms) throws(ScenarioError) -> ResolvedScenario {
         let name = tree["name"]?.textValue ?? defaultName(fileName: fileName)
         var defaults = ParameterValues([:])
@@ -22,6 +23,14 @@ extension ScenarioLoader {
             return values
         }
         let scenarioRules = layered(defaults, tree["rules"])
+        var behaviorDefaults = ParameterValues([:])
+        for p in behaviorCatalogue { behaviorDefaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
+        func withCommandLineBehavior(_ base: ParameterValues) -> ParameterValues {
+            var values = base
+            for (k, v) in behaviorOverrides { values[k] = v }
+            return values
+        }
+        let scenarioBehavior = layered(behaviorDefaults, tree["behavior"])
         let populationTree = tree["population"] ?? .map([])
         var population = Self.population(populationTree)
         population.acquisition = try Self.acquisition(populationTree["acquisition"], fileName: fileName)
@@ -38,9 +47,13 @@ extension ScenarioLoader {
             if let installsOverride { armPopulation.installs = installsOverride }
             arms.append(ResolvedArm(name: armTree["name"]?.textValue ?? "arm\(arms.count)",
                                     rules: withCommandLine(layered(scenarioRules, armTree["rules"])),
-                                    population: armPopulation))
+                                    population: armPopulation,
+                                    behavior: withCommandLineBehavior(layered(scenarioBehavior, armTree["behavior"]))))
         }
-        if arms.isEmpty { arms = [ResolvedArm(name: "control", rules: withCommandLine(scenarioRules), population: population)] }
+        if arms.isEmpty {
+            arms = [ResolvedArm(name: "control", rules: withCommandLine(scenarioRules), population: population,
+                                behavior: withCommandLineBehavior(scenarioBehavior))]
+        }
 
         let sweepTree = tree["sweep"]
         let sweep = SweepSpec(
@@ -57,7 +70,8 @@ extension ScenarioLoader {
                     + (maxArms < largeMaxArms ? ", or pass --allow-large (up to \(largeMaxArms))" : ""))])
         }
         arms += try sweepArms(sweep, scenarioRules: scenarioRules, population: population, existing: arms.map(\.name),
-                              fileName: fileName, withCommandLine: withCommandLine)
+                              fileName: fileName, withCommandLine: withCommandLine,
+                              scenarioBehavior: scenarioBehavior, withCommandLineBehavior: withCommandLineBehavior)
         if let installsOverride { for i in arms.indices { arms[i].population.installs = installsOverride } }
         let replications = tree["replications"]?.intValue ?? ScenarioSchema.defaultReplications
         var precision: PrecisionTarget?
@@ -109,22 +123,28 @@ extension ScenarioLoader {
             name: name, product: product, seed: seed, start: start,
             horizonDays: horizon,
             replications: replications,
-            population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, precision: precision, outputs: outputs)
+            population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, precision: precision, outputs: outputs,
+            behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue)
     }
 
     /// One arm per sweep grid point, each over the scenario-level rules and population (command-line rule
     /// overrides still win, as for arms). Names that clash with other arms, and personas not in the mix, are errors.
     static func sweepArms(_ sweep: SweepSpec, scenarioRules: ParameterValues, population: PopulationSpec, existing: [String],
-                          fileName: String, withCommandLine: (ParameterValues) -> ParameterValues) throws(ScenarioError) -> [ResolvedArm] {
+                          fileName: String, withCommandLine: (ParameterValues) -> ParameterValues,
+                          scenarioBehavior: ParameterValues = ParameterValues([:]),
+                          withCommandLineBehavior: (ParameterValues) -> ParameterValues = { $0 }) throws(ScenarioError) -> [ResolvedArm] {
         var arms: [ResolvedArm] = []
         var issues: [ScenarioIssue] = []
         var names = Set(existing)
         for point in sweep.points {
             var rules = scenarioRules
+            var behavior = scenarioBehavior
             var armPopulation = population
             for (keyPath, value) in point {
                 if keyPath.hasPrefix("rules.") {
                     rules[String(keyPath.dropFirst("rules.".count))] = value
+                } else if keyPath.hasPrefix("behavior.") {
+                    behavior[String(keyPath.dropFirst("behavior.".count))] = value.doubleValue.map { .number($0) } ?? value
                 } else if keyPath == "population.installs", let n = value.intValue {
                     armPopulation.installs = n
                 } else if let target = ScenarioSchema.behaviourSweepTarget(keyPath), let x = value.doubleValue {
@@ -146,7 +166,8 @@ extension ScenarioLoader {
                                             allowed: "arm names unique across arms and sweep points"))
             }
             names.insert(name)
-            arms.append(ResolvedArm(name: name, rules: withCommandLine(rules), population: armPopulation, fromSweep: true))
+            arms.append(ResolvedArm(name: name, rules: withCommandLine(rules), population: armPopulation, fromSweep: true,
+                                    behavior: withCommandLineBehavior(behavior)))
         }
         var unique: [ScenarioIssue] = []
         for i in issues where !unique.contains(i) { unique.append(i) }

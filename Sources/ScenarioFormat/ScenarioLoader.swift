@@ -65,6 +65,7 @@ public struct ScenarioLoader: Sendable {
         checker.duplicates = composed.duplicates
         checker.population = catalogues.population
         checker.kpis = product.flatMap { catalogues.kpis(of: $0) }
+        checker.behavior = catalogues.behavior
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
         var fileIssues = checker.issues
@@ -75,11 +76,12 @@ public struct ScenarioLoader: Sendable {
         }
 
         // Command-line overrides.
-        let cli = overrides.apply(to: &tree, product: product, catalogue: catalogue)
+        let cli = overrides.apply(to: &tree, product: product, catalogue: catalogue, behavior: catalogues.behavior)
         let issues = fileIssues + cli.issues
         guard issues.isEmpty, let product else { throw ScenarioError(issues: issues) }
         return try Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
                               ruleOverrides: cli.rules, installsOverride: cli.installs,
+                              behaviorCatalogue: catalogues.behavior ?? [], behaviorOverrides: cli.behavior,
                               dirFromCommandLine: overrides.outputDir != nil, maxArms: maxArms)
     }
 }

@@ -17,7 +17,8 @@ public struct ScenarioOverrides: Sendable, Hashable {
     public var days: Int?
     /// `--out`: `outputs.dir`.
     public var outputDir: String?
-    /// Key path → value as YAML text (`8`, `5.99`, `[mon, tue]`); `rules.*` or one of `ScenarioSchema.overridableKeys`.
+    /// Key path → value as YAML text (`8`, `5.99`, `[mon, tue]`); `rules.*`, `behavior.*` or one of
+    /// `ScenarioSchema.overridableKeys`.
     public var values: [String: String]
 
     /// Creates overrides; everything absent by default.
@@ -51,14 +52,16 @@ extension ScenarioOverrides {
     /// problems found (reported against `ScenarioLoader.commandLine`, without line and column).
     struct Applied {
         var rules: [(String, ParameterValue)] = []
+        var behavior: [(String, ParameterValue)] = []
         var installs: Int?
         var issues: [ScenarioIssue] = []
     }
 
     /// Checks every override and sets the non-rule ones in the checked scenario tree; rule overrides are returned,
     /// to be layered over every arm's rules.
-    func apply(to tree: inout ScenarioValue, product: Product?, catalogue: [RuleParameter]?) -> Applied {
+    func apply(to tree: inout ScenarioValue, product: Product?, catalogue: [RuleParameter]?, behavior: [RuleParameter]? = nil) -> Applied {
         var cli = ScenarioChecker(file: ScenarioLoader.commandLine, product: product, catalogue: catalogue)
+        cli.behavior = behavior
         cli.locates = false
         var applied = Applied()
         for (key, text) in assignments {
@@ -78,6 +81,16 @@ extension ScenarioOverrides {
                     continue
                 }
                 if let v = cli.checkParameter(node, p, at: path) { applied.rules.append((rule, v)) }
+            } else if key.hasPrefix("behavior.") {
+                let name = String(key.dropFirst("behavior.".count))
+                let known = behavior ?? []
+                guard let p = known.first(where: { $0.keyPath == name }) else {
+                    cli.report(.unknownKey, path, at: nil, "unknown behaviour parameter '\(name)'", value: name,
+                               allowed: known.isEmpty ? "no behaviour parameters (none registered)" : "behavior.<key>, one of the \(known.count) keys `habitat validate --explain` lists",
+                               suggestion: Suggestion.closest(to: name, among: known.map(\.keyPath)).map { "behavior." + $0 })
+                    continue
+                }
+                if let v = cli.checkParameter(node, p, at: path) { applied.behavior.append((name, v)) }
             } else if ScenarioSchema.overridableKeys.contains(key), let field = ScenarioSchema.scenario.field(at: key) {
                 if let v = cli.check(node, field.node, at: path) {
                     tree = tree.setting(path: key.split(separator: ".").map(String.init), to: v)
@@ -85,8 +98,9 @@ extension ScenarioOverrides {
                 }
             } else {
                 cli.report(.unknownKey, path, at: nil, "'\(key)' cannot be set from the command line", value: key,
-                           allowed: "rules.<parameter> or one of " + ScenarioSchema.overridableKeys.joined(separator: ", "),
-                           suggestion: Suggestion.closest(to: key, among: ScenarioSchema.overridableKeys + (catalogue ?? []).map { "rules." + $0.keyPath }))
+                           allowed: "rules.<parameter>, behavior.<parameter> or one of " + ScenarioSchema.overridableKeys.joined(separator: ", "),
+                           suggestion: Suggestion.closest(to: key, among: ScenarioSchema.overridableKeys + (catalogue ?? []).map { "rules." + $0.keyPath }
+                                                          + (behavior ?? []).map { "behavior." + $0.keyPath }))
             }
         }
         applied.issues = cli.issues

@@ -85,9 +85,14 @@ public enum ScenarioSchema {
                     doc: "Monte Carlo replications; `--replications` overrides it"),
         SchemaField("population", population, doc: "who is simulated"),
         SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "overrides of the product's rule parameters (nested maps)"),
+        SchemaField("behavior", .behaviorOverrides(doc: "behaviour-parameter overrides"),
+                    doc: "overrides of the behaviour model's constants (churn, engagement, onboarding, purchase, refund, shield; "
+                    + "nested or dotted keys)"),
         SchemaField("arms", .list(of: .map([
             SchemaField("name", .scalar(.identifier, doc: "arm name"), required: true, doc: "arm name, unique"),
             SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "this arm's rule overrides, over the scenario's"),
+            SchemaField("behavior", .behaviorOverrides(doc: "behaviour-parameter overrides"),
+                        doc: "this arm's behaviour-parameter overrides, over the scenario's"),
             SchemaField("population", population.withoutDefaults, doc: "this arm's population overrides, over the scenario's"),
         ], doc: "an experiment arm"), checks: [.unique(field: "name")], doc: "experiment arms"),
                     doc: "named variants run on the same people (default: one arm `control`)"),

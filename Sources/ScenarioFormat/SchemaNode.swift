@@ -18,6 +18,8 @@ public indirect enum SchemaNode: Sendable {
     case distribution(doc: String)
     /// Nested overrides of the product's rule parameters, checked against its catalogue.
     case ruleOverrides(doc: String)
+    /// Overrides of the behaviour model's parameters (dotted or nested keys), checked against its catalogue.
+    case behaviorOverrides(doc: String)
     /// A parameter grid: dotted key path → list of values, with optional `zip` groups.
     case sweep(doc: String)
 
@@ -25,7 +27,7 @@ public indirect enum SchemaNode: Sendable {
     public var doc: String {
         switch self {
         case .map(_, let d), .list(_, _, let d), .scalar(_, let d), .keyed(_, let d), .distribution(let d),
-             .ruleOverrides(let d), .sweep(let d): return d
+             .ruleOverrides(let d), .behaviorOverrides(let d), .sweep(let d): return d
         }
     }
 

@@ -161,16 +161,19 @@ public enum RegressionCheck {
 
     // MARK: - Rules
 
-    /// A rule parameter whose value differs between the baseline and now, in some arm.
+    /// A rule (or behaviour) parameter whose value differs between the baseline and now, in some arm.
     public struct RuleChange: Sendable, Equatable, CustomStringConvertible {
         public var arm: String
         public var keyPath: String
         public var before: String
         public var after: String
-        public var description: String { "\(arm): rules.\(keyPath): \(before) → \(after)" }
+        /// `rules` or `behavior`: the scenario block the key path is under.
+        public var block = "rules"
+        public var description: String { "\(arm): \(block).\(keyPath): \(before) → \(after)" }
     }
 
-    /// Rule parameters that differ, arm by arm (arms matched by name; an arm present on one side only is listed).
+    /// Rule and behaviour parameters that differ, arm by arm (arms matched by name; an arm present on one side only
+    /// is listed).
     public static func ruleChanges(baseline: ResolvedScenario, current: ResolvedScenario) -> [RuleChange] {
         var changes: [RuleChange] = []
         for arm in current.arms {
@@ -182,6 +185,10 @@ public enum RegressionCheck {
             for k in keys where arm.rules[k] != old.rules[k] {
                 changes.append(RuleChange(arm: arm.name, keyPath: k, before: old.rules[k]?.description ?? "(none)",
                                           after: arm.rules[k]?.description ?? "(none)"))
+            }
+            for k in Set(arm.behavior.values.keys).union(old.behavior.values.keys).sorted() where arm.behavior[k] != old.behavior[k] {
+                changes.append(RuleChange(arm: arm.name, keyPath: k, before: old.behavior[k]?.description ?? "(default)",
+                                          after: arm.behavior[k]?.description ?? "(default)", block: "behavior"))
             }
         }
         for arm in baseline.arms where current.arm(named: arm.name) == nil {

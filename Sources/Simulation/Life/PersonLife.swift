@@ -107,7 +107,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         currentMonth = zone.monthID(installedAt)
         engine = Engine(parameters: world.parameters, zone: zone, installedAt: installedAt)
         phone = PhoneUseProcess(person: person)
-        engagement = EngagementModel(person: person)
+        engagement = world.engagement.starting(person: person)
         meter = PersonDayEnergyMeter(device: device, model: world.energy)
         urges = RandomStream(key: world.key(id, .urges))
         sessions = RandomStream(key: world.key(id, .sessions))

@@ -37,8 +37,18 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// simulated person stands for; nil/1 without one.
     let installDayIndex: [Int]?
     public let peoplePerPerson: Double
-    let choice = ShieldChoiceModel()
-    let purchase = PurchaseModel()
+    /// The arm's behaviour-parameter values (`BehaviorCatalogue`; the scenario's `behavior:` blocks), read once into
+    /// the models below and the adapter's constants.
+    public let behavior: BehaviorValues
+    let choice: ShieldChoiceModel
+    let purchase: PurchaseModel
+    /// The engagement model's constants; each person starts from a copy (`EngagementModel.starting(person:)`).
+    let engagement: EngagementModel
+    let onboarding: OnboardingModel
+    /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
+    let appOpenPerPickupScale: Double
+    /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
+    let insightViewProbability: Double
     /// How the product's money is reported (sources, segments), read once from its descriptor.
     let revenueModel: RevenueModel
     /// The store's commission (DESIGN.md principle 6).
@@ -51,6 +61,14 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         seed = scenario.seed
         self.replication = replication
         parameters = Adapter.Engine.Parameters(values: arm.rules)
+        let behavior = BehaviorValues(arm.behavior)
+        self.behavior = behavior
+        choice = ShieldChoiceModel(values: behavior)
+        purchase = PurchaseModel(values: behavior)
+        engagement = EngagementModel(values: behavior)
+        onboarding = OnboardingModel(values: behavior)
+        appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
+        insightViewProbability = behavior["engagement.insight_view_probability"]
         start = scenario.start
         horizonDays = scenario.horizonDays
         installs = arm.population.installs

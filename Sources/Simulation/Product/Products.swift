@@ -37,7 +37,8 @@ public enum Products {
 
     /// Everything scenario validation checks names against: the rule-parameter catalogue and the KPI ids
     /// `precision.kpis` may name of every product with an engine, and the personas (with the parameters each
-    /// accepts and their ranges) and device models of the behaviour and energy models.
+    /// accepts and their ranges) and device models of the behaviour and energy models, and the behaviour model's
+    /// constants (`BehaviorCatalogue`, the `behavior:` blocks).
     public static var catalogues: ProductCatalogues {
         var c = ProductCatalogues()
         for p in Product.allCases {
@@ -45,6 +46,7 @@ public enum Products {
             if let ids = kpiIDs(p) { c.registerKPIs(p, ids) }
         }
         c.population = population
+        c.behavior = BehaviorCatalogue.parameters
         return c
     }
 

@@ -17,7 +17,7 @@ extension ScrollOffAdapter {
         life.send(.onboarding(.appOpened), at: t)
         life.engagement.record(.appOpened)
         t = t + .seconds(30)
-        guard EngagementModel.completesStep(.permission, techComfort: life.person.techComfort, rng: life.onboarding) else {
+        guard life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort, rng: life.onboarding) else {
             life.send(.onboarding(.permissionDenied), at: t)
             life.dormant = true
             return
@@ -45,7 +45,7 @@ extension ScrollOffAdapter {
             t = t + .seconds(10)
         }
         t = setUpOptionalFeatures(&life, at: t)
-        if EngagementModel.completesStep(.informational, techComfort: life.person.techComfort, rng: life.onboarding) {
+        if life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort, rng: life.onboarding) {
             life.send(.onboarding(.demoBlockCompleted), at: t)
         }
         t = t + .seconds(20)
@@ -91,19 +91,18 @@ extension ScrollOffAdapter {
 
     // MARK: - Opening Scroll Off itself
 
-    /// Assumption: the engagement model's cue probabilities are per cue episode; a pickup is a fraction of one.
-    /// Tuned so that the default population's day-1 activity lands near published install-cohort figures
-    /// (Adjust 2023: D1 ≈ 25 % for ordinary apps) rather than set directly.
-    static var appOpenPerPickupScale: Double { 0.05 }
-
     /// Opening Scroll Off itself on a cue (engagement habit); sometimes looking at an insight (funnel A6) — a
     /// locked one shows the engine's chip. A chip the engine raised today while the person was not looking (the
     /// Free earn cap, met by a timer) is seen now, on the dashboard, and weighed.
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.dormant else { return }
         // The probability is at most the scale: most draws are decided before the probability is computed.
+        // The scale (`engagement.app_open_per_pickup_scale`, an assumption): the engagement model's cue probabilities
+        // are per cue episode; a pickup is a fraction of one. Tuned so that the default population's day-1 activity
+        // lands near published install-cohort figures (Adjust 2023: D1 ≈ 25 % for ordinary apps).
+        let scale = life.world.appOpenPerPickupScale
         let u = life.sessions.uniform()
-        guard u < appOpenPerPickupScale, u < life.engagement.appOpenProbability(cue: cue) * appOpenPerPickupScale else { return }
+        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
         life.send(.onboarding(.appOpened), at: now)
         life.engagement.record(.appOpened)
         life.meter.charge(EnergyCharge(.foregroundSecond, 20), phoneInUse: true)
@@ -111,7 +110,7 @@ extension ScrollOffAdapter {
             life.state.dashboardChip = nil
             if chip.day == life.dayIndex { life.state.pendingPaywall = (chip.context, chip.sku, now) }
         }
-        if life.sessions.uniform() < 0.15 {
+        if life.sessions.uniform() < life.world.insightViewProbability {
             life.send(.viewInsight(InsightType(rawValue: UInt8(life.sessions.uniformInt(below: InsightType.allCases.count)))!), at: now)
         }
         settlePaywall(&life, at: now)

@@ -1,0 +1,177 @@
+import Foundation
+import RulesCore
+
+/// Every model constant that decides business figures (churn, engagement, onboarding, purchases, refunds, the shield
+/// choice), published as scenario parameters (issue 14): a scenario's `behavior:` block, an arm's `behavior:`,
+/// `sweep: behavior.<key>`, `habitat run --set behavior.<key>=<number>` and a calibration move them.
+///
+/// The defaults are exactly the literals the models used before they became parameters, so a run at the defaults
+/// is byte-identical to one before. Ranges are wide on purpose: a fit moves them. `BehaviorValues` carries one set
+/// of values into the models (`ShieldChoiceModel(values:)`, `PurchaseModel(values:)`, `EngagementModel(values:)`,
+/// `OnboardingModel(values:)`), read once into stored properties.
+///
+/// The types are `RuleParameter` (every kind is `.number`) so that scenario validation, sweeps and
+/// `validate --explain` treat them like rule parameters.
+public enum BehaviorCatalogue {
+    private static func p(_ key: String, _ value: Double, _ range: ClosedRange<Double>, _ summary: String,
+                          _ source: ParameterSource = .assumption("no published figure; a calibration target")) -> RuleParameter {
+        RuleParameter(key, .number(range), default: .number(value), summary, source: source)
+    }
+
+    /// Churn hazard and its weights (`EngagementModel.churnHazardPerDay`).
+    static let churn: [RuleParameter] = [
+        p("churn.base_hazard", 0.08, 0...1,
+          "churn hazard per day at zero frustration, value felt and app-open habit",
+          .assumption("≈ Adjust 2023 D30 for ordinary apps when nothing engages the person")),
+        p("churn.frustration_weight", 2.5, 0...20, "log-hazard per unit of frustration (0…1)"),
+        p("churn.value_weight", 3.0, 0...20, "log-hazard lowered per unit of perceived value (0…1)"),
+        p("churn.engagement_weight", 1.5, 0...20, "log-hazard lowered per unit of app-open habit (0…1)"),
+        p("churn.split.uninstall", 0.35, 0.001...1, "relative weight of uninstalling among ways of leaving"),
+        p("churn.split.revoke_access", 0.15, 0.001...1, "relative weight of revoking Screen Time access among ways of leaving"),
+        p("churn.split.dormant", 0.5, 0.001...1, "relative weight of going dormant (app kept, never opened) among ways of leaving"),
+    ]
+
+    /// Frustration, perceived value and the app-open habit (`EngagementModel`), and opening the app in the adapter.
+    static let engagement: [RuleParameter] = [
+        p("engagement.frustration_daily_retention", 0.8, 0...1, "share of frustration left after a day"),
+        p("engagement.value_daily_retention", 0.93, 0...1, "share of perceived value left after a day"),
+        p("engagement.app_open_habit_gain", 0.05, 0...1, "share of the app-open habit's headroom an app open adds"),
+        p("engagement.app_open_habit_daily_retention", 0.97, 0...1, "share of the app-open habit left per day without an open (after the first)"),
+        p("engagement.frustration.shield_refused", 0.04, 0...1, "frustration step of a refused shield (share of headroom, × (0.5 + sensitivity))"),
+        p("engagement.frustration.wallet_empty", 0.08, 0...1, "frustration step of an empty wallet"),
+        p("engagement.frustration.paywall_hit", 0.10, 0...1, "frustration step of hitting a paywall"),
+        p("engagement.value.earned_credit", 0.01, 0...1, "perceived-value step of earning credit (share of headroom)"),
+        p("engagement.value.resisted_urge", 0.03, 0...1, "perceived-value step of a resisted urge"),
+        p("engagement.value.per_minute_saved", 0.002, 0...1, "perceived-value step per minute saved"),
+        p("engagement.value.minutes_saved_cap", 0.2, 0...1, "largest perceived-value step of one minutes-saved event"),
+        p("engagement.cue.none", 0.05, 0...10, "strength of opening the app with no cue (P = 1 − exp(−cue·(0.2 + 2·habit + value)))"),
+        p("engagement.cue.notification", 0.6, 0...10, "cue strength of a notification"),
+        p("engagement.cue.wallet_check", 0.9, 0...10, "cue strength of wanting to check the wallet (not a cue Scroll Off's adapter raises)"),
+        p("engagement.cue.after_shield", 0.3, 0...10, "cue strength right after a shield"),
+        p("engagement.app_open_per_pickup_scale", 0.05, 0...1,
+          "share of a cue episode a pickup is: app-open probability per pickup = cue probability × this (Scroll Off adapter)",
+          .assumption("tuned so that day-1 activity lands near Adjust 2023 D1 ≈ 25 %")),
+        p("engagement.insight_view_probability", 0.15, 0...1, "probability of looking at an insight when opening the app (funnel A6; Scroll Off adapter)"),
+    ]
+
+    /// Onboarding step completion at tech comfort 0.5: p = base^(1.5 − comfort) (`OnboardingModel`).
+    static let onboarding: [RuleParameter] = [
+        p("onboarding.completion.informational", 0.97, 0...1, "completion of an informational step (the demo block) at tech comfort 0.5"),
+        p("onboarding.completion.permission", 0.80, 0...1, "completion of the Screen Time permission step at tech comfort 0.5 (else dormant)"),
+        p("onboarding.completion.configuration", 0.90, 0...1,
+          "completion of a configuration step at tech comfort 0.5 (the planning step uses the persona's planning_step_completion)"),
+        p("onboarding.completion.payment", 0.25, 0...1, "completion of a payment step at tech comfort 0.5 (not an onboarding step of Scroll Off)"),
+    ]
+
+    /// Paywall buy, upgrade, renewal, trial and token utilities (`PurchaseModel`).
+    static let purchase: [RuleParameter] = [
+        p("purchase.buy_constant", -2.8, -20...20, "utility constant of buying any offer at a paywall (not buying is 0)"),
+        p("purchase.surplus_weight", 2.0, 0...20, "weight of ln(WTP·(0.5 + value) / monthly-equivalent price) in a buy"),
+        p("purchase.discount_weight", 1.2, 0...20, "weight of ln(period·same-tier monthly / price) for a longer period",
+          .assumption("transaction utility, Thaler 1985; weight not calibrated")),
+        p("purchase.annual_constant", -0.8, -20...20, "utility constant of committing to a period longer than a month"),
+        p("purchase.annual_value_weight", 1.0, -20...20, "weight of (value − 0.5) when committing to a longer period"),
+        p("purchase.tier_weight", 1.0, 0...20, "tier value: rank·weight·ln(1 + WTP·(0.5 + value)/tier_scale_usd)",
+          .assumption("vertical differentiation, Mussa & Rosen 1978; weight not calibrated")),
+        p("purchase.tier_scale_usd", 5.0, 0.01...1000, "WTP (USD/month) at which the tier term is ln 2 per rank"),
+        p("purchase.upgrade_constant", -2.0, -20...20, "status-quo bias: added to every higher-tier offer a subscriber weighs",
+          .assumption("Samuelson & Zeckhauser 1988 report a strong status-quo preference; the size is a guess")),
+        p("purchase.reason_boost.usage_cap_reached", 0.5, -20...20, "buy utility added at a paywall raised by a usage cap met in an urge (no such paywall in Scroll Off)"),
+        p("purchase.reason_boost.tier_limit", 0.3, -20...20, "buy utility added at a paywall raised by a tier's count limit"),
+        p("purchase.renew_intercept", log(0.56 / 0.44), -20...20,
+          "log-odds of a first monthly renewal at value 0.5 and WTP = price (default logit 0.56)", .assumption("DESIGN.md: 56 %")),
+        p("purchase.trial_intercept", log(0.36 / 0.64), -20...20,
+          "log-odds of trial → paid at value 0.5 and WTP = price (default logit 0.36; no trial in Scroll Off)",
+          .publication("RevenueCat 2025–26: 34–38 %")),
+        p("purchase.loyalty_boost", 0.8, -20...20, "log-odds added to later and annual renewals"),
+        p("purchase.renew_value_weight", 3.0, 0...20, "log-odds of renewal and trial conversion per unit of (value − 0.5)"),
+        p("purchase.renew_price_weight", 1.0, 0...20, "log-odds of renewal and trial conversion per unit of ln(WTP / monthly price)"),
+        p("purchase.token_constant", -2.0, -20...20, "log-odds constant of buying a one-off token outside a shield (not read by Scroll Off)"),
+        p("purchase.token_urge_weight", 3.0, 0...20, "log-odds of buying a one-off token per unit of urge (not read by Scroll Off)"),
+    ]
+
+    /// Refund requests (`PurchaseModel.refundProbability`); the per-person propensity is a persona parameter.
+    static let refund: [RuleParameter] = [
+        p("refund.value_weight", 3.0, 0...20, "log-odds of asking for a refund lowered per unit of (value − 0.5)"),
+    ]
+
+    /// The multinomial logit at a shield (`ShieldChoiceModel`).
+    static let shield: [RuleParameter] = [
+        p("shield.urge_weight", 3.0, 0...20, "acting utility per unit of urge × fulfilment"),
+        p("shield.habit_weight", 1.0, 0...20, "acting utility per unit of scrolling habit × fulfilment"),
+        p("shield.efficacy_weight", 2.0, 0...20, "acting utility lowered per unit of self-efficacy (× deliberation); half of it raises mindfulness"),
+        p("shield.resist_weight", 1.5, 0...20, "acting utility lowered per unit of the resist habit (× deliberation)"),
+        p("shield.price_weight", 1.5, 0...20, "acting utility lowered per unit of price / WTP (× deliberation)"),
+        p("shield.scarcity_weight", 1.0, 0...20, "acting utility lowered per unit of credit scarcity × cost (× deliberation)"),
+        p("shield.friction_weight", 0.6, 0...20, "utility lowered per minute of friction (cooldowns, exercises)"),
+        p("shield.frustration_weight", 3.0, 0...20, "give-up utility per unit of frustration"),
+        p("shield.habit_deliberation_cut", 0.5, 0...1, "share of deliberation a full habit removes (D = 1 − cut·habit)"),
+        p("shield.mindfulness_effect", 1.0, 0...20, "acting utility lowered by a completed exercise"),
+        p("shield.mindfulness_constant", -0.8, -20...20, "utility constant of choosing a mindfulness exercise"),
+        p("shield.give_up_constant", -4.0, -20...20, "utility constant of giving up on the blocker at a shield"),
+        p("shield.temperature", 1.0, 0.01...100, "logit temperature (higher: choices closer to uniform)"),
+        p("shield.plan_effect_max", 0.65 * Double.pi / 3.0.squareRoot(), 0...20,
+          "largest lowering of acting from if-then plans (0.65·π/√3)",
+          .publication("Gollwitzer & Sheeran 2006: d = 0.65, as ln OR = d·π/√3 (Chinn 2000)")),
+        p("shield.plan_effect_decay", 0.5, 0...1, "share of the remaining plan effect each further plan leaves unrealised"),
+        p("shield.constant.peek", 0.2, -20...20, "utility constant of a peek"),
+        p("shield.constant.use_token", -0.5, -20...20, "utility constant of using a token (reluctance to spend it)"),
+        p("shield.constant.buy_token", -0.8, -20...20, "utility constant of buying a token"),
+        p("shield.constant.unblock", -1.5, -20...20, "utility constant of unblocking (guilt)"),
+        p("shield.fulfilment.peek", 0.6, 0...2, "share of the urge a peek satisfies"),
+        p("shield.fulfilment.unblock", 1.1, 0...2, "share of the urge unblocking satisfies"),
+    ]
+
+    /// Every behaviour parameter, in groups: churn, engagement, onboarding, purchase, refund, shield.
+    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield
+
+    /// The catalogue by key.
+    public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })
+
+    /// The default value of `key` (precondition: a catalogue key).
+    public static func defaultValue(_ key: String) -> Double {
+        guard let d = byKey[key]?.defaultValue.doubleValue else { preconditionFailure("'\(key)' is not a behaviour parameter") }
+        return d
+    }
+}
+
+/// One complete set of behaviour-parameter values (every catalogue key; missing ones take the default).
+public struct BehaviorValues: Hashable, Sendable {
+    /// Key → value for every key of `BehaviorCatalogue.parameters`.
+    public private(set) var values: [String: Double]
+
+    /// The defaults.
+    public init() {
+        values = Dictionary(uniqueKeysWithValues: BehaviorCatalogue.parameters.map { ($0.keyPath, $0.defaultValue.doubleValue!) })
+    }
+
+    /// The defaults overridden by `overrides` (keys outside the catalogue are a precondition failure: validate first).
+    public init(_ overrides: [String: Double]) {
+        self.init()
+        for (k, v) in overrides { self[k] = v }
+    }
+
+    /// The defaults overridden by the numeric values of a resolved scenario's `behavior` (an arm's `ResolvedArm.behavior`).
+    /// Keys outside the catalogue are ignored.
+    public init(_ resolved: ParameterValues) {
+        self.init()
+        for (k, v) in resolved.values where BehaviorCatalogue.byKey[k] != nil {
+            if let d = v.doubleValue { values[k] = d }
+        }
+    }
+
+    /// The value of `key` (precondition: a catalogue key).
+    public subscript(_ key: String) -> Double {
+        get {
+            guard let v = values[key] else { preconditionFailure("'\(key)' is not a behaviour parameter") }
+            return v
+        }
+        set {
+            precondition(BehaviorCatalogue.byKey[key] != nil, "'\(key)' is not a behaviour parameter")
+            values[key] = newValue
+        }
+    }
+
+    /// The defaults (shared; built once).
+    public static let defaults = BehaviorValues()
+}

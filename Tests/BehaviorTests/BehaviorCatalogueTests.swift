@@ -1,0 +1,94 @@
+import Foundation
+import RulesCore
+import Stochastics
+import Testing
+@testable import Behavior
+
+/// Issue 14 part 2: every behaviour constant is a parameter, and its default is the literal the model used before,
+/// so runs at the defaults are byte-identical to the runs before.
+@Suite("Behaviour catalogue")
+struct BehaviorCatalogueTests {
+    /// The literals of the models before they became parameters. A changed default fails here: change it only with
+    /// re-recorded baselines.
+    static let formerLiterals: [String: Double] = [
+        "churn.base_hazard": 0.08, "churn.frustration_weight": 2.5, "churn.value_weight": 3.0, "churn.engagement_weight": 1.5,
+        "churn.split.uninstall": 0.35, "churn.split.revoke_access": 0.15, "churn.split.dormant": 0.5,
+        "engagement.frustration_daily_retention": 0.8, "engagement.value_daily_retention": 0.93,
+        "engagement.app_open_habit_gain": 0.05, "engagement.app_open_habit_daily_retention": 0.97,
+        "engagement.frustration.shield_refused": 0.04, "engagement.frustration.wallet_empty": 0.08,
+        "engagement.frustration.paywall_hit": 0.10, "engagement.value.earned_credit": 0.01, "engagement.value.resisted_urge": 0.03,
+        "engagement.value.per_minute_saved": 0.002, "engagement.value.minutes_saved_cap": 0.2,
+        "engagement.cue.none": 0.05, "engagement.cue.notification": 0.6, "engagement.cue.wallet_check": 0.9,
+        "engagement.cue.after_shield": 0.3, "engagement.app_open_per_pickup_scale": 0.05, "engagement.insight_view_probability": 0.15,
+        "onboarding.completion.informational": 0.97, "onboarding.completion.permission": 0.80,
+        "onboarding.completion.configuration": 0.90, "onboarding.completion.payment": 0.25,
+        "purchase.buy_constant": -2.8, "purchase.surplus_weight": 2.0, "purchase.discount_weight": 1.2,
+        "purchase.annual_constant": -0.8, "purchase.annual_value_weight": 1.0, "purchase.tier_weight": 1.0,
+        "purchase.tier_scale_usd": 5.0, "purchase.upgrade_constant": -2.0, "purchase.reason_boost.usage_cap_reached": 0.5,
+        "purchase.reason_boost.tier_limit": 0.3, "purchase.renew_intercept": log(0.56 / 0.44),
+        "purchase.trial_intercept": log(0.36 / 0.64), "purchase.loyalty_boost": 0.8, "purchase.renew_value_weight": 3.0,
+        "purchase.renew_price_weight": 1.0, "purchase.token_constant": -2.0, "purchase.token_urge_weight": 3.0,
+        "refund.value_weight": 3.0,
+        "shield.urge_weight": 3.0, "shield.habit_weight": 1.0, "shield.efficacy_weight": 2.0, "shield.resist_weight": 1.5,
+        "shield.price_weight": 1.5, "shield.scarcity_weight": 1.0, "shield.friction_weight": 0.6, "shield.frustration_weight": 3.0,
+        "shield.habit_deliberation_cut": 0.5, "shield.mindfulness_effect": 1.0, "shield.mindfulness_constant": -0.8,
+        "shield.give_up_constant": -4.0, "shield.temperature": 1.0, "shield.plan_effect_max": 0.65 * Double.pi / 3.0.squareRoot(),
+        "shield.plan_effect_decay": 0.5, "shield.constant.peek": 0.2, "shield.constant.use_token": -0.5,
+        "shield.constant.buy_token": -0.8, "shield.constant.unblock": -1.5, "shield.fulfilment.peek": 0.6,
+        "shield.fulfilment.unblock": 1.1,
+    ]
+
+    @Test func defaultsAreTheFormerLiteralsExactly() {
+        let catalogue = BehaviorCatalogue.parameters
+        #expect(Set(catalogue.map(\.keyPath)) == Set(Self.formerLiterals.keys))
+        #expect(catalogue.count == Set(catalogue.map(\.keyPath)).count, "keys are unique")
+        for p in catalogue {
+            #expect(p.defaultValue.doubleValue == Self.formerLiterals[p.keyPath], "\(p.keyPath)")
+            #expect(p.problem(with: p.defaultValue) == nil, "\(p.keyPath): the default is inside its range")
+            guard case .number(let r) = p.kind else { Issue.record("\(p.keyPath) is not a number"); continue }
+            #expect(r.upperBound > r.lowerBound, "\(p.keyPath): a range a fit can move in")
+            #expect(!p.summary.isEmpty, "\(p.keyPath) has a description")
+            #expect(p.keyPath.split(separator: ".").count >= 2, "\(p.keyPath) is grouped")
+        }
+    }
+
+    @Test func modelsBuiltFromTheDefaultsEqualTheOldModels() {
+        let d = BehaviorValues.defaults
+        #expect(ShieldChoiceModel(values: d) == ShieldChoiceModel())
+        #expect(PurchaseModel(values: d) == PurchaseModel())
+        #expect(EngagementModel(values: d) == EngagementModel())
+        let person = Person.draw(persona: PersonaCatalog.general, id: 3, seed: 7, replication: 0)
+        #expect(EngagementModel(values: d).starting(person: person) == EngagementModel(person: person))
+        let onboarding = OnboardingModel(values: d)
+        for kind in OnboardingStepKind.allCases {
+            #expect(onboarding.baseCompletion(kind) == kind.baseCompletion)
+            #expect(onboarding.completionProbability(kind, techComfort: 0.8) == EngagementModel.onboardingCompletionProbability(kind, techComfort: 0.8))
+        }
+        // The old per-option literals behind the switch statements.
+        let m = ShieldChoiceModel(values: d)
+        #expect(m.constant(.peek) == 0.2 && m.constant(.useToken) == -0.5 && m.constant(.buyToken) == -0.8 && m.constant(.unblock) == -1.5)
+        #expect(m.fulfilment(.peek) == 0.6 && m.fulfilment(.unblock) == 1.1)
+        #expect(PurchaseModel(values: d).reasonBoost(.usageCapReached) == 0.5 && PurchaseModel(values: d).reasonBoost(.tierLimit) == 0.3)
+        #expect(EngagementModel(values: d).appOpenProbability(cue: .walletCheck) == EngagementModel().appOpenProbability(cue: .walletCheck))
+    }
+
+    @Test func valuesReachTheModels() {
+        var v = BehaviorValues()
+        v["churn.base_hazard"] = 0.5
+        v["shield.urge_weight"] = 7
+        v["purchase.buy_constant"] = 1
+        v["onboarding.completion.permission"] = 0.1
+        v["engagement.cue.notification"] = 2
+        #expect(EngagementModel(values: v).baseChurnHazard == 0.5)
+        #expect(EngagementModel(values: v).churnHazardPerDay > EngagementModel().churnHazardPerDay)
+        #expect(EngagementModel(values: v).appOpenProbability(cue: .notification) > EngagementModel().appOpenProbability(cue: .notification))
+        #expect(ShieldChoiceModel(values: v).wUrge == 7)
+        #expect(PurchaseModel(values: v).buyConstant == 1)
+        #expect(OnboardingModel(values: v).completionProbability(.permission, techComfort: 0.5) == 0.1)
+        // From a resolved scenario's values: unknown keys are ignored, integers read as numbers.
+        let resolved = BehaviorValues(ParameterValues(["churn.base_hazard": .int(1), "not.a.key": .number(3)]))
+        #expect(resolved["churn.base_hazard"] == 1)
+        #expect(resolved.values.count == BehaviorCatalogue.parameters.count)
+        #expect(BehaviorValues(["refund.value_weight": 4])["refund.value_weight"] == 4)
+    }
+}
