@@ -14,6 +14,14 @@ extension PersonLife {
         summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
         meter.startNewDay()
         summary.personDays += 1
+        if dayIndex > 0 {   // whole local days after the install day, for the world check's weekend uplift
+            if zone.localDate(now - .milliseconds(1)).weekday.isWeekend {
+                summary.world.weekendDays += 1; summary.world.weekendPickups += summary.world.todayPickups
+            } else {
+                summary.world.weekdayDays += 1; summary.world.weekdayPickups += summary.world.todayPickups
+            }
+        }
+        summary.world.todayPickups = 0
         engagement.endOfDay()
         todayActive = false
         todayInUse = false

@@ -131,6 +131,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// Runs the life and returns what it contributes to the reports.
     public mutating func run() -> LifeSummary<Adapter> {
         guard installedAt < horizonEnd else { return summary }
+        summary.world.habitDaysTo95 = [person.scrollingHabit.parameters.daysTo95, person.resistHabit.parameters.daysTo95]
+        summary.world.habitLevelOffDays = [person.scrollingHabit.parameters.decayLevelOffDays, person.resistHabit.parameters.decayLevelOffDays]
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: 0)
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
@@ -199,6 +201,14 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.common[.pickups] += 1
         summary.common[.sessions] += 1
         if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+        // World check: time since the previous session's (intended) end, pickups by local hour and by day.
+        if let last = summary.world.lastSessionEnd {
+            summary.world.pickupsAfterSession += 1
+            if p.at - last <= .minutes(3) { summary.world.pickupsWithin3Min += 1 }
+        }
+        summary.world.lastSessionEnd = p.sessionEnd
+        summary.world.pickupsByHour[zone.hour(p.at)] += 1
+        summary.world.todayPickups += 1
         meter.addInUseSeconds(p.sessionLength.seconds)
         inUseUntil = max(inUseUntil, p.sessionEnd)
         switch p.source {
