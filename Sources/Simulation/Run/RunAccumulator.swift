@@ -22,7 +22,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
     /// The product's own figures.
     public var product = Adapter.Metrics()
     /// The world check's own counters (`world-check.csv`).
-    public var world = WorldAccumulator()
+    public var world: WorldAccumulator
 
     public init(horizonDays: Int) {
         let d = Adapter.Engine.descriptor
@@ -30,6 +30,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         retention = RetentionAccumulator(maxDay: horizonDays)
         battery = BatteryBudgetAccumulator(budgets: d.batteryBudgets)
         forecast = ForecastAccumulator(paidSegments: d.revenue.paidSegments)
+        world = WorldAccumulator(trialDays: d.revenue.trialDays)
     }
 
     /// People folded in.
@@ -63,7 +64,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         for v in o.trueMinutesSavedPerDay { trueSavedPerDay.add(v) }
         mrrAtEnd += o.mrrAtEnd
         if let c = o.churn { churned[c, default: 0] += 1 }
-        world.add(o.world, observedDays: max(0, o.observedDays), trialDays: Adapter.Engine.descriptor.revenue.trialDays)
+        world.add(o.world, observedDays: max(0, o.observedDays), trialDays: world.trialDays)
     }
 
     public mutating func merge(_ o: RunAccumulator) {

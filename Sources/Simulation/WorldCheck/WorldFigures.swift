@@ -176,12 +176,21 @@ public enum WorldCheck {
     }
 
     /// A number as written in the report: up to 6 decimals, trailing zeros dropped (`0.22`, `70`, `0.013`).
+    /// Integer arithmetic on the value rounded to micro-units (no `String(format:)`, which costs more than the
+    /// rest of the world check together on a small run).
     public static func format(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "" }
-        var s = String(format: "%.6f", v)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s == "-0" ? "0" : s
+        let scaled = (v * 1_000_000).rounded()
+        guard abs(scaled) < 9e15 else { return String(v) }
+        let n = Int64(scaled), magnitude = n.magnitude
+        var s = n < 0 ? "-" : ""
+        s += String(magnitude / 1_000_000)
+        var fraction = magnitude % 1_000_000
+        guard fraction != 0 else { return s }
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let f = String(fraction)
+        return s + "." + String(repeating: "0", count: digits - f.count) + f
     }
 
     /// The rows of one arm, in `header`'s columns.

@@ -5,18 +5,45 @@ import Stochastics
 /// What one life records for the world check (`world-check.csv`) besides the counters every report shares: a few
 /// integers per pickup and per day, and facts of the person's ledger. Folded into `WorldAccumulator`.
 public struct PersonWorldFacts: Sendable {
-    /// Pickups by local hour of day.
-    public var pickupsByHour = [Int](repeating: 0, count: 24)
+    /// Pickups by local hour of day (lanes 0-23; inline, so counting a pickup allocates and checks nothing).
+    /// The hour is the whole hours elapsed since local midnight: the wall-clock hour but on the two days a year
+    /// the clocks change.
+    public var pickupsByHour = SIMD32<Int32>()
     /// Pickups with an earlier session, and those of them starting within 3 min of its (intended) end.
     public var pickupsAfterSession = 0, pickupsWithin3Min = 0
     /// Whole local days after the install day (closed by the day's end), and their pickups.
     public var weekdayDays = 0, weekdayPickups = 0, weekendDays = 0, weekendPickups = 0
-    /// The intended end of the last session, and today's pickups.
-    var lastSessionEnd: Instant?
-    var todayPickups = 0
+    /// Per pickup the life only compares two instants (`pickup(at:sessionEnd:)`); pickups are binned by hour
+    /// and day from the life's pickup counter when an hour or a day ends (`PersonLife.closeWorldHour`).
+    /// The intended end of the last session (none yet: far in the past).
+    var lastSessionEnd = Instant(millisecondsSinceEpoch: Int64.min / 2)
+    /// The current local day's start, the current hour (0-23) and its end, and the life's pickup count when the
+    /// hour and the day began.
+    var todayStart = Instant.epoch
+    var hour = 0
+    var hourEnd = Instant.epoch
+    var pickupsAtHourStart = 0, pickupsAtDayStart = 0
+
+    /// Counts a pickup at `t` whose session is meant to end at `sessionEnd` (the hour is already current).
+    @inline(__always) mutating func pickup(at t: Instant, sessionEnd: Instant) {
+        if t - lastSessionEnd <= .minutes(3) { pickupsWithin3Min += 1 }
+        lastSessionEnd = sessionEnd
+    }
+
+    /// Books the pickups of the hour now ending (the life has counted `pickups` so far) and makes the hour
+    /// containing `t` current; `dayStart` starts a new local day.
+    mutating func closeHour(pickups: Int, at t: Instant, dayStart: Instant? = nil) {
+        pickupsByHour[hour] &+= Int32(truncatingIfNeeded: pickups - pickupsAtHourStart)
+        pickupsAtHourStart = pickups
+        if let dayStart { todayStart = dayStart; pickupsAtDayStart = pickups }
+        let k = Int((t - todayStart).milliseconds / 3_600_000)
+        hour = min(23, max(0, k))
+        hourEnd = k >= 23 ? Instant(millisecondsSinceEpoch: Int64.max / 2) : todayStart + .hours(Int64(k + 1))
+    }
     /// Days to 95 % and decay level-off days of the person's habits (scrolling, resisting).
-    public var habitDaysTo95: [Double] = []
-    public var habitLevelOffDays: [Double] = []
+    /// (Zero: the person did not install inside the horizon.)
+    public var habitDaysTo95 = SIMD2<Double>()
+    public var habitLevelOffDays = SIMD2<Double>()
     /// Install-day index (0 = install day) of the first charge, first subscription charge, last subscription
     /// charge and trial start.
     public var firstChargeDay: Int?
@@ -77,55 +104,58 @@ public struct WorldAccumulator: Mergeable, Sendable {
     public var counts = Counters<WorldCount>()
     public var pickupsByHour = [Int](repeating: 0, count: 24)
     public var habitDaysTo95 = LogHistogram()
+    /// The product's trial length (its descriptor's), kept here so folding a life reads no descriptor.
+    public var trialDays: Int?
 
-    public init() {}
+    public init(trialDays: Int? = nil) { self.trialDays = trialDays }
 
     /// Folds one life in; `observedDays` = local days from the install day to the horizon; `trialDays` the
     /// product's trial length.
     public mutating func add(_ f: PersonWorldFacts, observedDays: Int, trialDays: Int?) {
-        for h in 0..<24 { pickupsByHour[h] += f.pickupsByHour[h] }
-        var c = Counters<WorldCount>()
-        c[.pickupsAfterSession] = f.pickupsAfterSession
-        c[.pickupsWithin3Min] = f.pickupsWithin3Min
-        c[.weekdayDays] = f.weekdayDays; c[.weekdayPickups] = f.weekdayPickups
-        c[.weekendDays] = f.weekendDays; c[.weekendPickups] = f.weekendPickups
-        for d in f.habitDaysTo95 { habitDaysTo95.add(d) }
-        c[.habits] = f.habitLevelOffDays.count
-        c[.habitsLevelledBy65Days] = f.habitLevelOffDays.filter { $0 <= 65 }.count
+        for h in 0..<24 { pickupsByHour[h] += Int(f.pickupsByHour[h]) }
+        // Straight into the run's counters: no per-person allocation.
+        counts[.pickupsAfterSession] += f.pickupsAfterSession
+        counts[.pickupsWithin3Min] += f.pickupsWithin3Min
+        counts[.weekdayDays] += f.weekdayDays; counts[.weekdayPickups] += f.weekdayPickups
+        counts[.weekendDays] += f.weekendDays; counts[.weekendPickups] += f.weekendPickups
+        for i in 0..<2 where f.habitDaysTo95[i] > 0 { habitDaysTo95.add(f.habitDaysTo95[i]) }
+        for i in 0..<2 where f.habitLevelOffDays[i] > 0 {
+            counts[.habits] += 1
+            if f.habitLevelOffDays[i] <= 65 { counts[.habitsLevelledBy65Days] += 1 }
+        }
         if observedDays >= 35 {
-            c[.observed35Days] = 1
-            if let d = f.firstChargeDay, d < 35 { c[.paidBy35Days] = 1 }
+            counts[.observed35Days] += 1
+            if let d = f.firstChargeDay, d < 35 { counts[.paidBy35Days] += 1 }
         }
         if observedDays >= 14 {
-            c[.observed14Days] = 1
-            c[.revenueFirst14DaysMicros] = Int(f.revenueFirst14Days.micros)
+            counts[.observed14Days] += 1
+            counts[.revenueFirst14DaysMicros] += Int(f.revenueFirst14Days.micros)
         }
         if let t = f.trialStartDay {
-            c[.trialStarts] = 1
-            if t == 0 { c[.trialStartsOnInstallDay] = 1 }
+            counts[.trialStarts] += 1
+            if t == 0 { counts[.trialStartsOnInstallDay] += 1 }
             if let len = trialDays, observedDays > t + len {
-                c[.trialsEnded] = 1
-                if f.convertedAfterTrial { c[.trialsConverted] = 1 }
+                counts[.trialsEnded] += 1
+                if f.convertedAfterTrial { counts[.trialsConverted] += 1 }
             }
         }
         if let first = f.firstSubscriptionDay, let last = f.lastSubscriptionChargeDay {
             if f.firstSubscriptionMonths == 1 {
                 if observedDays > first + 31 {
-                    c[.monthlyFirstRenewalsDue] = 1
-                    if last - first >= 27 { c[.monthlyFirstRenewed] = 1 }
+                    counts[.monthlyFirstRenewalsDue] += 1
+                    if last - first >= 27 { counts[.monthlyFirstRenewed] += 1 }
                 }
                 if observedDays > first + 366 {
-                    c[.monthly12mDue] = 1
-                    if last - first >= 360 { c[.monthly12mRetained] = 1 }
+                    counts[.monthly12mDue] += 1
+                    if last - first >= 360 { counts[.monthly12mRetained] += 1 }
                 }
             } else if f.firstSubscriptionMonths == 12, observedDays > first + 366 {
-                c[.annual12mDue] = 1
-                if last - first >= 360 { c[.annual12mRetained] = 1 }
+                counts[.annual12mDue] += 1
+                if last - first >= 360 { counts[.annual12mRetained] += 1 }
             }
         }
-        c[.charges] = f.charges
-        c[.refunds] = f.refunds
-        counts.merge(c)
+        counts[.charges] += f.charges
+        counts[.refunds] += f.refunds
     }
 
     public mutating func merge(_ o: WorldAccumulator) {
