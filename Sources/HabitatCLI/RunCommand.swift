@@ -172,6 +172,10 @@ struct RunCommand: ParsableCommand {
             }
             print("")
         }
+        for (arm, rows) in run.worldCheck() {
+            for line in WorldCheck.summaryLines(arm: arm, rows) { print(line) }
+        }
+        print("")
         if let target = run.scenario.precision {
             let widths = run.precisionHalfWidths(target)
             let met = widths.allSatisfy { w in w.halfWidth.map { $0 <= target.halfWidths[w.kpi]! } ?? false }

@@ -15,6 +15,12 @@ public struct LedgerEntry: Hashable, Sendable, CustomStringConvertible {
         case refund
         /// A consumable in-app purchase (e.g. an emergency token).
         case consumablePurchase = "consumable_purchase"
+        /// A free trial started (amount zero): no money moves, but the world check counts trial starts and their
+        /// conversions (`trial_to_paid`, `trial_start_install_day_share`). Not a transaction in `revenue.csv`.
+        case trialStart = "trial_start"
+
+        /// A charge the customer pays (a purchase, renewal or consumable): what refunds and first payments count.
+        public var isCharge: Bool { self == .subscriptionPurchase || self == .subscriptionRenewal || self == .consumablePurchase }
     }
 
     /// When the store charged or credited.

@@ -32,7 +32,8 @@ let scrollOffDescriptor: ProductDescriptor = {
         batteryBudgets: BatteryBudgets(idlePctPerHour: 0.5, activePctPerHour: 1.5, pctPer24h: 12, source: seed("§7.6 Battery targets")),
         // Seed 000 §5.1 tiers (Free, Premium, Pro) and §5.2: tokens "< 20 % of revenue".
         revenue: RevenueModel(planSegments: ["free", "premium", "pro"], subscriptionSource: "subscriptions", consumableSource: "tokens",
-                              consumableCeiling: RevenueCeiling(maxShare: 0.20, source: seed("§5.2"))),
+                              consumableCeiling: RevenueCeiling(maxShare: 0.20, source: seed("§5.2")),
+                              subscriptionPeriodMonths: Dictionary(uniqueKeysWithValues: Plan.allCases.map { ($0.sku, $0.periodMonths) })),
         reports: ["token-revenue-share.csv"],
         // Which inputs the simulated people send (issue 13, audit D11: the optional mechanics are driven by person
         // traits — Sources/Simulation/README.md).

@@ -9,6 +9,24 @@ struct CLITests {
         for id in ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"] { #expect(r.stdout.contains(id)) }
     }
 
+    @Test func runWritesTheWorldCheckAndPrintsItsBlock() throws {
+        let out = CLIProcess.tempDir().appendingPathComponent("wc")
+        let r = try CLIProcess.run(["run", "--people", "40", "--days", "20", "--replications", "1", "--out", out.path, "--progress", "never"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("World check (arm control): "))
+        #expect(r.stdout.contains("applicable figures inside the published range"))
+        #expect(r.stdout.contains("retention_d30 (needs 31 days; run has 20)"))
+        let text = try String(contentsOf: out.appendingPathComponent("world-check.csv"), encoding: .utf8)
+        let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "scenario,arm,replication,product,figure,unit,source,range_low,range_high,simulated_mean,ci_low,ci_high,inside,applies,replications")
+        #expect(lines.count == 1 + 22)
+        for id in ["unlocks_per_day", "retention_d1", "download_to_paid_d35", "annual_12m_retention", "revenue_per_install_d14_usd"] {
+            #expect(lines.contains { $0.hasPrefix("scroll-off-baseline,control,all,scroll-off,\(id),") }, "\(id)")
+        }
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("world-check.csv"))
+    }
+
     @Test func validatePrintsTheResolvedScenarioWithDefaults() throws {
         let dir = CLIProcess.tempDir()
         let file = dir.appendingPathComponent("small.yaml")

@@ -70,7 +70,7 @@ struct GoldenScenarioTests {
         }
         let produced = try csvs(out)
         #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == ["activation-funnel.csv", "battery-budget.csv", "energy-by-effect.csv", "kpis.csv",
-                                                               "retention.csv", "revenue.csv", "token-revenue-share.csv"])
+                                                               "retention.csv", "revenue.csv", "token-revenue-share.csv", "world-check.csv"])
         let scenarioText = try String(contentsOf: file, encoding: .utf8)
         #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),
                 "experiment.csv exactly when the scenario has arms")
@@ -109,7 +109,7 @@ struct GoldenScenarioTests {
         let base = ["run", "--people", "30", "--days", "14", "--replications", "1", "--progress", "never"]
         #expect(try CLIProcess.run(base + ["--threads", "1", "--out", a.path]).status == 0)
         #expect(try CLIProcess.run(base + ["--threads", "3", "--out", b.path]).status == 0)
-        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "battery-budget.csv"] {
+        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "battery-budget.csv", "world-check.csv"] {
             #expect(try String(contentsOf: a.appendingPathComponent(f), encoding: .utf8) == String(contentsOf: b.appendingPathComponent(f), encoding: .utf8), "\(f)")
         }
     }
@@ -157,7 +157,7 @@ struct GoldenScenarioTests {
         let out = dir.appendingPathComponent("out")
         let r = try CLIProcess.run(["run", file.path, "--out", out.path, "--progress", "never"])
         #expect(r.status == 0, "\(r.stderr)")
-        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "token-revenue-share.csv", "battery-budget.csv"] {
+        for f in ["kpis.csv", "retention.csv", "activation-funnel.csv", "revenue.csv", "token-revenue-share.csv", "battery-budget.csv", "world-check.csv"] {
             let rows = CSVTableRows.read(out.appendingPathComponent(f))
             let left = rows.filter { $0[1] == "left" }.map { Array($0.dropFirst(2)) }
             let right = rows.filter { $0[1] == "right" }.map { Array($0.dropFirst(2)) }

@@ -83,6 +83,13 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
         return Double(c.active[day]) / Double(c.eligible[day])
     }
 
+    /// Day N's counts of a cohort and segment in one activity reading: people active and people observable (nil
+    /// when the cell is empty or N is past `maxDay`).
+    public func counts(cohort: String = "all", segment: String = "all", activity: RetentionActivity, day: Int) -> (active: Int, eligible: Int)? {
+        guard let c = cells[Key(cohort: cohort, segment: segment, activity: activity)], day >= 0, day <= maxDay else { return nil }
+        return (c.active[day], c.eligible[day])
+    }
+
     public static let header = ReportKeys.header + ["cohort", "segment", "activity", "day", "cohort_size", "active", "retention"]
 
     /// Rows by cohort (weeks ascending, then `all`), segment, activity reading, day; days nobody could reach are omitted.

@@ -71,14 +71,30 @@ public struct RevenueModel: Hashable, Sendable {
     public var consumableSource: String?
     /// The ceiling on the consumable share of gross revenue, where the product sets one.
     public var consumableCeiling: RevenueCeiling?
+    /// The billing period in months of each subscription SKU (ledger `productID` → months: 1 monthly, 12 annual),
+    /// for the world check's renewal and 12-month retention figures. Empty when the product sells no subscription.
+    public var subscriptionPeriodMonths: [String: Int]
+    /// Length of the free trial the product offers before a subscription's first charge, nil when it offers none
+    /// (its engine books `LedgerEntry.Kind.trialStart` when one starts).
+    public var trialDays: Int?
 
     public init(planSegments: [String], subscriptionSource: String = "subscriptions", consumableSource: String? = nil,
-                consumableCeiling: RevenueCeiling? = nil) {
+                consumableCeiling: RevenueCeiling? = nil, subscriptionPeriodMonths: [String: Int] = [:], trialDays: Int? = nil) {
         self.planSegments = planSegments
         self.subscriptionSource = subscriptionSource
         self.consumableSource = consumableSource
         self.consumableCeiling = consumableCeiling
+        self.subscriptionPeriodMonths = subscriptionPeriodMonths
+        self.trialDays = trialDays
     }
+
+    /// The product sells subscriptions (it has a paid plan segment).
+    public var sellsSubscriptions: Bool { !paidSegments.isEmpty }
+    /// The product sells anything (subscriptions or consumables); a product that sells nothing has no purchases,
+    /// refunds or revenue to compare with published figures.
+    public var sellsAnything: Bool { sellsSubscriptions || consumableSource != nil }
+    /// The product offers a free trial.
+    public var offersTrial: Bool { trialDays != nil }
 
     /// The unpaid segment (`free`).
     public var unpaidSegment: String { planSegments.first ?? "free" }

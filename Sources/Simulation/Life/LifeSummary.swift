@@ -42,6 +42,8 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     public var energyByActivity = EnergyVector()
     /// The product's own figures.
     public var tally: Adapter.Tally
+    /// What the world check needs besides the shared counters (`world-check.csv`).
+    public var world = PersonWorldFacts()
 
     public init(tally: Adapter.Tally, unpaidSegment: String) {
         self.tally = tally

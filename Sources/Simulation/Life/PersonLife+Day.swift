@@ -14,6 +14,15 @@ extension PersonLife {
         summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
         meter.startNewDay()
         summary.personDays += 1
+        let pickups = summary.common[.pickups], today = pickups - summary.world.pickupsAtDayStart
+        if dayIndex > 0 {   // whole local days after the install day, for the world check's weekend uplift
+            if zone.localDate(now - .milliseconds(1)).weekday.isWeekend {
+                summary.world.weekendDays += 1; summary.world.weekendPickups += today
+            } else {
+                summary.world.weekdayDays += 1; summary.world.weekdayPickups += today
+            }
+        }
+        summary.world.closeHour(pickups: pickups, at: now, dayStart: now)
         engagement.endOfDay()
         todayActive = false
         todayInUse = false
@@ -55,6 +64,8 @@ extension PersonLife {
     }
 
     mutating func finish() {
+        summary.world.closeHour(pickups: summary.common[.pickups], at: summary.world.todayStart)
+        summary.world.pickupsAfterSession = max(0, summary.common[.pickups] - 1)
         snapshotMonth()
         if let mrr = Adapter.mrrAtHorizon(self) { summary.mrrAtEnd = mrr }
         summary.eventsSimulated += queue.firedCount

@@ -38,6 +38,9 @@ extension PersonLife {
     /// months.
     mutating func book(_ entry: LedgerEntry) {
         ledgerLog?.append(entry)
+        summary.world.book(entry, day: Int(zone.localDate(entry.at) - installDay),
+                           periodMonths: world.revenueModel.subscriptionPeriodMonths[entry.productID] ?? 0)
+        if entry.kind == .trialStart { return }   // no money moves
         let month = zone.monthID(entry.at)
         let isConsumable = entry.kind == .consumablePurchase
         let tenureDays = Int((entry.at - installedAt).milliseconds / 86_400_000)

@@ -131,6 +131,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// Runs the life and returns what it contributes to the reports.
     public mutating func run() -> LifeSummary<Adapter> {
         guard installedAt < horizonEnd else { return summary }
+        summary.world.habitDaysTo95 = [person.scrollingHabit.parameters.daysTo95, person.resistHabit.parameters.daysTo95]
+        summary.world.closeHour(pickups: 0, at: installedAt, dayStart: zone.startOfDay(containing: installedAt))
+        summary.world.habitLevelOffDays = [person.scrollingHabit.parameters.decayLevelOffDays, person.resistHabit.parameters.decayLevelOffDays]
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: 0)
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
@@ -196,9 +199,12 @@ public struct PersonLife<Adapter: ProductAdapter> {
     // MARK: - Pickups and sessions
 
     mutating func pickup(_ p: Pickup, at now: Instant) {
+        if now >= summary.world.hourEnd { summary.world.closeHour(pickups: summary.common[.pickups], at: now) }
         summary.common[.pickups] += 1
         summary.common[.sessions] += 1
         if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+        // World check: time since the previous session's (intended) end, pickups by local hour and by day.
+        summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
         meter.addInUseSeconds(p.sessionLength.seconds)
         inUseUntil = max(inUseUntil, p.sessionEnd)
         switch p.source {

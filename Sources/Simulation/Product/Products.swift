@@ -95,6 +95,8 @@ public protocol ProductRun {
     func kpiSummary() -> [(arm: String, table: KPITable)]
     /// The paired comparison of every arm with the first (control) arm.
     func experiment() -> [ExperimentComparison]
+    /// The world check of every arm (`world-check.csv`): published figures against the simulated people.
+    func worldCheck() -> [(arm: String, rows: [WorldCheckRow])]
     /// The 95 % half-width of each targeted KPI, per arm.
     func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)]
     /// One person's timeline (`habitat trace`).

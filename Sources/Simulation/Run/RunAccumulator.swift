@@ -21,6 +21,8 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
     public var violation: InvariantViolation?
     /// The product's own figures.
     public var product = Adapter.Metrics()
+    /// The world check's own counters (`world-check.csv`).
+    public var world: WorldAccumulator
 
     public init(horizonDays: Int) {
         let d = Adapter.Engine.descriptor
@@ -28,6 +30,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         retention = RetentionAccumulator(maxDay: horizonDays)
         battery = BatteryBudgetAccumulator(budgets: d.batteryBudgets)
         forecast = ForecastAccumulator(paidSegments: d.revenue.paidSegments)
+        world = WorldAccumulator(trialDays: d.revenue.trialDays)
     }
 
     /// People folded in.
@@ -61,6 +64,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         for v in o.trueMinutesSavedPerDay { trueSavedPerDay.add(v) }
         mrrAtEnd += o.mrrAtEnd
         if let c = o.churn { churned[c, default: 0] += 1 }
+        world.add(o.world, observedDays: max(0, o.observedDays), trialDays: world.trialDays)
     }
 
     public mutating func merge(_ o: RunAccumulator) {
@@ -70,6 +74,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
         common.merge(o.common)
         mrrAtEnd += o.mrrAtEnd
         for (k, v) in o.churned { churned[k, default: 0] += v }
+        world.merge(o.world)
     }
 
     /// Keeps the violation of the lowest person id (the one a sequential run would have met first).

@@ -15,6 +15,8 @@ public struct ArmResult<Adapter: ProductAdapter> {
     public internal(set) var kpiValues: [[(KPIDefinition, Double)]] = []
     /// The month-by-month forecast (runs with an acquisition curve).
     public internal(set) var forecast: ForecastTable
+    /// Each replication's reading of the world-check figures (`world-check.csv`), in replication order.
+    public internal(set) var worldReadings: [[String: WorldMeasurement]] = []
     /// Replications folded in so far.
     public var replications: Int { kpiValues.count }
 }
@@ -128,6 +130,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
                                     peoplePerPerson: forecastWeight(arm: arms[i].name))
         }
         arms[i].kpiValues.append(values)
+        arms[i].worldReadings.append(acc.worldMeasurements(horizonDays: scenario.horizonDays))
         arms[i].pooled.merge(acc)
     }
 
@@ -197,6 +200,11 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             }
             try report.write("experiment.csv", table: table)
         }
+        var world = CSVTable(header: WorldCheck.fileHeader)
+        for (arm, rows) in worldCheck() {
+            world.append(contentsOf: WorldCheck.fileRows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product), rows))
+        }
+        try report.write("world-check.csv", table: world)
         if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
             var table = CSVTable(header: ForecastTable.header)
             for arm in arms {
@@ -216,6 +224,12 @@ public struct SimulationRun<Adapter: ProductAdapter> {
                                    wallSeconds: wallSeconds, files: files, kind: report.kind)
         try report.write("manifest.json", text: try manifest.json())
         return files + ["manifest.json"]
+    }
+
+    /// The world check of every arm: each published figure (`WorldFigures.all`) against this run's simulated
+    /// people, pooled over replications (`world-check.csv`).
+    public func worldCheck() -> [(arm: String, rows: [WorldCheckRow])] {
+        arms.map { ($0.name, WorldCheck.pool($0.worldReadings)) }
     }
 
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
