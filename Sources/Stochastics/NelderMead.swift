@@ -53,6 +53,7 @@ public enum NelderMead {
     /// A failure of the minimiser itself (not of the objective).
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Minimises `objective` from `start`, with the initial simplex spanned by `steps` (one per coordinate).

@@ -1,0 +1,201 @@
+import ArgumentParser
+import Behavior
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+import Simulation
+import Stochastics
+
+/// `habitat calibrate [SCENARIO] [--targets FILE] [--fit PARAM …] [--budget N]`: fits behaviour parameters to
+/// world-check targets with GSL's Nelder–Mead simplex (`Calibration`), on the same people at every evaluation.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Fit behaviour parameters to world-check targets (GSL Nelder–Mead, common random numbers).",
+        discussion: """
+        Every evaluation simulates the scenario's first arm with the same seed (the same people, the same urges) and
+        only the fitted `behavior.*` parameters changed, and scores its world check against the targets: the loss is
+        Σ weight·miss², a miss being how far a figure lies outside its range (shrunk by 10 % at each end) in units of
+        the range's width. Writes to --out: calibration.csv (every evaluation), fitted-behavior.yaml (a `behavior:`
+        block of the fitted values, to paste into or `include:` from any scenario), world-check.csv (the fitted
+        model's world check, each figure marked fitted or checked) and manifest.json. Cost: budget × one run.
+        """
+    )
+
+    @OptionGroup var options: ScenarioOptions
+
+    @Option(help: "Targets CSV: figure,low,high[,weight] (figure = a world-check id). Default: every world-check figure and its published range.")
+    var targets: String?
+
+    @Option(help: ArgumentHelp("A behaviour parameter to fit, e.g. behavior.churn.base_hazard (repeat the option). Default: \(Calibration.defaultFit.joined(separator: ", ")).", valueName: "param"))
+    var fit: [String] = []
+
+    @Option(help: "Most simulations to run (the first simplex takes parameters + 1).")
+    var budget = 60
+
+    @Option(help: "Directory for the calibration (default: Reports/<scenario name>-calibration).")
+    var out: String?
+
+    @OptionGroup var execution: ExecutionOptions<InteractiveExecution>
+
+    func validate() throws {
+        guard (2...100_000).contains(budget) else { throw ValidationError("--budget must be in 2…100000 (got \(budget))") }
+    }
+
+    func run() throws {
+        let scenario = try options.load()
+        try ReportRun.checkRunnable(scenario, scenarioFile: options.scenario, threads: execution.threads, allowLarge: false)
+        let calibration: Calibration
+        do {
+            let targetList = try targets.map { path -> [CalibrationTarget] in
+                let text: String
+                do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                    throw CalibrationInputError(file: path, "cannot read the targets file: \(error.localizedDescription)")
+                }
+                return try CalibrationTargets.parse(csv: text, file: path)
+            } ?? CalibrationTargets.worldFigures
+            let parameters = try Calibration.parameters(fit.isEmpty ? Calibration.defaultFit : fit, catalogue: BehaviorCatalogue.parameters,
+                                                        startValues: scenario.arms[0].behavior)
+            guard budget >= parameters.count + 1 else {
+                throw CalibrationInputError(file: "--budget", "\(budget) evaluations cannot build the first simplex of \(parameters.count + 1) points")
+            }
+            let threads = execution.threads
+            calibration = Calibration(parameters: parameters, targets: targetList, arm: scenario.arms[0].name) { values in
+                var run = try Products.run(try scenario.withBehavior(values), threads: threads)
+                try StopRequest.withCleanStop { try run.simulate(progress: nil) }
+                return run.worldCheck().first?.rows ?? []
+            }
+        } catch let e as CalibrationInputError {
+            ReportRun.fail("habitat: \(e)")
+            throw ExitCode(2)
+        }
+        let path = out ?? "Reports/\(scenario.name)-calibration"
+        try StopRequest.withCleanStop { try ReportRun.exitStatus {
+            let report = try ReportDirectory(destination: URL(fileURLWithPath: path), kind: .calibration, shownPath: path)
+            defer { report.abort() }
+            let started = ContinuousClock.now
+            CalibrationReport.say("calibrate \(scenario.name): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "
+                  + "budget \(budget) runs of \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)")
+            var trace = CalibrationTrace(calibration)
+            let (best, result) = try calibration.fit(budget: budget) { e in
+                trace.append(e)
+                CalibrationReport.say(CalibrationReport.progressLine(e, calibration, budget: budget))
+            }
+            let seconds = (ContinuousClock.now - started).seconds
+            try report.write("calibration.csv", table: trace.table)
+            try report.write("fitted-behavior.yaml", text: CalibrationReport.overlay(best, calibration, result: result, scenario: scenario,
+                                                                                   command: CommandLine.arguments.dropFirst().joined(separator: " ")))
+            try report.write("world-check.csv", table: CalibrationReport.worldCheckTable(best, calibration, scenario: scenario))
+            let manifest = RunManifest(command: "calibrate", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+                                       resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
+                                       people: scenario.arms[0].population.installs, personDays: 0, eventsSimulated: 0,
+                                       threads: execution.threads, wallSeconds: seconds, files: report.writtenFiles, kind: .calibration)
+            try report.write("manifest.json", text: try manifest.json())
+            try StopRequest.checkpoint()
+            try report.commit()
+            CalibrationReport.say(CalibrationReport.summary(best, calibration, result: result, seconds: seconds, dir: path))
+        } }
+    }
+}
+
+/// Every evaluation as a row of `calibration.csv`.
+struct CalibrationTrace {
+    private(set) var table: CSVTable
+    let calibration: Calibration
+
+    init(_ c: Calibration) {
+        calibration = c
+        table = CSVTable(header: ["evaluation", "loss", "best_loss", "seconds"] + c.parameters.map(\.key) + c.targets.map(\.figure))
+    }
+
+    mutating func append(_ e: CalibrationEvaluation) {
+        let misses = calibration.loss(e.rows).misses
+        table.append([.integer(Int64(e.number)), .number(e.loss, decimals: 6), .number(e.bestLoss, decimals: 6), .number(e.seconds, decimals: 2)]
+                     + e.values.map { .number($0, decimals: 6) } + misses.map { m in m.value.map { CSVField.number($0, decimals: 6) } ?? .empty })
+    }
+}
+
+/// The texts `habitat calibrate` prints and writes.
+enum CalibrationReport {
+    static func number(_ x: Double) -> String { String(format: "%.4g", x) }
+
+    /// Writes a line to stdout at once (unbuffered, so progress shows while the fit runs, even through a pipe).
+    static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+    static func progressLine(_ e: CalibrationEvaluation, _ c: Calibration, budget: Int) -> String {
+        let values = zip(c.parameters, e.values).map { "\($0.catalogueKey)=\(number($1))" }.joined(separator: " ")
+        return String(format: "eval %3d/%d  loss %.4f  best %.4f  %5.1f s  ", e.number, budget, e.loss, e.bestLoss, e.seconds) + values
+    }
+
+    /// A `behavior:` block of the fitted values, nested as a scenario writes it, with its provenance as comments.
+    static func overlay(_ best: CalibrationEvaluation, _ c: Calibration, result: NelderMead.Result, scenario: ResolvedScenario,
+                        command: String) -> String {
+        var text = "# Fitted by: habitat \(command)\n"
+        text += "# Scenario \(scenario.name), seed \(scenario.seed), \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)\n"
+        text += "# Best of \(result.evaluations) evaluations (evaluation \(best.number)), loss \(String(format: "%.6f", best.loss)), stop: \(result.stop.rawValue)\n"
+        text += "# Targets fitted: \(c.targets.map(\.figure).joined(separator: ", "))\n"
+        text += "behavior:\n"
+        var tree: [(path: [String], value: Double)] = zip(c.parameters, best.values).map { ($0.catalogueKey.split(separator: ".").map(String.init), $1) }
+        tree.sort { $0.path.lexicographicallyPrecedes($1.path) }
+        var open: [String] = []
+        for (path, value) in tree {
+            var common = 0
+            while common < min(open.count, path.count - 1) && open[common] == path[common] { common += 1 }
+            open = Array(open.prefix(common))
+            for level in common..<(path.count - 1) {
+                text += String(repeating: "  ", count: level + 1) + path[level] + ":\n"
+                open.append(path[level])
+            }
+            text += String(repeating: "  ", count: path.count) + path.last! + ": \(Calibration.text(value))\n"
+        }
+        return text
+    }
+
+    /// The fitted model's world check, each row marked `fitted` (a target) or `checked` (out of sample).
+    static func worldCheckTable(_ best: CalibrationEvaluation, _ c: Calibration, scenario: ResolvedScenario) -> CSVTable {
+        let keys = ReportKeys(scenario: scenario.name, arm: c.arm, replication: nil, product: scenario.product.rawValue)
+        var table = CSVTable(header: WorldCheck.fileHeader + ["role"])
+        let roles = c.roles()
+        for (fields, row) in zip(WorldCheck.fileRows(keys, best.rows), best.rows) { table.append(fields + [.text(roles[row.figure.id] ?? "checked")]) }
+        return table
+    }
+
+    static func summary(_ best: CalibrationEvaluation, _ c: Calibration, result: NelderMead.Result, seconds: Double, dir: String) -> String {
+        var lines = ["", String(format: "Best: evaluation %d of %d, loss %.6f (stop: %@), %.1f s in all (%.1f s per run)",
+                                best.number, result.evaluations, best.loss, result.stop.rawValue, seconds, seconds / Double(max(1, result.evaluations)))]
+        for (p, v) in zip(c.parameters, best.values) {
+            lines.append("  \(p.key) = \(number(v))   (start \(number(p.start)), range \(number(p.lower))…\(number(p.upper)))")
+        }
+        lines.append("")
+        lines.append("World check of the fitted model (fitted = a target; checked = out of sample):")
+        let roles = c.roles()
+        for row in best.rows {
+            let role = roles[row.figure.id] ?? "checked"
+            let value = row.mean.map(number) ?? "—"
+            let verdict = row.applies != WorldCheckRow.applicable ? "n/a: \(row.applies)" : (row.inside.map { $0 ? "inside" : "OUTSIDE" } ?? "—")
+            lines.append("  " + row.figure.id.padding(toLength: 36, withPad: " ", startingAt: 0) + role.padding(toLength: 9, withPad: " ", startingAt: 0)
+                         + "\(number(row.figure.low))…\(number(row.figure.high))".padding(toLength: 16, withPad: " ", startingAt: 0)
+                         + value.padding(toLength: 12, withPad: " ", startingAt: 0) + verdict)
+        }
+        var outside: [String] = [], unmeasured: [String] = []
+        for t in c.targets {
+            guard let row = best.rows.first(where: { $0.figure.id == t.figure }), row.applies == WorldCheckRow.applicable, let m = row.mean else {
+                unmeasured.append(t.figure)
+                continue
+            }
+            if m < t.low || m > t.high { outside.append(t.figure) }
+        }
+        if outside.isEmpty {
+            lines.append("Every measured target is inside its range.")
+        } else {
+            lines.append("NOT reached — \(outside.count) of \(c.targets.count - unmeasured.count) measured target(s) still outside their range after the fit: "
+                         + outside.joined(separator: ", "))
+        }
+        if !unmeasured.isEmpty {
+            lines.append("Not measurable in this run (see the n/a reasons above), so not fitted: " + unmeasured.joined(separator: ", "))
+        }
+        lines.append("Written to \(dir) (calibration.csv, fitted-behavior.yaml, world-check.csv, manifest.json)")
+        return lines.joined(separator: "\n")
+    }
+}

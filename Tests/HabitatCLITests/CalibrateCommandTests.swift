@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@Suite("habitat calibrate", .serialized)
+struct CalibrateCommandTests {
+    @Test("a small fit writes every evaluation, the fitted overlay and the fitted model's world check with roles")
+    func smallFitWritesItsFiles() throws {
+        let dir = CLIProcess.tempDir()
+        let targets = dir.appendingPathComponent("targets.csv")
+        try "figure,low,high,weight\nretention_d1,0.22,0.30,1\nretention_d7,0.10,0.16,2\n".write(to: targets, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("fit")
+        let r = try CLIProcess.run(["calibrate", "--people", "30", "--days", "9", "--replications", "1", "--targets", targets.path,
+                                    "--fit", "behavior.churn.base_hazard", "--budget", "4", "--out", out.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("eval   1/4"))
+        #expect(r.stdout.contains("behavior.churn.base_hazard = "))
+        let trace = try String(contentsOf: out.appendingPathComponent("calibration.csv"), encoding: .utf8)
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(trace.first == "evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,retention_d1,retention_d7")
+        #expect(trace.count == 1 + 4)
+        // The first evaluation is the scenario's own value (the catalogue default).
+        #expect(trace[1].hasPrefix("1,"))
+        #expect(trace[1].contains(",0.080000,"))
+        let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
+        #expect(overlay.contains("behavior:\n  churn:\n    base_hazard: "))
+        #expect(overlay.contains("# Targets fitted: retention_d1, retention_d7"))
+        let check = try String(contentsOf: out.appendingPathComponent("world-check.csv"), encoding: .utf8)
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(check.first?.hasSuffix(",replications,role") == true)
+        #expect(check.contains { $0.contains(",retention_d7,") && $0.hasSuffix(",fitted") })
+        #expect(check.contains { $0.contains(",unlocks_per_day,") && $0.hasSuffix(",checked") })
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"kind\" : \"calibration\"") || manifest.contains("\"kind\":\"calibration\""))
+    }
+
+    @Test("the overlay's values reload as a scenario's behavior block")
+    func overlayIsAScenarioBlock() throws {
+        let dir = CLIProcess.tempDir()
+        let out = dir.appendingPathComponent("fit")
+        let targets = dir.appendingPathComponent("t.csv")
+        try "figure,low,high\nretention_d1,0.22,0.30\n".write(to: targets, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["calibrate", "--people", "20", "--days", "3", "--targets", targets.path,
+                                    "--fit", "behavior.churn.base_hazard", "--fit", "behavior.purchase.buy_constant",
+                                    "--budget", "3", "--out", out.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
+        let scenario = dir.appendingPathComponent("fitted.yaml")
+        try ("name: fitted\nproduct: scroll-off\nhorizon_days: 3\n" + overlay).write(to: scenario, atomically: true, encoding: .utf8)
+        let v = try CLIProcess.run(["validate", scenario.path])
+        #expect(v.status == 0, "stderr: \(v.stderr)")
+        #expect(v.stdout.contains("base_hazard"))
+    }
+
+    @Test("bad input is refused with exit 2 and a message naming it, before any simulation", arguments: [
+        (["--fit", "churn.base_hazard"], "is not a behaviour parameter"),
+        (["--fit", "behavior.churn.base_hazrd"], "did you mean 'behavior.churn.base_hazard'"),
+        (["--fit", "behavior.churn.base_hazard", "--fit", "behavior.churn.base_hazard"], "named twice"),
+        (["--budget", "1"], "--budget"),
+        (["--fit", "behavior.churn.base_hazard", "--fit", "behavior.churn.value_weight", "--budget", "2"], "cannot build the first simplex"),
+        (["--targets", "/nonexistent/targets.csv"], "cannot read the targets file"),
+    ])
+    func refusesBadInput(args: [String], message: String) throws {
+        let out = CLIProcess.tempDir().appendingPathComponent("never")
+        let r = try CLIProcess.run(["calibrate", "--people", "10", "--days", "2", "--out", out.path] + args)
+        #expect(r.status == 2, "stdout: \(r.stdout) stderr: \(r.stderr)")
+        #expect(r.stderr.contains(message), "stderr: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("a bad targets file names the file, the line and the value")
+    func refusesBadTargetsFile() throws {
+        let dir = CLIProcess.tempDir()
+        let targets = dir.appendingPathComponent("t.csv")
+        try "figure,low,high\nretention_d3,0.1,0.2\n".write(to: targets, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["calibrate", "--people", "10", "--days", "2", "--targets", targets.path, "--out", dir.appendingPathComponent("x").path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(targets.path):2: figure: unknown world-check figure 'retention_d3'"), "stderr: \(r.stderr)")
+    }
+}
