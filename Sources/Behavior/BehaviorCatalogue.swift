@@ -13,10 +13,38 @@ import RulesCore
 /// The types are `RuleParameter` (every kind is `.number`) so that scenario validation, sweeps and
 /// `validate --explain` treat them like rule parameters.
 public enum BehaviorCatalogue {
-    private static func p(_ key: String, _ value: Double, _ range: ClosedRange<Double>, _ summary: String,
+    private static func p(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
                           _ source: ParameterSource = .assumption("no published figure; a calibration target")) -> RuleParameter {
-        RuleParameter(key, .number(range), default: .number(value), summary, source: source)
+        guard let fitted = fittedDefaults[key] else {
+            return RuleParameter(key, .number(range), default: .number(componentValue), summary, source: source)
+        }
+        return RuleParameter(key, .number(range), default: .number(fitted), summary + " (component value \(componentValue))",
+                             source: .publication(fittedSource))
     }
+
+    /// Where a fitted default comes from (`validate --explain`).
+    static let fittedSource = "fitted end to end to Adjust 2023 retention and RevenueCat SOSA 2025–26 conversion, renewal, "
+        + "refund and revenue figures by `habitat calibrate` (Calibration/README.md)"
+
+    /// The defaults the end-to-end fit set (issue 14): the `behavior:` block of
+    /// `Calibration/stages/stage-4/fitted-behavior.yaml` with `Calibration/default-fit/fitted-behavior.yaml` over it
+    /// (the last stage fitted only the renewal intercept), value for value (a test holds them equal). Every other key keeps its component value — the literal the model had before it
+    /// became a parameter, which the model's own `init()` still uses for component tests.
+    public static let fittedDefaults: [String: Double] = [
+        "churn.base_hazard": 0.5114,
+        "churn.engagement_weight": 1.506,
+        "churn.frustration_weight": 2.721,
+        "churn.value_weight": 2.79,
+        "engagement.app_open_habit_daily_retention": 0.9996,
+        "engagement.app_open_habit_gain": 0.0268,
+        "engagement.app_open_per_pickup_scale": 0.04088,
+        "engagement.value_daily_retention": 0.9373,
+        "purchase.buy_constant": -11.75,
+        "purchase.renew_intercept": -1.6973361066116652,
+        "purchase.surplus_weight": 2.171,
+        "refund.value_weight": 0.44908425490490583,
+        "shield.constant.buy_token": -9.418,
+    ]
 
     /// Churn hazard and its weights (`EngagementModel.churnHazardPerDay`).
     static let churn: [RuleParameter] = [

@@ -135,9 +135,17 @@ enum CalibrationReport {
         text += "# Scenario \(scenario.name), seed \(scenario.seed), \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)\n"
         text += "# Best of \(result.evaluations) evaluations (evaluation \(best.number)), loss \(String(format: "%.6f", best.loss)), stop: \(result.stop.rawValue)\n"
         text += "# Targets fitted: \(c.targets.map(\.figure).joined(separator: ", "))\n"
+        // Every value of the fitted model that is not a catalogue default: the fitted ones and those the scenario
+        // (or --set) gave, so that the block alone reproduces the fitted model on any scenario.
+        let fitted = c.parameters.map(\.catalogueKey)
+        var values = nonDefaultBehavior(scenario.arms[0].behavior)
+        let given = values.keys.filter { !fitted.contains($0) }.sorted()
+        for i in 0..<min(fitted.count, best.values.count) { values[fitted[i]] = best.values[i] }
+        text += "# Fitted: \(fitted.joined(separator: ", "))\n"
+        if !given.isEmpty { text += "# Given by the scenario or --set (not fitted here): \(given.joined(separator: ", "))\n" }
         text += "behavior:\n"
-        var tree: [(path: [String], value: Double)] = zip(c.parameters, best.values).map { ($0.catalogueKey.split(separator: ".").map(String.init), $1) }
-        tree.sort { $0.path.lexicographicallyPrecedes($1.path) }
+        var tree: [(path: [String], value: Double)] = []
+        for key in values.keys.sorted() { tree.append((key.split(separator: ".").map(String.init), values[key]!)) }
         var open: [String] = []
         for (path, value) in tree {
             var common = 0
@@ -150,6 +158,16 @@ enum CalibrationReport {
             text += String(repeating: "  ", count: path.count) + path.last! + ": \(Calibration.text(value))\n"
         }
         return text
+    }
+
+    /// The behaviour values of `arm` that differ from the catalogue's defaults.
+    static func nonDefaultBehavior(_ arm: ParameterValues) -> [String: Double] {
+        var out: [String: Double] = [:]
+        for p in BehaviorCatalogue.parameters {
+            let d = BehaviorCatalogue.defaultValue(p.keyPath)
+            if let v = arm[p.keyPath]?.doubleValue, v != d { out[p.keyPath] = v }
+        }
+        return out
     }
 
     /// The fitted model's world check, each row marked `fitted` (a target) or `checked` (out of sample).

@@ -4,12 +4,13 @@ import Stochastics
 import Testing
 @testable import Behavior
 
-/// Issue 14 part 2: every behaviour constant is a parameter, and its default is the literal the model used before,
-/// so runs at the defaults are byte-identical to the runs before.
+/// Issue 14: every behaviour constant is a parameter. Its default is the literal the model used before (its
+/// component value, still the model's own `init()`), except the keys the end-to-end fit set
+/// (`BehaviorCatalogue.fittedDefaults`, committed with their provenance in `Calibration/default-fit`).
 @Suite("Behaviour catalogue")
 struct BehaviorCatalogueTests {
-    /// The literals of the models before they became parameters. A changed default fails here: change it only with
-    /// re-recorded baselines.
+    /// The literals of the models before they became parameters (their component values). A changed default fails
+    /// here: change it only with re-recorded baselines.
     static let formerLiterals: [String: Double] = [
         "churn.base_hazard": 0.08, "churn.frustration_weight": 2.5, "churn.value_weight": 3.0, "churn.engagement_weight": 1.5,
         "churn.split.uninstall": 0.35, "churn.split.revoke_access": 0.15, "churn.split.dormant": 0.5,
@@ -38,12 +39,13 @@ struct BehaviorCatalogueTests {
         "shield.fulfilment.unblock": 1.1,
     ]
 
-    @Test func defaultsAreTheFormerLiteralsExactly() {
+    @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {
         let catalogue = BehaviorCatalogue.parameters
         #expect(Set(catalogue.map(\.keyPath)) == Set(Self.formerLiterals.keys))
         #expect(catalogue.count == Set(catalogue.map(\.keyPath)).count, "keys are unique")
+        #expect(Set(BehaviorCatalogue.fittedDefaults.keys).isSubset(of: Set(Self.formerLiterals.keys)))
         for p in catalogue {
-            #expect(p.defaultValue.doubleValue == Self.formerLiterals[p.keyPath], "\(p.keyPath)")
+            #expect(p.defaultValue.doubleValue == (BehaviorCatalogue.fittedDefaults[p.keyPath] ?? Self.formerLiterals[p.keyPath]), "\(p.keyPath)")
             #expect(p.problem(with: p.defaultValue) == nil, "\(p.keyPath): the default is inside its range")
             guard case .number(let r) = p.kind else { Issue.record("\(p.keyPath) is not a number"); continue }
             #expect(r.upperBound > r.lowerBound, "\(p.keyPath): a range a fit can move in")
@@ -52,8 +54,8 @@ struct BehaviorCatalogueTests {
         }
     }
 
-    @Test func modelsBuiltFromTheDefaultsEqualTheOldModels() {
-        let d = BehaviorValues.defaults
+    @Test func modelsBuiltFromTheComponentValuesEqualTheOldModels() {
+        let d = BehaviorValues(Self.formerLiterals)
         #expect(ShieldChoiceModel(values: d) == ShieldChoiceModel())
         #expect(PurchaseModel(values: d) == PurchaseModel())
         #expect(EngagementModel(values: d) == EngagementModel())
@@ -70,6 +72,33 @@ struct BehaviorCatalogueTests {
         #expect(m.fulfilment(.peek) == 0.6 && m.fulfilment(.unblock) == 1.1)
         #expect(PurchaseModel(values: d).reasonBoost(.usageCapReached) == 0.5 && PurchaseModel(values: d).reasonBoost(.tierLimit) == 0.3)
         #expect(EngagementModel(values: d).appOpenProbability(cue: .walletCheck) == EngagementModel().appOpenProbability(cue: .walletCheck))
+    }
+
+    /// `fitted-behavior.yaml` as `habitat calibrate` writes it: a nested `behavior:` block, two spaces a level.
+    static func fittedOverlay(_ folder: String) throws -> [String: Double] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Calibration/\(folder)/fitted-behavior.yaml")
+        var values: [String: Double] = [:], path: [String] = []
+        var inBlock = false
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+            if line == "behavior:" { inBlock = true; continue }
+            guard inBlock else { continue }
+            let depth = line.prefix { $0 == " " }.count / 2
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            path = Array(path.prefix(depth - 1)) + [parts[0]]
+            if parts.count == 2, !parts[1].isEmpty, let v = Double(parts[1]) { values[path.joined(separator: ".")] = v }
+        }
+        return values
+    }
+
+    @Test("the fitted defaults are the committed fit's values, every one (Calibration/: stage 4, the last stage over it)")
+    func fittedDefaultsAreTheCommittedFit() throws {
+        let last = try Self.fittedOverlay("default-fit")
+        #expect(Array(last.keys) == ["purchase.renew_intercept"])
+        let overlay = try Self.fittedOverlay("stages/stage-4").merging(last) { _, new in new }
+        #expect(!overlay.isEmpty)
+        #expect(overlay == BehaviorCatalogue.fittedDefaults)
+        for (key, value) in overlay { #expect(BehaviorCatalogue.defaultValue(key) == value, "\(key)") }
     }
 
     @Test func valuesReachTheModels() {

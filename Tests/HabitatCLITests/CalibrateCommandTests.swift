@@ -20,7 +20,7 @@ struct CalibrateCommandTests {
         #expect(trace.count == 1 + 4)
         // The first evaluation is the scenario's own value (the catalogue default).
         #expect(trace[1].hasPrefix("1,"))
-        #expect(trace[1].contains(",0.080000,"))
+        #expect(trace[1].contains(",0.511400,"))
         let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
         #expect(overlay.contains("behavior:\n  churn:\n    base_hazard: "))
         #expect(overlay.contains("# Targets fitted: retention_d1, retention_d7"))
@@ -41,7 +41,8 @@ struct CalibrateCommandTests {
         try "figure,low,high\nretention_d1,0.22,0.30\n".write(to: targets, atomically: true, encoding: .utf8)
         let r = try CLIProcess.run(["calibrate", "--people", "20", "--days", "3", "--targets", targets.path,
                                     "--fit", "behavior.churn.base_hazard", "--fit", "behavior.purchase.buy_constant",
-                                    "--budget", "3", "--out", out.path])
+                                    "--budget", "3", "--set", "behavior.churn.base_hazard=0.3", "--set", "behavior.shield.urge_weight=2.5",
+                                    "--out", out.path])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
         let scenario = dir.appendingPathComponent("fitted.yaml")
@@ -49,6 +50,9 @@ struct CalibrateCommandTests {
         let v = try CLIProcess.run(["validate", scenario.path])
         #expect(v.status == 0, "stderr: \(v.stderr)")
         #expect(v.stdout.contains("base_hazard"))
+        // The block holds the values given with --set too, so it alone reproduces the fitted model.
+        #expect(overlay.contains("# Given by the scenario or --set (not fitted here): shield.urge_weight"))
+        #expect(overlay.contains("    urge_weight: 2.5"))
     }
 
     @Test("bad input is refused with exit 2 and a message naming it, before any simulation", arguments: [

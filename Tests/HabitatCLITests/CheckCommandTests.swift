@@ -1,4 +1,5 @@
 import Foundation
+import HabitatTestSupport
 import Testing
 
 /// Issue 6: `habitat check` against a recorded baseline — exact when nothing changed, statistical when a rule did.
@@ -18,9 +19,9 @@ struct CheckCommandTests {
         return url
     }
 
-    static func record(_ dir: URL) throws -> URL {
+    static func record(_ dir: URL, _ extra: [String] = []) throws -> URL {
         let baseline = dir.appendingPathComponent("baseline")
-        let r = try CLIProcess.run(["check", scenario.path, "--baseline", baseline.path, "--record", "--reason", "test"] + size)
+        let r = try CLIProcess.run(["check", scenario.path, "--baseline", baseline.path, "--record", "--reason", "test"] + size + extra)
         #expect(r.status == 0, "\(r.stderr)")
         return baseline
     }
@@ -48,9 +49,11 @@ struct CheckCommandTests {
     @Test("the token cap from 5 to 3 fails on token share and names the rule; a parameter nobody meets passes")
     func statistical() throws {
         let dir = CLIProcess.tempDir()
-        let baseline = try Self.record(dir)
+        // Token buyers in 80 people: the component purchase behaviour (at the fitted defaults few buy a token).
+        let buyers = MechanismBehavior.setArguments
+        let baseline = try Self.record(dir, buyers)
         let cap = try Self.variant(dir, "  tokens:\n    monthly_purchase_cap: 3")
-        let r = try CLIProcess.run(["check", cap.path, "--baseline", baseline.path])
+        let r = try CLIProcess.run(["check", cap.path, "--baseline", baseline.path] + buyers)
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("control: rules.tokens.monthly_purchase_cap: 5 → 3"))
         #expect(r.stdout.contains("FAIL (statistical)"))
@@ -58,7 +61,7 @@ struct CheckCommandTests {
         #expect(r.stdout.contains("bypass_token_cap_hit"), "the first divergence shows the refused purchase")
         // Nobody buys a token outside the shield (a parameter the descriptor documents as not simulable).
         let cosmetic = try Self.variant(dir, "  tokens:\n    purchasable_outside_shield: true")
-        let c = try CLIProcess.run(["check", cosmetic.path, "--baseline", baseline.path])
+        let c = try CLIProcess.run(["check", cosmetic.path, "--baseline", baseline.path] + buyers)
         #expect(c.status == 0, "\(c.stdout)\(c.stderr)")
         #expect(c.stdout.contains("control: rules.tokens.purchasable_outside_shield: false → true"))
         #expect(c.stdout.contains("PASS (statistical)"))

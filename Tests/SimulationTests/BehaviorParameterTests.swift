@@ -1,3 +1,4 @@
+import HabitatTestSupport
 import Behavior
 import Foundation
 import ScenarioFormat
@@ -25,9 +26,11 @@ struct BehaviorParameterTests {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: "name: d\n", fileName: "d.yaml")
         #expect(BehaviorValues(scenario.arms[0].behavior) == BehaviorValues.defaults)
         let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
-        #expect(world.choice == ShieldChoiceModel())
-        #expect(world.purchase == PurchaseModel())
-        #expect(world.engagement == EngagementModel())
+        #expect(world.choice == ShieldChoiceModel(values: .defaults))
+        #expect(world.purchase == PurchaseModel(values: .defaults))
+        #expect(world.engagement == EngagementModel(values: .defaults))
+        // The fitted defaults (Calibration/), not the models' component values.
+        #expect(world.engagement.baseChurnHazard == BehaviorCatalogue.fittedDefaults["churn.base_hazard"])
     }
 
     @Test("a high churn base hazard lowers retention")
@@ -52,13 +55,14 @@ struct BehaviorParameterTests {
     @Test("each of these behaviour parameters, changed alone, changes some report")
     func changedAloneChangesAReport() throws {
         let probes: [(String, Double)] = [
-            ("churn.base_hazard", 0.5), ("churn.split.dormant", 0.01), ("engagement.app_open_habit_gain", 0.9),
+            ("churn.base_hazard", 0.95), ("churn.split.dormant", 0.01), ("engagement.app_open_habit_gain", 0.9),
             ("engagement.app_open_per_pickup_scale", 0.5), ("engagement.insight_view_probability", 1),
             ("churn.frustration_weight", 20), ("onboarding.completion.permission", 0.2),
             ("onboarding.completion.informational", 0.1), ("purchase.buy_constant", 3), ("purchase.tier_weight", 10),
             ("shield.urge_weight", 0), ("shield.temperature", 10), ("shield.constant.peek", -10),
         ]
-        var yaml = "name: probes\nhorizon_days: 10\npopulation:\n  installs: 30\narms:\n  - name: control\n"
+        // The component purchase behaviour, so that purchases happen among 30 people (the purchase probes move them).
+        var yaml = "name: probes\nhorizon_days: 10\npopulation:\n  installs: 30\n" + MechanismBehavior.yaml() + "arms:\n  - name: control\n"
         for (i, (key, value)) in probes.enumerated() { yaml += "  - name: p\(i)\n    behavior: {\(key): \(value)}\n" }
         let run = try Self.run(yaml)
         let prints = run.arms.map(ParameterSensitivityTests.fingerprint)

@@ -1,3 +1,4 @@
+import HabitatTestSupport
 import Testing
 import Reports
 import ScenarioFormat
@@ -49,6 +50,7 @@ struct ExperimentTests {
         horizon_days: 21
         population:
           installs: 40
+        \(MechanismBehavior.yaml())
         arms:
           - name: control
           - name: premium-999

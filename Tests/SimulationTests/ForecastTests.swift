@@ -1,3 +1,4 @@
+import HabitatTestSupport
 import Testing
 import Reports
 import RulesCore
@@ -17,6 +18,7 @@ struct ForecastTests {
           installs: 120
           acquisition:
             ramp: {from: 20, to: 200, over_days: 60}
+        \(MechanismBehavior.yaml())
         """
 
     @Test("forecast totals equal the sum of their months; installs total the curve; people are scaled by the curve's weight")

@@ -1,3 +1,4 @@
+import HabitatTestSupport
 import Foundation
 import Testing
 import Reports
@@ -107,7 +108,7 @@ struct WorldCheckTests {
             replications: 2
             population:
               installs: 60
-            """
+            """ + "\n" + MechanismBehavior.yaml()   // enough purchases for the refund and revenue rows at 60 people
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "wc.yaml")
         var run = SimulationRun<ScrollOffProduct>(scenario: scenario, threads: 2)
         try run.simulate()
