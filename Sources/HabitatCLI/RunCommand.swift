@@ -217,8 +217,9 @@ struct TraceCommand: ParsableCommand {
             ReportRun.fail("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)")
             throw ExitCode(2)
         }
+        let headerLine = Products.traceHeaderLine(scenario.product) ?? ""
         if let out {
-            do { try SingleFileOutput.check(out, headerLine: TraceFormat.headerLine) } catch {
+            do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
                 ReportRun.fail("habitat: --out: \(error)")
                 throw ExitCode(2)
             }
@@ -231,7 +232,7 @@ struct TraceCommand: ParsableCommand {
             throw ExitCode(2)
         }
         guard let out else { print(table.text, terminator: ""); return }
-        do { try SingleFileOutput.write(table.text, to: out, headerLine: TraceFormat.headerLine) } catch let e as OutputRefused {
+        do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
             ReportRun.fail("habitat: --out: \(e)")
             throw ExitCode(2)
         } catch {

@@ -115,7 +115,8 @@ enum Toy {
         static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { ("free", .zero) }
         static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
         static func finish(_ life: inout PersonLife<Self>) {}
-        static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String) { (0, "free") }
+        static var traceColumns: [TraceColumn] { [.product("plan")] + TraceColumn.personColumns }
+        static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [.text("free")] }
     }
 }
 

@@ -76,11 +76,10 @@ extension PersonLife {
     public mutating func trace(kind: String, detail: @autoclosure () -> String, at t: Instant) {
         guard let trace else { return }
         let detail = detail()
-        let product = Adapter.traceState(self)
-        trace(TraceRow(time: t, kind: kind, detail: detail, walletSeconds: product.walletSeconds,
+        trace(TraceRow(time: t, kind: kind, detail: detail, product: Adapter.traceState(self),
                        scrollingHabit: person.scrollingHabit.strength(onDay: Int64(dayIndex)),
                        resistHabit: person.resistHabit.strength(onDay: Int64(dayIndex)),
-                       selfEfficacy: person.selfEfficacy.value, plan: product.plan,
+                       selfEfficacy: person.selfEfficacy.value,
                        frustration: engagement.frustration, perceivedValue: engagement.perceivedValue))
     }
 }
@@ -90,19 +89,57 @@ public struct TraceRow: Sendable {
     public var time: Instant
     public var kind: String
     public var detail: String
-    public var walletSeconds: Int64
+    /// The product's state columns (`ProductAdapter.traceColumns`' `.product` ones), in order.
+    public var product: [CSVField]
     public var scrollingHabit: Double
     public var resistHabit: Double
     public var selfEfficacy: Double
-    public var plan: String
     public var frustration: Double
     public var perceivedValue: Double
+
+    /// The person's value of a column.
+    public func value(_ column: TraceColumn.PersonField) -> Double {
+        switch column {
+        case .scrollingHabit: scrollingHabit
+        case .resistHabit: resistHabit
+        case .selfEfficacy: selfEfficacy
+        case .frustration: frustration
+        case .perceivedValue: perceivedValue
+        }
+    }
 }
 
-/// The columns of `habitat trace`'s timeline, the same for every product.
+/// A column of `habitat trace` after the four every trace starts with: one of the product's state columns, or one
+/// of the person's (the same for every product).
+public enum TraceColumn: Hashable, Sendable {
+    /// The person's figures every trace shows.
+    public enum PersonField: String, CaseIterable, Sendable {
+        case scrollingHabit = "scrolling_habit", resistHabit = "resist_habit", selfEfficacy = "self_efficacy"
+        case frustration, perceivedValue = "perceived_value"
+    }
+    /// A product state column, by name (e.g. Scroll Off's `wallet_seconds`).
+    case product(String)
+    case person(PersonField)
+
+    /// The column's name in the header.
+    public var name: String {
+        switch self {
+        case .product(let n): n
+        case .person(let f): f.rawValue
+        }
+    }
+
+    /// Every person column, in their usual order.
+    public static var personColumns: [TraceColumn] { PersonField.allCases.map { .person($0) } }
+}
+
+/// The columns of `habitat trace`'s timeline: `time_utc,local_time,kind,detail`, then the product's
+/// `traceColumns` (its state and the person's).
 public enum TraceFormat {
-    public static let header = ["time_utc", "local_time", "kind", "detail", "wallet_seconds", "scrolling_habit", "resist_habit",
-                                "self_efficacy", "plan", "frustration", "perceived_value"]
-    /// The timeline's header record, by which an earlier trace file is recognised.
-    public static var headerLine: String { CSVTable(header: header).headerLine }
+    /// The columns every trace starts with.
+    public static let leading = ["time_utc", "local_time", "kind", "detail"]
+    /// The header of a trace of the product.
+    public static func header<A: ProductAdapter>(_: A.Type) -> [String] { leading + A.traceColumns.map(\.name) }
+    /// The timeline's header record, by which an earlier trace file of the product is recognised.
+    public static func headerLine<A: ProductAdapter>(_ a: A.Type) -> String { CSVTable(header: header(a)).headerLine }
 }

@@ -64,8 +64,16 @@ public protocol ProductAdapter: Sendable {
     static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money?
     /// End of the life: figures that need the whole life (e.g. retention eligibility).
     static func finish(_ life: inout PersonLife<Self>)
-    /// What a trace row shows of the product: wallet seconds and plan.
-    static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String)
+    /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
+    /// with the person's columns placed among them (by default, the product's then the person's).
+    static var traceColumns: [TraceColumn] { get }
+    /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
+    static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField]
+}
+
+extension ProductAdapter {
+    /// A product with no state columns of its own: the person's columns only.
+    public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
 }
 
 extension ProductAdapter where Occurrences == NoOccurrences {
@@ -86,4 +94,16 @@ public protocol ProductMetrics: Mergeable, Sendable {
     /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty);
     /// `common` holds the product-independent figures.
     func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)]
+
+    /// The reports the product's own figures make (file name and header), written after every run's reports in
+    /// this order; each must also be named in the descriptor's `reports` (e.g. Earned Access's `unlocks.csv`).
+    /// Their first four columns are the report keys (`ReportKeys.fields`). None by default.
+    static var reportFiles: [(name: String, header: [String])] { get }
+    /// The rows of one of `reportFiles` for one replication, or for the pool of an arm's replications.
+    func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]]
+}
+
+extension ProductMetrics {
+    public static var reportFiles: [(name: String, header: [String])] { [] }
+    public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] { [] }
 }

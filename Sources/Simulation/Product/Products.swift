@@ -57,6 +57,13 @@ public enum Products {
         return PopulationCatalogue(personas: PersonaCatalog.builtIn.mapValues { _ in parameters }, devices: DeviceCatalog.ids)
     }
 
+    /// The header record of the product's `habitat trace` timelines (by which an earlier trace file is
+    /// recognised), nil without an engine.
+    public static func traceHeaderLine(_ product: Product) -> String? {
+        func line<A: ProductAdapter>(_ a: A.Type) -> String { TraceFormat.headerLine(a) }
+        return adapter(for: product).map { line($0) }
+    }
+
     /// Every KPI id a run of the product reports (its own, then Habitat's), nil without an engine.
     public static func kpiIDs(_ product: Product) -> [String]? {
         func ids<A: ProductAdapter>(_: A.Type) -> [String] { RunAccumulator<A>.kpiIDs }

@@ -89,16 +89,18 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         }
     }
 
-    /// The report files in the order they are written, with their headers: every run's, with the product's own
-    /// (its descriptor's `reports`) in their place.
+    /// The report files in the order they are written, with their headers: every run's, with the optional ones the
+    /// product names in its descriptor's `reports` in their place, then the reports of the product's own figures
+    /// (`ProductMetrics.reportFiles`).
     static var reportFiles: [(name: String, header: [String])] {
         let product = Set(Adapter.Engine.descriptor.reports)
-        return [
+        let shared: [(name: String, header: [String])] = [
             ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
             ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
             ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
             ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader),
-        ].filter { !ProductReports.optional.contains($0.0) || product.contains($0.0) }
+        ]
+        return shared.filter { !ProductReports.optional.contains($0.name) || product.contains($0.name) } + Adapter.Metrics.reportFiles
     }
 
     /// Rows of one report file for one accumulator (a replication, or the pool of an arm's replications).
@@ -111,7 +113,9 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         case "battery-budget.csv": return acc.battery.rows(keys)
         case "revenue.csv": return acc.revenue.rows(keys)
         case "energy-by-effect.csv": return acc.battery.energyRows(keys)
-        default: preconditionFailure("no rows for \(file)")
+        default:
+            precondition(Adapter.Metrics.reportFiles.contains { $0.name == file }, "no rows for \(file)")
+            return acc.product.reportRows(file, keys)
         }
     }
 
@@ -157,15 +161,21 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             throw TraceError(message: "person \(person) is out of range; allowed 0…\(a.population.installs - 1)")
         }
         let world = try World<Adapter>(scenario: scenario, arm: a, replication: replication)
-        var table = CSVTable(header: TraceFormat.header)
+        var table = CSVTable(header: TraceFormat.header(Adapter.self))
         let box = TraceBox()
         var life = PersonLife(world: world, person: person, trace: { box.rows.append($0) })
         _ = life.run()
+        let columns = Adapter.traceColumns
         for r in box.rows {
-            table.append([.text(r.time.description), .text(life.zone.localDateTime(r.time).description), .text(r.kind), .text(r.detail),
-                          .integer(r.walletSeconds), .number(r.scrollingHabit, decimals: 4), .number(r.resistHabit, decimals: 4),
-                          .number(r.selfEfficacy, decimals: 4), .text(r.plan), .number(r.frustration, decimals: 4),
-                          .number(r.perceivedValue, decimals: 4)])
+            var row: [CSVField] = [.text(r.time.description), .text(life.zone.localDateTime(r.time).description), .text(r.kind), .text(r.detail)]
+            var next = r.product.makeIterator()
+            for c in columns {
+                switch c {
+                case .product: row.append(next.next() ?? .text(""))
+                case .person(let f): row.append(.number(r.value(f), decimals: 4))
+                }
+            }
+            table.append(row)
         }
         return table
     }

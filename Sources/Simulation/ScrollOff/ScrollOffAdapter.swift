@@ -133,7 +133,13 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         return monthlyPrice(of: plan, life.world.parameters)
     }
 
-    public static func traceState(_ life: borrowing PersonLife<Self>) -> (walletSeconds: Int64, plan: String) {
-        (life.engine.balance(for: nil).wholeSeconds, life.engine.plan?.description ?? "free")
+    /// The wallet (global, seconds) and the plan, placed among the person's columns as traces have always shown them.
+    public static var traceColumns: [TraceColumn] {
+        [.product("wallet_seconds"), .person(.scrollingHabit), .person(.resistHabit), .person(.selfEfficacy), .product("plan"),
+         .person(.frustration), .person(.perceivedValue)]
+    }
+
+    public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] {
+        [.integer(life.engine.balance(for: nil).wholeSeconds), .text(life.engine.plan?.description ?? "free")]
     }
 }
