@@ -4,10 +4,14 @@ import Stochastics
 /// The kinds of option a rule engine may offer at a shield.
 public enum ShieldOptionKind: String, CaseIterable, Hashable, Sendable {
     case close, useCredits, peek, mindfulness, buyToken, useToken, unblock, giveUp
+    /// An effort unlock: a breathing or typing quest that grants time (Earned Access's QUEST, seed 003 §6).
+    case quest
+    /// The once-a-day emergency unlock after a wait (Earned Access's EMERGENCY, seed 003 §6).
+    case emergency
     /// Options that satisfy the urge now (acting on it).
     public var actsOnUrge: Bool {
         switch self {
-        case .useCredits, .peek, .buyToken, .useToken, .unblock: return true
+        case .useCredits, .peek, .buyToken, .useToken, .unblock, .quest, .emergency: return true
         case .close, .mindfulness, .giveUp: return false
         }
     }
@@ -140,6 +144,12 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public var unblockConstant = -1.5
     public var peekFulfilment = 0.6
     public var unblockFulfilment = 1.1
+    public var questConstant = -0.3
+    public var emergencyConstant = -1.0
+    /// Seconds of the extra step when a shield cannot open the blocker's own app (added to every way through).
+    public var redirectStepSeconds = 20.0
+    /// Minutes before a block's end within which a person waits for it instead of choosing.
+    public var waitForEndMinutes = 10.0
 
     public init() {}
 
@@ -166,6 +176,10 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         unblockConstant = values["shield.constant.unblock"]
         peekFulfilment = values["shield.fulfilment.peek"]
         unblockFulfilment = values["shield.fulfilment.unblock"]
+        questConstant = values["shield.constant.quest"]
+        emergencyConstant = values["shield.constant.emergency"]
+        redirectStepSeconds = values["shield.redirect_step_seconds"]
+        waitForEndMinutes = values["shield.wait_for_end_minutes"]
     }
 
     /// The lowering of every acting option's utility from `plans` if-then plans: 0 for none.
@@ -176,7 +190,7 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     /// Share of the urge an option satisfies (a peek only partly).
     public func fulfilment(_ kind: ShieldOptionKind) -> Double {
         switch kind {
-        case .useCredits, .useToken, .buyToken: return 1
+        case .useCredits, .useToken, .buyToken, .quest, .emergency: return 1
         case .peek: return peekFulfilment
         case .unblock: return unblockFulfilment
         case .close, .mindfulness, .giveUp: return 0
@@ -191,6 +205,8 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         case .useToken: return useTokenConstant
         case .buyToken: return buyTokenConstant
         case .unblock: return unblockConstant
+        case .quest: return questConstant
+        case .emergency: return emergencyConstant
         case .close, .mindfulness, .giveUp: return 0
         }
     }
@@ -202,7 +218,7 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         case .close: return -friction
         case .mindfulness: return mindfulnessConstant + wEfficacy / 2 * c.selfEfficacy - friction
         case .giveUp: return giveUpConstant + wFrustration * c.frustration - friction
-        case .useCredits, .peek, .buyToken, .useToken, .unblock:
+        case .useCredits, .peek, .buyToken, .useToken, .unblock, .quest, .emergency:
             let d = 1 - habitDeliberationCut * min(max(c.habitStrength, 0), 1)
             var u = fulfilment(o.kind) * (wUrge * c.urgeStrength + wHabit * c.habitStrength) + constant(o.kind)
             u -= d * (wEfficacy * c.selfEfficacy + wResist * c.resistHabit)

@@ -37,6 +37,14 @@ struct BehaviorCatalogueTests {
         "shield.plan_effect_decay": 0.5, "shield.constant.peek": 0.2, "shield.constant.use_token": -0.5,
         "shield.constant.buy_token": -0.8, "shield.constant.unblock": -1.5, "shield.fulfilment.peek": 0.6,
         "shield.fulfilment.unblock": 1.1,
+        // Issue 15 (Earned Access): the gate's quest and emergency, the redirect step, waiting for a block's end,
+        // focus sessions and habit check-ins.
+        "shield.constant.quest": -0.3, "shield.constant.emergency": -1.0, "shield.redirect_step_seconds": 20,
+        "shield.wait_for_end_minutes": 10,
+        "focus.sessions_per_day": 0.8, "focus.value_weight": 1.5, "focus.median_minutes": 25, "focus.minutes_sigma": 0.45,
+        "focus.min_minutes": 10, "focus.max_minutes": 90, "focus.window_start_hour": 9, "focus.window_end_hour": 21,
+        "focus.completion_intercept": log(0.75 / 0.25), "focus.completion_efficacy_weight": 2.0, "focus.completion_length_weight": 0.5,
+        "habits.mean_count": 1.5, "habits.max_count": 3, "habits.daily_intercept": log(0.6 / 0.4), "habits.value_weight": 2.0,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {
@@ -72,6 +80,8 @@ struct BehaviorCatalogueTests {
         #expect(m.fulfilment(.peek) == 0.6 && m.fulfilment(.unblock) == 1.1)
         #expect(PurchaseModel(values: d).reasonBoost(.usageCapReached) == 0.5 && PurchaseModel(values: d).reasonBoost(.tierLimit) == 0.3)
         #expect(EngagementModel(values: d).appOpenProbability(cue: .walletCheck) == EngagementModel().appOpenProbability(cue: .walletCheck))
+        #expect(FocusSessionModel(values: d) == FocusSessionModel())
+        #expect(HabitCheckInModel(values: d) == HabitCheckInModel())
     }
 
     /// `fitted-behavior.yaml` as `habitat calibrate` writes it: a nested `behavior:` block, two spaces a level.

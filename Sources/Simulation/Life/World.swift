@@ -45,6 +45,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// The engagement model's constants; each person starts from a copy (`EngagementModel.starting(person:)`).
     let engagement: EngagementModel
     let onboarding: OnboardingModel
+    /// Focus sessions and habit check-ins, for products that ask people to earn (`focus.*`, `habits.*`).
+    let focus: FocusSessionModel
+    let habits: HabitCheckInModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
     let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
@@ -67,6 +70,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         purchase = PurchaseModel(values: behavior)
         engagement = EngagementModel(values: behavior)
         onboarding = OnboardingModel(values: behavior)
+        focus = FocusSessionModel(values: behavior)
+        habits = HabitCheckInModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         start = scenario.start
