@@ -112,8 +112,8 @@ extension EarnedAccessEngine {
                 out.events.append(.subscriptionRenewed(p, price: price))
             }
             periodEnd = adding(months: months, to: t)
-            if periodEnd <= now { periodEnd = now + .milliseconds(1) }
-            out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd))
+            // A period already over is renewed again by `advance`'s loop; only a future end is armed.
+            if periodEnd > now { out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd)) }
         } else {
             out.events.append(.subscriptionExpired(p))
             becomeFree(t, &out)

@@ -123,10 +123,11 @@ struct GateTests {
         var h = Harness()
         h.onboard(mode: workMode(time(9), time(17)))
         #expect(h.send(.appForeground(AppID(1)), at: h.at(0, 8, 30)).decision == .notShielded)
+        #expect(h.send(.appForeground(AppID(1)), at: h.at(0, 12)).decision == .shieldShown)
         h.run(until: h.at(0, 17))
         #expect(h.log.filter { $0.1.name.hasPrefix("mode_") && $0.1.name != "mode_created" }.map { render($0.1) } == ["mode_started(mode=1)", "mode_ended(mode=1)"])
         #expect(h.log.first { $0.1.name == "mode_started" }?.0 == h.at(0, 9))
-        #expect(h.send(.appForeground(AppID(1)), at: h.at(0, 12)).decision == .shieldShown)
+        #expect(h.send(.appForeground(AppID(1)), at: h.at(0, 17, 1)).decision == .notShielded)
         #expect(h.send(.createMode(workMode(time(9), time(9, 10))), at: h.at(0, 18)).decision == .scheduleTooShort)
     }
 
