@@ -14,6 +14,7 @@ struct PropertyTests {
     static func randomInput(_ r: inout SplitMix64, _ e: EarnedAccessEngine, _ t: Instant) -> EarnedAccessInput {
         let app = AppID(UInt16(1 + r.below(6)))
         let mode = ModeID(1 + r.below(4))
+        if e.pending != nil && r.chance(0.15) { return [.abandonQuest, .cancelEmergency, .leaveGate][r.below(3)] }
         switch r.below(100) {
         case 0..<18: return .appForeground(app)
         case 18..<24: return .shieldClose(app)
