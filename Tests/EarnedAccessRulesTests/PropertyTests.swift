@@ -63,7 +63,13 @@ struct PropertyTests {
 
     /// Per seed: UTC, New York (DST) or UTC+14, install at a random hour of 2026-03-06 (spring-forward within reach),
     /// an onboarding with two apps and an all-day or working-hours mode, then 400 random inputs and 3 days of timers.
-    static var sweep: EngineSweep<EarnedAccessEngine> {
+    static var sweep: EngineSweep<EarnedAccessEngine> { sweep(of: EarnedAccessEngine.self, { $0 }, properties: properties) }
+
+    /// The same sweep for any engine that wraps Earned Access's (e.g. `FaultyEngine<EarnedAccessEngine, _>`):
+    /// `earnedAccess` gives the wrapped engine the random inputs are drawn from.
+    static func sweep<E: RuleEngine>(of: E.Type, _ earnedAccess: @escaping (E) -> EarnedAccessEngine,
+                                     properties: @escaping () -> (SweepStep<E>) -> [String] = { { _ in [] } }) -> EngineSweep<E>
+    where E.Input == EarnedAccessInput, E.Parameters == EarnedAccessParameters {
         EngineSweep(
             generator: { SplitMix64(seed: $0 &* 0x9E37_79B9) },
             start: { seed, r in
@@ -81,11 +87,11 @@ struct PropertyTests {
             },
             steps: 400,
             nextInstant: { r, e, now in
-                now + (e.pending != nil || r.chance(0.6) ? .seconds(Int64(r.below(120))) : .minutes(Int64(r.below(300))))
+                now + (earnedAccess(e).pending != nil || r.chance(0.6) ? .seconds(Int64(r.below(120))) : .minutes(Int64(r.below(300))))
             },
             drain: .days(3),
             properties: properties,
-            randomInput: { r, e, t in randomInput(&r, e, t) })
+            randomInput: { r, e, t in randomInput(&r, earnedAccess(e), t) })
     }
 
     /// Properties beyond the engine's invariants: a gate choice is applied exactly when the offer enables it (or
@@ -127,6 +133,13 @@ struct PropertyTests {
     @Test("Invariants hold after every step of random sequences", arguments: seeds)
     func sweep(seed: UInt64) {
         expectNoFailure(Self.sweep.run(seed: seed))
+    }
+
+    @Test("Each seed sends its whole random sequence (prelude + 400 inputs) and the engine answers with events")
+    func size() {
+        let run = Self.sweep.run(seed: 7)
+        #expect(run.failure == nil && run.inputs.count == 407)
+        #expect(run.events.count > 400)
     }
 
     @Test("The sweeps exercise every rule")
