@@ -209,7 +209,9 @@ public struct EarnedAccessEngine: Sendable {
         if emergenciesToday > parameters.emergencyPerDay { v.append("\(emergenciesToday) emergencies on day_id \(dayID)") }
         if questUnlocksToday > parameters.questMaxPerDay { v.append("\(questUnlocksToday) quest unlocks on day_id \(dayID)") }
         if bonusesToday > 1 { v.append("streak bonus \(bonusesToday) times on day_id \(dayID)") }
-        if dayID > zone.day(containing: max(now, lastNow), boundary: parameters.dayBoundary) { v.append("day_id \(dayID) ahead of the clock") }
+        // day_id is the local date or the day before; it may stay ahead of `day(containing:)` for the repeated hour of a
+        // fall-back night when the boundary lies in it (it never goes back), but never ahead of the local date.
+        if dayID > zone.localDate(max(now, lastNow)) { v.append("day_id \(dayID) ahead of the clock") }
         for g in grants {
             if g.end - g.start != .minutes(Int64(g.minutes)) { v.append("grant of \(g.app) has the wrong length") }
             if g.minutes > maxMinutes(g.method, tier: g.tierAtGrant) { v.append("grant of \(g.minutes) min for \(g.app) above what \(g.tierAtGrant) allows") }

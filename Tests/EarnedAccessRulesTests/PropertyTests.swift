@@ -9,7 +9,23 @@ import RulesCore
 /// backwards) after every step of many random sequences, plus the gate's offer → choose → apply agreement.
 @Suite("Earned Access property sweeps")
 struct PropertyTests {
-    static let seeds: [UInt64] = Array(1...60)
+    static let seeds: [UInt64] = Array(1...200)
+
+    /// Every catalogue value drawn inside its range (one seed in five), including day boundaries in a DST gap or overlap.
+    static func randomParameters(_ r: inout SplitMix64) -> EarnedAccessParameters {
+        var v = ParameterValues(defaultsOf: EarnedAccessParameters.catalogue)
+        for p in EarnedAccessParameters.catalogue where r.chance(0.5) {
+            switch p.kind {
+            case .integer(let range): v[p.keyPath] = .int(r.chance(0.3) ? r.pick([range.lowerBound, range.upperBound]) : range.lowerBound + r.below(min(range.count, 200)))
+            case .number(let range): v[p.keyPath] = .number(range.lowerBound + (range.upperBound - range.lowerBound) * Double(r.below(101)) / 100)
+            case .boolean: v[p.keyPath] = .bool(r.chance(0.5))
+            case .choice(let c): v[p.keyPath] = .text(r.pick(c))
+            case .timeOfDay: v[p.keyPath] = .text(r.pick(["04:00", "00:00", "02:30", "01:30", "23:00"]))
+            case .weekdays: break
+            }
+        }
+        return EarnedAccessParameters(values: v)
+    }
 
     static func randomInput(_ r: inout SplitMix64, _ e: EarnedAccessEngine, _ t: Instant) -> EarnedAccessInput {
         let app = AppID(UInt16(1 + r.below(6)))
@@ -67,7 +83,8 @@ struct PropertyTests {
 
     /// The same sweep for any engine that wraps Earned Access's (e.g. `FaultyEngine<EarnedAccessEngine, _>`):
     /// `earnedAccess` gives the wrapped engine the random inputs are drawn from.
-    static func sweep<E: RuleEngine>(of: E.Type, _ earnedAccess: @escaping (E) -> EarnedAccessEngine,
+    static func sweep<E: RuleEngine>(of: E.Type, _ earnedAccess: @escaping (E) -> EarnedAccessEngine, parameters fixed: EarnedAccessParameters? = nil,
+                                     steps: Int = 400,
                                      properties: @escaping () -> (SweepStep<E>) -> [String] = { { _ in [] } }) -> EngineSweep<E>
     where E.Input == EarnedAccessInput, E.Parameters == EarnedAccessParameters {
         EngineSweep(
@@ -76,16 +93,19 @@ struct PropertyTests {
                 let zone: ZoneCalendar
                 switch seed % 3 {
                 case 0: zone = .utc
-                case 1: zone = (try? ZoneCalendar(identifier: "America/New_York", startingOn: LocalDate(year: 2026, month: 3, day: 1)!, days: 200)) ?? .utc
+                case 1: zone = (try? ZoneCalendar(identifier: "America/New_York", startingOn: LocalDate(year: 2026, month: 3, day: 1)!, days: 300)) ?? .utc
                 default: zone = .fixed(offset: .hours(14))
                 }
-                let t = zone.instant(on: LocalDate(year: 2026, month: 3, day: 6)!, at: LocalTimeOfDay(hour: r.below(24), minute: 0)!)
+                // Spring-forward (2026-03-08) or fall-back (2026-11-01) within reach in New York.
+                let day = seed % 4 < 2 ? LocalDate(year: 2026, month: 3, day: 6)! : LocalDate(year: 2026, month: 10, day: 29)!
+                let t = zone.instant(on: day, at: LocalTimeOfDay(hour: r.below(24), minute: 0)!)
                 let mode = seed % 2 == 0 ? allDayMode : workMode(time(9), time(17))
                 let prelude: [EarnedAccessInput] = [.appOpened, .onboarding(.goalSelected), .authorization(.granted), .addApp(AppID(1)),
                                                     .addApp(AppID(2)), .createMode(mode), .onboarding(.home)]
-                return SweepStart(parameters: .defaults, zone: zone, installedAt: t, prelude: prelude.map { SweepInput($0, at: t) })
+                return SweepStart(parameters: fixed ?? (seed % 5 == 4 ? randomParameters(&r) : .defaults), zone: zone, installedAt: t,
+                                  prelude: prelude.map { SweepInput($0, at: t) })
             },
-            steps: 400,
+            steps: steps,
             nextInstant: { r, e, now in
                 now + (earnedAccess(e).pending != nil || r.chance(0.6) ? .seconds(Int64(r.below(120))) : .minutes(Int64(r.below(300))))
             },
