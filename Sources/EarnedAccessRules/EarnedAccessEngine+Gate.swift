@@ -28,6 +28,11 @@ public struct GateOffer: Hashable, Sendable {
     public var strictness: Strictness
     /// Options in the gate's order: credits 5/15/30, breathing, copy-text, emergency.
     public var options: [GateOption]
+    /// UX principle 3 "Always show the cost (credits, cooldown, daily limits)": when Strict's cooldown ends (nil: none
+    /// running), and what is left of the day_id's quest and emergency limits.
+    public var cooldownEndsAt: Instant?
+    public var questsLeftToday: Int
+    public var emergenciesLeftToday: Int
     /// The options that can be chosen now.
     public var enabled: [GateOption] { options.filter(\.isEnabled) }
     /// The option for a choice, if shown.
@@ -57,8 +62,11 @@ extension EarnedAccessEngine {
         }
         options.append(GateOption(choice: .emergency, minutes: parameters.emergencyUnlockMinutes, cost: 0,
                                   delaySeconds: Int(parameters.emergencyWait.wholeSeconds), disabledReason: refusal(app, .emergency, now)))
+        let cooldownEnd = lastGrantEnd + parameters.strictCooldown
         return GateOffer(app: app, balance: balance, streak: streak, mode: source?.mode, strictness: source?.strictness ?? .standard,
-                         options: options)
+                         options: options, cooldownEndsAt: source?.strictness == .strict && now < cooldownEnd ? cooldownEnd : nil,
+                         questsLeftToday: max(0, parameters.questMaxPerDay - questUnlocksToday),
+                         emergenciesLeftToday: max(0, parameters.emergencyPerDay - emergenciesToday))
     }
 
     /// Why a gate choice cannot be applied now (nil: it can). The single rule of the gate, used by the offer and by

@@ -27,7 +27,13 @@ extension EarnedAccessEngine {
 
     /// Seed 003 §3 B) 1–2: iOS shows the Shield UI ("Blocked by Work mode", "Next unlock: Earn access in Earned
     /// Access", "Close & unlock"); "Shield writes last_blocked_app_token into App Group".
+    ///
+    /// Bringing another app to the foreground leaves Earned Access: a quest or emergency wait in progress is abandoned
+    /// (inventory row 42: the wait happens in the foreground; leaving cancels it without using the day's emergency) and
+    /// the gate closes.
     mutating func appForeground(_ a: AppID, _ now: Instant, _ out: inout EarnedAccessOutcome) {
+        if let p = pending { abandonPending(quest: p.choice != .emergency, now, &out) }
+        gateApp = nil
         guard authorization == .granted else { out.decision = .notEnforced; return }
         guard isEnforced(a), let source = shieldingSource(at: now) else { out.decision = .notShielded; return }
         if grant(for: a, at: now) != nil { out.decision = .grantInForce; return }

@@ -59,6 +59,22 @@ struct GateTests {
         #expect(h.engine.gateOffer(at: h.at(0, 9, 5))?.option(.emergency)?.isEnabled == true)
     }
 
+    /// Inventory row 42: the wait happens in the foreground; opening another app leaves it without using it.
+    @Test("opening an app during the emergency wait abandons it; the day's emergency is kept")
+    func waitLeftByForeground() {
+        var h = Harness()
+        h.onboard(apps: [1, 2])
+        h.reachGate(AppID(1), at: h.at(0, 9))
+        h.send(.unlock(AppID(1), .emergency), at: h.at(0, 9))
+        let out = h.send(.appForeground(AppID(2)), at: h.at(0, 9, 0, 30))
+        #expect(out.events.array.map(render) == ["emergency_wait_abandoned(app=app:1)", "shield_shown(app=app:2,mode=1,strictness=standard)"])
+        h.run(until: h.at(0, 9, 2))
+        #expect(h.engine.grants.isEmpty && h.engine.pending == nil && h.engine.gateApp == nil)
+        h.reachGate(AppID(1), at: h.at(0, 9, 5))
+        #expect(h.engine.gateOffer(at: h.at(0, 9, 5))?.emergenciesLeftToday == 1)
+        #expect(h.engine.gateOffer(at: h.at(0, 9, 5))?.questsLeftToday == 3)
+    }
+
     /// Inventory row 33 (assumption): Strict = no quests + cooldown; Hard = emergency only. Pro only (§5).
     @Test("strictness: Free is refused with the paywall; Strict has no quests and a cooldown; Hard offers only the emergency")
     func strictness() {
@@ -75,6 +91,7 @@ struct GateTests {
         h.run(until: h.at(0, 12, 5))
         h.reachGate(AppID(1), at: h.at(0, 12, 10))
         #expect(h.engine.gateOffer(at: h.at(0, 12, 10))?.option(.credits(minutes: 5))?.disabledReason == .cooldownActive)
+        #expect(h.engine.gateOffer(at: h.at(0, 12, 10))?.cooldownEndsAt == h.at(0, 12, 20))
         #expect(h.engine.gateOffer(at: h.at(0, 12, 20))?.option(.credits(minutes: 5))?.isEnabled == true)
         h.send(.setStrictness(1, .hard), at: h.at(0, 12, 20))
         offer = h.engine.gateOffer(at: h.at(0, 12, 20))!

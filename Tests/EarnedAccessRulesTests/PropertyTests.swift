@@ -138,7 +138,9 @@ struct PropertyTests {
                 case let .shieldShown(a, _, _) where step.after.grant(for: a, at: step.at) != nil: p.append("shield over a live grant of \(a)")
                 case .unlockGranted(_, .emergency, _, _):
                     emergencies[step.after.dayID, default: 0] += 1
-                    if emergencies[step.after.dayID]! > 1 { p.append("two emergencies on \(step.after.dayID)") }
+                    if emergencies[step.after.dayID]! > step.after.parameters.emergencyPerDay {
+                        p.append("\(emergencies[step.after.dayID]!) emergencies on \(step.after.dayID)")
+                    }
                 case .streakBonusAwarded:
                     bonuses[step.after.dayID, default: 0] += 1
                     if bonuses[step.after.dayID]! > 1 { p.append("two streak bonuses on \(step.after.dayID)") }
