@@ -3,7 +3,8 @@ import RulesCore
 /// Focus Bank earning and the streak. Seed 003 §6 Credits (Focus Bank): "Earned by focus sessions and habits",
 /// whole credits (assumption); §6 Streak.
 extension EarnedAccessEngine {
-    /// Starts a focus session of `minutes` (1…240).
+    /// Seed 003 §3 Tab structure "Focus"; §6 Credits "Earned by focus sessions": starts a session of `minutes` (1…240,
+    /// assumption); one at a time; it shields the enforced apps while it runs (`focus.shields_apps`, inventory row 23).
     mutating func startFocus(_ minutes: Int, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         guard focus == nil else { out.decision = .focusRunning; return }
         guard (1...240).contains(minutes) else { out.decision = .invalidChoice; return }
@@ -39,6 +40,7 @@ extension EarnedAccessEngine {
         out.decision = .focusCompleted
     }
 
+    /// Habits are user-defined (inventory row 24, assumption; seed 003 §6 names "valid habits" only).
     mutating func createHabit(_ out: inout EarnedAccessOutcome) {
         let id = nextHabitID
         nextHabitID &+= 1
@@ -64,6 +66,7 @@ extension EarnedAccessEngine {
         out.decision = .habitCompleted
     }
 
+    /// Seed 003 §6 Streak "(not suspended)": a suspended habit neither earns nor counts toward the streak.
     mutating func suspendHabit(_ h: HabitID, _ s: Bool, _ out: inout EarnedAccessOutcome) {
         guard let i = habits.firstIndex(where: { $0.id == h }) else { out.decision = .notFound; return }
         habits[i].suspended = s
@@ -71,6 +74,7 @@ extension EarnedAccessEngine {
         out.decision = .habitUpdated
     }
 
+    /// Seed 003 §6 Credits (Focus Bank): whole credits into the balance (no daily earn cap: inventory row 25).
     mutating func earn(_ source: CreditSource, _ amount: Int, _ out: inout EarnedAccessOutcome) {
         guard amount > 0 else { return }
         balance += amount

@@ -28,6 +28,7 @@ extension EarnedAccessEngine {
         out.events.append(.paywallShown(.placement))
     }
 
+    /// The paywall's answer: trial, purchase or dismissal (seed 003 §5, §9 Phase 3).
     mutating func paywallResponse(_ r: PaywallResponse, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         switch r {
         case .dismiss:
@@ -120,6 +121,8 @@ extension EarnedAccessEngine {
         }
     }
 
+    /// Seed 003 §5 Purchase options: subscriptions "auto-renew"; cancelling stops the next renewal (the trial then
+    /// ends in Free: §5 Trial downgrade behavior).
     mutating func cancelAutoRenew(_ out: inout EarnedAccessOutcome) {
         guard let p = plan, p != .lifetime, autoRenew else { out.decision = .noSubscription; return }
         autoRenew = false
@@ -138,6 +141,7 @@ extension EarnedAccessEngine {
         out.decision = .refunded
     }
 
+    /// Restore purchases (RevenueCat/StoreKit, seed 003 §8): the engine mirrors the store, so it reports the plan held.
     mutating func restore(_ out: inout EarnedAccessOutcome) {
         guard let p = plan else { out.decision = .noSubscription; return }
         out.events.append(.subscriptionRestored(p))

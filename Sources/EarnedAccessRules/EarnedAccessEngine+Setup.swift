@@ -37,6 +37,7 @@ extension EarnedAccessEngine {
         out.decision = .appAdded
     }
 
+    /// Seed 003 §4: the selection is managed in the native picker ("Manage selection"); removing keeps no history.
     mutating func removeApp(_ a: AppID, _ out: inout EarnedAccessOutcome) {
         guard let i = apps.firstIndex(where: { $0.app == a }) else { out.decision = .notFound; return }
         apps.remove(at: i)
@@ -79,6 +80,8 @@ extension EarnedAccessEngine {
         out.decision = .modeCreated
     }
 
+    /// Seed 003 §5 Pro "Unlimited modes + schedules": an edit re-checks the schedule minimum and the Strict/Hard gate
+    /// and counts as an update for the downgrade's tie-breaker; a locked mode cannot be edited (§5 "locked in UI").
     mutating func editMode(_ id: ModeID, _ s: ModeSpec, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         guard let i = modes.firstIndex(where: { $0.id == id }) else { out.decision = .notFound; return }
         guard !modes[i].locked else { out.decision = .modeLocked; return }
@@ -92,6 +95,7 @@ extension EarnedAccessEngine {
         out.decision = .modeUpdated
     }
 
+    /// Deleting a mode ends it at once (seed 003 §7 "Mode end → remove shield"); the user's data is theirs to delete.
     mutating func deleteMode(_ id: ModeID, _ out: inout EarnedAccessOutcome) {
         guard let i = modes.firstIndex(where: { $0.id == id }) else { out.decision = .notFound; return }
         if modes[i].running { out.events.append(.modeEnded(id)); out.effects.append(.monitorCallback) }

@@ -62,6 +62,8 @@ extension EarnedAccessEngine {
         }
     }
 
+    /// Seed 003 §3 C) Unlock Gate: shows balance, streak, reason blocked and the options (`gateOffer`); browsing it is
+    /// `energy.gate_browse_seconds` of foreground UI (inventory §5).
     mutating func openGate(_ a: AppID, _ source: GateSource, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         gateApp = a
         out.events.append(.unlockGateOpened(a, source))
