@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "habitat", targets: ["habitat"]),
         .library(name: "RulesCore", targets: ["RulesCore"]),
         .library(name: "ScrollOffRules", targets: ["ScrollOffRules"]),
+        .library(name: "EarnedAccessRules", targets: ["EarnedAccessRules"]),
         // For the fuzz harness in Fuzz/ (a separate package that depends on this one by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
     ],
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
         // Scroll Off's rule engine (seed 000), pure and clock-injected.
         .target(name: "ScrollOffRules", dependencies: ["RulesCore"], exclude: ["README.md"]),
+        // Earned Access's rule engine (seed 003), pure and clock-injected.
+        .target(name: "EarnedAccessRules", dependencies: ["RulesCore"], exclude: ["README.md"]),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
         .target(name: "ScenarioFormat", dependencies: [
             "RulesCore",
@@ -50,11 +53,11 @@ let package = Package(
         .plugin(name: "GitCommitStamp", capability: .buildTool()),
         // Population, product adapters, person-parallel runner.
         .target(name: "Simulation", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat",
         ], exclude: ["README.md", "Energy/README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "Reports", "ScenarioFormat", "Simulation",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat", "Simulation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["README.md"]),
         .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "BehaviorTests", dependencies: ["Behavior", "Stochastics", "RulesCore"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
         .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore", "HabitatTestSupport"]),
+        .testTarget(name: "EarnedAccessRulesTests", dependencies: ["EarnedAccessRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "HabitatTestSupport"]),

@@ -1,0 +1,33 @@
+import Testing
+import HabitatTestSupport
+import RulesCore
+@testable import EarnedAccessRules
+
+/// The shared sweep driver on Earned Access: a fault injected into the engine (`FaultyEngine`) is caught by the same
+/// sweep `PropertyTests` runs, and shrunk to a sequence from which no single input can be dropped.
+@Suite("Earned Access sweeps catch and shrink an injected fault")
+struct SweepDriverTests {
+    /// The injected defect: a granted emergency unlock counts as a broken invariant.
+    enum EmergencyIsBroken: EngineFault {
+        static func problem(after event: EarnedAccessEvent) -> String? {
+            if case .unlockGranted(_, .emergency, _, _) = event { return "emergency granted (injected fault)" }
+            return nil
+        }
+    }
+    typealias Faulty = FaultyEngine<EarnedAccessEngine, EmergencyIsBroken>
+
+    @Test("the first failing seed shrinks to a 1-minimal sequence that still reaches an emergency grant")
+    func injectedFaultShrinks() throws {
+        let sweep = PropertyTests.sweep(of: Faulty.self, { $0.base })
+        let failure = try #require(PropertyTests.seeds.lazy.compactMap { sweep.run(seed: $0).failure }.first,
+                                   "no seed granted an emergency unlock: the injected fault was never exercised")
+        #expect(failure.problems.contains { $0.contains("emergency granted (injected fault)") }, "\(failure)")
+        #expect(failure.minimal.count < failure.originalCount, "\(failure)")
+        #expect(!sweep.replay(failure.start, failure.minimal, end: failure.end).problems.isEmpty)
+        for i in failure.minimal.indices {
+            var fewer = failure.minimal
+            fewer.remove(at: i)
+            #expect(sweep.replay(failure.start, fewer, end: failure.end).problems.isEmpty, "input \(i) could be dropped:\n\(failure)")
+        }
+    }
+}
