@@ -2,15 +2,6 @@ import RulesCore
 
 /// Plans, trial, paywall and the downgrade. Seed 003 §0 Monetization, §5 Pricing plan, §5 Trial downgrade behavior.
 extension EarnedAccessEngine {
-    /// `months` calendar months after `t` at the same local wall time, the day clamped to the month's length.
-    func adding(months: Int, to t: Instant) -> Instant {
-        let l = zone.localDateTime(t)
-        let c = l.date.components
-        let m = MonthID(ordinal: MonthID(year: c.year, month: c.month).ordinal + months)
-        let day = min(c.day, LocalDate.daysIn(year: m.year, month: m.month))
-        return zone.instant(on: LocalDate(year: m.year, month: m.month, day: day)!, at: l.timeOfDay)
-    }
-
     /// Seed 003 §5 Best paywall / trial trigger moments: each is a hard gate (inventory row 11, assumption): the
     /// Free user's action is refused and the paywall is shown.
     mutating func showPaywall(_ trigger: PaywallTrigger, _ out: inout EarnedAccessOutcome) {
@@ -87,7 +78,7 @@ extension EarnedAccessEngine {
         out.effects.append(.databaseWrite)
         if let months = p.periodMonths {
             autoRenew = true
-            periodEnd = adding(months: months, to: now)
+            periodEnd = zone.adding(months: months, to: now)
             out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd))
         } else {
             autoRenew = false
@@ -112,7 +103,7 @@ extension EarnedAccessEngine {
                 out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: .subscriptionRenewal))
                 out.events.append(.subscriptionRenewed(p, price: price))
             }
-            periodEnd = adding(months: months, to: t)
+            periodEnd = zone.adding(months: months, to: t)
             // A period already over is renewed again by `advance`'s loop; only a future end is armed.
             if periodEnd > now { out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd)) }
         } else {

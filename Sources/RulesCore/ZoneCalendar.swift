@@ -181,6 +181,17 @@ public struct ZoneCalendar: Sendable, Hashable {
     /// The first instant of a calendar month in this zone (local midnight of its first day).
     public func startOfMonth(_ m: MonthID) -> Instant { instant(on: m.firstDay, at: .midnight) }
 
+    /// `months` calendar months after `t` (before it when negative) at the same local wall time, the day clamped to
+    /// the month's length: how the App Store bills monthly and annual subscription periods (Jan 31 + 1 month =
+    /// Feb 28 or 29). Every engine's subscription periods use it.
+    public func adding(months: Int, to t: Instant) -> Instant {
+        let l = localDateTime(t)
+        let c = l.date.components
+        let m = MonthID(ordinal: MonthID(year: c.year, month: c.month).ordinal + months)
+        let day = min(c.day, LocalDate.daysIn(year: m.year, month: m.month))
+        return instant(on: LocalDate(year: m.year, month: m.month, day: day)!, at: l.timeOfDay)
+    }
+
     public static func == (a: ZoneCalendar, b: ZoneCalendar) -> Bool {
         a.identifier == b.identifier && a.transitionMs == b.transitionMs && a.offsetMs == b.offsetMs
     }

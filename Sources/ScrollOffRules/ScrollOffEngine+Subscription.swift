@@ -1,16 +1,6 @@
 import RulesCore
 
 extension ScrollOffEngine {
-    /// `months` calendar months after `t` at the same local wall time, the day clamped to the month's length
-    /// (how the App Store bills monthly and annual periods).
-    func adding(months: Int, to t: Instant) -> Instant {
-        let l = zone.localDateTime(t)
-        let c = l.date.components
-        let m = MonthID(ordinal: MonthID(year: c.year, month: c.month).ordinal + months)
-        let day = min(c.day, LocalDate.daysIn(year: m.year, month: m.month))
-        return zone.instant(on: LocalDate(year: m.year, month: m.month, day: day)!, at: l.timeOfDay)
-    }
-
     /// Seed 000 §9: "Free → Premium upgrade applies instantly", "Free → Pro upgrade applies instantly",
     /// "Premium → Pro upgrade prorates correctly". Lower tiers and monthly↔annual changes apply at renewal
     /// (App Store behaviour; assumption).
@@ -58,7 +48,7 @@ extension ScrollOffEngine {
         plan = p
         pendingPlan = nil
         periodStart = t
-        periodEnd = adding(months: p.periodMonths, to: t)
+        periodEnd = zone.adding(months: p.periodMonths, to: t)
         lastPaid = price
         out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: kind))
         return price
@@ -119,7 +109,7 @@ extension ScrollOffEngine {
             pendingPlan = nil
             autoRenew = e.autoRenew
             periodEnd = e.expiresAt
-            periodStart = adding(months: -e.plan.periodMonths, to: e.expiresAt)
+            periodStart = zone.adding(months: -e.plan.periodMonths, to: e.expiresAt)
             out.events.append(.subscriptionRestored(e.plan))
             out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
             tierChanged(from: old, now, &out)

@@ -1,73 +1,16 @@
+import HabitatTestSupport
 import RulesCore
 @testable import EarnedAccessRules
 
-/// A tiny host for example tests: an engine, its pending timers (one per kind, superseded on re-arm), and the event
-/// log. Random sweeps use `HabitatTestSupport.EngineSweep`.
-struct Harness {
-    var engine: EarnedAccessEngine
-    var now: Instant
-    var pending: [EarnedAccessTimer] = []
-    var log: [(Instant, EarnedAccessEvent)] = []
-    var ledger: [LedgerEntry] = []
-    var effectsLog: [(Instant, EarnedAccessEffect)] = []
-    var decisions: [(Instant, EarnedAccessInput, EarnedAccessDecision)] = []
-    var out = EarnedAccessOutcome()
-    var problems: [String] = []
+/// The example tests' host (`HabitatTestSupport.EngineHarness`) for Earned Access: day 0 is Monday 2026-03-09 in
+/// UTC−5 and the install at 08:00 unless told otherwise.
+typealias Harness = EngineHarness<EarnedAccessEngine>
 
-    let zone: ZoneCalendar
-    let day0: LocalDate
-
-    /// Day 0 is Monday 2026-03-09 in UTC−5 unless told otherwise.
+extension EngineHarness where Engine == EarnedAccessEngine {
     init(zone: ZoneCalendar = .fixed(offset: .hours(-5)), day0: LocalDate = LocalDate(year: 2026, month: 3, day: 9)!,
          parameters: EarnedAccessParameters = .defaults, at hour: Int = 8, minute: Int = 0) {
-        self.zone = zone
-        self.day0 = day0
-        let t = zone.instant(on: day0, at: LocalTimeOfDay(hour: hour, minute: minute)!)
-        engine = EarnedAccessEngine(parameters: parameters, zone: zone, installedAt: t)
-        now = t
+        self.init(parameters: parameters, zone: zone, day0: day0, hour: hour, minute: minute)
     }
-
-    /// Local instant on day `d` (0 = install day) at `h:m:s`.
-    func at(_ d: Int64, _ h: Int, _ m: Int = 0, _ s: Int = 0) -> Instant {
-        zone.instant(on: day0 + d, at: LocalTimeOfDay(hour: h, minute: m, second: s)!)
-    }
-
-    /// Delivers every timer due at or before `t`, in time order, then moves the clock to `t`.
-    mutating func run(until t: Instant) {
-        while let i = pending.indices.min(by: { pending[$0].at < pending[$1].at }), pending[i].at <= t {
-            let timer = pending.remove(at: i)
-            dispatch(.timer(timer), at: timer.at)
-        }
-        if t > now { now = t }
-    }
-
-    /// Runs timers up to `t`, then sends the input at `t`.
-    @discardableResult
-    mutating func send(_ input: EarnedAccessInput, at t: Instant) -> EarnedAccessOutcome {
-        run(until: t)
-        dispatch(input, at: t)
-        return out
-    }
-
-    mutating func dispatch(_ input: EarnedAccessInput, at t: Instant) {
-        now = max(now, t)
-        engine.handle(input, at: t, into: &out)
-        for timer in out.timers {
-            if timer.at <= t { problems.append("timer \(timer) not in the future of \(t)") }
-            pending.removeAll { $0.kind == timer.kind }
-            pending.append(timer)
-        }
-        for e in out.events { log.append((t, e)) }
-        for e in out.effects { effectsLog.append((t, e)) }
-        ledger += out.ledger.array
-        decisions.append((t, input, out.decision))
-        problems += engine.invariantViolations(at: t).map { "\(t) \(input): \($0)" }
-    }
-
-    /// Events of one name in the log.
-    func count(_ name: String) -> Int { log.filter { $0.1.name == name }.count }
-    /// Events of one name, rendered.
-    func rendered(_ name: String) -> [String] { log.filter { $0.1.name == name }.map { render($0.1) } }
 }
 
 /// The default parameters with some catalogue values changed.
@@ -77,10 +20,7 @@ func params(_ changes: [String: ParameterValue]) -> EarnedAccessParameters {
     return EarnedAccessParameters(values: v)
 }
 
-func render(_ e: EarnedAccessEvent) -> String {
-    let f = e.fields
-    return f.isEmpty ? e.name : e.name + "(" + f.map { "\($0.0)=\($0.1)" }.joined(separator: ",") + ")"
-}
+func render(_ e: EarnedAccessEvent) -> String { Harness.render(e) }
 
 func time(_ h: Int, _ m: Int = 0) -> LocalTimeOfDay { LocalTimeOfDay(hour: h, minute: m)! }
 
