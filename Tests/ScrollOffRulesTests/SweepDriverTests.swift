@@ -21,13 +21,6 @@ struct SweepDriverTests {
         let sweep = PropertyTests.sweep(of: Faulty.self, { $0.base })
         let failure = try #require(PropertyTests.seeds.lazy.compactMap { sweep.run(seed: $0).failure }.first,
                                    "no seed reached the daily earn cap: the injected fault was never exercised")
-        #expect(failure.problems.contains { $0.contains("daily earn cap reached (injected fault)") }, "\(failure)")
-        #expect(failure.minimal.count < failure.originalCount, "\(failure)")
-        #expect(!sweep.replay(failure.start, failure.minimal, end: failure.end).problems.isEmpty, "the minimal sequence does not fail on replay")
-        for i in failure.minimal.indices {
-            var fewer = failure.minimal
-            fewer.remove(at: i)
-            #expect(sweep.replay(failure.start, fewer, end: failure.end).problems.isEmpty, "input \(i) of the minimal sequence could be dropped:\n\(failure)")
-        }
+        expectShrunkToMinimal(failure, in: sweep, reporting: "daily earn cap reached (injected fault)")
     }
 }
