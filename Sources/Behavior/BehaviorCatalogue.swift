@@ -94,6 +94,9 @@ public enum BehaviorCatalogue {
     /// Paywall buy, upgrade, renewal, trial and token utilities (`PurchaseModel`).
     static let purchase: [RuleParameter] = [
         p("purchase.buy_constant", -2.8, -20...20, "utility constant of buying any offer at a paywall (not buying is 0)"),
+        p("purchase.trial_start_boost", 8.0, -20...40,
+          "utility added to a paywall offer that starts with a free trial (nothing paid now; no trial in Scroll Off)",
+          .assumption("not yet fitted; Earned Access's trial → paid and download → paid figures are its targets")),
         p("purchase.surplus_weight", 2.0, 0...20, "weight of ln(WTP·(0.5 + value) / monthly-equivalent price) in a buy"),
         p("purchase.discount_weight", 1.2, 0...20, "weight of ln(period·same-tier monthly / price) for a longer period",
           .assumption("transaction utility, Thaler 1985; weight not calibrated")),

@@ -11,13 +11,16 @@ public struct PlanOffer: Hashable, Sendable {
     public var periodMonths: Int
     /// Price of one period, USD.
     public var priceUSD: Double
+    /// Days of free trial before the first charge (0: paid at once); a trial adds `PurchaseModel.trialStartBoost`.
+    public var trialDays: Int
 
-    public init(id: Int, tierRank: Int, periodMonths: Int, priceUSD: Double) {
+    public init(id: Int, tierRank: Int, periodMonths: Int, priceUSD: Double, trialDays: Int = 0) {
         precondition(periodMonths >= 1, "a plan's billing period is at least one month")
         self.id = id
         self.tierRank = tierRank
         self.periodMonths = periodMonths
         self.priceUSD = priceUSD
+        self.trialDays = trialDays
     }
 
     /// The price per month the person weighs, USD (the price floored at `PurchaseModel.priceFloorUSD`).
@@ -78,6 +81,7 @@ extension PurchaseModel {
     func baseUtility(_ o: PlanOffer, among others: [PlanOffer], willingnessToPay wtp: Double, valueFelt v: Double) -> Double {
         let w = max(wtp, 0.01) * (0.5 + v)
         var u = buyConstant + wSurplus * log(w / o.monthlyEquivalentUSD)
+        if o.trialDays > 0 { u += trialStartBoost }
         u += wTier * Double(o.tierRank) * log(1 + w / tierScaleUSD)
         if o.periodMonths > 1 {
             u += annualConstant + wValueAnnual * (v - 0.5)

@@ -46,6 +46,8 @@ public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 /// * Every price enters these terms as at least `priceFloorUSD` (a plan priced 0 is a free plan; see there).
 public struct PurchaseModel: Hashable, Sendable {
     public var buyConstant = -2.8
+    /// Utility added to an offer that starts with a free trial: nothing is paid now and it can be cancelled.
+    public var trialStartBoost = 8.0
     public var wSurplus = 2.0
     public var wDiscount = 1.2
     public var annualConstant = -0.8
@@ -77,6 +79,7 @@ public struct PurchaseModel: Hashable, Sendable {
     /// A model with the weights of `values` (`BehaviorCatalogue`: `purchase.*`, `refund.*`).
     public init(values: BehaviorValues) {
         buyConstant = values["purchase.buy_constant"]
+        trialStartBoost = values["purchase.trial_start_boost"]
         wSurplus = values["purchase.surplus_weight"]
         wDiscount = values["purchase.discount_weight"]
         annualConstant = values["purchase.annual_constant"]

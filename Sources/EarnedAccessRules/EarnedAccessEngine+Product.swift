@@ -34,7 +34,8 @@ let earnedAccessDescriptor: ProductDescriptor = {
         revenue: RevenueModel(planSegments: ["free", "pro"], subscriptionSource: "subscriptions", consumableSource: nil,
                               subscriptionPeriodMonths: [ProPlan.monthly.sku: 1, ProPlan.annual.sku: 12],
                               trialDays: EarnedAccessParameters.defaults.trialDays),
-        reports: [],
+        // The adapter's unlocks by day and method (`EarnedAccessMetrics.reportFiles`).
+        reports: ["unlocks.csv"],
         inputs: [
             EngineInputInfo("appOpened", driven: true, parameters: ["energy.gate_browse_seconds"]),
             EngineInputInfo("onboarding", driven: true, parameters: ["paywall.placement"]),

@@ -44,6 +44,7 @@ struct BehaviorCatalogueTests {
         "focus.sessions_per_day": 0.8, "focus.value_weight": 1.5, "focus.median_minutes": 25, "focus.minutes_sigma": 0.45,
         "focus.min_minutes": 10, "focus.max_minutes": 90, "focus.window_start_hour": 9, "focus.window_end_hour": 21,
         "focus.completion_intercept": log(0.75 / 0.25), "focus.completion_efficacy_weight": 2.0, "focus.completion_length_weight": 0.5,
+        "purchase.trial_start_boost": 8.0,
         "habits.mean_count": 1.5, "habits.max_count": 3, "habits.daily_intercept": log(0.6 / 0.4), "habits.value_weight": 2.0,
     ]
 

@@ -1,4 +1,5 @@
 import Behavior
+import EarnedAccessRules
 import Foundation
 import Reports
 import RulesCore
@@ -13,7 +14,8 @@ public enum Products {
     public static func adapter(for product: Product) -> (any ProductAdapter.Type)? {
         switch product {
         case .scrollOff: return ScrollOffProduct.self
-        case .nudge, .lazuri, .earnedAccess, .clavis: return nil
+        case .earnedAccess: return EarnedAccessProduct.self
+        case .nudge, .lazuri, .clavis: return nil
         }
     }
 

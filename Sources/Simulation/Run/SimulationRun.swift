@@ -53,6 +53,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     // specialisation is listed here, so the generic entry dispatches to compiler-specialised code (no metadata
     // lookups or witness calls per event). Adding a product adds its line (docs/ARCHITECTURE.md, step 5).
     @_specialize(where Adapter == ScrollOffProduct)
+    @_specialize(where Adapter == EarnedAccessProduct)
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
         spool.removeAll()
         let d = Adapter.Engine.descriptor

@@ -1,0 +1,186 @@
+import Behavior
+import EarnedAccessRules
+import Reports
+import RulesCore
+
+extension EarnedAccessAdapter {
+    // MARK: - Plans the person makes
+
+    /// Books `plan` at `t` (kept in time order) and wakes the adapter then.
+    static func schedule(_ plan: Plan, at t: Instant, _ life: inout PersonLife<Self>) {
+        let i = life.state.plans.firstIndex { $0.at > t } ?? life.state.plans.endIndex
+        life.state.plans.insert((t, plan), at: i)
+        life.scheduleDecision(at: t)
+    }
+
+    /// The person's earning for a local day (seed 003 §6 "Earned by focus sessions and habits"): focus sessions
+    /// (`FocusSessionModel`: how many, when, how long, and whether they see each through — a session left early
+    /// ends at a uniform point of it) and each habit checked off in the evening, 20:00–23:00 (assumption), so
+    /// before the 04:00 boundary of the same `day_id`. Nothing is planned without authorization or when dormant.
+    static func planDay(_ life: inout PersonLife<Self>, day: LocalDate, after t: Instant) {
+        guard !life.dormant, life.engine.authorization == .granted else { return }
+        let focus = life.world.focus, value = life.engagement.perceivedValue
+        var starts: [Instant] = []
+        for _ in 0..<focus.sessionsToday(valueFelt: value, rng: life.features) {
+            let start = life.zone.instant(on: day, at: LocalTimeOfDay(secondsSinceMidnight: Int32(focus.startSecondsOfDay(rng: life.features))))
+            let minutes = focus.plannedMinutes(rng: life.features)
+            let completes = focus.completes(minutes: minutes, selfEfficacy: life.person.selfEfficacy.value, rng: life.features)
+            let quits = completes ? nil : max(1, Int(Double(minutes) * life.features.uniform()))
+            guard start > t, !starts.contains(where: { abs(($0 - start).seconds) < 5_400 }) else { continue }
+            starts.append(start)
+            schedule(.startFocus(minutes: minutes, quitsAfter: quits), at: start, &life)
+        }
+        for id in life.state.habits where life.world.habits.checksOff(valueFelt: value, rng: life.features) {
+            let evening = life.zone.instant(on: day, at: LocalTimeOfDay(secondsSinceMidnight: Int32(72_000 + life.features.uniformInt(below: 10_800))))
+            if evening > t { schedule(.checkOffHabit(id), at: evening, &life) }
+        }
+    }
+
+    /// The adapter's scheduled moments: every plan now due, in order.
+    public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
+        while let first = life.state.plans.first, first.at <= now {
+            life.state.plans.removeFirst()
+            carryOut(first.plan, &life, at: now)
+        }
+        settlePaywall(&life, at: now)
+    }
+
+    static func carryOut(_ plan: Plan, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch plan {
+        case .startFocus(let minutes, let quits):
+            guard !life.dormant, life.send(.startFocus(minutes: minutes), at: now) == .focusStarted else { return }
+            if let quits { schedule(.cancelFocus, at: now + .minutes(Int64(quits)), &life) }
+        case .cancelFocus:
+            if life.engine.focus != nil { life.send(.cancelFocus, at: now) }
+        case .checkOffHabit(let id):
+            if !life.dormant { life.send(.completeHabit(id), at: now) }
+        case .abandonQuest:
+            if life.engine.pending != nil, life.send(.abandonQuest, at: now) == .questAbandoned { leaveGate(&life, at: now) }
+        case .abandonEmergencyWait:
+            if life.engine.pending != nil, life.send(.cancelEmergency, at: now) == .emergencyWaitAbandoned { leaveGate(&life, at: now) }
+        case .retry(let app, let urge, let intended):
+            guard life.state.waitingUnlock == nil, life.foregroundApp == nil, life.state.apps.contains(app) else { return }
+            openApp(app, urge: urge, intended: intended, &life, at: now)
+        case .renewalDecision(let periodEnd):
+            renewalDecision(periodEnd: periodEnd, &life, at: now)
+        }
+    }
+
+    /// The person left the gate part-way: the app stays shielded (a willpower win of sorts; not counted as one).
+    static func leaveGate(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.waitingUnlock = nil
+        if life.engine.gateApp != nil { life.send(.leaveGate, at: now) }
+    }
+
+    // MARK: - Money (seed 003 §5)
+
+    /// The person weighs the paywall the engine last showed, in the moment it is shown, at most once a local day
+    /// (as for every product): monthly, annual (with the 7-day trial where the engine offers it and the person has
+    /// not used one), lifetime where enabled (weighed as 36 months, assumption), or not now.
+    static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard let shown = life.state.pendingPaywall else { return }
+        life.state.pendingPaywall = nil
+        guard shown.at == now, life.engine.paywallShowing != nil, life.state.lastPaywallDay != life.dayIndex else {
+            if life.engine.paywallShowing != nil { life.send(.paywallResponse(.dismiss), at: now) }
+            return
+        }
+        life.state.lastPaywallDay = life.dayIndex
+        let p = life.world.parameters
+        var offers: [PlanOffer] = []
+        var plans: [ProPlan] = []
+        for plan in ProPlan.allCases where plan != .lifetime || p.lifetimeEnabled {
+            let trial = !life.engine.trialUsed && p.trialPlans.offers(plan) && p.trialDays > 0 ? p.trialDays : 0
+            offers.append(PlanOffer(id: Int(plan.rawValue), tierRank: 1, periodMonths: plan.periodMonths ?? 36, priceUSD: p.price(of: plan).usd, trialDays: trial))
+            plans.append(plan)
+        }
+        let reason: PaywallReason = shown.trigger == .placement ? .placement : .tierLimit
+        let paywall = Paywall(reason: reason, offers: offers)
+        guard let pick = life.world.purchase.choose(paywall, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
+                                                    valueFelt: life.engagement.perceivedValue, rng: life.purchases) else {
+            life.send(.paywallResponse(.dismiss), at: now)
+            return
+        }
+        let plan = plans[pick]
+        let d = life.send(.paywallResponse(offers[pick].trialDays > 0 ? .startTrial(plan) : .buy(plan)), at: now)
+        guard d == .trialStarted || d == .subscribed else { return }
+        bookRenewalDecision(&life)
+        if d == .subscribed, life.features.uniform() < life.world.purchase.refundProbability(propensity: life.person.featureUse.refundPropensity,
+                                                                                             valueFelt: life.engagement.perceivedValue) {
+            life.state.refundDay = life.dayIndex + 3
+        }
+        for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
+        life.state.wantedApps.removeAll { life.state.apps.contains($0) }
+    }
+
+    /// Books the keep-or-cancel decision a day before the trial or the paid period ends.
+    static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
+        guard let plan = life.engine.plan, plan != .lifetime, life.engine.autoRenew else { return }
+        let end = life.engine.periodEnd
+        guard !life.state.plans.contains(where: { if case .renewalDecision(let e) = $0.plan { return e == end }; return false }) else { return }
+        schedule(.renewalDecision(periodEnd: end), at: max(life.engine.periodEnd - .days(1), life.installedAt + .seconds(1)), &life)
+    }
+
+    /// Before the trial ends: convert (`PurchaseModel.trialConversionProbability`) or cancel; before a paid period
+    /// ends: renew (`PurchaseModel.renews`) or cancel auto-renew.
+    static func renewalDecision(periodEnd: Instant, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard let plan = life.engine.plan, life.engine.autoRenew, life.engine.periodEnd == periodEnd, now < periodEnd,
+              let months = plan.periodMonths else { return }
+        let monthly = life.world.parameters.price(of: plan).usd / Double(months)
+        let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
+        let keeps: Bool
+        if life.engine.inTrial {
+            keeps = life.purchases.uniform() < life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: wtp, valueFelt: value)
+        } else {
+            keeps = life.world.purchase.renews(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
+                                               valueFelt: value, isFirstRenewal: life.summary.tally.renewals == 0, rng: life.purchases)
+        }
+        let detail = "\(keeps ? "keep" : "cancel") \(plan)\(life.engine.inTrial ? " (trial)" : "")"
+        life.trace(kind: "renewal-decision", detail: detail, at: now)
+        if !keeps { life.send(.cancelAutoRenew, at: now) }
+    }
+
+    /// Screen Time access revoked (a churn kind): nothing is enforced any more.
+    public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.send(.authorization(.revoked), at: now, phoneInUse: false)
+    }
+
+    /// The person leaves by lifting the restriction: deletes the modes and removes the apps (Earned Access has no
+    /// edit lock; assumption).
+    public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.leavingByUnblocking = true
+        liftRestriction(&life, at: now)
+    }
+
+    static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
+        for id in life.engine.modes.map(\.id) { life.send(.deleteMode(id), at: now) }
+        for app in life.state.apps { life.send(.removeApp(app), at: now) }
+        life.state.apps.removeAll()
+        life.state.leavingByUnblocking = false
+    }
+
+    // MARK: - Days and the end of the life
+
+    /// Local midnight: tomorrow's earning is planned; a refund asked for; after a downgrade the person picks the 3
+    /// apps to keep (their first three, the ones they care most about; assumption) with the configuration step's
+    /// completion, else the engine's auto-keep stands (§5 "Prompt user to pick the 3 to keep, or auto-keep the 3
+    /// most recently added").
+    public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
+        if life.engine.keepAppsPromptPending, !life.dormant,
+           life.world.onboarding.completesStep(.configuration, techComfort: life.person.techComfort, rng: life.features) {
+            life.send(.keepApps(Array(life.state.apps.prefix(life.world.parameters.freeMaxApps))), at: now)
+        }
+        if let day = life.state.refundDay, life.dayIndex >= day {
+            life.state.refundDay = nil
+            if life.engine.plan != nil, !life.engine.inTrial { life.send(.refund, at: now, phoneInUse: false) }
+        }
+        bookRenewalDecision(&life)
+        planDay(&life, day: life.zone.localDate(now), after: now)
+        settlePaywall(&life, at: now)
+    }
+
+    /// Nothing needs the whole life: the funnel, both retentions and the unlock days are counted as they happen.
+    public static func finish(_ life: inout PersonLife<Self>) {
+        life.summary.tally.observedDays = max(0, life.summary.observedDays)
+        if life.summary.observedDays > 7 { life.summary.tally.counts.flag(.d7Eligible) }
+    }
+}

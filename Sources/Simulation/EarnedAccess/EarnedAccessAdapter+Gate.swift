@@ -1,0 +1,175 @@
+import Behavior
+import EarnedAccessRules
+import RulesCore
+
+extension EarnedAccessAdapter {
+    /// An urge for one of the person's apps: a distracting app is opened and meets whatever the engine decides.
+    /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile.
+    public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
+        if life.state.leavingByUnblocking { liftRestriction(&life, at: now) }
+        guard life.state.apps.contains(app), life.state.waitingUnlock == nil else { return }
+        life.summary.tally.counts[.urgesForDistractingApps] += 1
+        life.intendedRestrictedMs += p.sessionLength.milliseconds
+        if let fg = life.foregroundApp, fg != app { life.endSession(fg, at: now) }
+        openApp(app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
+        settlePaywall(&life, at: now)
+    }
+
+    /// The person opens a distracting app: used freely, or the shield.
+    static func openApp(_ app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch life.send(.appForeground(app), at: now) {
+        case .shieldShown: meetShield(app: app, urge: urge, intended: intended, &life, at: now)
+        case .notShielded, .grantInForce, .notEnforced: startSession(app, urge: urge, intended: intended, &life, at: now)
+        default: break
+        }
+    }
+
+    static func startSession(_ app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.sessionUrge = urge
+        life.state.sessionIntendedEnd = now + intended
+        life.startSession(app, intended: intended, at: now)
+    }
+
+    /// Earned Access has no input for leaving an app: the OS keeps the grant running whatever the person does.
+    public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
+
+    // MARK: - The shield and the gate: offer → choose → apply (seed 003 §2, §3 B–D)
+
+    /// The person in front of the shield. "You cannot programmatically force-redirect from the system shield into
+    /// your app" (§2): the only button closes it, and the person who wants in must find and open Earned Access,
+    /// which lands in the Unlock Gate for the last blocked app (§3 B) 3). So the person weighs, at the shield, giving
+    /// up against each way through the gate the engine offers (`gateOffer(for:at:)`), every way through carrying the
+    /// extra step's friction (`shield.redirect_step_seconds`). A block that ends within
+    /// `shield.wait_for_end_minutes` is waited out instead (assumption). Up to three rounds: a Pro-only option
+    /// (15/30 minutes on Free) shows the paywall, and the person then chooses again among what is left.
+    static func meetShield(app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        if let end = blockEnd(&life, at: now), end - now <= .minutes(Int64(life.world.choice.waitForEndMinutes)) {
+            life.send(.shieldClose(app), at: now)
+            life.summary.tally.counts[.waitedForBlockEnd] += 1
+            schedule(.retry(app, urge: urge, intended: intended), at: end + .seconds(1), &life)
+            return
+        }
+        var redirect = life.world.choice.redirectStepSeconds
+        for _ in 0..<3 {
+            offerGate(app: app, intended: intended, redirectSeconds: redirect, &life, at: now)
+            let context = choiceContext(&life, urge: urge, intended: intended)
+            let pick = life.world.choice.choose(life.state.options, context: context, rng: life.choices)
+            guard let choice = life.state.choices[pick] else {
+                giveUp(app: app, intended: intended, &life, at: now)
+                return
+            }
+            if life.engine.gateApp != app {
+                life.send(.shieldClose(app), at: now)
+                life.send(.appOpened, at: now)
+                life.engagement.record(.appOpened)
+                redirect = 0
+            }
+            let d = life.send(.unlock(app, choice), at: now)
+            life.trace(kind: "choice", detail: "\(choice) → \(d)", at: now)
+            switch d {
+            case .granted:
+                life.person.selfEfficacy.recordLapse()
+                startSession(app, urge: urge, intended: intended, &life, at: now)
+                return
+            case .questStarted, .emergencyWaitStarted:
+                life.person.selfEfficacy.recordLapse()
+                beginWait(app: app, urge: urge, intended: intended, questing: d == .questStarted, &life, at: now)
+                return
+            case .paywall:
+                settlePaywall(&life, at: now)
+            default:
+                life.engagement.record(.shieldRefused)
+                life.send(.leaveGate, at: now)
+                return
+            }
+        }
+        if life.engine.gateApp != nil { life.send(.leaveGate, at: now) }
+    }
+
+    /// The person gives up the app: closes the shield and does something else (a willpower win).
+    static func giveUp(app: AppID, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        if life.engine.gateApp == app { life.send(.leaveGate, at: now) } else { life.send(.shieldClose(app), at: now) }
+        life.summary.tally.counts[.willpowerWins] += 1
+        life.person.selfEfficacy.recordWin()
+        life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
+        life.engagement.record(.resistedUrge)
+        life.engagement.record(.minutesSaved(intended.minutes))
+        cue(.afterShield, &life, at: now)
+    }
+
+    /// *Offer*: giving up, and every gate option the engine shows — enabled, or behind the paywall — as options the
+    /// person weighs (into the reused buffers). Credits are weighed as the focus time they took to earn
+    /// (`focus.minutes_per_credit` minutes a credit); quests and the emergency by their seconds of effort or waiting.
+    static func offerGate(app: AppID, intended: TimeSpan, redirectSeconds: Double, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.options.removeAll(keepingCapacity: true)
+        life.state.choices.removeAll(keepingCapacity: true)
+        life.state.options.append(OfferedOption(kind: .close))
+        life.state.choices.append(nil)
+        let gate = life.engine.gateOffer(for: app, at: now)
+        let secondsPerCredit = Double(life.world.parameters.focusMinutesPerCredit * 60)
+        for o in gate.options where o.isEnabled || o.disabledReason == .paywall {
+            let friction = redirectSeconds + Double(o.delaySeconds)
+            let kind: ShieldOptionKind
+            switch o.choice.method {
+            case .credits: kind = .useCredits
+            case .quest: kind = .quest
+            case .emergency: kind = .emergency
+            }
+            life.state.options.append(OfferedOption(kind: kind, creditCostSeconds: Double(o.cost) * secondsPerCredit, frictionSeconds: friction))
+            life.state.choices.append(o.choice)
+        }
+    }
+
+    /// What the person brings to the choice: scarcity is how little of the intended use the balance buys.
+    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, intended: TimeSpan) -> ChoiceContext {
+        let perMinute = life.world.parameters.creditCostPerMinute
+        let affordable = perMinute > 0 ? Double(life.engine.balance) / perMinute : .infinity
+        let scarcity = 1 - min(1, affordable / max(1, intended.minutes))
+        return ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
+                             willingnessToPay: life.person.willingnessToPayUSDPerMonth,
+                             habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),
+                             resistHabit: life.person.resistHabit.strength(onDay: Int64(life.dayIndex)),
+                             frustration: life.engagement.frustration)
+    }
+
+    /// A quest or the emergency wait has begun at the gate: the person sees it through, or leaves part-way (with their
+    /// `exercise_skip_probability`; assumption) — leaving cancels it without using up the emergency (inventory row 42).
+    static func beginWait(app: AppID, urge: Double, intended: TimeSpan, questing: Bool, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.waitingUnlock = (app, urge, intended)
+        guard life.features.uniform() < life.person.featureUse.exerciseSkipProbability, let pending = life.engine.pending else { return }
+        let leaveAt = now + .milliseconds(Int64(Double((pending.dueAt - now).milliseconds) * life.features.uniform()))
+        schedule(questing ? .abandonQuest : .abandonEmergencyWait, at: max(now + .seconds(1), leaveAt), &life)
+    }
+
+    /// When the block over the app now ends: the running mode's window, or the focus session.
+    static func blockEnd(_ life: inout PersonLife<Self>, at now: Instant) -> Instant? {
+        guard let source = life.engine.shieldingSource(at: now) else { return nil }
+        if let id = source.mode, let mode = life.engine.modes.first(where: { $0.id == id }) {
+            return mode.spec.window.occurrence(containing: now, in: life.zone)?.upperBound
+        }
+        return life.engine.focus?.end
+    }
+
+    // MARK: - Timers
+
+    /// A due engine timer was handled: a quest or wait that granted (the session starts), or a grant that ran out
+    /// with the shield back over the app in front ("Unlock expired → reapply shield automatically", §7), where the
+    /// person meets the shield again with the rest of what they meant to spend.
+    public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {
+        if let w = life.state.waitingUnlock, life.engine.pending == nil {
+            life.state.waitingUnlock = nil
+            if life.out.decision == .granted {
+                if let fg = life.foregroundApp, fg != w.app { life.endSession(fg, at: now) }
+                startSession(w.app, urge: w.urge, intended: w.intended, &life, at: now)
+            }
+        }
+        if let app = life.foregroundApp, life.engine.isShielded(app, at: now) {
+            life.interruptSession(at: now)
+            let rest = max(.minutes(1), (life.state.sessionIntendedEnd ?? now) - now)
+            if life.send(.appForeground(app), at: now) == .shieldShown {
+                meetShield(app: app, urge: life.state.sessionUrge, intended: rest, &life, at: now)
+            }
+        }
+        settlePaywall(&life, at: now)
+    }
+}

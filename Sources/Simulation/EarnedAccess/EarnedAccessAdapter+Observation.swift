@@ -1,0 +1,90 @@
+import Behavior
+import EarnedAccessRules
+import RulesCore
+
+extension EarnedAccessAdapter {
+    /// What the person and the reports take from each analytics event (seed 003 §9 "event log"; names inventory §3).
+    ///
+    /// Retention's two readings: *app opened* (`app_opened`, CONTRACT's definition) and *still enforcing* — the
+    /// product in use — on a day a mode started or a shield was shown with authorization intact (inventory §4
+    /// "enforced retention": a blocker works without being opened), or the person earned or spent credits.
+    public static func observe(_ event: EarnedAccessEvent, _ life: inout PersonLife<Self>, at t: Instant) {
+        let day = life.summary.tally.day(life.dayIndex)
+        switch event {
+        case .appOpened:
+            life.recordActiveDay()
+        case .modeStarted:
+            markEnforced(&life, day: day)
+        case .shieldShown:
+            life.summary.tally.counts[.shields] += 1
+            markEnforced(&life, day: day)
+        case .unlockGateOpened:
+            life.summary.tally.days[day].gateVisits += 1
+        case .unlockAttemptCreated(_, let method):
+            life.summary.tally.days[day].attempts[Int(method.rawValue)] += 1
+        case .unlockGranted(_, let method, let minutes, _):
+            let m = Int(method.rawValue)
+            life.summary.tally.days[day].grants[m] += 1
+            life.summary.tally.days[day].minutes[m] += minutes
+            if method != .credits { life.summary.tally.days[day].completed[m] += 1 }
+            switch method {
+            case .credits: life.summary.tally.counts[.grantsCredits] += 1
+            case .quest: life.summary.tally.counts[.grantsQuest] += 1
+            case .emergency:
+                life.summary.tally.counts[.grantsEmergency] += 1
+                if life.summary.tally.lastEmergencyDay != day {
+                    life.summary.tally.lastEmergencyDay = day
+                    life.summary.tally.counts[.emergencyDays] += 1
+                }
+            }
+        case .questAbandoned:
+            life.summary.tally.days[day].abandoned[Int(UnlockMethod.quest.rawValue)] += 1
+        case .emergencyWaitAbandoned:
+            life.summary.tally.days[day].abandoned[Int(UnlockMethod.emergency.rawValue)] += 1
+        case .creditsEarned(_, let amount):
+            life.summary.tally.days[day].creditsEarned += amount
+            life.summary.tally.counts[.creditsEarned] += amount
+            if amount > 0 { life.engagement.record(.earnedCredit) }
+            life.recordInUseDay()
+        case .creditsSpent(let amount):
+            life.summary.tally.days[day].creditsSpent += amount
+            life.summary.tally.counts[.creditsSpent] += amount
+            life.recordInUseDay()
+        case .dayRolledOver(_, _, _, let expired):
+            life.summary.tally.days[day].creditsExpired += expired
+            life.summary.tally.counts[.creditsExpired] += expired
+        case .streakQualified(_, let length):
+            life.summary.tally.longestStreak = max(life.summary.tally.longestStreak, length)
+            if length >= 3, t - life.installedAt <= .days(14) { life.summary.tally.counts.flag(.streak3Within14Days) }
+        case .paywallShown(let trigger):
+            life.engagement.record(.paywallHit)
+            life.summary.tally.counts.flag(.sawPaywall)
+            life.state.pendingPaywall = (trigger, t)
+        case .trialStarted:
+            life.summary.tally.counts.flag(.startedTrial)
+            if life.summary.planSegment == "free" { life.summary.planSegment = "pro" }
+        case .subscriptionPurchaseCompleted(let plan, _):
+            life.summary.everSubscribed = true
+            life.summary.tally.counts.flag(.subscriber)
+            life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
+            if life.summary.tally.counts[.startedTrial] == 1 { life.summary.tally.counts.flag(.trialThenPaid) }
+            life.summary.planSegment = "pro"
+        case .subscriptionRenewed(let plan, _):
+            life.summary.tally.renewals += 1
+            life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
+        case .downgradedToFree:
+            life.summary.tally.counts[.downgrades] += 1
+        default:
+            break
+        }
+    }
+
+    /// A day the product enforced something for the person (authorization intact): the product in use.
+    static func markEnforced(_ life: inout PersonLife<Self>, day: Int) {
+        guard life.engine.authorization == .granted, life.summary.tally.lastEnforcedDay != day else { return }
+        life.summary.tally.lastEnforcedDay = day
+        life.summary.tally.counts[.enforcedDays] += 1
+        life.recordInUseDay()
+        if day == 7 { life.summary.tally.counts.flag(.d7Enforced) }
+    }
+}

@@ -1,0 +1,106 @@
+import Behavior
+import EarnedAccessRules
+import RulesCore
+
+extension EarnedAccessAdapter {
+    // MARK: - Onboarding (seed 003 §3 A)
+
+    /// "1) Goal selection 2) Screen Time authorization explanation → request 3) Pick distracting apps (native picker)
+    /// 4) Create first mode (template: Work/Study/Sleep) 5) Confirm unlock style defaults 6) Land in Home tabs".
+    ///
+    /// - Screen Time denied (the permission step, `onboarding.completion.permission`): nothing is enforced and the
+    ///   person stays dormant (assumption, inventory row 45).
+    /// - The person picks their own apps; on Free the 4th is a paywall moment (§5), weighed at once; refused apps are
+    ///   remembered and added if the person goes Pro.
+    /// - The first mode comes from the persona (`firstMode`); steps 4–5 are configuration steps a person may abandon
+    ///   (`onboarding.completion.configuration`), leaving Earned Access set up but without a mode.
+    /// - Habits: the person sets up their habits (`HabitCheckInModel.habitsSetUp`) on Home (assumption: seed 003 names
+    ///   habits but no step for them).
+    public static func onboard(_ life: inout PersonLife<Self>, at t0: Instant) {
+        var t = t0
+        life.send(.appOpened, at: t)
+        life.engagement.record(.appOpened)
+        life.send(.onboarding(.goalSelected), at: t)
+        t = t + .seconds(30)
+        let comfort = life.person.techComfort
+        guard life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding) else {
+            life.send(.authorization(.denied), at: t)
+            life.dormant = true
+            return
+        }
+        life.send(.authorization(.granted), at: t)
+        life.send(.onboarding(.authorizationExplained), at: t)
+        t = t + .seconds(30)
+        for i in life.person.apps.indices {
+            addApp(AppID(UInt16(i + 1)), &life, at: t)
+            t = t + .seconds(8)
+        }
+        life.send(.onboarding(.appsPicked), at: t)
+        t = t + .seconds(20)
+        guard life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding) else {
+            life.trace(kind: "onboarding", detail: "abandoned at the first mode", at: t)
+            return
+        }
+        life.send(.createMode(firstMode(&life)), at: t)
+        life.send(.onboarding(.firstModeCreated), at: t)
+        t = t + .seconds(30)
+        if life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding) {
+            life.send(.onboarding(.unlockStyleConfirmed), at: t)
+        }
+        t = t + .seconds(15)
+        life.send(.onboarding(.home), at: t)
+        for _ in 0..<life.world.habits.habitsSetUp(rng: life.features) {
+            if life.send(.createHabit, at: t) == .habitCreated, let id = life.engine.habits.last?.id { life.state.habits.append(id) }
+        }
+        settlePaywall(&life, at: t)
+        planDay(&life, day: life.zone.localDate(t), after: t)
+    }
+
+    /// Picks an app; a refusal with the paywall is weighed at once and, if the person went Pro, the app is added.
+    static func addApp(_ app: AppID, _ life: inout PersonLife<Self>, at t: Instant) {
+        switch life.send(.addApp(app), at: t) {
+        case .paywall:
+            settlePaywall(&life, at: t)
+            if life.engine.tier == .pro, life.send(.addApp(app), at: t) == .appAdded { life.state.apps.append(app) } else { life.state.wantedApps.append(app) }
+        case .appAdded:
+            life.state.apps.append(app)
+        default:
+            break
+        }
+    }
+
+    /// The first mode from the persona (seed 003 §3 A) 4 "template: Work/Study/Sleep"; assumption): a sleep mode over
+    /// the person's bedtime for late-night scrollers; a study block 10:00–18:00 on weekdays for students (and the
+    /// student-profile ADHD adult); a work block 09:00–17:00 on weekdays for everyone else.
+    static func firstMode(_ life: inout PersonLife<Self>) -> ModeSpec {
+        func time(_ hours: Double) -> LocalTimeOfDay {
+            let minutes = Int((hours * 60).rounded()) % (24 * 60)
+            return LocalTimeOfDay(secondsSinceMidnight: Int32(minutes * 60))
+        }
+        switch life.person.phoneUse.dailyProfile {
+        case .lateNight:
+            let f = life.person.featureUse
+            return ModeSpec(template: .sleep, window: DailyWindow(start: time(f.bedtimeScheduleStartHour), end: time(f.bedtimeScheduleEndHour)))
+        case .student:
+            return ModeSpec(template: .study, window: DailyWindow(start: time(10), end: time(18), days: .weekdays))
+        case .dayWorker:
+            return ModeSpec(template: .work, window: DailyWindow(start: time(9), end: time(17), days: .weekdays))
+        }
+    }
+
+    // MARK: - Opening Earned Access itself
+
+    /// Opening Earned Access on a cue (the engagement habit, as for every product): Home, sometimes Progress; the
+    /// paywall the engine may show there is weighed.
+    public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard !life.dormant else { return }
+        let scale = life.world.appOpenPerPickupScale
+        let u = life.sessions.uniform()
+        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
+        life.send(.appOpened, at: now)
+        life.engagement.record(.appOpened)
+        if life.engine.gateApp != nil, life.engine.pending == nil { life.send(.leaveGate, at: now) }
+        if life.sessions.uniform() < life.world.insightViewProbability { life.send(.view(.progress), at: now) }
+        settlePaywall(&life, at: now)
+    }
+}

@@ -1,0 +1,111 @@
+import Behavior
+import EarnedAccessRules
+import Reports
+import RulesCore
+
+/// The product Earned Access as Habitat simulates it: the real engine (seed 003) and this adapter.
+public typealias EarnedAccessProduct = EarnedAccessAdapter
+
+/// Earned Access's person side (seed 003): the six onboarding steps (§3 A), modes drawn per persona, the shield that
+/// cannot open the app (§2, §3 B) — give up, wait for the block to end, or close it and open Earned Access to reach
+/// the Unlock Gate — the gate's *offer → choose → apply* (§3 C), focus sessions and habits that earn credits (§6),
+/// the paywall, trial, renewals and the downgrade's "pick the 3 to keep" (§5), and what the reports count.
+///
+/// The same people as every product (personas, phone use, urges, habits, streams keyed without the product); what
+/// Earned Access adds is documented in `Sources/Simulation/README.md` ("Earned Access") with its assumptions.
+public enum EarnedAccessAdapter: ProductAdapter {
+    public typealias Engine = EarnedAccessEngine
+    public typealias Tally = EarnedAccessTally
+    public typealias Metrics = EarnedAccessMetrics
+
+    /// Something the person means to do later (a focus session, a habit, a decision), kept in time order; the life's
+    /// scheduled decision wakes the adapter at each.
+    enum Plan: Sendable {
+        case startFocus(minutes: Int, quitsAfter: Int?)
+        case cancelFocus
+        case checkOffHabit(HabitID)
+        case abandonQuest
+        case abandonEmergencyWait
+        /// Try the app again once the block that stopped the person has ended.
+        case retry(AppID, urge: Double, intended: TimeSpan)
+        /// Keep or cancel before the trial or paid period ends.
+        case renewalDecision(periodEnd: Instant)
+    }
+
+    /// What the person remembers and has set up in Earned Access.
+    public struct PersonState: Sendable {
+        /// The person's distracting apps, in the order picked (the engine keeps which are enforced).
+        var apps: [AppID] = []
+        /// Apps the person wanted but Free refused (a 4th app): added if they go Pro.
+        var wantedApps: [AppID] = []
+        var habits: [HabitID] = []
+        var plans: [(at: Instant, plan: Plan)] = []
+        var lastPaywallDay = -1
+        /// The paywall the engine showed and the person has not weighed yet.
+        var pendingPaywall: (trigger: PaywallTrigger, at: Instant)?
+        /// The app, urge and intended use waiting on a quest or an emergency wait at the gate.
+        var waitingUnlock: (app: AppID, urge: Double, intended: TimeSpan)?
+        /// The urge and intended end of the session in a distracting app, for the shield that returns at a grant's end.
+        var sessionUrge = 0.5
+        var sessionIntendedEnd: Instant?
+        /// Reused buffers for the options weighed at a shield.
+        var options: [OfferedOption] = []
+        var choices: [GateChoice?] = []
+        var refundDay: Int?
+        /// The person leaves by lifting the restriction (modes deleted, apps removed).
+        var leavingByUnblocking = false
+    }
+
+    public static func initialState() -> PersonState { PersonState() }
+    public static func initialTally() -> EarnedAccessTally { EarnedAccessTally() }
+
+    // MARK: - Timer slots
+
+    public static var timerSlots: Int { 6 + 2 * 9 + 17 }
+
+    /// One slot per timer kind (per mode modulo 9, per app for the first 16 apps).
+    public static func slot(of kind: EarnedAccessTimer.Kind) -> Int {
+        switch kind {
+        case .dayBoundary: return 0
+        case .emergencyWaitEnd: return 1
+        case .questEnd: return 2
+        case .focusEnd: return 3
+        case .periodEnd: return 4
+        case .modeStart(let m): return 6 + Int(m % 9)
+        case .modeEnd(let m): return 15 + Int(m % 9)
+        case .unlockEnd(let a): return 24 + Int(min(a.rawValue, 16))
+        }
+    }
+
+    // MARK: - Plans and money
+
+    /// A plan's price per month (its MRR contribution); nil for lifetime (no recurring revenue).
+    static func monthlyPrice(of plan: ProPlan, _ p: EarnedAccessParameters) -> Money? {
+        guard let months = plan.periodMonths else { return nil }
+        return Money(micros: p.price(of: plan).micros / Int64(months))
+    }
+
+    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding {
+        guard let plan = life.engine.plan else { return ("free", .zero) }
+        return ("pro", life.engine.inTrial ? .zero : monthlyPrice(of: plan, life.world.parameters) ?? .zero)
+    }
+
+    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? {
+        guard let plan = life.engine.plan, !life.engine.inTrial, life.engine.periodEnd > life.horizonEnd else { return nil }
+        return monthlyPrice(of: plan, life.world.parameters)
+    }
+
+    // MARK: - Trace
+
+    /// Focus Bank balance, streak, plan (with the trial) and the live grants, before the person's columns.
+    public static var traceColumns: [TraceColumn] {
+        [.product("balance"), .product("streak"), .product("plan"), .product("grants")] + TraceColumn.personColumns
+    }
+
+    public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] {
+        let e = life.engine
+        let plan = e.plan.map { e.inTrial ? "\($0)-trial" : $0.description } ?? "free"
+        let grants = e.grants.map { "\($0.app.rawValue):\($0.method):\($0.minutes)m" }.joined(separator: " ")
+        return [.integer(Int64(e.balance)), .integer(Int64(e.streak)), .text(plan), .text(grants)]
+    }
+}
