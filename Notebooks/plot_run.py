@@ -6,8 +6,9 @@
 A `habitat calibrate` folder (one holding calibration.csv) gets its calibration trace and the fitted model's world
 check instead.
 
-PNGs go to RUN_DIR/plots/ unless --out says otherwise. Figures without data (experiment without arms, forecast
-without an acquisition curve) are skipped with a note.
+PNGs go to RUN_DIR/plots/ unless --out says otherwise. Figures without data are skipped with a note: experiment
+without arms, forecast without an acquisition curve, and a product's own reports in another product's run
+(token-revenue-share.csv is Scroll Off's, unlocks.csv Earned Access's).
 """
 import argparse
 import sys
@@ -31,10 +32,11 @@ def main() -> int:
         return 2
     out = Path(args.out) if args.out else Path(args.run_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
+    print(f"  product: {hp.product(tables) or 'several or unknown'}")
     for name, draw in hp.ALL:
         fig = draw(tables)
         if fig is None:
-            print(f"  {name}: no data in this run (skipped)")
+            print(f"  {name}: {hp.skip_reason(name, tables)} (skipped)")
             continue
         if hp.figure_is_empty(fig):
             print(f"plot_run: the {name} figure is empty", file=sys.stderr)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that the runner's own safety nets work: an empty figure is detected, a non-run directory is refused."""
+"""Checks that the runner's own safety nets work (an empty figure is detected, a non-run directory is refused) and
+the figure functions on small synthetic frames (funnel targets, world check, Earned Access unlocks, revenue)."""
 import sys
 import tempfile
 from pathlib import Path
@@ -25,8 +26,11 @@ def main() -> int:
             raise SystemExit("load_run accepted a directory without reports")
         except FileNotFoundError as e:
             assert "missing activation-funnel.csv" in str(e), e
+    check_product_reports()
     check_funnel_targets_where_they_apply()
     check_world_check_figure()
+    check_unlocks_figure()
+    check_revenue_figure()
     print("habitat_plots self-checks passed")
     return 0
 
@@ -37,10 +41,10 @@ def check_funnel_targets_where_they_apply():
     import pandas as pd
     cols = ["scenario", "arm", "replication", "product", "stage_order", "stage", "stage_name", "window", "users",
             "rate_from_previous", "rate_from_start", "target_min", "target_max", "meets_target"]
-    rows = [["s", "control", "1", "p", 1, "A0", "App opened", "", 100, 1.0, 1.0, None, None, None],
-            ["s", "control", "1", "p", 2, "A1", "Permissions granted", "", 80, 0.8, 0.8, 0.75, None, "true"],
-            ["s", "control", "1", "p", 3, "A1.5", "Implementation intention created", "", 80, 1.0, 0.8, 0.85, None, "true"],
-            ["s", "control", "1", "p", 4, "A4", "First spend", "", 40, 0.5, 0.4, 0.2, 0.3, "false"]]
+    rows = [["s", "control", "1", "scroll-off", 1, "A0", "App opened", "", 100, 1.0, 1.0, None, None, None],
+            ["s", "control", "1", "scroll-off", 2, "A1", "Permissions granted", "", 80, 0.8, 0.8, 0.75, None, "true"],
+            ["s", "control", "1", "scroll-off", 3, "A1.5", "Implementation intention created", "", 80, 1.0, 0.8, 0.85, None, "true"],
+            ["s", "control", "1", "scroll-off", 4, "A4", "First spend", "", 40, 0.5, 0.4, 0.2, 0.3, "false"]]
     table = pd.DataFrame(rows, columns=cols).astype({"replication": str})
     fig = hp.funnel({"funnel": table})
     top, bottom = fig.axes[0], fig.axes[1]
@@ -61,6 +65,13 @@ def check_funnel_targets_where_they_apply():
     assert legend[0] == "control" and any("previous stage's share × target" in t for t in legend), legend
     assert any("✗" == t.get_text() for t in bottom.texts), "a missed step target is marked"
     assert not hp.figure_is_empty(fig)
+    # The targets are the Scroll Off charter's (seed 000 §8.2): another product's funnel is drawn without them.
+    other = pd.DataFrame(rows, columns=cols).astype({"replication": str}).assign(product="earned-access")
+    fig = hp.funnel({"funnel": other})
+    for ax in fig.axes[:2]:
+        assert all(marks(ax, stage) == [] for stage in range(4)), "no charter targets on an Earned Access funnel"
+        assert not any("✗" == t.get_text() for t in ax.texts)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["control"]
 
 
 def check_world_check_figure():
@@ -84,6 +95,136 @@ def check_world_check_figure():
     assert any("retention_d30 (needs horizon >= 31 days)" in t.get_text() for t in fig.texts)
     assert "1 of 2" in ax.get_title()
 
+
+
+def _write(path: Path, header: str, *rows: str):
+    path.write_text("\n".join([header, *rows]) + "\n")
+
+
+def check_product_reports():
+    """A run needs the reports every product writes, plus its own product's: an Earned Access run loads without
+    token-revenue-share.csv but not without unlocks.csv; the product is read from the reports' `product` column."""
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d)
+        keys = "scenario,arm,replication,product"
+        for key in hp.REQUIRED:
+            _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,earned-access,0")
+        try:
+            hp.load_run(run)
+            raise SystemExit("load_run accepted an Earned Access run without unlocks.csv")
+        except FileNotFoundError as e:
+            assert "earned-access run without unlocks.csv" in str(e), e
+        _write(run / "unlocks.csv", keys + ",day,method,people", "s,control,1,earned-access,0,all,1")
+        t = hp.load_run(run)
+        assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access" and not hp.is_scroll_off(t)
+        assert "tokens" not in t and hp.token_share(t) is None
+        assert "scroll-off" in hp.skip_reason("token-share", t)
+        for key in hp.REQUIRED:
+            _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,scroll-off,0")
+        try:
+            hp.load_run(run)
+            raise SystemExit("load_run accepted a Scroll Off run without token-revenue-share.csv")
+        except FileNotFoundError as e:
+            assert "token-revenue-share.csv" in str(e), e
+
+
+def _unlocks_frame(arms=("control",)):
+    """Two replications × days 0–3; day 3 reaches only 4 of 10 installs. Per replication r (1, 2) and day d:
+    grants quest = r + d, emergency = 1, credits = d; credits earned 10·r, spent 2·d, expired d; quest completed 3,
+    abandoned 1 (replication 1) or 3 (replication 2); emergency completed 1, abandoned 0."""
+    import pandas as pd
+    cols = ["scenario", "arm", "replication", "product", "day", "method", "people", "gate_visits", "attempts", "grants",
+            "minutes_granted", "credits_earned", "credits_spent", "credits_expired", "completed", "abandoned"]
+    rows = []
+    for arm in arms:
+        for r in (1, 2):
+            for d in range(4):
+                people = 10 if d < 3 else 4
+                quest, emergency, credits = r + d, 1, d
+                q_abandoned = 1 if r == 1 else 3
+                methods = {"credits": (credits, credits, 0, 2 * d, 0, 0),
+                           "quest": (quest + q_abandoned, quest, 0, 0, 3, q_abandoned),
+                           "emergency": (emergency, emergency, 0, 0, 1, 0)}
+                total = [sum(v[i] for v in methods.values()) for i in range(6)]
+                rows.append(["s", arm, str(r), "earned-access", d, "all", people, 20, total[0], total[1], 5 * total[1],
+                             10 * r, 2 * d, d, total[4], total[5]])
+                for m, (att, grants, _, spent, done, gone) in methods.items():
+                    rows.append(["s", arm, str(r), "earned-access", d, m, people, 0, att, grants, 5 * grants, 0, spent, 0,
+                                 done, gone])
+            # The pooled rows ("all" replications) are sums: the figure must not count them as a replication.
+            rows.append(["s", arm, "all", "earned-access", 0, "all", 20, 999, 999, 999, 999, 999, 999, 999, 999, 999])
+    return pd.DataFrame(rows, columns=cols).astype({"replication": str})
+
+
+def check_unlocks_figure():
+    """(a) grants per person by method, mean over replications; (b) credits earned/spent/expired per person;
+    (c) completed vs abandoned shares; days few installs reach shaded; several arms drawn apart; None without the
+    report."""
+    import numpy as np
+    fig = hp.unlocks({"unlocks": _unlocks_frame()})
+    assert fig is not None and not hp.figure_is_empty(fig)
+    a, b, c = fig.axes[:3]
+
+    def line(ax, label):
+        found = [ln for ln in ax.get_lines() if ln.get_label() == label]
+        assert len(found) == 1, (label, [ln.get_label() for ln in ax.get_lines()])
+        return found[0]
+    people = np.array([10, 10, 10, 4])
+    days = np.arange(4)
+    quest = ((1 + days) / people + (2 + days) / people) / 2        # mean over the replications of grants / people
+    assert np.allclose(line(a, "quest").get_ydata(), quest), line(a, "quest").get_ydata()
+    assert np.allclose(line(a, "emergency").get_ydata(), 1 / people)
+    assert np.allclose(line(a, "credits").get_ydata(), days / people)
+    assert np.allclose(line(a, "all methods").get_ydata(), quest + 1 / people + days / people)
+    assert list(line(a, "quest").get_xdata()) == [0, 1, 2, 3]
+    assert np.allclose(line(b, "earned").get_ydata(), 15 / people)  # (10 + 20) / 2 per replication
+    assert np.allclose(line(b, "spent on unlocks").get_ydata(), 2 * days / people)
+    assert np.allclose(line(b, "expired at 04:00").get_ydata(), days / people)
+    legend = [t.get_text() for t in a.get_legend().get_texts()]
+    assert legend[:4] == ["credits", "quest", "emergency", "all methods"] and "≥ 3" in legend[-1], legend
+    # Day 3 reaches fewer than half the installs: shaded from 2.5.
+    spans = [p for p in a.patches if hasattr(p, "get_xy") and round(float(np.min(np.array(p.get_xy())[:, 0])), 6) == 2.5]
+    assert spans, "days few installs reach are shaded"
+    # (c): quest completed 3 of 4 (replication 1) and 3 of 6 (replication 2) per day → shares 0.75, 0.5 → 0.625.
+    bars = [p for p in c.patches if p.get_facecolor()[:3] == matplotlib_colour("tab:green")]
+    assert [round(p.get_width(), 6) for p in bars] == [0.625, 1.0], [p.get_width() for p in bars]
+    labels = [t.get_text() for t in c.get_yticklabels()]
+    assert labels[0].startswith("quest") and labels[1].startswith("emergency"), labels
+    assert "16 attempts/replication" in labels[0] and "4 attempts" in labels[1], labels  # quest: (12 + 20) / 2
+    # Several arms: one colour per arm, one line style per method.
+    fig = hp.unlocks({"unlocks": _unlocks_frame(arms=("control", "quest-1"))})
+    a = fig.axes[0]
+    styles = {(ln.get_color(), ln.get_linestyle()) for ln in a.get_lines() if ln.get_label() in hp.UNLOCK_METHODS}
+    assert len(styles) == 6 and len({c for c, _ in styles}) == 2, styles
+    assert any(t.get_text() == "arm quest-1" for t in a.get_legend().get_texts())
+    assert len([t for t in fig.axes[2].get_yticklabels()]) == 4
+    assert hp.unlocks({}) is None, "no unlocks.csv (a Scroll Off run): no figure"
+
+
+def matplotlib_colour(name):
+    import matplotlib.colors as mc
+    return mc.to_rgb(name)
+
+
+def check_revenue_figure():
+    """revenue.csv has no row for a replication without money: it counts as 0 in the mean, not as missing."""
+    import pandas as pd
+    cols = ["scenario", "arm", "replication", "product", "month", "source", "gross_usd", "refunds_usd", "store_fee_usd",
+            "net_usd", "transactions", "paying_people"]
+    rows = [["s", "control", "2", "scroll-off", "2026-01", "subscriptions", 20.0, 0, 6.0, 14.0, 2, 2],
+            ["s", "control", "2", "scroll-off", "2026-03", "subscriptions", 10.0, 0, 3.0, 7.0, 1, 1],
+            ["s", "control", "2", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3],
+            ["s", "control", "all", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3]]
+    kpis = pd.DataFrame({"arm": ["control"] * 3, "replication": ["1", "2", "all"], "product": ["scroll-off"] * 3})
+    t = {"revenue": pd.DataFrame(rows, columns=cols).astype({"replication": str}), "kpis": kpis}
+    fig = hp.revenue(t)
+    monthly, whole, paying = fig.axes[:3]
+    assert [round(p.get_height(), 6) for p in monthly.patches] == [7.0, 0.0, 3.5]   # 2026-02 had no money: 0
+    assert [t.get_text() for t in monthly.get_xticklabels()] == ["2026-01", "2026-02", "2026-03"]
+    assert [round(p.get_height(), 6) for p in whole.patches] == [15.0, 4.5, 0.0, 10.5]
+    assert list(paying.get_lines()[0].get_ydata()) == [1.0, 0.0, 0.5]
+    empty = {"revenue": t["revenue"].iloc[0:0], "kpis": kpis}
+    assert hp.revenue(empty) is None, "a run without money has no revenue figure"
 
 if __name__ == "__main__":
     sys.exit(main())

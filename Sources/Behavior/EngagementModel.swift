@@ -4,6 +4,9 @@ import Stochastics
 /// Things that happen to a person with the blocker, reported by the product adapter.
 public enum EngagementEvent: Hashable, Sendable {
     case shieldRefused, walletEmpty, paywallHit, earnedCredit, resistedUrge
+    /// The person had to leave a shield and open the blocker to get through (a product whose shield cannot open
+    /// the app itself, seed 003 §2).
+    case detour
     case minutesSaved(Double)
     case appOpened
     case notificationReceived
@@ -62,6 +65,8 @@ public struct EngagementModel: Hashable, Sendable {
     public var churnKindWeights: [Double] = [0.35, 0.15, 0.5]
     /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield, an empty wallet, a paywall.
     public var shieldRefusedFrustration = 0.04
+    /// Frustration step of a detour through the blocker's own app to get past a shield (assumption).
+    public var detourFrustration = 0.065
     public var walletEmptyFrustration = 0.08
     public var paywallHitFrustration = 0.10
     /// Perceived-value steps (share of headroom) of earned credit, a resisted urge, each minute saved (capped).
@@ -100,6 +105,7 @@ public struct EngagementModel: Hashable, Sendable {
         engagementWeight = values["churn.engagement_weight"]
         churnKindWeights = [values["churn.split.uninstall"], values["churn.split.revoke_access"], values["churn.split.dormant"]]
         shieldRefusedFrustration = values["engagement.frustration.shield_refused"]
+        detourFrustration = values["engagement.frustration.detour"]
         walletEmptyFrustration = values["engagement.frustration.wallet_empty"]
         paywallHitFrustration = values["engagement.frustration.paywall_hit"]
         earnedCreditValue = values["engagement.value.earned_credit"]
@@ -130,6 +136,7 @@ public struct EngagementModel: Hashable, Sendable {
         func value(_ w: Double) { perceivedValue = min(1, perceivedValue + (1 - perceivedValue) * w) }
         switch e {
         case .shieldRefused: frustrate(shieldRefusedFrustration)
+        case .detour: frustrate(detourFrustration)
         case .walletEmpty: frustrate(walletEmptyFrustration)
         case .paywallHit: frustrate(paywallHitFrustration)
         case .earnedCredit: value(earnedCreditValue)

@@ -81,7 +81,7 @@ extension EarnedAccessAdapter {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
         guard shown.at == now, life.engine.paywallShowing != nil, life.state.lastPaywallDay != life.dayIndex else {
-            if life.engine.paywallShowing != nil { life.send(.paywallResponse(.dismiss), at: now) }
+            if life.engine.paywallShowing != nil { life.send(.paywallResponse(.dismiss), at: now); life.state.declinedPaywall = true }
             return
         }
         life.state.lastPaywallDay = life.dayIndex
@@ -98,16 +98,13 @@ extension EarnedAccessAdapter {
         guard let pick = life.world.purchase.choose(paywall, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                     valueFelt: life.engagement.perceivedValue, rng: life.purchases) else {
             life.send(.paywallResponse(.dismiss), at: now)
+            life.state.declinedPaywall = true
             return
         }
         let plan = plans[pick]
         let d = life.send(.paywallResponse(offers[pick].trialDays > 0 ? .startTrial(plan) : .buy(plan)), at: now)
         guard d == .trialStarted || d == .subscribed else { return }
         bookRenewalDecision(&life)
-        if d == .subscribed, life.features.uniform() < life.world.purchase.refundProbability(propensity: life.person.featureUse.refundPropensity,
-                                                                                             valueFelt: life.engagement.perceivedValue) {
-            life.state.refundDay = life.dayIndex + 3
-        }
         for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
         life.state.wantedApps.removeAll { life.state.apps.contains($0) }
     }

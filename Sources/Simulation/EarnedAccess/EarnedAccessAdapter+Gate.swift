@@ -51,6 +51,11 @@ extension EarnedAccessAdapter {
         }
         var redirect = life.world.choice.redirectStepSeconds
         for _ in 0..<3 {
+            // A person who no longer opens Earned Access (dormant) has no way through: the shield's only button.
+            guard !life.dormant else {
+                giveUp(app: app, intended: intended, &life, at: now)
+                return
+            }
             offerGate(app: app, intended: intended, redirectSeconds: redirect, &life, at: now)
             let context = choiceContext(&life, urge: urge, intended: intended)
             let pick = life.world.choice.choose(life.state.options, context: context, rng: life.choices)
@@ -62,6 +67,7 @@ extension EarnedAccessAdapter {
                 life.send(.shieldClose(app), at: now)
                 life.send(.appOpened, at: now)
                 life.engagement.record(.appOpened)
+                life.engagement.record(.detour)
                 redirect = 0
             }
             let d = life.send(.unlock(app, choice), at: now)
@@ -97,8 +103,9 @@ extension EarnedAccessAdapter {
         cue(.afterShield, &life, at: now)
     }
 
-    /// *Offer*: giving up, and every gate option the engine shows — enabled, or behind the paywall — as options the
-    /// person weighs (into the reused buffers). Credits are weighed as the focus time they took to earn
+    /// *Offer*: giving up, and every gate option the engine shows — enabled, or behind the paywall until the person
+    /// has once said "not now" to a paywall (they have learnt that 15/30 minutes are Pro; assumption) — as options
+    /// the person weighs (into the reused buffers). Credits are weighed as the focus time they took to earn
     /// (`focus.minutes_per_credit` minutes a credit); quests and the emergency by their seconds of effort or waiting.
     static func offerGate(app: AppID, intended: TimeSpan, redirectSeconds: Double, _ life: inout PersonLife<Self>, at now: Instant) {
         life.state.options.removeAll(keepingCapacity: true)
@@ -107,7 +114,7 @@ extension EarnedAccessAdapter {
         life.state.choices.append(nil)
         let gate = life.engine.gateOffer(for: app, at: now)
         let secondsPerCredit = Double(life.world.parameters.focusMinutesPerCredit * 60)
-        for o in gate.options where o.isEnabled || o.disabledReason == .paywall {
+        for o in gate.options where o.isEnabled || (o.disabledReason == .paywall && !life.state.declinedPaywall) {
             let friction = redirectSeconds + Double(o.delaySeconds)
             let kind: ShieldOptionKind
             switch o.choice.method {

@@ -52,6 +52,8 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var options: [OfferedOption] = []
         var choices: [GateChoice?] = []
         var refundDay: Int?
+        /// The person has said "not now" to a paywall, and no longer reaches for the options it guards.
+        var declinedPaywall = false
         /// The person leaves by lifting the restriction (modes deleted, apps removed).
         var leavingByUnblocking = false
     }
