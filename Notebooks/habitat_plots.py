@@ -496,7 +496,9 @@ def unlocks(t: dict):
     b_ax.set_ylabel("Focus Bank credits per person")
     b_ax.set_title("(b) Focus Bank credits per person per day", fontsize=9)
     from matplotlib.patches import Patch
-    extra = ([Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {thin.index.min()})"]) if len(thin) else ((), ())
+    extra = ((), ())
+    if len(thin):
+        extra = ([Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {thin.index.min()})"])
     _style_legend(a_ax, grant_series, arms, colours=["C0", "C1", "C2", "black"], extra=extra, fontsize=7, loc="upper right")
     _style_legend(b_ax, [label for _, label in credit_series], arms, colours=credit_colours, extra=extra, fontsize=7,
                   loc="upper right")
@@ -577,15 +579,17 @@ def revenue(t: dict):
         for i, source in enumerate(sources):
             sub = monthly[(monthly["arm"] == arm) & (monthly["source"] == source)]
             net = per_replication(sub, "month", "net_usd", months).mean(axis=1).to_numpy()
-            look = dict(color=f"C{j % 10}", hatch=hatches[i % len(hatches)], edgecolor="white") if several else dict(color=f"C{i}")
+            look = dict(color=f"C{i}")
+            if several:
+                look = dict(color=f"C{j % 10}", hatch=hatches[i % len(hatches)], edgecolor="white")
             m_ax.bar(x + j * width - 0.4 + width / 2, net, width, bottom=bottom, lw=0.3, **look)
             bottom += net
             paying = per_replication(sub, "month", "paying_people", months)
             p_ax.plot(months, paying.mean(axis=1), marker="o", **_series_style(i, j, len(arms)))
     from matplotlib.patches import Patch
     if several:
-        m_ax.legend([Patch(facecolor="lightgrey", edgecolor="white", hatch=hatches[i % len(hatches)]) for i in range(len(sources))],
-                    sources, fontsize=7)
+        m_ax.legend([Patch(facecolor="lightgrey", edgecolor="white", hatch=hatches[i % len(hatches)])
+                     for i in range(len(sources))], sources, fontsize=7)
         fig.legend([Patch(color=f"C{j % 10}") for j in range(len(arms))], [f"arm {a}" for a in arms], fontsize=7,
                    loc="lower center", ncol=min(3, len(arms)), frameon=False)
     else:

@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""Executes every notebook against each given run directory and fails if a cell errors or a figure is empty.
+"""Executes the notebooks against the given run directories and fails if a cell errors or a figure is empty.
 
-    python3 Notebooks/run_notebooks.py RUN_DIR [RUN_DIR ...]
+    python3 Notebooks/run_notebooks.py [--require-all] RUN_DIR [RUN_DIR ...]
 
-Also fails if a committed notebook holds outputs or execution counts (they are stored clean). Used by `make test`.
+Each run's product is read from its reports (the `product` column: scroll-off, earned-access, ...). A notebook whose
+metadata says `"habitat": {"products": [...]}` draws only those products' runs (03-token-revenue-share: scroll-off;
+07-earned-access: earned-access); the others draw any run. Every notebook is executed against every given run of a
+product it draws, e.g. `make test`'s
+
+    python3 Notebooks/run_notebooks.py --require-all BASELINE PRICE FORECAST EARNED_ACCESS
+
+runs 01–06 against the three Scroll Off runs, and 01, 02, 04–07 against the Earned Access run. A notebook no given
+run applies to is reported as not run; with --require-all that is a failure (so a missing Earned Access run cannot
+leave 07 untested). Also fails if a committed notebook holds outputs or execution counts (they are stored clean).
 """
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -14,6 +24,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import habitat_plots as hp  # noqa: E402
 
 
 def stored_clean(path: Path) -> list:
@@ -21,11 +33,29 @@ def stored_clean(path: Path) -> list:
     return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count"))]
 
 
+def notebook_products(nb) -> list | None:
+    """The products a notebook draws (its metadata `habitat.products`), None for any product."""
+    products = nb.metadata.get("habitat", {}).get("products")
+    return list(products) if products else None
+
+
 def main() -> int:
-    runs = [Path(a).resolve() for a in sys.argv[1:]]
-    if not runs:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], usage=__doc__.splitlines()[2].strip())
+    parser.add_argument("runs", nargs="*", metavar="RUN_DIR", help="run directories written by `habitat run`")
+    parser.add_argument("--require-all", action="store_true",
+                        help="fail when a notebook draws none of the given runs (e.g. no earned-access run for 07)")
+    args = parser.parse_args()
+    if not args.runs:
         print(__doc__, file=sys.stderr)
         return 2
+    runs = [Path(a).resolve() for a in args.runs]
+    missing = [str(r) for r in runs if not r.is_dir()]
+    if missing:
+        print(f"run_notebooks: not a directory: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    products = {run: hp.run_product(run) for run in runs}
+    for run, product in products.items():
+        print(f"run  {run.name}: {product or 'product unknown (only notebooks for any product)'}")
     notebooks = sorted(HERE.glob("*.ipynb"))
     failures = 0
     for nb_path in notebooks:
@@ -33,12 +63,24 @@ def main() -> int:
         if dirty:
             print(f"FAIL {nb_path.name}: stored with outputs in cells {dirty} (clear them before committing)")
             failures += 1
-    for run in runs:
-        for nb_path in notebooks:
+    executed = 0
+    for nb_path in notebooks:
+        wanted = notebook_products(nbformat.read(nb_path, as_version=4))
+        mine = [run for run in runs if wanted is None or products[run] in wanted]
+        if not mine:
+            line = f"{nb_path.name}: no {' or '.join(wanted)} run given"
+            if args.require_all:
+                failures += 1
+                print(f"FAIL {line} (--require-all)")
+            else:
+                print(f"--   {line} (not run)")
+            continue
+        for run in mine:
             nb = nbformat.read(nb_path, as_version=4)
             os.environ["HABITAT_RUN_DIR"] = str(run)
             os.environ["MPLBACKEND"] = "Agg"
             client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(HERE)}})
+            executed += 1
             try:
                 client.execute()
                 print(f"ok   {nb_path.name} on {run.name}")
@@ -46,7 +88,8 @@ def main() -> int:
                 failures += 1
                 first = str(e).strip().splitlines()
                 print(f"FAIL {nb_path.name} on {run}: {first[-1] if first else e}")
-    print(f"{len(notebooks)} notebooks × {len(runs)} runs: {'all passed' if failures == 0 else f'{failures} failure(s)'}")
+    print(f"{len(notebooks)} notebooks, {len(runs)} runs, {executed} executions: "
+          f"{'all passed' if failures == 0 else f'{failures} failure(s)'}")
     return 1 if failures else 0
 
 
