@@ -42,14 +42,15 @@ test: setup
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
-## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast).
+## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast, Earned Access's baseline).
 NB_RUNS := .build/notebook-runs
 notebooks:
 	python3 Notebooks/test_habitat_plots.py
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
 	$(HABITAT) run Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/price --progress never > /dev/null
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
-	python3 Notebooks/run_notebooks.py $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast
+	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
+	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
 
 ## plots: the same figures as PNG beside a run, for people without Jupyter: make plots RUN=Reports/scroll-off-baseline
 RUN ?= Reports/scroll-off-baseline

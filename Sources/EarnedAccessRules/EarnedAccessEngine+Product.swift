@@ -47,7 +47,7 @@ let earnedAccessDescriptor: ProductDescriptor = {
             EngineInputInfo("editMode", driven: false),
             EngineInputInfo("deleteMode", driven: true),
             EngineInputInfo("setPriority", driven: false),
-            EngineInputInfo("setStrictness", driven: true, parameters: ["modes.strict_cooldown_minutes"]),
+            EngineInputInfo("setStrictness", driven: false, parameters: ["modes.strict_cooldown_minutes"]),
             EngineInputInfo("appForeground", driven: true, parameters: ["focus.shields_apps"]),
             EngineInputInfo("shieldClose", driven: true),
             EngineInputInfo("openGate", driven: false),
@@ -66,5 +66,12 @@ let earnedAccessDescriptor: ProductDescriptor = {
             EngineInputInfo("restore", driven: false),
             EngineInputInfo("view", driven: false),
             EngineInputInfo("timer", driven: true, parameters: ["day.boundary", "credits.carryover_max"]),
+        ],
+        // Parameters no simulated life moves, and why (checked by ParameterSensitivityTests).
+        notSimulable: [
+            "modes.strict_cooldown_minutes":
+                "the simulated people keep every mode at Standard strictness (Strict/Hard are named but undefined in the seed, inventory row 33), so Strict's cooldown never binds",
+            "modes.schedule_min_minutes":
+                "the simulated people's modes are work or study blocks of 8 hours and sleep modes of 6–9 hours, so a schedule minimum (at most 4 hours) never binds",
         ])
 }()

@@ -118,13 +118,13 @@ struct ParameterSensitivityTests {
     /// Settings a parameter is only read under (documented beside the parameter in the catalogue).
     static let prerequisites: [String: [(String, String)]] = [
         "milestones.streak_min_awards_per_day": [("milestones.streak_day_rule", "earn_award")],
+        "prices.lifetime": [("prices.lifetime_enabled", "true")],
     ]
 
-    @Test("Scroll Off: each catalogue parameter, changed alone, changes some report (or is documented as not simulable)")
-    func scrollOff() throws {
-        let d = ScrollOffProduct.Engine.descriptor
-        // Cheaper Pro in every arm, so that Pro's own rules meet enough people in a small run.
-        let rules = "{prices: {pro_monthly: 2.99, pro_annual: 19.99}}"
+    /// The parameters of `A`'s catalogue no report moves with, on 40 people over 45 days (each tried at its far
+    /// value, then at the other end), with the descriptor's `notSimulable` reasons checked.
+    static func stuckParameters<A: ProductAdapter>(_: A.Type, rules: String) throws -> [Probe] {
+        let d = A.Engine.descriptor
         let probed = d.parameters.filter { !d.notSimulable.keys.contains($0.keyPath) }
         func probes(_ pass: Int) -> [Probe] {
             probed.compactMap { p in
@@ -135,16 +135,32 @@ struct ParameterSensitivityTests {
         // And the component purchase behaviour (`MechanismBehavior`): at the fitted defaults 2 % of installs pay,
         // too few in 40 people for the plans' own rules to be met.
         let behavior = "behavior: {" + MechanismBehavior.values.keys.sorted().map { "\($0): \(MechanismBehavior.values[$0]!)" }.joined(separator: ", ") + "}"
-        var stuck = try Self.unmoved(ScrollOffProduct.self, probes(0), installs: 40, days: 45, rules: rules, behavior: behavior)
+        let product = "product: \(d.id)\n"
+        var stuck = try Self.unmoved(A.self, probes(0), installs: 40, days: 45, rules: rules, behavior: product + behavior)
         // The other end, for those the first value did not move.
         let second = probes(1).filter { p in stuck.contains { $0.key == p.key } }
-        let stillStuck = try Self.unmoved(ScrollOffProduct.self, second, installs: 40, days: 45, rules: rules, behavior: behavior)
+        let stillStuck = try Self.unmoved(A.self, second, installs: 40, days: 45, rules: rules, behavior: product + behavior)
         stuck = stuck.filter { p in !second.contains { $0.key == p.key } || stillStuck.contains { $0.key == p.key } }
-        let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
-        #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
         for (key, reason) in d.notSimulable {
             #expect(d.parameters.contains { $0.keyPath == key }, "notSimulable names an unknown parameter \(key)")
             #expect(reason.count > 20, "\(key): say why it cannot be simulated")
         }
+        return stuck
+    }
+
+    @Test("Scroll Off: each catalogue parameter, changed alone, changes some report (or is documented as not simulable)")
+    func scrollOff() throws {
+        // Cheaper Pro in every arm, so that Pro's own rules meet enough people in a small run.
+        let stuck = try Self.stuckParameters(ScrollOffProduct.self, rules: "{prices: {pro_monthly: 2.99, pro_annual: 19.99}}")
+        let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
+        #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
+    }
+
+    @Test("Earned Access: each catalogue parameter, changed alone, changes some report (or is documented as not simulable)")
+    func earnedAccess() throws {
+        // Pro at the seed's low end in every arm, so that Pro's own rules meet enough people in a small run.
+        let stuck = try Self.stuckParameters(EarnedAccessProduct.self, rules: "{prices: {monthly: 6.99, annual: 39.99}}")
+        let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
+        #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
     }
 }

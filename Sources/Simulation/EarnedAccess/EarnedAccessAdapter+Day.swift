@@ -61,6 +61,8 @@ extension EarnedAccessAdapter {
         case .retry(let app, let urge, let intended):
             guard life.state.waitingUnlock == nil, life.foregroundApp == nil, life.state.apps.contains(app) else { return }
             openApp(app, urge: urge, intended: intended, &life, at: now)
+        case .addSleepMode:
+            addSleepMode(&life, at: now)
         case .renewalDecision(let periodEnd):
             renewalDecision(periodEnd: periodEnd, &life, at: now)
         }
@@ -107,6 +109,7 @@ extension EarnedAccessAdapter {
         bookRenewalDecision(&life)
         for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
         life.state.wantedApps.removeAll { life.state.apps.contains($0) }
+        if life.state.wantsSleepMode, life.send(.createMode(sleepMode(&life)), at: now) == .modeCreated { life.state.wantsSleepMode = false }
     }
 
     /// Books the keep-or-cancel decision a day before the trial or the paid period ends.

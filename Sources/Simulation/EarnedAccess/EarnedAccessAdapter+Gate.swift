@@ -1,4 +1,5 @@
 import Behavior
+import Foundation
 import EarnedAccessRules
 import RulesCore
 
@@ -139,11 +140,16 @@ extension EarnedAccessAdapter {
                              frustration: life.engagement.frustration)
     }
 
-    /// A quest or the emergency wait has begun at the gate: the person sees it through, or leaves part-way (with their
-    /// `exercise_skip_probability`; assumption) — leaving cancels it without using up the emergency (inventory row 42).
+    /// A quest or the emergency wait has begun at the gate: the person sees it through, or leaves part-way —
+    /// leaving cancels it without using up the emergency (inventory row 42). The person's
+    /// `exercise_skip_probability` is the chance of leaving a minute-long wait; a longer one is left as that many
+    /// minute-long waits would be, `1 − (1 − p)^(seconds / 60)` (assumption), so a quest's or wait's length matters.
     static func beginWait(app: AppID, urge: Double, intended: TimeSpan, questing: Bool, _ life: inout PersonLife<Self>, at now: Instant) {
         life.state.waitingUnlock = (app, urge, intended)
-        guard life.features.uniform() < life.person.featureUse.exerciseSkipProbability, let pending = life.engine.pending else { return }
+        guard let pending = life.engine.pending else { return }
+        let minutes = Double((pending.dueAt - now).milliseconds) / 60_000
+        let leaves = 1 - pow(1 - life.person.featureUse.exerciseSkipProbability, minutes)
+        guard life.features.uniform() < leaves else { return }
         let leaveAt = now + .milliseconds(Int64(Double((pending.dueAt - now).milliseconds) * life.features.uniform()))
         schedule(questing ? .abandonQuest : .abandonEmergencyWait, at: max(now + .seconds(1), leaveAt), &life)
     }

@@ -41,8 +41,15 @@ extension EarnedAccessAdapter {
             life.trace(kind: "onboarding", detail: "abandoned at the first mode", at: t)
             return
         }
-        life.send(.createMode(firstMode(&life)), at: t)
+        let first = firstMode(&life)
+        life.send(.createMode(first), at: t)
         life.send(.onboarding(.firstModeCreated), at: t)
+        // A sleep mode beside a work or study block, added the next evening by people given to bedtime schedules
+        // (their `bedtime_schedule` propensity; assumption) — on Free the seed's "2nd mode" paywall moment (§5).
+        if first.template != .sleep, life.features.uniform() < life.person.featureUse.bedtimeSchedulePropensity {
+            let evening = life.zone.instant(on: life.zone.localDate(t) + 1, at: LocalTimeOfDay(secondsSinceMidnight: 21 * 3600))
+            schedule(.addSleepMode, at: evening, &life)
+        }
         t = t + .seconds(30)
         if life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding) {
             life.send(.onboarding(.unlockStyleConfirmed), at: t)
@@ -69,18 +76,37 @@ extension EarnedAccessAdapter {
         }
     }
 
+    /// The person's sleep mode over their bedtime (§3 A) 4 template Sleep).
+    static func sleepMode(_ life: inout PersonLife<Self>) -> ModeSpec {
+        let f = life.person.featureUse
+        return ModeSpec(template: .sleep, window: DailyWindow(start: time(f.bedtimeScheduleStartHour), end: time(f.bedtimeScheduleEndHour)))
+    }
+
+    static func time(_ hours: Double) -> LocalTimeOfDay {
+        let minutes = Int((hours * 60).rounded()) % (24 * 60)
+        return LocalTimeOfDay(secondsSinceMidnight: Int32(minutes * 60))
+    }
+
+    /// Adds the sleep mode; on Free the second mode shows the paywall, weighed at once, and a person who goes Pro
+    /// adds it then (or after a later purchase).
+    static func addSleepMode(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard !life.dormant, life.engine.authorization == .granted else { return }
+        switch life.send(.createMode(sleepMode(&life)), at: now) {
+        case .paywall:
+            life.state.wantsSleepMode = true
+            settlePaywall(&life, at: now)
+        default:
+            life.state.wantsSleepMode = false
+        }
+    }
+
     /// The first mode from the persona (seed 003 §3 A) 4 "template: Work/Study/Sleep"; assumption): a sleep mode over
     /// the person's bedtime for late-night scrollers; a study block 10:00–18:00 on weekdays for students (and the
     /// student-profile ADHD adult); a work block 09:00–17:00 on weekdays for everyone else.
     static func firstMode(_ life: inout PersonLife<Self>) -> ModeSpec {
-        func time(_ hours: Double) -> LocalTimeOfDay {
-            let minutes = Int((hours * 60).rounded()) % (24 * 60)
-            return LocalTimeOfDay(secondsSinceMidnight: Int32(minutes * 60))
-        }
         switch life.person.phoneUse.dailyProfile {
         case .lateNight:
-            let f = life.person.featureUse
-            return ModeSpec(template: .sleep, window: DailyWindow(start: time(f.bedtimeScheduleStartHour), end: time(f.bedtimeScheduleEndHour)))
+            return sleepMode(&life)
         case .student:
             return ModeSpec(template: .study, window: DailyWindow(start: time(10), end: time(18), days: .weekdays))
         case .dayWorker:

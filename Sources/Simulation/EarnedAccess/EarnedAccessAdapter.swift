@@ -26,6 +26,8 @@ public enum EarnedAccessAdapter: ProductAdapter {
         case checkOffHabit(HabitID)
         case abandonQuest
         case abandonEmergencyWait
+        /// Add a sleep mode beside the first mode (a second mode: Pro on the seed's rules).
+        case addSleepMode
         /// Try the app again once the block that stopped the person has ended.
         case retry(AppID, urge: Double, intended: TimeSpan)
         /// Keep or cancel before the trial or paid period ends.
@@ -38,6 +40,8 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var apps: [AppID] = []
         /// Apps the person wanted but Free refused (a 4th app): added if they go Pro.
         var wantedApps: [AppID] = []
+        /// A sleep mode the person wanted but Free refused (a 2nd mode): added if they go Pro.
+        var wantsSleepMode = false
         var habits: [HabitID] = []
         var plans: [(at: Instant, plan: Plan)] = []
         var lastPaywallDay = -1
