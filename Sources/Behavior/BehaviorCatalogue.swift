@@ -68,7 +68,7 @@ public enum BehaviorCatalogue {
         p("engagement.frustration.shield_refused", 0.04, 0...1, "frustration step of a refused shield (share of headroom, × (0.5 + sensitivity))"),
         p("engagement.frustration.wallet_empty", 0.08, 0...1, "frustration step of an empty wallet"),
         p("engagement.frustration.paywall_hit", 0.10, 0...1, "frustration step of hitting a paywall"),
-        p("engagement.frustration.detour", 0.065, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
+        p("engagement.frustration.detour", 0.0636, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
         p("engagement.value.earned_credit", 0.01, 0...1, "perceived-value step of earning credit (share of headroom)"),
         p("engagement.value.resisted_urge", 0.03, 0...1, "perceived-value step of a resisted urge"),
         p("engagement.value.per_minute_saved", 0.002, 0...1, "perceived-value step per minute saved"),

@@ -66,7 +66,7 @@ public struct EngagementModel: Hashable, Sendable {
     /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield, an empty wallet, a paywall.
     public var shieldRefusedFrustration = 0.04
     /// Frustration step of a detour through the blocker's own app to get past a shield (assumption).
-    public var detourFrustration = 0.065
+    public var detourFrustration = 0.0636
     public var walletEmptyFrustration = 0.08
     public var paywallHitFrustration = 0.10
     /// Perceived-value steps (share of headroom) of earned credit, a resisted urge, each minute saved (capped).
