@@ -17,7 +17,7 @@ struct BehaviorCatalogueTests {
         "engagement.frustration_daily_retention": 0.8, "engagement.value_daily_retention": 0.93,
         "engagement.app_open_habit_gain": 0.05, "engagement.app_open_habit_daily_retention": 0.97,
         "engagement.frustration.shield_refused": 0.04, "engagement.frustration.wallet_empty": 0.08,
-        "engagement.frustration.paywall_hit": 0.10, "engagement.value.earned_credit": 0.01, "engagement.value.resisted_urge": 0.03,
+        "engagement.frustration.paywall_hit": 0.10, "engagement.frustration.detour": 0.0636, "engagement.value.earned_credit": 0.01, "engagement.value.resisted_urge": 0.03,
         "engagement.value.per_minute_saved": 0.002, "engagement.value.minutes_saved_cap": 0.2,
         "engagement.cue.none": 0.05, "engagement.cue.notification": 0.6, "engagement.cue.wallet_check": 0.9,
         "engagement.cue.after_shield": 0.3, "engagement.app_open_per_pickup_scale": 0.05, "engagement.insight_view_probability": 0.15,

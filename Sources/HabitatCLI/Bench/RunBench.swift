@@ -8,7 +8,7 @@ import Simulation
 struct RunBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Measure the full Scroll Off simulation: person-days per second and peak memory."
+        abstract: "Measure a full simulation of one product: person-days per second and peak memory."
     )
 
     @Option(help: "The product to simulate (its engine's default rules; the embedded baseline's population).")
