@@ -38,13 +38,20 @@ def main() -> int:
         if fig is None:
             print(f"  {name}: {hp.skip_reason(name, tables)} (skipped)")
             continue
-        if hp.figure_is_empty(fig):
-            print(f"plot_run: the {name} figure is empty", file=sys.stderr)
+        if not save(fig, name, out):
             return 1
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=110)
-        print(f"  wrote {path}")
     return 0
+
+
+def save(fig, name: str, out: Path) -> bool:
+    """Writes `fig` as `out/NAME.png`; an empty figure is an error (False), never a blank picture."""
+    if hp.figure_is_empty(fig):
+        print(f"plot_run: the {name} figure is empty", file=sys.stderr)
+        return False
+    path = out / f"{name}.png"
+    fig.savefig(path, dpi=110)
+    print(f"  wrote {path}")
+    return True
 
 
 def plot_calibration(cal_dir: Path, out: Path) -> int:
@@ -56,12 +63,11 @@ def plot_calibration(cal_dir: Path, out: Path) -> int:
     if check.is_file():
         figures.append(("world-check", hp.world_check({"worldcheck": pd.read_csv(check, dtype={"replication": str, "arm": str})})))
     for name, fig in figures:
-        if fig is None or hp.figure_is_empty(fig):
+        if fig is None:
             print(f"plot_run: the {name} figure is empty", file=sys.stderr)
             return 1
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=110)
-        print(f"  wrote {path}")
+        if not save(fig, name, out):
+            return 1
     return 0
 
 

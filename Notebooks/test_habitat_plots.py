@@ -102,6 +102,16 @@ def _write(path: Path, header: str, *rows: str):
     path.write_text("\n".join([header, *rows]) + "\n")
 
 
+def _expect_refused(run: Path, what: str, message: str):
+    """load_run must refuse `run` with a FileNotFoundError whose text contains `message`."""
+    try:
+        hp.load_run(run)
+    except FileNotFoundError as e:
+        assert message in str(e), e
+        return
+    raise SystemExit(f"load_run accepted {what}")
+
+
 def check_product_reports():
     """A run needs the reports every product writes, plus its own product's: an Earned Access run loads without
     token-revenue-share.csv but not without unlocks.csv; the product is read from the reports' `product` column."""
@@ -110,11 +120,7 @@ def check_product_reports():
         keys = "scenario,arm,replication,product"
         for key in hp.REQUIRED:
             _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,earned-access,0")
-        try:
-            hp.load_run(run)
-            raise SystemExit("load_run accepted an Earned Access run without unlocks.csv")
-        except FileNotFoundError as e:
-            assert "earned-access run without unlocks.csv" in str(e), e
+        _expect_refused(run, "an Earned Access run without unlocks.csv", "earned-access run without unlocks.csv")
         _write(run / "unlocks.csv", keys + ",day,method,people", "s,control,1,earned-access,0,all,1")
         t = hp.load_run(run)
         assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access" and not hp.is_scroll_off(t)
@@ -122,11 +128,7 @@ def check_product_reports():
         assert "scroll-off" in hp.skip_reason("token-share", t)
         for key in hp.REQUIRED:
             _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,scroll-off,0")
-        try:
-            hp.load_run(run)
-            raise SystemExit("load_run accepted a Scroll Off run without token-revenue-share.csv")
-        except FileNotFoundError as e:
-            assert "token-revenue-share.csv" in str(e), e
+        _expect_refused(run, "a Scroll Off run without token-revenue-share.csv", "token-revenue-share.csv")
 
 
 def _unlocks_frame(arms=("control",)):

@@ -83,7 +83,7 @@ extension EarnedAccessAdapter {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
         guard shown.at == now, life.engine.paywallShowing != nil, life.state.lastPaywallDay != life.dayIndex else {
-            if life.engine.paywallShowing != nil { life.send(.paywallResponse(.dismiss), at: now); life.state.declinedPaywall = true }
+            if life.engine.paywallShowing != nil { declinePaywall(&life, at: now) }
             return
         }
         life.state.lastPaywallDay = life.dayIndex
@@ -99,8 +99,7 @@ extension EarnedAccessAdapter {
         let paywall = Paywall(reason: reason, offers: offers)
         guard let pick = life.world.purchase.choose(paywall, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                     valueFelt: life.engagement.perceivedValue, rng: life.purchases) else {
-            life.send(.paywallResponse(.dismiss), at: now)
-            life.state.declinedPaywall = true
+            declinePaywall(&life, at: now)
             return
         }
         let plan = plans[pick]
@@ -110,6 +109,12 @@ extension EarnedAccessAdapter {
         for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
         life.state.wantedApps.removeAll { life.state.apps.contains($0) }
         if life.state.wantsSleepMode, life.send(.createMode(sleepMode(&life)), at: now) == .modeCreated { life.state.wantsSleepMode = false }
+    }
+
+    /// "Not now": the paywall is dismissed, and the person has learnt what it guards.
+    static func declinePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.send(.paywallResponse(.dismiss), at: now)
+        life.state.declinedPaywall = true
     }
 
     /// Books the keep-or-cancel decision a day before the trial or the paid period ends.

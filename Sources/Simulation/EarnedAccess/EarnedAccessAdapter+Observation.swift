@@ -69,12 +69,8 @@ extension EarnedAccessAdapter {
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
             if life.summary.tally.counts[.startedTrial] == 1 { life.summary.tally.counts.flag(.trialThenPaid) }
             life.summary.planSegment = "pro"
-            // Every first charge — bought outright or a trial converting — may be refunded by the store within days
-            // (as for every product; assumption: asked for on the third local day after).
-            if life.features.uniform() < life.world.purchase.refundProbability(propensity: life.person.featureUse.refundPropensity,
-                                                                               valueFelt: life.engagement.perceivedValue) {
-                life.state.refundDay = life.dayIndex + 3
-            }
+            // Every first charge — bought outright or a trial converting — may be refunded by the store within days.
+            if let day = life.refundRequestDay() { life.state.refundDay = day }
         case .subscriptionRenewed(let plan, _):
             life.summary.tally.renewals += 1
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)

@@ -56,6 +56,14 @@ extension PersonLife {
         summary.consumableMonths[month] = m
     }
 
+    /// The local day on which the person will ask the store to refund a charge just made, or nil if they will not:
+    /// one draw from the `features` stream against `PurchaseModel.refundProbability` (their refund propensity, the
+    /// value they feel); asked on the third local day after (assumption, audit D11), the same for every product.
+    public func refundRequestDay() -> Int? {
+        let p = world.purchase.refundProbability(propensity: person.featureUse.refundPropensity, valueFelt: engagement.perceivedValue)
+        return features.uniform() < p ? dayIndex + 3 : nil
+    }
+
     /// Counts a consumable purchase refused at the product's monthly cap (`token-revenue-share.csv` `cap_hits`).
     public mutating func recordConsumableCapHit(at t: Instant) {
         summary.consumableMonths[zone.monthID(t), default: ConsumableMonth()].capHits += 1

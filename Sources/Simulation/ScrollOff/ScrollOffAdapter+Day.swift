@@ -41,11 +41,8 @@ extension ScrollOffAdapter {
         let d = life.send(.buyPlan(plan), at: now)
         guard d == .subscribed || d == .upgraded else { return }
         bookRenewalDecision(&life)
-        // A person may ask the store for a refund within days (D11; assumption: on the third local day after).
-        if life.features.uniform() < life.world.purchase.refundProbability(propensity: life.person.featureUse.refundPropensity,
-                                                                           valueFelt: life.engagement.perceivedValue) {
-            life.state.refundDay = life.dayIndex + 3
-        }
+        // A person may ask the store for a refund within days (D11).
+        if let day = life.refundRequestDay() { life.state.refundDay = day }
         if plan.tier == .pro, life.features.uniform() < life.person.featureUse.perAppBudgetPropensity { life.state.wantsBudgets = true }
     }
 
