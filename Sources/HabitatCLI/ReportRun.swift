@@ -43,6 +43,53 @@ enum ReportRun {
         }
     }
 
+    /// Simulates shard `shard` of `scenario` into a shard folder at `dir` (`habitat run --shard K/N`): the mergeable
+    /// state of every arm × replication (`shard-state.jsonl`) and a manifest of kind `shard`, written atomically like
+    /// a report. Refuses a precision target (exit 2): its replications depend on every person's results.
+    static func simulateShard(_ scenario: ResolvedScenario, shard: ShardSpec, scenarioFile: String?, into dir: URL, shownPath: String,
+                              threads: Int, progress: ProgressMode, allowLarge: Bool) throws -> (totals: (people: Int, personDays: Int, events: Int), seconds: Double) {
+        let file = scenarioFile ?? DefaultScenario.fileName
+        if scenario.precision != nil {
+            fail("habitat: \(file): --shard cannot split a run with a precision target (precision: replications are added until "
+                 + "a half-width is met, which needs every person's results after each replication). Run it whole, or remove "
+                 + "`precision` and give a fixed number of replications to shard it")
+            throw ExitCode(2)
+        }
+        try requireEngine(scenario, scenarioFile: scenarioFile)
+        if !allowLarge, let refusal = RunSize(scenario, threads: threads, shards: shard.count).refusal {
+            fail("habitat: \(file): shard \(shard): \(refusal)")
+            throw ExitCode(2)
+        }
+        return try StopRequest.withCleanStop {
+            try exitStatus {
+                let report = try ReportDirectory(destination: dir, kind: .shard, shownPath: shownPath)
+                defer { report.abort() }
+                let run = try Products.run(scenario, threads: threads)
+                let total = run.shardPeople(shard)
+                let bar = ProgressBar(total: total, unit: "people", label: "\(scenario.name) shard \(shard)", mode: progress)
+                let clock = ContinuousClock()
+                let started = clock.now
+                let sink = try report.open(ShardState.fileName)
+                let totals: (people: Int, personDays: Int, events: Int)
+                do {
+                    totals = try run.simulateShard(shard, emit: { try sink.write(bytes: $0); try sink.write("\n") }, progress: { bar.update($0) })
+                } catch { bar.finish(0); throw error }
+                bar.finish(total)
+                try report.close(sink, ShardState.fileName)
+                let seconds = (clock.now - started).seconds
+                var manifest = RunManifest(command: "run --shard", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+                                           resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
+                                           people: totals.people, personDays: totals.personDays, eventsSimulated: totals.events,
+                                           threads: threads, wallSeconds: seconds, files: [ShardState.fileName], kind: .shard)
+                manifest.shard = shard
+                try report.write("manifest.json", text: try manifest.json())
+                try StopRequest.checkpoint()
+                try report.commit()
+                return (totals, seconds)
+            }
+        }
+    }
+
     /// Runs `body`, printing an error as one line and turning it into the exit status the help documents: 2 for a
     /// destination Habitat will not write, 128 + the signal for an interruption, 1 for anything else.
     static func exitStatus<T>(_ body: () throws -> T) throws -> T {
@@ -55,6 +102,9 @@ enum ReportRun {
             throw ExitCode(interrupted.exitStatus)
         } catch let refused as OutputRefused {
             fail("habitat: \(refused)")
+            throw ExitCode(2)
+        } catch let refused as ShardRefused {
+            fail("habitat merge: \(refused)")
             throw ExitCode(2)
         } catch {
             fail("habitat: \(error)")

@@ -143,17 +143,40 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run even when the run looks too large for this machine (time, reports, memory, sweep points).")
     var allowLarge = false
 
+    @Option(help: ArgumentHelp(
+        "Simulate only shard K of N (1 ≤ K ≤ N): a fixed block of person ids, the same in every arm and replication. "
+        + "Writes a shard folder (not a report) to --out (default Reports/<scenario name>-shard-K-of-N); "
+        + "`habitat merge` folds the N folders into the reports of a whole run, byte for byte.", valueName: "K/N"))
+    var shard: String?
+
+    func validate() throws {
+        if let shard { do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError(error.description) } }
+    }
+
     func run() throws {
+        if let shard { return try runShard(try ShardSpec(parsing: shard)) }
         let scenario = try options.load(outputDir: out, allowLarge: allowLarge)
         let path = out ?? scenario.outputs.resolvedDir
         let dir = URL(fileURLWithPath: path)
         let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: path,
                                                     threads: execution.threads, progress: execution.progress, allowLarge: allowLarge,
                                                     extra: { try TraceCommand.writeTraces(scenario, into: $0) })
-        printSummary(run, seconds: seconds, dir: dir)
+        Self.printSummary(run, seconds: seconds, dir: dir)
     }
 
-    func printSummary(_ run: any ProductRun, seconds: Double, dir: URL) {
+    /// `--shard K/N`: one shard folder, and how to merge the shards.
+    func runShard(_ spec: ShardSpec) throws {
+        let scenario = try options.load(allowLarge: allowLarge)
+        let path = out ?? "Reports/\(scenario.name)-\(spec.folderName)"
+        let (totals, seconds) = try ReportRun.simulateShard(scenario, shard: spec, scenarioFile: options.scenario, into: URL(fileURLWithPath: path),
+                                                            shownPath: path, threads: execution.threads, progress: execution.progress,
+                                                            allowLarge: allowLarge)
+        print(String(format: "%@ — shard %@: %d people, %d person-days simulated in %.1f s; shard folder written to %@",
+                     scenario.name, spec.description, totals.people, totals.personDays, seconds, path))
+        print("When all \(spec.count) shards are done: habitat merge SHARD_FOLDER... --out Reports/\(scenario.name)")
+    }
+
+    static func printSummary(_ run: any ProductRun, seconds: Double, dir: URL) {
         for (arm, table) in run.kpiSummary() {
             print("\(run.scenario.name) — arm \(arm) — \(run.replicationsRun) replication(s), \(run.scenario.arms.first!.population.installs) people, \(run.scenario.horizonDays) days")
             print("kpi".padding(toLength: 36, withPad: " ", startingAt: 0) + "mean".padding(toLength: 14, withPad: " ", startingAt: 0) + "95% CI".padding(toLength: 26, withPad: " ", startingAt: 0) + "target")

@@ -45,6 +45,12 @@ public final class FileSink {
         if buffer.count >= Self.flushAt { try flush() }
     }
 
+    /// Appends bytes.
+    public func write(bytes: Data) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushAt { try flush() }
+    }
+
     /// Appends the whole contents of another file (e.g. a spool), in chunks.
     public func append(contentsOf other: String) throws {
         try flush()

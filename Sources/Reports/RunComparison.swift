@@ -27,6 +27,10 @@ public struct FinishedRun: Sendable {
             throw ComparisonError("\(directory.path): not found or not a folder — give a finished run's report folder")
         }
         manifest = try Self.readManifest(directory.appendingPathComponent("manifest.json"))
+        if manifest.kind == .shard {
+            throw ComparisonError("\(directory.path): a shard folder (shard \(manifest.shard?.description ?? "?") of a run), not a report — "
+                                  + "merge all the run's shards first: habitat merge SHARD_FOLDER... --out DIR")
+        }
         for file in manifest.files {
             guard OutputSafety.fileType(directory.appendingPathComponent(file).path) == S_IFREG else {
                 throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: '\(file)' is listed but "

@@ -25,6 +25,12 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public var wallSeconds: Double
     /// Report files written, in order.
     public var files: [String]
+    /// The shard a shard folder holds (`habitat run --shard K/N`); absent in every other folder.
+    public var shard: ShardSpec?
+    /// The number of shards a report was merged from (`habitat merge`); absent in a report run whole. With
+    /// `wall_seconds`, `threads` and `shard`, the only fields in which a merged report's manifest differs from a
+    /// whole run's.
+    public var mergedShards: Int?
 
     public init(command: String, scenarioName: String, scenarioHash: String, resolvedScenario: String, seed: UInt64,
                 replications: Int, people: Int, personDays: Int, eventsSimulated: Int, threads: Int,
@@ -48,7 +54,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// `.convertFromSnakeCase` makes a `DecodingError` name Swift's keys (`personDays: missing`), and `compare` and
     /// `check` quote those errors to users, who see `person_days` in the file.
     enum CodingKeys: String, CodingKey {
-        case tool, kind, command, seed, replications, people, threads, files
+        case tool, kind, command, seed, replications, people, threads, files, shard
+        case mergedShards = "merged_shards"
         case toolVersion = "tool_version", gitCommit = "git_commit", scenarioName = "scenario_name"
         case scenarioHash = "scenario_hash", resolvedScenario = "resolved_scenario", personDays = "person_days"
         case eventsSimulated = "events_simulated", wallSeconds = "wall_seconds"

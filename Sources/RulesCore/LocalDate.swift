@@ -121,7 +121,7 @@ public struct WeekdaySet: OptionSet, Hashable, Sendable, CustomStringConvertible
 }
 
 /// A calendar month, e.g. `2026-03`: the unit of monthly caps (tokens) and monthly reports.
-public struct MonthID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct MonthID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     public var year: Int
     public var month: Int
     public init(year: Int, month: Int) { self.year = year; self.month = month }

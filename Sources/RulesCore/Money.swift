@@ -2,7 +2,7 @@
 ///
 /// Micro-dollars keep store fees (30 % or 15 % of $4.99) exact, so ledgers add up to the last digit
 /// whatever order they are merged in (DESIGN.md, principle 6).
-public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible, AdditiveArithmetic {
+public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible, AdditiveArithmetic, Codable {
     /// Micro-dollars.
     public var micros: Int64
 

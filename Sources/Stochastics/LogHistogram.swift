@@ -138,3 +138,44 @@ import Musl
 
 @inline(__always) private func pow10(_ x: Double) -> Double { pow(10, x) }
 @inline(__always) private func log10Value(_ x: Double) -> Double { log10(x) }
+
+/// A histogram's state in a shard file (`habitat run --shard`): only the bins that hold values, as `[bin, count]`
+/// pairs, the fixed-point sum as a decimal string (JSON numbers cannot hold every `Int128`), and the extremes
+/// (absent when empty). Decoding gives back the same histogram, bit for bit.
+extension LogHistogram: Codable {
+    enum CodingKeys: String, CodingKey { case count, bins, sum, min, max }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        let n = try c.decode(Int.self, forKey: .count)
+        guard n > 0 else { return }
+        var bins = [Int](repeating: 0, count: LogHistogram.logBins + 3)
+        var total = 0
+        for pair in try c.decode([[Int]].self, forKey: .bins) {
+            guard pair.count == 2, bins.indices.contains(pair[0]), pair[1] > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "bad bin \(pair)")
+            }
+            bins[pair[0]] += pair[1]
+            total += pair[1]
+        }
+        guard total == n, let sum = Int128(try c.decode(String.self, forKey: .sum)) else {
+            throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "bins hold \(total) values, count says \(n)")
+        }
+        counts = bins
+        count = n
+        fixedSum = sum
+        min = try c.decode(Double.self, forKey: .min)
+        max = try c.decode(Double.self, forKey: .max)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        guard count > 0 else { return }
+        try c.encode(counts.indices.filter { counts[$0] > 0 }.map { [$0, counts[$0]] }, forKey: .bins)
+        try c.encode(String(fixedSum), forKey: .sum)
+        try c.encode(min, forKey: .min)
+        try c.encode(max, forKey: .max)
+    }
+}

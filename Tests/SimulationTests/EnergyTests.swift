@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Reports
 import RulesCore
@@ -139,12 +140,15 @@ struct EnergyTests {
 
     static func constructedDays() -> [(PersonDayBattery, String)] {
         // iphone-13: 10 days with idle 0.1·k (k = 1…10), active 1.0 (day 10: none), 24 h 2.0·k.
-        (1...10).map { k in
-            (PersonDayBattery(idlePctPerHour: 0.1 * Double(k), activePctPerHour: k == 10 ? nil : 1.0, pctPer24h: 2.0 * Double(k)), "iphone-13")
-        } + [(PersonDayBattery(idlePctPerHour: 0.01, activePctPerHour: 0.2, pctPer24h: 0.5), "iphone-se-3")]
+        var days: [(PersonDayBattery, String)] = (1...10).map { (k: Int) -> (PersonDayBattery, String) in
+            let active: Double? = k == 10 ? nil : 1.0
+            return (PersonDayBattery(idlePctPerHour: 0.1 * Double(k), activePctPerHour: active, pctPer24h: 2.0 * Double(k)), "iphone-13")
+        }
+        days.append((PersonDayBattery(idlePctPerHour: 0.01, activePctPerHour: 0.2, pctPer24h: 0.5), "iphone-se-3"))
+        return days
     }
 
-    @Test func accumulatorMergeEqualsSinglePass() {
+    @Test func accumulatorMergeEqualsSinglePass() throws {
         let rng = RandomStream(seed: 99)
         let devices = DeviceCatalog.all
         var single = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
@@ -167,10 +171,19 @@ struct EnergyTests {
         for d in DeviceCatalog.ids {
             for m in BatteryMetric.allCases { #expect(merged.histogram(device: d, metric: m) == single.histogram(device: d, metric: m)) }
         }
-        for a in EnergyActivity.allCases {
-            #expect(abs(merged.energyByActivity[a] - single.energyByActivity[a]) <= 1e-9 * max(1, single.energyByActivity[a]))
-        }
+        // Energy by activity is summed in fixed point: merging parts gives the whole's bits, in any grouping
+        // (what lets shards merge into a whole run's bytes).
+        #expect(merged.energyByActivity == single.energyByActivity)
+        var reversed = BatteryBudgetAccumulator(budgets: ScrollOffProduct.descriptor.batteryBudgets)
+        for p in parts.reversed() { reversed.merge(p) }
+        #expect(reversed.energyByActivity == single.energyByActivity && reversed == merged)
         #expect(single.energyByActivity.shieldRender > 0 && single.energyByActivity.notification == 0)
+        // And the state survives a shard file (JSON) bit for bit; the budgets come from the decoder.
+        let decoder = JSONDecoder()
+        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = ScrollOffProduct.descriptor.batteryBudgets
+        let decoded = try decoder.decode(BatteryBudgetAccumulator.self, from: JSONEncoder().encode(single))
+        #expect(decoded == single)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(BatteryBudgetAccumulator.self, from: JSONEncoder().encode(single)) }
     }
 
     @Test func rowsHaveTheContractColumnsAndFigures() {

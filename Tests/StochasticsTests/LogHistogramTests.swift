@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Stochastics
 
@@ -37,5 +38,47 @@ struct LogHistogramTests {
         }
         #expect(grouped == whole)
         #expect(grouped.mean!.bitPattern == whole.mean!.bitPattern)
+    }
+}
+
+@Suite("LogHistogram: exact merge and shard-file encoding")
+struct LogHistogramEncodingTests {
+    static func values(_ n: Int, seed: UInt64) -> [Double] {
+        var s = seed
+        return (0..<n).map { i in
+            s = s &* 6364136223846793005 &+ 1442695040888963407
+            let u = Double(s >> 11) / Double(1 << 53)
+            return i % 17 == 0 ? 0 : i % 29 == 0 ? 3e-7 : i % 31 == 0 ? 2e4 : -log(1 - u) * 40
+        }
+    }
+
+    @Test("merging in any grouping and order gives the same histogram, bit for bit")
+    func groupingDoesNotMatter() {
+        let xs = Self.values(5_000, seed: 11)
+        let whole = LogHistogram(xs)
+        let parts = stride(from: 0, to: xs.count, by: 700).map { LogHistogram(xs[$0..<min(xs.count, $0 + 700)]) }
+        var forward = LogHistogram(), backward = LogHistogram(), pairs = LogHistogram()
+        for p in parts { forward.merge(p) }
+        for p in parts.reversed() { backward.merge(p) }
+        for i in stride(from: 0, to: parts.count, by: 2) {
+            var pair = parts[i]
+            if i + 1 < parts.count { pair.merge(parts[i + 1]) }
+            pairs.merge(pair)
+        }
+        #expect(forward == whole && backward == whole && pairs == whole)
+        #expect(forward.mean == whole.mean && backward.quantile(0.9) == whole.quantile(0.9))
+    }
+
+    @Test("a histogram survives JSON bit for bit, empty or full; a corrupt one is refused")
+    func roundTrip() throws {
+        for h in [LogHistogram(), LogHistogram([0]), LogHistogram(Self.values(3_000, seed: 5))] {
+            let decoded = try JSONDecoder().decode(LogHistogram.self, from: JSONEncoder().encode(h))
+            #expect(decoded == h)
+            #expect(decoded.quantile(0.5) == h.quantile(0.5) && decoded.sum == h.sum && decoded.min == h.min)
+        }
+        let bad = #"{"count":3,"bins":[[5,2]],"sum":"10","min":1,"max":2}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(LogHistogram.self, from: Data(bad.utf8)) }
+        let outside = #"{"count":1,"bins":[[99999,1]],"sum":"10","min":1,"max":2}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(LogHistogram.self, from: Data(outside.utf8)) }
     }
 }

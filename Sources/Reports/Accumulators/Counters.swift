@@ -6,7 +6,7 @@ public protocol CounterKey: CaseIterable, RawRepresentable, Sendable where RawVa
 /// A person's life counts into one; the run's accumulator merges people's counters. Adding a figure is therefore
 /// a case of the key enum, the place that counts it and the KPI that uses it — never a new field, `add` and
 /// `merge` line. Integer sums are exact, so merging in any grouping gives the same result.
-public struct Counters<Key: CounterKey>: Mergeable, Sendable, Hashable {
+public struct Counters<Key: CounterKey>: Mergeable, Sendable, Hashable, Codable {
     @usableFromInline var values: [Int]
 
     /// All zero.

@@ -17,9 +17,9 @@ public struct PersonMonth: Hashable, Sendable {
 
 /// Month-by-month counts of one arm and replication, folded from people (Mergeable): the stock and flow
 /// figures `forecast.csv` scales to the real population.
-public struct ForecastAccumulator: Mergeable, Sendable, Hashable {
+public struct ForecastAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// Sums over the simulated people of one month.
-    public struct Month: Hashable, Sendable {
+    public struct Month: Hashable, Sendable, Codable {
         public var installs = 0, active = 0
         /// People paying at the month's end, per paid segment (in the product's order).
         public var paying: [Int]

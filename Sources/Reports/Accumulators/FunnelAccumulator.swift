@@ -2,7 +2,7 @@ import RulesCore
 /// `activation-funnel.csv` (CONTRACT.md, report 1): how many people reached each stage (in order, within its
 /// window — the product's tracker decides), with rates from the previous stage and from the start, and whether
 /// the conversion from the previous stage meets the product's target range.
-public struct FunnelAccumulator: Mergeable, Sendable, Hashable {
+public struct FunnelAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// People who reached each stage.
     public private(set) var reached: [Int]
     /// People who entered the funnel (installs).

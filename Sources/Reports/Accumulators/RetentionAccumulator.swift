@@ -3,7 +3,7 @@ import RulesCore
 /// What makes a person active on a day, for retention. Every product reports both readings (issue 13, audit D2):
 /// "still using" a product whose main surface is not its own app (a blocker's shield, a lock screen) is more than
 /// opening that app.
-public enum RetentionActivity: String, Hashable, Sendable, CaseIterable, Comparable {
+public enum RetentionActivity: String, Hashable, Sendable, CaseIterable, Comparable, Codable {
     /// The product is in use: the person met its restriction (shield, lock), spent or earned in it, or opened its
     /// app — each product's adapter says which of its events count.
     case productInUse = "product_in_use"
@@ -19,8 +19,8 @@ public enum RetentionActivity: String, Hashable, Sendable, CaseIterable, Compara
 /// A person is active on day N when they were active (in the row's reading) on the N-th local day after their
 /// install day (day 0 is the install day). Only people whose day N lies inside the horizon count in day N's cohort size, so late
 /// installs do not drag long-horizon retention down. Counts are integers: merging is exact in any order.
-public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
-    public struct Key: Hashable, Sendable, Comparable {
+public struct RetentionAccumulator: Mergeable, Sendable, Hashable, Codable {
+    public struct Key: Hashable, Sendable, Comparable, Codable {
         /// ISO week of install (`2026-W02`) or `all`.
         public var cohort: String
         /// `all`, a persona, or a plan.
@@ -31,7 +31,7 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable {
             (a.cohort, a.segment) != (b.cohort, b.segment) ? (a.cohort, a.segment) < (b.cohort, b.segment) : a.activity < b.activity
         }
     }
-    public struct Counts: Hashable, Sendable {
+    public struct Counts: Hashable, Sendable, Codable {
         /// People observable on day N.
         public var eligible: [Int]
         /// People active on day N.

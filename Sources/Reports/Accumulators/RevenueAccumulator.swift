@@ -68,13 +68,13 @@ public struct PersonRevenue: Sendable {
 
 /// `revenue.csv` (CONTRACT.md, report 6): per month and source, gross, refunds, store fee, net, transactions and
 /// paying people, with a `total` month per source. Integer money, so merging is exact in any order.
-public struct RevenueAccumulator: Mergeable, Sendable, Hashable {
-    public struct Key: Hashable, Sendable, Comparable {
+public struct RevenueAccumulator: Mergeable, Sendable, Hashable, Codable {
+    public struct Key: Hashable, Sendable, Comparable, Codable {
         public var month: MonthID
         public var source: String
         public static func < (a: Key, b: Key) -> Bool { (a.month, a.source) < (b.month, b.source) }
     }
-    public struct Totals: Hashable, Sendable {
+    public struct Totals: Hashable, Sendable, Codable {
         public var gross = Money.zero, refunds = Money.zero, storeFee = Money.zero
         public var transactions = 0, payingPeople = 0
         public var net: Money { gross - refunds - storeFee }

@@ -2,8 +2,8 @@ import RulesCore
 
 /// `token-revenue-share.csv` (CONTRACT.md, report 3): the share of gross revenue that comes from consumable
 /// tokens, per month and in total, against the product's ceiling (Scroll Off §5.2: tokens stay under 20 %).
-public struct TokenShareAccumulator: Mergeable, Sendable, Hashable {
-    public struct Month: Hashable, Sendable {
+public struct TokenShareAccumulator: Mergeable, Sendable, Hashable, Codable {
+    public struct Month: Hashable, Sendable, Codable {
         public var tokenGross = Money.zero, subscriptionGross = Money.zero, otherGross = Money.zero
         public var tokensSold = 0, tokenBuyers = 0, capHits = 0
         public var totalGross: Money { tokenGross + subscriptionGross + otherGross }

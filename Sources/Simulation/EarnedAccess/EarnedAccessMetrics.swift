@@ -14,7 +14,7 @@ public enum EarnedAccessCount: Int, CounterKey {
 
 /// A count per unlock method (credits, quest, emergency), indexed by `UnlockMethod.rawValue`; inline, so a day's
 /// figures allocate nothing.
-public struct PerMethod: Hashable, Sendable {
+public struct PerMethod: Hashable, Sendable, Codable {
     public var credits = 0, quest = 0, emergency = 0
     public subscript(_ m: Int) -> Int {
         get { m == 0 ? credits : m == 1 ? quest : emergency }
@@ -25,7 +25,7 @@ public struct PerMethod: Hashable, Sendable {
 }
 
 /// One local day's unlock figures (`unlocks.csv`), by method. Index: day since install.
-public struct UnlockDay: Hashable, Sendable {
+public struct UnlockDay: Hashable, Sendable, Codable {
     /// Per method: attempts created, grants, minutes granted, completed, abandoned.
     public var attempts = PerMethod(), grants = PerMethod(), minutes = PerMethod(), completed = PerMethod(), abandoned = PerMethod()
     public var gateVisits = 0, creditsEarned = 0, creditsSpent = 0, creditsExpired = 0

@@ -6,13 +6,13 @@ import Reports
 ///
 /// Per device and metric it keeps a `LogHistogram` (exact count, mean and maximum; p50/p90/p99 within 1.16%)
 /// and the exact count of person-days within the budget, which is why the budgets are fixed at construction.
-/// Merging is bit-identical in any grouping (integer counts, fixed-point sums), except `energyByActivity`
-/// (doubles), which is reproducible when parts are merged in a fixed order, as the person-parallel runner does.
+/// Merging is bit-identical in any grouping and order (integer counts, fixed-point sums — energy by activity in
+/// nanojoules), so a run split into shards (`habitat run --shard`, `habitat merge`) gives the same bytes as a whole run.
 ///
 /// `meets_budget` is true when the p90 of the person-days is within the budget: a product meets its budget when
 /// nine person-days in ten do — Habitat's reading of §7.6 ("typical usage"), an assumption; `share_within_budget`
 /// gives the exact share for any other reading.
-public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
+public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// The percentile that decides `meets_budget`.
     public static let meetsBudgetQuantile = 0.9
     /// The `device` value of the rows that pool every device.
@@ -24,7 +24,7 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
         "device", "metric", "person_days", "mean", "p50", "p90", "p99", "max", "budget", "share_within_budget", "meets_budget",
     ]
 
-    struct Cell: Hashable, Sendable {
+    struct Cell: Hashable, Sendable, Codable {
         var histogram = LogHistogram()
         var withinBudget = 0
     }
@@ -33,8 +33,10 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
     public let budgets: BatteryBudgets
     /// Per device id: one cell per metric, in `BatteryMetric.allCases` order.
     private var cells: [String: [Cell]] = [:]
+    /// Joules by activity over all recorded person-days (all devices), in fixed point.
+    private var energy = FixedPointEnergy()
     /// Joules by activity over all recorded person-days (all devices).
-    public private(set) var energyByActivity = EnergyVector()
+    public var energyByActivity: EnergyVector { energy.joules }
     /// Person-days recorded.
     public private(set) var personDays = 0
 
@@ -60,16 +62,13 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
     /// Records the day a meter has accumulated (its battery figures and its energy by activity).
     public mutating func record(_ meter: PersonDayEnergyMeter, dayLengthSeconds: Double = 86_400) {
         add(meter.battery(dayLengthSeconds: dayLengthSeconds), deviceID: meter.device.id)
-        let j = meter.joulesByActivity
-        for a in EnergyActivity.allCases { energyByActivity[a] += j[a] }
+        energy.add(meter.joulesByActivity)
     }
+
+    /// Adds energy by activity charged outside `record(_:)` (e.g. a person's whole life at once).
+    public mutating func addEnergy(_ joules: EnergyVector) { energy.add(joules) }
 
     /// Folds `other` in. Both must count against the same budgets.
-    /// Adds energy by activity charged outside `record(_:)` (e.g. a person's whole life at once).
-    public mutating func addEnergy(_ joules: EnergyVector) {
-        for a in EnergyActivity.allCases { energyByActivity[a] += joules[a] }
-    }
-
     public mutating func merge(_ other: BatteryBudgetAccumulator) {
         precondition(budgets == other.budgets, "BatteryBudgetAccumulator.merge: different budgets")
         for (device, theirs) in other.cells {
@@ -82,8 +81,37 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable {
                 cells[device] = theirs
             }
         }
-        for a in EnergyActivity.allCases { energyByActivity[a] += other.energyByActivity[a] }
+        energy.merge(other.energy)
         personDays += other.personDays
+    }
+
+    /// The key under which a decoder's `userInfo` supplies the budgets: they are the product's (its descriptor), not
+    /// part of the encoded state.
+    public static let budgetsUserInfoKey = CodingUserInfoKey(rawValue: "habitat.batteryBudgets")!
+
+    enum CodingKeys: String, CodingKey { case cells, energy, personDays = "person_days" }
+
+    /// Decodes the state encoded by `encode(to:)`; the budgets come from `userInfo[budgetsUserInfoKey]`.
+    public init(from decoder: any Decoder) throws {
+        guard let budgets = decoder.userInfo[Self.budgetsUserInfoKey] as? BatteryBudgets else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "battery budgets missing from the decoder's userInfo"))
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.budgets = budgets
+        cells = try c.decode([String: [Cell]].self, forKey: .cells)
+        energy = try c.decode(FixedPointEnergy.self, forKey: .energy)
+        personDays = try c.decode(Int.self, forKey: .personDays)
+        guard cells.values.allSatisfy({ $0.count == BatteryMetric.allCases.count }) else {
+            throw DecodingError.dataCorruptedError(forKey: .cells, in: c, debugDescription: "a device without one cell per metric")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cells, forKey: .cells)
+        try c.encode(energy, forKey: .energy)
+        try c.encode(personDays, forKey: .personDays)
     }
 
     /// Device ids seen, catalogue devices in catalogue order, then others alphabetically.

@@ -86,7 +86,7 @@ public typealias PlanStanding = (segment: String, monthlyPrice: Money)
 
 /// A product's report figures over many people: folded from each person's tally in person order, merged in block
 /// order (bit-identical for any thread count), turned into KPI values once per replication.
-public protocol ProductMetrics: Mergeable, Sendable {
+public protocol ProductMetrics: Mergeable, Sendable, Codable {
     associatedtype Tally
     init()
     /// Folds one person's tally in.

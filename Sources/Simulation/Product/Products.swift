@@ -112,6 +112,13 @@ public protocol ProductRun {
     func trace(person: Int, arm: String, replication: Int) throws -> CSVTable
     /// People, person-days and events simulated, over every arm.
     var totals: (people: Int, personDays: Int, events: Int) { get }
+    /// Simulates one shard, handing `shard-state.jsonl`'s lines to `emit` (`SimulationRun+Shard`).
+    func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
+                       progress: (@Sendable (Int) -> Void)?) throws -> (people: Int, personDays: Int, events: Int)
+    /// People one shard simulates in all.
+    func shardPeople(_ shard: ShardSpec) -> Int
+    /// Folds checked shards into the state `simulate` would have reached.
+    mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)?) throws
 }
 
 extension SimulationRun: ProductRun {

@@ -6,7 +6,7 @@ import Stochastics
 /// Everything the reports of one arm and replication need, for any product, folded from people in id order
 /// (Mergeable, so the person-parallel runner gives bit-identical results for any thread count). The product's own
 /// figures are in `product`.
-public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
+public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Codable {
     public var funnel: FunnelAccumulator
     public var retention: RetentionAccumulator
     public var tokens = TokenShareAccumulator()
@@ -23,6 +23,13 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable {
     public var product = Adapter.Metrics()
     /// The world check's own counters (`world-check.csv`).
     public var world: WorldAccumulator
+
+    /// What a shard file holds (`ShardState`): every figure but `violation` — a shard whose people broke an invariant
+    /// fails instead of writing a shard.
+    enum CodingKeys: String, CodingKey {
+        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned
+        case trueSavedPerDay = "true_saved_per_day", mrrAtEnd = "mrr_at_end"
+    }
 
     public init(horizonDays: Int) {
         let d = Adapter.Engine.descriptor

@@ -32,6 +32,8 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     public internal(set) var arms: [ArmResult<Adapter>] = []
     /// Per-replication rows of every report until `write` (on disk under a report's staging folder, else in memory).
     let spool: RowSpool
+    /// The number of shards the run was merged from (`merge(_:)`), nil for a run simulated whole.
+    public internal(set) var mergedShards: Int?
 
     /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
     public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) {
@@ -229,10 +231,11 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let people = arms.reduce(0) { $0 + $1.pooled.people }
         let personDays = arms.reduce(0) { $0 + $1.pooled.personDays }
         let events = arms.reduce(0) { $0 + $1.pooled.events }
-        let manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+        var manifest = RunManifest(command: "run", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                    resolvedScenario: scenario.yaml, seed: scenario.seed, replications: replicationsRun,
                                    people: people, personDays: personDays, eventsSimulated: events, threads: threads,
                                    wallSeconds: wallSeconds, files: files, kind: report.kind)
+        manifest.mergedShards = mergedShards
         try report.write("manifest.json", text: try manifest.json())
         return files + ["manifest.json"]
     }

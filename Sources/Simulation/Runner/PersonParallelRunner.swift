@@ -37,7 +37,20 @@ public struct PersonParallelRunner: Sendable {
         shouldStop: @escaping @Sendable () -> Bool = { StopRequest.isRequested },
         simulate: @escaping @Sendable (Int, inout Accumulator) throws -> Void
     ) throws -> Accumulator {
-                let blocks = (count + blockSize - 1) / blockSize
+        try run(people: 0..<count, makeAccumulator: makeAccumulator, progress: progress, shouldStop: shouldStop, simulate: simulate)
+    }
+
+    /// Simulates the people whose ids are in `range` (a shard's block, `ShardSpec`), blocks of `blockSize` counted
+    /// from `range.lowerBound` and folded in order; otherwise as `run(people:…)`.
+    public func run<Accumulator: Mergeable & Sendable>(
+        people range: Range<Int>,
+        makeAccumulator: @escaping @Sendable () -> Accumulator,
+        progress: (@Sendable (Int) -> Void)? = nil,
+        shouldStop: @escaping @Sendable () -> Bool = { StopRequest.isRequested },
+        simulate: @escaping @Sendable (Int, inout Accumulator) throws -> Void
+    ) throws -> Accumulator {
+        let count = range.count, first = range.lowerBound
+        let blocks = (count + blockSize - 1) / blockSize
         let state = FoldState<Accumulator>(total: makeAccumulator())
         let nextBlock = Atomic<Int>(0)
         let blockSize = self.blockSize
@@ -48,7 +61,7 @@ public struct PersonParallelRunner: Sendable {
                 let b = nextBlock.add(1, ordering: .relaxed).oldValue
                 if b >= blocks { return }
                 var acc = makeAccumulator()
-                let lo = b * blockSize, hi = min(count, lo + blockSize)
+                let lo = first + b * blockSize, hi = min(first + count, lo + blockSize)
                 do {
                     for person in lo..<hi {
                         if shouldStop() { throw RunInterrupted(signal: StopRequest.received) }

@@ -60,11 +60,13 @@ public struct RunSize: Sendable {
         Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// The size of `scenario` run on `threads` threads.
-    public init(_ scenario: ResolvedScenario, threads: Int) {
+    /// The size of `scenario` run on `threads` threads; of one of its shards when `shards` > 1 (`--shard K/N`:
+    /// the largest shard's people).
+    public init(_ scenario: ResolvedScenario, threads: Int, shards: Int = 1) {
         arms = scenario.arms.count
         replications = max(scenario.replications, scenario.precision?.maxReplications ?? 0)
-        people = scenario.arms.map(\.population.installs).max() ?? scenario.population.installs
+        let installs = scenario.arms.map(\.population.installs).max() ?? scenario.population.installs
+        people = (installs + max(1, shards) - 1) / max(1, shards)
         days = scenario.horizonDays
         self.threads = threads
         let cohorts = scenario.arms.contains { $0.population.acquisition != nil } ? Double(days / 7 + 2) + 1 : 3

@@ -98,9 +98,9 @@ public enum WorldCount: Int, CounterKey {
     case charges, refunds
 }
 
-/// The world check's figures of one arm and replication, folded from people (Mergeable, integer-exact but for
-/// the habit histogram, which the runner folds in block order).
-public struct WorldAccumulator: Mergeable, Sendable {
+/// The world check's figures of one arm and replication, folded from people (Mergeable, exact in any grouping:
+/// integer counts and a fixed-point histogram).
+public struct WorldAccumulator: Mergeable, Sendable, Codable {
     public var counts = Counters<WorldCount>()
     public var pickupsByHour = [Int](repeating: 0, count: 24)
     public var habitDaysTo95 = LogHistogram()

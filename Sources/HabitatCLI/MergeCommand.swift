@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Reports
+import ScenarioFormat
+import Simulation
+
+/// `habitat merge SHARD_DIR... --out DIR`: folds the shard folders of one run (`habitat run --shard K/N`) into the
+/// reports a whole run writes — byte for byte, `manifest.json` apart from `wall_seconds`, `threads` and
+/// `merged_shards` (CONTRACT.md).
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge shard folders (run --shard K/N) into the reports a whole run writes, byte for byte.",
+        discussion: """
+        Checks first, refusing with exit status 2 and the shard at fault: every folder must be a shard folder of the same
+        scenario (same hash) written by the same habitat (version and commit), shards 1…N each exactly once, and their
+        people must add up to every arm. Shards may be given in any order. The report is written atomically to --out,
+        which must be new, empty, or an earlier report.
+        """
+    )
+
+    @Argument(help: "The shard folders (all N of one run, in any order).")
+    var shards: [String] = []
+
+    @Option(help: "Directory for the merged reports.")
+    var out: String
+
+    @Option(help: "Progress bar on stderr: auto, always, never.")
+    var progress: ProgressMode = .auto
+
+    func validate() throws {
+        guard !shards.isEmpty else { throw ValidationError("give the shard folders to merge (habitat merge SHARD_DIR... --out DIR)") }
+    }
+
+    func run() throws {
+        let set: ShardSet
+        do { set = try ShardSet(paths: shards) } catch {
+            ReportRun.fail("habitat merge: \(error)")
+            throw ExitCode(2)
+        }
+        let source = "\(set.folders[0].path)/manifest.json (resolved_scenario)"
+        let scenario: ResolvedScenario
+        do {
+            scenario = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: true)
+                .load(yaml: set.manifest.resolvedScenario, fileName: source, overrides: ScenarioOverrides(outputDir: out))
+        } catch {
+            ReportRun.fail("habitat merge: the shards' scenario cannot be loaded:\n\(error)")
+            throw ExitCode(2)
+        }
+        try ReportRun.requireEngine(scenario, scenarioFile: source)
+        let dir = URL(fileURLWithPath: out)
+        let (run, seconds) = try StopRequest.withCleanStop {
+            try ReportRun.exitStatus { () throws -> (any ProductRun, Double) in
+                let report = try ReportDirectory(destination: dir, kind: .report, shownPath: out)
+                defer { report.abort() }
+                var run = try Products.run(scenario, threads: set.threads, spoolFolder: report.staging)
+                let records = scenario.arms.count * scenario.replications
+                let bar = ProgressBar(total: records, unit: "arm×replication", label: "merge \(set.count) shards", mode: progress)
+                let clock = ContinuousClock()
+                let started = clock.now
+                do { try run.merge(set, progress: { bar.update($0) }) } catch { bar.finish(0); throw error }
+                bar.finish(records)
+                let seconds = (clock.now - started).seconds
+                _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint,
+                                  extra: { try TraceCommand.writeTraces(scenario, into: $0) })
+                try StopRequest.checkpoint()
+                try report.commit()
+                return (run, seconds)
+            }
+        }
+        RunCommand.printSummary(run, seconds: seconds, dir: dir)
+        print("Merged \(set.count) shards (\(set.folders.map(\.path).joined(separator: ", "))).")
+    }
+}

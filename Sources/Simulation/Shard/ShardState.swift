@@ -1,0 +1,115 @@
+import Foundation
+import Reports
+
+/// The mergeable state of one shard (`habitat run --shard K/N`), in `shard-state.jsonl` beside the shard folder's
+/// `manifest.json`: a versioned, self-describing JSON Lines file.
+///
+/// Line 1 is the `ShardStateHeader` (format, version, Habitat version and commit, scenario hash, shard, the person-id
+/// block of every arm); then one line per arm and replication, in the order a whole run simulates them
+/// (replication 1's arms in scenario order, then replication 2's, …), each a `ShardRecord`: the accumulator of every
+/// report of that arm and replication over the shard's people. Every accumulator merges exactly (integer counts,
+/// fixed-point sums), so folding the shards' records gives the bits a whole run computes, in any grouping.
+public enum ShardState {
+    /// The state file's name in a shard folder.
+    public static let fileName = "shard-state.jsonl"
+    /// The `format` field of the header.
+    public static let format = "habitat-shard-state"
+    /// The version this Habitat writes and reads; a change to any accumulator's encoding bumps it.
+    public static let formatVersion = 1
+}
+
+/// The first line of `shard-state.jsonl`.
+public struct ShardStateHeader: Codable, Sendable, Equatable {
+    /// The person-id block of one arm.
+    public struct ArmBlock: Codable, Sendable, Equatable {
+        public var name: String
+        /// People in the whole arm.
+        public var installs: Int
+        /// The shard's ids: `from ..< to`.
+        public var from: Int
+        public var to: Int
+    }
+
+    public var format = ShardState.format
+    public var formatVersion = ShardState.formatVersion
+    public var toolVersion = ToolInfo.version
+    public var gitCommit = ToolInfo.gitCommit
+    public var product: String
+    public var scenarioName: String
+    public var scenarioHash: String
+    public var shard: ShardSpec
+    /// Replications per arm (every arm × replication has one record).
+    public var replications: Int
+    public var arms: [ArmBlock]
+
+    enum CodingKeys: String, CodingKey {
+        case format, product, shard, replications, arms
+        case formatVersion = "format_version", toolVersion = "tool_version", gitCommit = "git_commit"
+        case scenarioName = "scenario_name", scenarioHash = "scenario_hash"
+    }
+
+    public init(product: String, scenarioName: String, scenarioHash: String, shard: ShardSpec, replications: Int, arms: [ArmBlock]) {
+        self.product = product
+        self.scenarioName = scenarioName
+        self.scenarioHash = scenarioHash
+        self.shard = shard
+        self.replications = replications
+        self.arms = arms
+    }
+
+    /// Records that follow the header.
+    public var recordCount: Int { replications * arms.count }
+}
+
+/// One arm and replication of a shard: its position, the people folded in and their accumulator.
+struct ShardRecord<Accumulator: Codable>: Codable {
+    /// 0-based arm index in scenario order.
+    var arm: Int
+    /// 1-based replication.
+    var replication: Int
+    var people: Int
+    var accumulator: Accumulator
+}
+
+/// Reads a JSON Lines file one line at a time (lines may be megabytes long), so merging N shards holds N records,
+/// not N files.
+public final class JSONLinesReader {
+    public let path: String
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var atEnd = false
+    /// Lines returned so far.
+    public private(set) var lineNumber = 0
+
+    public init(path: String) throws {
+        self.path = path
+        guard let h = FileHandle(forReadingAtPath: path) else {
+            throw FileSystemError(path: path, action: "read", code: errno == 0 ? ENOENT : errno)
+        }
+        handle = h
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next line without its newline; nil at the end of the file.
+    public func next() throws -> Data? {
+        var scanned = 0
+        while true {
+            if let nl = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 10) {
+                let line = Data(buffer[buffer.startIndex..<nl])
+                buffer = Data(buffer[(nl + 1)...])
+                lineNumber += 1
+                return line
+            }
+            scanned = buffer.count
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer = Data() }
+                lineNumber += 1
+                return buffer
+            }
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
+        }
+    }
+}

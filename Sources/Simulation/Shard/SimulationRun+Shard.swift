@@ -1,0 +1,121 @@
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+
+/// A run split across processes or machines (`habitat run --shard K/N`, `habitat merge`, `habitat-ray`).
+///
+/// A shard simulates, for every replication and arm, only its block of person ids (`ShardSpec.people(of:)`) and
+/// writes each arm × replication's accumulator to `shard-state.jsonl` (`ShardState`). `merge` reads the N shards'
+/// records side by side, folds each arm × replication's N accumulators in shard order into the accumulator a whole
+/// run would have built — bit for bit, since every accumulator merges exactly — and from there runs the very code a
+/// whole run runs (`fold`, `write`), so the reports are the same bytes.
+extension SimulationRun {
+    /// Simulates shard `shard` of every arm × replication, handing each finished record (one JSON line, no newline)
+    /// to `emit` in the order `ShardState` describes; returns the header written first and the totals.
+    ///
+    /// A precision target (replications added until a half-width is met) needs every person's results after
+    /// each replication, so it cannot be sharded: `precondition` — the command refuses it first.
+    @_specialize(where Adapter == ScrollOffProduct)
+    @_specialize(where Adapter == EarnedAccessProduct)
+    public func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
+                              progress: (@Sendable (Int) -> Void)? = nil) throws -> (people: Int, personDays: Int, events: Int) {
+        precondition(scenario.precision == nil, "a precision target cannot be sharded")
+        let header = shardHeader(shard)
+        let encoder = JSONEncoder()
+        try emit(try encoder.encode(header))
+        var done = 0, totals = (people: 0, personDays: 0, events: 0)
+        let horizon = scenario.horizonDays
+        for r in 1...scenario.replications {
+            for (i, arm) in scenario.arms.enumerated() {
+                let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
+                let people = shard.people(of: arm.population.installs)
+                let base = done
+                let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
+                    people: people,
+                    makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
+                    progress: progress.map { p in { @Sendable n in p(base + n) } }
+                ) { person, acc in
+                    var life = PersonLife(world: world, person: person)
+                    acc.add(life.run())
+                }
+                done += people.count
+                if let v = acc.violation { throw v }
+                totals = (totals.people + acc.people, totals.personDays + acc.personDays, totals.events + acc.events)
+                try emit(try encoder.encode(ShardRecord(arm: i, replication: r, people: people.count, accumulator: acc)))
+            }
+        }
+        return totals
+    }
+
+    /// People a shard simulates in all (every arm × replication), for its progress bar.
+    public func shardPeople(_ shard: ShardSpec) -> Int {
+        scenario.arms.reduce(0) { $0 + shard.people(of: $1.population.installs).count } * scenario.replications
+    }
+
+    /// The header of a shard's state file.
+    func shardHeader(_ shard: ShardSpec) -> ShardStateHeader {
+        ShardStateHeader(product: scenario.product.rawValue, scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+                         shard: shard, replications: scenario.replications,
+                         arms: scenario.arms.map {
+                             let p = shard.people(of: $0.population.installs)
+                             return .init(name: $0.name, installs: $0.population.installs, from: p.lowerBound, to: p.upperBound)
+                         })
+    }
+
+    /// Folds the shards of this run's scenario into the state a whole run reaches after `simulate()`, ready for
+    /// `write`. `progress` receives the arm × replication records folded so far. The scenario is the shards' own
+    /// (`ShardSet.manifest`), with `outputs.dir` set to the merge's destination as `run --out` would set it; shards
+    /// are run without `--out` in the scenario, so their hash names the simulation only.
+    @_specialize(where Adapter == ScrollOffProduct)
+    @_specialize(where Adapter == EarnedAccessProduct)
+    public mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)? = nil) throws {
+        let expected = shardHeader(ShardSpec(index: 1, count: shards.count)!)
+        for f in shards.folders {
+            guard f.header.product == expected.product, f.header.replications == expected.replications, f.header.arms.map(\.name) == expected.arms.map(\.name),
+                  f.header.arms.map(\.installs) == expected.arms.map(\.installs) else {
+                throw ShardRefused(path: f.path, reason: "its header does not describe the scenario in its manifest (\(scenario.name))")
+            }
+        }
+        spool.removeAll()
+        let d = Adapter.Engine.descriptor
+        arms = scenario.arms.map {
+            ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
+                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
+        }
+        mergedShards = shards.count
+        let decoder = JSONDecoder()
+        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = d.batteryBudgets
+        var folded = 0
+        for r in 1...scenario.replications {
+            for (i, arm) in scenario.arms.enumerated() {
+                var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
+                for f in shards.folders {
+                    let line = try f.nextRecord()
+                    let record: ShardRecord<RunAccumulator<Adapter>>
+                    do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
+                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(error))")
+                    }
+                    let block = f.header.shard.people(of: arm.population.installs)
+                    guard record.arm == i, record.replication == r else {
+                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) is arm \(record.arm + 1), replication \(record.replication); "
+                                           + "expected arm \(i + 1) ('\(arm.name)'), replication \(r)")
+                    }
+                    guard record.people == block.count, record.accumulator.people == block.count else {
+                        throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r) folds \(record.accumulator.people) people; "
+                                           + "shard \(f.header.shard) of \(arm.population.installs) holds \(block.count)")
+                    }
+                    acc.merge(record.accumulator)
+                }
+                guard acc.people == arm.population.installs else {
+                    throw ShardRefused(path: shards.folders.map(\.path).joined(separator: " "),
+                                       reason: "arm '\(arm.name)', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
+                }
+                try fold(acc, arm: i, replication: r)
+                folded += 1
+                progress?(folded)
+            }
+        }
+        for f in shards.folders { try f.expectEnd() }
+    }
+}
