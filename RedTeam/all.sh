@@ -5,6 +5,7 @@
 #   outpaths    RedTeam/extra/outpaths.py where run/trace/compare/check may write, and what they must refuse
 #   interrupt   RedTeam/extra/interrupt.py SIGINT/SIGTERM/SIGHUP/SIGKILL during runs and check --record
 #   baselines   RedTeam/extra/baselines.py corrupted baselines and run folders for check and compare
+#   shards      RedTeam/extra/shards.py    damaged or mismatched shard folders for merge; run --shard misuse
 #   fulldisk    RedTeam/extra/fulldisk.py  a full 2 MB tmpfs (skipped where tmpfs cannot be mounted)
 #   usage       RedTeam/extra/usage.py     bad flags and arguments: exit 2 with a message
 #   messages    RedTeam/extra/messages.py  no library internals (NSCocoaErrorDomain, yaml_, …) in messages
@@ -21,7 +22,7 @@ case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basena
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
 export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
-PARTS=${PARTS:-corpus outpaths interrupt baselines fulldisk usage messages}
+PARTS=${PARTS:-corpus outpaths interrupt baselines shards fulldisk usage messages}
 
 passed=0; failed=0; summary=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")
@@ -29,7 +30,7 @@ trap 'rm -f "$LOG"' EXIT
 for part in $PARTS; do
     case $part in
         corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
-        outpaths|interrupt|baselines|fulldisk|usage|messages) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        outpaths|interrupt|baselines|shards|fulldisk|usage|messages) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
         *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
     esac
     t0=$SECONDS

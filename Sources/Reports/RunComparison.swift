@@ -124,17 +124,7 @@ public struct FinishedRun: Sendable {
     }
 
     /// A decoding error in words: which key, and what was wrong.
-    static func describe(_ e: DecodingError) -> String {
-        func path(_ c: [CodingKey]) -> String { c.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
-        switch e {
-        case .keyNotFound(let key, let ctx): return "\(path(ctx.codingPath + [key])): missing"
-        case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx):
-            return "\(path(ctx.codingPath)): wrong type or value"
-        case .dataCorrupted(let ctx):
-            return ctx.codingPath.isEmpty ? "not valid JSON" : "\(path(ctx.codingPath)): invalid value"
-        @unknown default: return "unreadable"
-        }
-    }
+    static func describe(_ e: DecodingError) -> String { e.plainDescription }
 
     /// The arm named `name`, or a clear error listing the arms there are.
     public func arm(_ name: String) throws -> ArmKPIValues {

@@ -159,8 +159,11 @@ extension LogHistogram: Codable {
             bins[pair[0]] += pair[1]
             total += pair[1]
         }
-        guard total == n, let sum = Int128(try c.decode(String.self, forKey: .sum)) else {
+        guard total == n else {
             throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "bins hold \(total) values, count says \(n)")
+        }
+        guard let sum = Int128(try c.decode(String.self, forKey: .sum)) else {
+            throw DecodingError.dataCorruptedError(forKey: .sum, in: c, debugDescription: "not an integer")
         }
         counts = bins
         count = n

@@ -34,10 +34,14 @@ public final class ShardFolder {
         }
         let dir = URL(fileURLWithPath: path)
         do { manifest = try RunManifest.read(from: dir.appendingPathComponent("manifest.json")) } catch {
-            throw refuse("manifest.json cannot be read (\(error))")
+            throw refuse("manifest.json cannot be read (\(plainDescription(of: error)))")
         }
         guard let shard = manifest.shard else { throw refuse("manifest.json names no shard") }
-        do { records = try JSONLinesReader(path: dir.appendingPathComponent(ShardState.fileName).path) } catch {
+        let statePath = dir.appendingPathComponent(ShardState.fileName).path
+        if let type = OutputSafety.fileType(statePath), type != S_IFREG {
+            throw refuse("\(ShardState.fileName) is \(OutputSafety.describe(mode: type)), not a regular file")
+        }
+        do { records = try JSONLinesReader(path: statePath) } catch {
             throw refuse("\(ShardState.fileName) cannot be read (\(error))")
         }
         let first: Data?

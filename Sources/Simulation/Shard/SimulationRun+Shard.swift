@@ -94,7 +94,7 @@ extension SimulationRun {
                     let line = try f.nextRecord()
                     let record: ShardRecord<RunAccumulator<Adapter>>
                     do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
-                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(error))")
+                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(plainDescription(of: error)))")
                     }
                     let block = f.header.shard.people(of: arm.population.installs)
                     guard record.arm == i, record.replication == r else {
@@ -102,8 +102,8 @@ extension SimulationRun {
                                            + "expected arm \(i + 1) ('\(arm.name)'), replication \(r)")
                     }
                     guard record.people == block.count, record.accumulator.people == block.count else {
-                        throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r) folds \(record.accumulator.people) people; "
-                                           + "shard \(f.header.shard) of \(arm.population.installs) holds \(block.count)")
+                        throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r): the record says \(record.people) people and "
+                                           + "its accumulator holds \(record.accumulator.people); shard \(f.header.shard) of \(arm.population.installs) is \(block.count)")
                     }
                     acc.merge(record.accumulator)
                 }
