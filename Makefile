@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines redteam notebooks plots bench bench-kernel bench-check bench-run fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup build run test check-baselines redteam notebooks test-distributed plots bench bench-kernel bench-check bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -20,6 +20,11 @@ setup:
 	@if ! python3 -c 'import nbclient, nbformat, ipykernel, pandas, matplotlib' 2>/dev/null; then \
 		echo "setup: installing the notebooks' Python packages (Notebooks/requirements.txt) with pip"; \
 		python3 -m pip install -q --disable-pip-version-check -r Notebooks/requirements.txt; \
+	fi
+	@if ! python3 -c 'import ray, habitat_ray' 2>/dev/null; then \
+		echo "setup: installing Ray and the habitat-ray launcher (Distributed/requirements.txt) with pip"; \
+		python3 -m pip install -q --disable-pip-version-check -r Distributed/requirements.txt && \
+		python3 -m pip install -q --disable-pip-version-check --no-deps -e ./Distributed; \
 	fi
 
 ## build: release build of the habitat command.
@@ -39,6 +44,7 @@ test: setup
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory redteam HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory test-distributed HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -51,6 +57,11 @@ notebooks:
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
 	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
 	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
+
+## test-distributed: habitat-ray end to end on a local Ray cluster the test starts and stops (a head and two worker
+## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.
+test-distributed:
+	python3 Distributed/tests/test_habitat_ray.py $(HABITAT)
 
 ## plots: the same figures as PNG beside a run, for people without Jupyter: make plots RUN=Reports/scroll-off-baseline
 RUN ?= Reports/scroll-off-baseline
@@ -102,6 +113,11 @@ bench-check: $(PEER_C)
 bench-run: build
 	$(BIN) bench run --people 10000 --days 90
 	$(BIN) bench run --people 100000 --days 90 --progress never
+
+## bench-scale: person-days/s on 1 and 2 threads at 365 days, memory at two population sizes, the same people as
+## Ray shards on this machine, and what 1,000,000 people × 365 days costs in core-hours (Benchmarks/scale.py).
+bench-scale: build
+	python3 Benchmarks/scale.py $(BIN) --people 10000 --days 365 --shards 2
 
 bench: bench-kernel bench-run
 
