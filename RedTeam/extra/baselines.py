@@ -61,13 +61,7 @@ def read(d, f):
 
 
 def write(d, f, data):
-    p = os.path.join(d, f)
-    if os.path.islink(p) or os.path.isfile(p):
-        os.remove(p)
-    elif os.path.isdir(p):
-        shutil.rmtree(p)
-    with open(p, "wb") as fh:
-        fh.write(data if isinstance(data, bytes) else data.encode())
+    rt.replace_file(os.path.join(d, f), data)
 
 
 def kpi_rows(d):

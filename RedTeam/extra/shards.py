@@ -58,13 +58,7 @@ def lines(d):
 
 
 def put(d, f, data):
-    p = path(d, f)
-    if os.path.islink(p) or os.path.isfile(p):
-        os.remove(p)
-    elif os.path.isdir(p):
-        shutil.rmtree(p)
-    with open(p, "wb") as fh:
-        fh.write(data if isinstance(data, bytes) else data.encode())
+    rt.replace_file(path(d, f), data)
 
 
 def edit_lines(fn):
@@ -124,6 +118,8 @@ CASES = [
     ("state-record-people-negative", replace_in_record('"people":20', '"people":-5')),
     ("state-record-people-1e400", replace_in_record('"people":20', '"people":1e400')),
     ("state-record-arm-99", replace_in_record('"arm":0', '"arm":99')),
+    ("state-record-mrr-edited", replace_in_record('"mrr_at_end":{"micros":', '"mrr_at_end":{"micros":1')),
+    ("state-record-funnel-edited", replace_in_record('"funnel":{', '"funnel":{"people":7,', record=2)),
     ("state-record-histogram-bin-outside", replace_in_record('"bins":[[', '"bins":[[999999,1],[')),
     ("state-record-sum-not-integer", replace_in_record('"sum":"', '"sum":"x')),
     ("state-is-a-folder", folder_state),

@@ -38,6 +38,16 @@ def habitat_from_argv(usage):
     return h, (sys.argv[2] if len(sys.argv) > 2 else "")
 
 
+def replace_file(p, data):
+    """Writes `data` (bytes or text) at `p`, first removing whatever stands there (a file, a link or a folder)."""
+    if os.path.islink(p) or os.path.isfile(p):
+        os.remove(p)
+    elif os.path.isdir(p):
+        shutil.rmtree(p)
+    with open(p, "wb") as fh:
+        fh.write(data if isinstance(data, bytes) else data.encode())
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

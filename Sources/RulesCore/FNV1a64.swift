@@ -10,9 +10,24 @@ public enum FNV1a64 {
         return h
     }
 
+    /// The hash of bytes (the same as `hash(_:)` of the string whose UTF-8 they are).
+    public static func hash<Bytes: Sequence>(bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            h ^= UInt64(byte)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
     /// The hash as 16 lower-case hex digits.
-    public static func hex(_ text: String) -> String {
-        let s = String(hash(text), radix: 16)
+    public static func hex(_ text: String) -> String { hex(hash(text)) }
+
+    /// The hash of bytes as 16 lower-case hex digits.
+    public static func hex<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 { hex(hash(bytes: bytes)) }
+
+    static func hex(_ h: UInt64) -> String {
+        let s = String(h, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
     }
 }

@@ -174,6 +174,14 @@ struct ShardMergeTests {
         try text.replacingOccurrences(of: header, with: changed).write(toFile: tampered + "/shard-state.jsonl", atomically: true, encoding: .utf8)
         try expectRefused([shards[0], tampered, shards[2]], "differ from", "a shard whose arms do not add up")
 
+        let edited = dir.appendingPathComponent("edited").path
+        try FileManager.default.copyItem(atPath: shards[1], toPath: edited)
+        let recordText = try String(contentsOfFile: edited + "/shard-state.jsonl", encoding: .utf8)
+        let changedRecord = recordText.replacingOccurrences(of: "\"mrr_at_end\":{\"micros\":", with: "\"mrr_at_end\":{\"micros\":1")
+        #expect(changedRecord != recordText)
+        try changedRecord.write(toFile: edited + "/shard-state.jsonl", atomically: true, encoding: .utf8)
+        try expectRefused([shards[0], edited, shards[2]], "fails its checksum", "an accumulator edited after it was written")
+
         // And then the real thing works.
         #expect(try merge(shards.reversed()).status == 0)
     }

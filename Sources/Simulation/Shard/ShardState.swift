@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import RulesCore
 
 /// The mergeable state of one shard (`habitat run --shard K/N`), in `shard-state.jsonl` beside the shard folder's
 /// `manifest.json`: a versioned, self-describing JSON Lines file.
@@ -61,14 +62,36 @@ public struct ShardStateHeader: Codable, Sendable, Equatable {
     public var recordCount: Int { replications * arms.count }
 }
 
-/// One arm and replication of a shard: its position, the people folded in and their accumulator.
+/// One arm and replication of a shard: its position, the people folded in, a checksum and their accumulator.
+///
+/// A line is written as `{"arm":A,"replication":R,"people":P,"checksum":"H","accumulator":{…}}`, `H` the FNV-1a 64
+/// hash of the accumulator's JSON bytes exactly as they stand in the line, so a damaged or edited record is refused
+/// rather than merged into plausible but wrong reports.
 struct ShardRecord<Accumulator: Codable>: Codable {
     /// 0-based arm index in scenario order.
     var arm: Int
     /// 1-based replication.
     var replication: Int
     var people: Int
+    var checksum: String
     var accumulator: Accumulator
+
+    static var accumulatorMarker: Data { Data(#","accumulator":"#.utf8) }
+
+    /// The line of one record (no newline).
+    static func line(arm: Int, replication: Int, people: Int, accumulator: Data) -> Data {
+        var line = Data(#"{"arm":\#(arm),"replication":\#(replication),"people":\#(people),"checksum":"\#(FNV1a64.hex(bytes: accumulator))""#.utf8)
+        line.append(accumulatorMarker)
+        line.append(accumulator)
+        line.append(UInt8(ascii: "}"))
+        return line
+    }
+
+    /// Whether the accumulator's bytes in `line` hash to `checksum`.
+    func checksumMatches(_ line: Data) -> Bool {
+        guard let marker = line.firstRange(of: Self.accumulatorMarker), line.last == UInt8(ascii: "}") else { return false }
+        return FNV1a64.hex(bytes: line[marker.upperBound..<(line.endIndex - 1)]) == checksum
+    }
 }
 
 /// Reads a JSON Lines file one line at a time (lines may be megabytes long), so merging N shards holds N records,

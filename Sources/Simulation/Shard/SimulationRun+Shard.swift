@@ -42,7 +42,7 @@ extension SimulationRun {
                 done += people.count
                 if let v = acc.violation { throw v }
                 totals = (totals.people + acc.people, totals.personDays + acc.personDays, totals.events + acc.events)
-                try emit(try encoder.encode(ShardRecord(arm: i, replication: r, people: people.count, accumulator: acc)))
+                try emit(ShardRecord<RunAccumulator<Adapter>>.line(arm: i, replication: r, people: people.count, accumulator: try encoder.encode(acc)))
             }
         }
         return totals
@@ -95,6 +95,10 @@ extension SimulationRun {
                     let record: ShardRecord<RunAccumulator<Adapter>>
                     do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
                         throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(plainDescription(of: error)))")
+                    }
+                    guard record.checksumMatches(line) else {
+                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) fails its checksum "
+                                           + "(the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
                     }
                     let block = f.header.shard.people(of: arm.population.installs)
                     guard record.arm == i, record.replication == r else {
