@@ -71,9 +71,7 @@ struct CalibrateCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let path = out ?? "Reports/\(scenario.name)-calibration"
-        try StopRequest.withCleanStop { try ReportRun.exitStatus {
-            let report = try ReportDirectory(destination: URL(fileURLWithPath: path), kind: .calibration, shownPath: path)
-            defer { report.abort() }
+        let (best, result, seconds) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report in
             let started = ContinuousClock.now
             CalibrationReport.say("calibrate \(scenario.name): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "
                   + "budget \(budget) runs of \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)")
@@ -92,10 +90,9 @@ struct CalibrateCommand: ParsableCommand {
                                        people: scenario.arms[0].population.installs, personDays: 0, eventsSimulated: 0,
                                        threads: execution.threads, wallSeconds: seconds, files: report.writtenFiles, kind: .calibration)
             try report.write("manifest.json", text: try manifest.json())
-            try StopRequest.checkpoint()
-            try report.commit()
-            CalibrationReport.say(CalibrationReport.summary(best, calibration, result: result, seconds: seconds, dir: path))
-        } }
+            return (best, result, seconds)
+        }
+        CalibrationReport.say(CalibrationReport.summary(best, calibration, result: result, seconds: seconds, dir: path))
     }
 }
 

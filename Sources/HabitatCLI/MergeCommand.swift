@@ -49,24 +49,15 @@ struct MergeCommand: ParsableCommand {
         }
         try ReportRun.requireEngine(scenario, scenarioFile: source)
         let dir = URL(fileURLWithPath: out)
-        let (run, seconds) = try StopRequest.withCleanStop {
-            try ReportRun.exitStatus { () throws -> (any ProductRun, Double) in
-                let report = try ReportDirectory(destination: dir, kind: .report, shownPath: out)
-                defer { report.abort() }
-                var run = try Products.run(scenario, threads: set.threads, spoolFolder: report.staging)
-                let records = scenario.arms.count * scenario.replications
-                let bar = ProgressBar(total: records, unit: "arm×replication", label: "merge \(set.count) shards", mode: progress)
-                let clock = ContinuousClock()
-                let started = clock.now
-                do { try run.merge(set, progress: { bar.update($0) }) } catch { bar.finish(0); throw error }
-                bar.finish(records)
-                let seconds = (clock.now - started).seconds
-                _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint,
-                                  extra: { try TraceCommand.writeTraces(scenario, into: $0) })
-                try StopRequest.checkpoint()
-                try report.commit()
-                return (run, seconds)
+        let (run, seconds) = try ReportRun.writeFolder(dir, kind: .report, shownPath: out) { report -> (any ProductRun, Double) in
+            var run = try Products.run(scenario, threads: set.threads, spoolFolder: report.staging)
+            let records = scenario.arms.count * scenario.replications
+            let seconds = try ReportRun.timed(total: records, unit: "arm×replication", label: "merge \(set.count) shards", progress: progress) {
+                try run.merge(set, progress: $0)
             }
+            _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint,
+                              extra: { try TraceCommand.writeTraces(scenario, into: $0) })
+            return (run, seconds)
         }
         RunCommand.printSummary(run, seconds: seconds, dir: dir)
         print("Merged \(set.count) shards (\(set.folders.map(\.path).joined(separator: ", "))).")

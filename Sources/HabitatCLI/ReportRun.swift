@@ -23,24 +23,43 @@ enum ReportRun {
                          extra: (ReportDirectory) throws -> Void = { _ in },
                          finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: any ProductRun, seconds: Double) {
         try checkRunnable(scenario, scenarioFile: scenarioFile, threads: threads, allowLarge: allowLarge)
-        return try StopRequest.withCleanStop {
+        return try writeFolder(dir, kind: kind, shownPath: shownPath ?? dir.path) { report in
+            var run = try Products.run(scenario, threads: threads, spoolFolder: report.staging)
+            let seconds = try timed(total: run.totalPeople, unit: "people", label: scenario.name, progress: progress) {
+                try run.simulate(progress: $0)
+            }
+            _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: extra)
+            try finish(report)
+            return (run, seconds)
+        }
+    }
+
+    /// Writes a Habitat folder atomically — what `run`, `run --shard`, `merge`, `check --record` and `calibrate` share: `body`
+    /// fills the staging folder, then the folder is committed, replacing an earlier folder of the same kind. A stop
+    /// (SIGINT, SIGTERM, SIGHUP) or an error leaves the previous folder as it was and no staging folder; errors
+    /// become the exit statuses of `exitStatus`.
+    static func writeFolder<T>(_ dir: URL, kind: ReportKind, shownPath: String, _ body: (ReportDirectory) throws -> T) throws -> T {
+        try StopRequest.withCleanStop {
             try exitStatus {
-                let report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath ?? dir.path)
+                let report = try ReportDirectory(destination: dir, kind: kind, shownPath: shownPath)
                 defer { report.abort() }
-                var run = try Products.run(scenario, threads: threads, spoolFolder: report.staging)
-                let bar = ProgressBar(total: run.totalPeople, unit: "people", label: scenario.name, mode: progress)
-                let clock = ContinuousClock()
-                let started = clock.now
-                do { try run.simulate(progress: { bar.update($0) }) } catch { bar.finish(0); throw error }
-                bar.finish(run.totalPeople)
-                let seconds = (clock.now - started).seconds
-                _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: extra)
-                try finish(report)
+                let result = try body(report)
                 try StopRequest.checkpoint()
                 try report.commit()
-                return (run, seconds)
+                return result
             }
         }
+    }
+
+    /// Runs `work` under a progress bar of `total` units on stderr; returns its wall-clock seconds.
+    static func timed(total: Int, unit: String, label: String, progress: ProgressMode,
+                      _ work: (@escaping @Sendable (Int) -> Void) throws -> Void) throws -> Double {
+        let bar = ProgressBar(total: total, unit: unit, label: label, mode: progress)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do { try work { bar.update($0) } } catch { bar.finish(0); throw error }
+        bar.finish(total)
+        return (clock.now - started).seconds
     }
 
     /// Simulates shard `shard` of `scenario` into a shard folder at `dir` (`habitat run --shard K/N`): the mergeable
@@ -60,33 +79,21 @@ enum ReportRun {
             fail("habitat: \(file): shard \(shard): \(refusal)")
             throw ExitCode(2)
         }
-        return try StopRequest.withCleanStop {
-            try exitStatus {
-                let report = try ReportDirectory(destination: dir, kind: .shard, shownPath: shownPath)
-                defer { report.abort() }
-                let run = try Products.run(scenario, threads: threads)
-                let total = run.shardPeople(shard)
-                let bar = ProgressBar(total: total, unit: "people", label: "\(scenario.name) shard \(shard)", mode: progress)
-                let clock = ContinuousClock()
-                let started = clock.now
-                let sink = try report.open(ShardState.fileName)
-                let totals: (people: Int, personDays: Int, events: Int)
-                do {
-                    totals = try run.simulateShard(shard, emit: { try sink.write(bytes: $0); try sink.write("\n") }, progress: { bar.update($0) })
-                } catch { bar.finish(0); throw error }
-                bar.finish(total)
-                try report.close(sink, ShardState.fileName)
-                let seconds = (clock.now - started).seconds
-                var manifest = RunManifest(command: "run --shard", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
-                                           resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
-                                           people: totals.people, personDays: totals.personDays, eventsSimulated: totals.events,
-                                           threads: threads, wallSeconds: seconds, files: [ShardState.fileName], kind: .shard)
-                manifest.shard = shard
-                try report.write("manifest.json", text: try manifest.json())
-                try StopRequest.checkpoint()
-                try report.commit()
-                return (totals, seconds)
+        return try writeFolder(dir, kind: .shard, shownPath: shownPath) { report in
+            let run = try Products.run(scenario, threads: threads)
+            let sink = try report.open(ShardState.fileName)
+            var totals = (people: 0, personDays: 0, events: 0)
+            let seconds = try timed(total: run.shardPeople(shard), unit: "people", label: "\(scenario.name) shard \(shard)", progress: progress) {
+                totals = try run.simulateShard(shard, emit: { try sink.write(bytes: $0); try sink.write("\n") }, progress: $0)
             }
+            try report.close(sink, ShardState.fileName)
+            var manifest = RunManifest(command: "run --shard", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
+                                       resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
+                                       people: totals.people, personDays: totals.personDays, eventsSimulated: totals.events,
+                                       threads: threads, wallSeconds: seconds, files: [ShardState.fileName], kind: .shard)
+            manifest.shard = shard
+            try report.write("manifest.json", text: try manifest.json())
+            return (totals, seconds)
         }
     }
 

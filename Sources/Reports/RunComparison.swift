@@ -92,7 +92,7 @@ public struct FinishedRun: Sendable {
         let text = try readText(url)
         let manifest: RunManifest
         do { manifest = try JSONDecoder().decode(RunManifest.self, from: Data(text.utf8)) } catch let e as DecodingError {
-            throw ComparisonError("\(url.path): \(describe(e))")
+            throw ComparisonError("\(url.path): \(e.plainDescription)")
         } catch {
             throw ComparisonError("\(url.path): not valid JSON")
         }
@@ -122,9 +122,6 @@ public struct FinishedRun: Sendable {
         }
         return text
     }
-
-    /// A decoding error in words: which key, and what was wrong.
-    static func describe(_ e: DecodingError) -> String { e.plainDescription }
 
     /// The arm named `name`, or a clear error listing the arms there are.
     public func arm(_ name: String) throws -> ArmKPIValues {

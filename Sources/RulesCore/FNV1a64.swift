@@ -1,14 +1,7 @@
 /// FNV-1a, 64-bit: a small, stable, non-cryptographic hash (no CryptoKit on Linux).
 public enum FNV1a64 {
     /// The hash of a string's UTF-8 bytes.
-    public static func hash(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            h ^= UInt64(byte)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        return h
-    }
+    public static func hash(_ text: String) -> UInt64 { hash(bytes: text.utf8) }
 
     /// The hash of bytes (the same as `hash(_:)` of the string whose UTF-8 they are).
     public static func hash<Bytes: Sequence>(bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {

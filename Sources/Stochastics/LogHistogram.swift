@@ -66,8 +66,7 @@ public struct LogHistogram: Hashable, Sendable {
         if x < min { min = x }
         if x > max { max = x }
         // Values up to 9.2e6 fit an Int64 in fixed point; beyond that, saturate (far outside any battery or time figure).
-        let scaled = (x * LogHistogram.fixedPointScale).rounded()
-        fixedSum += scaled < 9.2e18 ? Int128(Int64(scaled)) : Int128(Int64.max)
+        fixedSum += Int128(fixedPoint: x, scale: LogHistogram.fixedPointScale)
     }
 
     /// Folds `other` in; the result does not depend on grouping or order.

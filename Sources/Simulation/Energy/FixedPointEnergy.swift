@@ -1,4 +1,5 @@
 import RulesCore
+import Stochastics
 
 /// Joules by activity summed in fixed point (nanojoules, `Int128`), so that adding and merging give the same bits in
 /// any grouping and order — what lets a run split into shards (`habitat run --shard K/N`) merge into the bytes of a
@@ -14,10 +15,7 @@ public struct FixedPointEnergy: Hashable, Sendable, Codable {
 
     /// Adds every activity's joules (finite, non-negative; larger than 9.2e9 J saturates, far beyond any phone).
     public mutating func add(_ joules: EnergyVector) {
-        for (i, a) in EnergyActivity.allCases.enumerated() {
-            let scaled = (joules[a] * Self.unitsPerJoule).rounded()
-            units[i] += scaled < 9.2e18 ? Int128(Int64(Swift.max(0, scaled))) : Int128(Int64.max)
-        }
+        for (i, a) in EnergyActivity.allCases.enumerated() { units[i] += Int128(fixedPoint: joules[a], scale: Self.unitsPerJoule) }
     }
 
     /// Folds `other` in (exact).

@@ -57,12 +57,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     @_specialize(where Adapter == ScrollOffProduct)
     @_specialize(where Adapter == EarnedAccessProduct)
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
-        spool.removeAll()
-        let d = Adapter.Engine.descriptor
-        arms = scenario.arms.map {
-            ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
-                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
-        }
+        resetArms()
         var done = 0
         for r in 1...scenario.replications { try simulateReplication(r, done: &done, progress: progress) }
         if let target = scenario.precision {
@@ -72,24 +67,42 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         }
     }
 
+    /// Empties the spool and gives every arm a fresh result, before a run is simulated or merged from shards.
+    mutating func resetArms() {
+        spool.removeAll()
+        let d = Adapter.Engine.descriptor
+        arms = scenario.arms.map {
+            ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
+                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
+        }
+    }
+
     /// One replication of every arm (the arms share the replication's people and streams).
     mutating func simulateReplication(_ r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
         for (i, arm) in scenario.arms.enumerated() {
-            let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
-            let base = done
-            let horizon = scenario.horizonDays
-            let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
-                people: arm.population.installs,
-                makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
-                progress: progress.map { p in { @Sendable n in p(base + n) } }
-            ) { person, acc in
-                var life = PersonLife(world: world, person: person)
-                acc.add(life.run())
-            }
-            done += arm.population.installs
-            if let v = acc.violation { throw v }
+            let acc = try simulate(arm, replication: r, people: 0..<arm.population.installs, done: &done, progress: progress)
             try fold(acc, arm: i, replication: r)
         }
+    }
+
+    /// The people `people` of one arm and replication folded into one accumulator, person-parallel; `done` (people
+    /// finished before, for `progress`) grows by their count. A broken engine invariant is thrown, lowest person first.
+    func simulate(_ arm: ResolvedArm, replication r: Int, people: Range<Int>, done: inout Int,
+                  progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter> {
+        let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
+        let base = done
+        let horizon = scenario.horizonDays
+        let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
+            people: people,
+            makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
+            progress: progress.map { p in { @Sendable n in p(base + n) } }
+        ) { person, acc in
+            var life = PersonLife(world: world, person: person)
+            acc.add(life.run())
+        }
+        done += people.count
+        if let v = acc.violation { throw v }
+        return acc
     }
 
     /// The report files in the order they are written, with their headers: every run's, with the optional ones the

@@ -25,22 +25,10 @@ extension SimulationRun {
         let encoder = JSONEncoder()
         try emit(try encoder.encode(header))
         var done = 0, totals = (people: 0, personDays: 0, events: 0)
-        let horizon = scenario.horizonDays
         for r in 1...scenario.replications {
             for (i, arm) in scenario.arms.enumerated() {
-                let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
                 let people = shard.people(of: arm.population.installs)
-                let base = done
-                let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
-                    people: people,
-                    makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
-                    progress: progress.map { p in { @Sendable n in p(base + n) } }
-                ) { person, acc in
-                    var life = PersonLife(world: world, person: person)
-                    acc.add(life.run())
-                }
-                done += people.count
-                if let v = acc.violation { throw v }
+                let acc = try simulate(arm, replication: r, people: people, done: &done, progress: progress)
                 totals = (totals.people + acc.people, totals.personDays + acc.personDays, totals.events + acc.events)
                 try emit(ShardRecord<RunAccumulator<Adapter>>.line(arm: i, replication: r, people: people.count, accumulator: try encoder.encode(acc)))
             }
@@ -77,15 +65,10 @@ extension SimulationRun {
                 throw ShardRefused(path: f.path, reason: "its header does not describe the scenario in its manifest (\(scenario.name))")
             }
         }
-        spool.removeAll()
-        let d = Adapter.Engine.descriptor
-        arms = scenario.arms.map {
-            ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
-                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
-        }
+        resetArms()
         mergedShards = shards.count
         let decoder = JSONDecoder()
-        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = d.batteryBudgets
+        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = Adapter.Engine.descriptor.batteryBudgets
         var folded = 0
         for r in 1...scenario.replications {
             for (i, arm) in scenario.arms.enumerated() {
