@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines redteam notebooks test-distributed plots bench bench-kernel bench-check bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -17,10 +17,15 @@ setup:
 	fi
 	@pkg-config --exists gsl || { echo "setup: GSL still missing (pkg-config gsl)"; exit 1; }
 	@echo "setup: GSL $$(pkg-config --modversion gsl) ready"
-	@if ! python3 -c 'import nbclient, nbformat, ipykernel, pandas, matplotlib' 2>/dev/null; then \
+	@if ! python3 -c 'import nbclient, nbformat, ipykernel, pandas, matplotlib, plotly' 2>/dev/null; then \
 		echo "setup: installing the notebooks' Python packages (Notebooks/requirements.txt) with pip"; \
 		python3 -m pip install -q --disable-pip-version-check -r Notebooks/requirements.txt; \
 	fi
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "setup: installing chromium (the headless browser that checks the report pages) with apt-get"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@command -v chromium >/dev/null || { echo "setup: chromium still missing"; exit 1; }
 	@if ! python3 -c 'import ray, habitat_ray' 2>/dev/null; then \
 		echo "setup: installing Ray and the habitat-ray launcher (Distributed/requirements.txt) with pip"; \
 		python3 -m pip install -q --disable-pip-version-check -r Distributed/requirements.txt && \
@@ -35,7 +40,8 @@ build: setup
 run: build
 	$(BIN) run
 	python3 Notebooks/plot_run.py Reports/scroll-off-baseline
-	@echo "Open Reports/scroll-off-baseline/ (kpis.csv, activation-funnel.csv, retention.csv, ...; figures in plots/)"
+	@echo "The run's page: $(abspath Reports/scroll-off-baseline/report.html)"
+	@echo "(its CSVs beside it: kpis.csv, activation-funnel.csv, retention.csv, ...; figures as PNG in plots/)"
 
 ## test: every test (unit, statistical, golden, CLI), then the regression gate over every committed baseline.
 test: setup
@@ -43,27 +49,43 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-baselines HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory redteam HABITAT=.build/debug/habitat
-	$(MAKE) --no-print-directory notebooks HABITAT=.build/debug/habitat
+	$(MAKE) --no-print-directory notebooks pages HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory test-distributed HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
-## notebooks: execute every notebook against small real runs (baseline, an experiment, a forecast, Earned Access's baseline).
+## notebook-runs: four small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
+## Access's baseline) and a comparison of the experiment's arms (habitat compare).
 NB_RUNS := .build/notebook-runs
-notebooks:
-	python3 Notebooks/test_habitat_plots.py
+notebook-runs:
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
 	$(HABITAT) run Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/price --progress never > /dev/null
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
 	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
+	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
+
+## notebooks: execute every notebook against the small real runs.
+notebooks: notebook-runs
+	python3 Notebooks/test_habitat_plots.py
 	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
+
+## pages: write each small run's report.html (and the comparison's page) and load them in headless Chromium with
+## networking off: no console error, no request, every chart drawn, the KPI table equal to kpis.csv, readable with
+## JavaScript off; a full-page screenshot PNG beside each page (Notebooks/README.md).
+PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
+pages: notebook-runs
+	python3 Notebooks/test_report_page.py
+	python3 Notebooks/test_browser_check.py
+	python3 Notebooks/report_page.py $(PAGES) $(NB_RUNS)/price-comparison.csv
+	python3 Notebooks/browser_check.py $(addsuffix /report.html,$(PAGES)) $(NB_RUNS)/price-comparison.html
 
 ## test-distributed: habitat-ray end to end on a local Ray cluster the test starts and stops (a head and two worker
 ## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.
 test-distributed:
 	python3 Distributed/tests/test_habitat_ray.py $(HABITAT)
 
-## plots: the same figures as PNG beside a run, for people without Jupyter: make plots RUN=Reports/scroll-off-baseline
+## plots: the same figures as PNG beside a run, for people without Jupyter, and the run's page (report.html):
+## make plots RUN=Reports/scroll-off-baseline
 RUN ?= Reports/scroll-off-baseline
 plots: setup
 	python3 Notebooks/plot_run.py $(RUN)

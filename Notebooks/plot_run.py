@@ -6,7 +6,8 @@
 A `habitat calibrate` folder (one holding calibration.csv) gets its calibration trace and the fitted model's world
 check instead.
 
-PNGs go to RUN_DIR/plots/ unless --out says otherwise. Figures without data are skipped with a note: experiment
+PNGs go to RUN_DIR/plots/ unless --out says otherwise; the run's page, RUN_DIR/report.html (report_page.py), is
+written too. Figures without data are skipped with a note: experiment
 without arms, forecast without an acquisition curve, and a product's own reports in another product's run
 (token-revenue-share.csv is Scroll Off's, unlocks.csv Earned Access's).
 """
@@ -20,9 +21,11 @@ import habitat_plots as hp  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", help="a run directory written by `habitat run`")
+    parser.add_argument("run_dir", help="a run directory written by `habitat run` (or a `habitat compare` CSV: its page)")
     parser.add_argument("--out", help="directory for the PNGs (default RUN_DIR/plots)")
     args = parser.parse_args()
+    if Path(args.run_dir).suffix == ".csv" and Path(args.run_dir).is_file():  # habitat compare's CSV: its page only
+        return write_page(Path(args.run_dir))
     if (Path(args.run_dir) / "calibration.csv").is_file():
         return plot_calibration(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     try:
@@ -40,6 +43,20 @@ def main() -> int:
             continue
         if not save(fig, name, out):
             return 1
+    return write_page(Path(args.run_dir))
+
+
+def write_page(run_dir: Path) -> int:
+    """The run's report.html beside its CSVs (report_page.py), from the same tables as the PNGs."""
+    import time
+    import report_page
+    started = time.perf_counter()
+    try:
+        path = report_page.write_page(run_dir)
+    except report_page.PageError as e:
+        print(f"plot_run: {e}", file=sys.stderr)
+        return 2
+    print(f"  wrote {path} ({path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - started:.2f} s)")
     return 0
 
 

@@ -1,0 +1,734 @@
+#!/usr/bin/env python3
+"""Opens report pages in headless Chromium, networking off, and fails on anything a reader would see broken.
+
+    python3 Notebooks/browser_check.py PAGE.html [PAGE.html ...] [--chromium PATH] [--no-screenshot] [--no-kpis]
+
+For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`):
+  1. it is loaded from file:// with the network emulated offline (and a dead proxy behind that); every request that
+     is not file:, data:, blob: or about:, and every file: request for another file than the page, is a failure;
+  2. console errors and asserts, uncaught exceptions and browser log errors fail (warnings are printed only);
+  3. the page must set document.body.dataset.rendered = "true" within 30 s, and then every [data-chart] element must
+     hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without charts fails;
+  4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], cells td[data-field][data-value]) must hold exactly the
+     pooled rows of kpis.csv (replication "all", else "1"), each data-value equal to the CSV text and each display
+     text agreeing with it (to half a unit of its last digit). Skipped with --no-kpis, for a page named
+     comparison*.html, or when no kpis.csv is beside the page (said in the summary);
+  5. loaded again with JavaScript disabled it must still read: an <h1>, three <h2> with text, the whole KPI table;
+  6. a full-page screenshot is written beside it (report.html -> report.png) unless --no-screenshot.
+Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ending in NUL, read
+on fd 3 and written on fd 4), standard library only. Exit 0 when every page passes, 1 on failures, 2 on bad usage
+(a missing page, no Chromium).
+"""
+import argparse
+import base64
+import csv
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+PAGE_SECONDS = 60.0             # everything about one page (both loads and the screenshot)
+RENDER_SECONDS = 30.0           # until document.body.dataset.rendered is "true"
+COMMAND_SECONDS = 15.0          # one DevTools command
+SCREENSHOT_MAX_HEIGHT = 16000   # px
+CHROMIUM_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
+INSTALL_HINT = "install it with: apt-get install chromium (make setup does)"
+ALLOWED_SCHEMES = {"file", "data", "blob", "about"}
+KPI_FIELDS = ["mean", "ci_low", "ci_high", "target_min", "target_max", "meets_target"]
+NUMERIC_FIELDS = KPI_FIELDS[:-1]
+PERCENT_POINT_UNITS = {"pct", "percent", "percentage_points"}   # values already in % (battery drain); not /100
+EMPTY_TEXTS = {"—", ""}
+# What counts as a drawn chart: Plotly draws cartesian and pie/indicator traces as g.trace (bars, lines, markers,
+# boxes, funnels), marks as .point or path.js-line; heatmaps, tables and Sankey diagrams have their own groups.
+MARKS = "g.trace, .point, path.js-line, g.hm, g.table, g.sankey"
+
+
+class CDPError(Exception):
+    """A DevTools command failed (the browser answered with an error)."""
+
+
+class BrowserGone(CDPError):
+    """The browser exited, closed its pipe or stopped answering: nothing more can be asked of it."""
+
+
+class CDP:
+    """The DevTools protocol over Chromium's debugging pipe: commands with ids, replies matched to them, events kept
+    in order until taken. Every wait ends at the call's timeout or at `deadline` (time.monotonic()), whichever is
+    first."""
+
+    def __init__(self, write_fd: int, read_fd: int):
+        self.write_fd, self.read_fd = write_fd, read_fd
+        self.deadline = float("inf")
+        self.events: list[dict] = []
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._next_id = 0
+
+    def send(self, method: str, params: dict | None = None, session: str | None = None,
+             timeout: float = COMMAND_SECONDS) -> dict:
+        """Sends one command and returns its result; events arriving meanwhile are kept in `events`."""
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        data = json.dumps(message).encode() + b"\0"
+        try:
+            while data:
+                data = data[os.write(self.write_fd, data):]
+        except OSError as e:
+            raise BrowserGone(f"the browser's pipe is closed ({e.strerror})") from None
+        until = min(time.monotonic() + timeout, self.deadline)
+        while True:
+            reply = self._receive(until)
+            if reply is None:
+                ran_out = ("no answer before the page's time ran out" if until >= self.deadline
+                           else f"no answer within {timeout:g} s")
+                raise BrowserGone(f"{method}: {ran_out}")
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise CDPError(f"{method}: {reply['error'].get('message', reply['error'])}")
+                return reply.get("result", {})
+            if "method" in reply:
+                self.events.append(reply)
+
+    def pump(self, seconds: float):
+        """Keeps reading events for `seconds` (or until the deadline): those sent just before a check are seen."""
+        until = min(time.monotonic() + seconds, self.deadline)
+        while (event := self._receive(until)) is not None:
+            self.events.append(event)
+
+    def wait_for_event(self, method: str, session: str, timeout: float) -> dict | None:
+        """The first kept or arriving event `method` of `session`, None when none comes within `timeout`."""
+        until = min(time.monotonic() + timeout, self.deadline)
+        while True:
+            for event in self.events:
+                if event.get("method") == method and event.get("sessionId") == session:
+                    return event
+            event = self._receive(until)
+            if event is None:
+                return None
+            self.events.append(event)
+
+    def take_events(self, session: str) -> list[dict]:
+        """Removes and returns the kept events of one session."""
+        mine = [e for e in self.events if e.get("sessionId") == session]
+        self.events = [e for e in self.events if e.get("sessionId") != session]
+        return mine
+
+    def _receive(self, until: float) -> dict | None:
+        """The next message off the pipe, None when none is complete by `until` (time.monotonic())."""
+        while True:
+            end = self._buffer.find(b"\0", self._scanned)
+            if end >= 0:
+                raw = bytes(self._buffer[:end])
+                del self._buffer[:end + 1]
+                self._scanned = 0
+                return json.loads(raw)
+            self._scanned = len(self._buffer)
+            left = until - time.monotonic()
+            if left <= 0 or not select.select([self.read_fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.read_fd, 1 << 20)
+            if not chunk:
+                raise BrowserGone("the browser closed its pipe (it exited or crashed)")
+            self._buffer += chunk
+
+
+def find_chromium(given: str | None) -> str | None:
+    """The Chromium to run: --chromium, else $CHROMIUM, else the first of CHROMIUM_NAMES on PATH."""
+    for candidate in [given] if given else [os.environ.get("CHROMIUM"), *CHROMIUM_NAMES]:
+        if candidate and (shutil.which(candidate) or (os.path.isfile(candidate) and os.access(candidate, os.X_OK))):
+            return shutil.which(candidate) or candidate
+    return None
+
+
+class Browser:
+    """A headless Chromium with a fresh profile in a temporary folder, killed and removed on close (also when a check
+    failed or was interrupted). Use as a context manager."""
+
+    def __init__(self, chromium: str):
+        self.chromium = chromium
+        self.home = Path(tempfile.mkdtemp(prefix="habitat-browser-check-"))
+        self.process: subprocess.Popen | None = None
+        self.cdp: CDP | None = None
+
+    def __enter__(self) -> "Browser":
+        return self.start()
+
+    def __exit__(self, *_):
+        self.close()
+
+    def arguments(self) -> list[str]:
+        """Chromium's command line: headless, no network (a dead proxy), nothing running in the background."""
+        return [self.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--remote-debugging-pipe", f"--user-data-dir={self.home / 'profile'}", "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--metrics-recording-only", "--disable-breakpad",
+                "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
+                "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "--window-size=1280,900",
+                "about:blank"]
+
+    def start(self) -> "Browser":
+        """Starts Chromium and waits for it to answer; closes everything again when it does not."""
+        try:
+            self._launch()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _launch(self):
+        """Starts Chromium with the pipe ends on its fds 3 (commands in) and 4 (replies out), then asks its version."""
+        commands_read, commands_write = os.pipe()
+        replies_read, replies_write = os.pipe()
+        # The four new descriptors take the lowest free numbers, so 3 and 4 are now in use in this process and the
+        # pipe subprocess opens for its own error reporting cannot land on them (the child overwrites 3 and 4).
+
+        def child():   # runs in the child before close_fds, which keeps 3 and 4 (pass_fds) and closes the rest
+            ours = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, replies_write)]
+            os.dup2(ours[0], 3)
+            os.dup2(ours[1], 4)
+
+        log = open(self.home / "chromium.log", "wb")
+        try:
+            self.process = subprocess.Popen(self.arguments(), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                            preexec_fn=child, pass_fds=(3, 4), close_fds=True,
+                                            start_new_session=True)
+        finally:
+            log.close()
+            os.close(commands_read)
+            os.close(replies_write)
+        self.cdp = CDP(commands_write, replies_read)
+        try:
+            self.cdp.send("Browser.getVersion", timeout=30)
+        except BrowserGone as e:
+            raise BrowserGone(f"{self.chromium} did not start: {e}\n{self.log_tail()}") from None
+
+    def log_tail(self, lines: int = 8) -> str:
+        """The end of Chromium's own output (for a browser that would not start)."""
+        try:
+            text = (self.home / "chromium.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        return "\n".join("  chromium: " + line for line in text[-lines:])
+
+    def close(self):
+        """Asks Chromium to quit, kills its process group if it has not within 5 s, removes the profile."""
+        if self.process is not None:
+            if self.cdp is not None and self.process.poll() is None:
+                self.cdp.deadline = float("inf")
+                try:
+                    self.cdp.send("Browser.close", timeout=3)
+                except CDPError:
+                    pass
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)   # the group we started it in: its renderers too
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            self.process = None
+        if self.cdp is not None:
+            for fd in (self.cdp.write_fd, self.cdp.read_fd):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self.cdp = None
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Tab:
+    """One page in its own browser context (no cache or storage shared with other loads), attached with a flat
+    session; the domains the checks listen to are enabled, the network is offline."""
+
+    def __init__(self, browser: Browser, javascript: bool = True):
+        self.cdp = browser.cdp
+        self.context = self.cdp.send("Target.createBrowserContext", {"disposeOnDetach": True})["browserContextId"]
+        target = self.cdp.send("Target.createTarget", {"url": "about:blank", "browserContextId": self.context})
+        self.target = target["targetId"]
+        self.session = self.cdp.send("Target.attachToTarget", {"targetId": self.target, "flatten": True})["sessionId"]
+        self.warnings: list[str] = []
+        for domain in ["Page", "Runtime", "Log", "Network"]:
+            self.send(f"{domain}.enable")
+        try:
+            self.send("Network.emulateNetworkConditions",
+                      {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        except CDPError as e:
+            if isinstance(e, BrowserGone):
+                raise
+            self.warnings.append(f"offline emulation unavailable ({e}); the dead proxy still blocks the network")
+        if not javascript:
+            self.send("Emulation.setScriptExecutionDisabled", {"value": True})
+
+    def send(self, method: str, params: dict | None = None, timeout: float = COMMAND_SECONDS) -> dict:
+        """A command to this page."""
+        return self.cdp.send(method, params, self.session, timeout)
+
+    def evaluate(self, expression: str):
+        """The value of a JavaScript expression in the page (works with the page's own scripts disabled)."""
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in reply:
+            raise CDPError(f"evaluating in the page: {reply['exceptionDetails'].get('text')}")
+        return reply["result"].get("value")
+
+    def navigate(self, url: str, timeout: float) -> str | None:
+        """Loads `url` and waits for its load event; the reason when it cannot load or does not finish."""
+        reply = self.send("Page.navigate", {"url": url})
+        if reply.get("errorText"):
+            return f"cannot load the page: {reply['errorText']}"
+        if self.cdp.wait_for_event("Page.loadEventFired", self.session, timeout) is None:
+            return f"the page's load event did not fire within {timeout:.0f} s"
+        return None
+
+    def close(self):
+        """Closes the page and its context (best effort: the browser may be gone)."""
+        try:
+            self.cdp.send("Target.closeTarget", {"targetId": self.target}, timeout=5)
+            self.cdp.send("Target.disposeBrowserContext", {"browserContextId": self.context}, timeout=5)
+        except CDPError:
+            pass
+        self.cdp.take_events(self.session)
+
+
+@dataclass
+class Result:
+    """What one page's check found: failures (the page fails), warnings and notes (printed), the facts for the
+    summary line, and whether the browser must be restarted before the next page."""
+    page: str
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    charts: int = 0
+    kpi_rows: int | None = None
+    screenshot: str | None = None
+    size: tuple[int, int] | None = None
+    load_seconds: float | None = None
+    browser_broken: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def report(self) -> str:
+        """The lines printed for the page: one summary line when it passed, else every failure."""
+        if self.passed:
+            kpis = (f"{self.kpi_rows} KPI rows match kpis.csv" if self.kpi_rows is not None
+                    else "KPI table not checked (" + "; ".join(self.notes) + ")")
+            shot = f"screenshot {self.screenshot} ({self.size[0]}×{self.size[1]})" if self.screenshot else "no screenshot"
+            warned = f" ({len(self.warnings)} warnings)" if self.warnings else ""
+            lines = [f"browser-check: {self.page}: {self.charts} charts rendered, {kpis}, no console errors{warned}, "
+                     f"no requests, {shot}, load {self.load_seconds:.2f} s"]
+        else:
+            lines = [f"browser-check: {self.page}: FAILED ({len(self.failures)} problems)"]
+            lines += [f"  - {f}" for f in self.failures]
+            lines += [f"  note: {n}" for n in self.notes]
+            if self.screenshot:
+                lines.append(f"  screenshot {self.screenshot}")
+        return "\n".join(lines + [f"  warning: {w}" for w in self.warnings])
+
+
+# ---- what the page did: requests and console ----
+
+def describe_remote_object(obj: dict) -> str:
+    """A console argument as text."""
+    if "value" in obj:
+        return obj["value"] if isinstance(obj["value"], str) else json.dumps(obj["value"])
+    return obj.get("description") or obj.get("unserializableValue") or obj.get("type", "?")
+
+
+def where(details: dict) -> str:
+    """' (file.html:LINE)' for an event that says where it happened."""
+    frames = (details.get("stackTrace") or {}).get("callFrames") or []
+    url, line = (frames[0].get("url"), frames[0].get("lineNumber")) if frames else (details.get("url"),
+                                                                                    details.get("lineNumber"))
+    if not url:
+        return ""
+    return f" ({Path(unquote(urlsplit(url).path)).name or url}{'' if line is None else f':{line + 1}'})"
+
+
+def request_problem(url: str, page: Path) -> str | None:
+    """Why a request breaks self-containment: a scheme other than file/data/blob/about, or another local file."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "file":
+        if Path(unquote(parts.path)) != page:
+            return f"loads another local file: {url} (the page must be self-contained)"
+        return None
+    if scheme in ALLOWED_SCHEMES:
+        return None
+    return f"requests {url} (the page must be self-contained; the network is off)"
+
+
+def page_events(events: list[dict], page: Path) -> tuple[list[str], list[str]]:
+    """Failures and warnings from a load's events: requests leaving the page, console errors, exceptions, log
+    errors."""
+    failures, warnings = [], []
+    for event in events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Network.requestWillBeSent":
+            problem = request_problem(params["request"]["url"], page)
+        elif method == "Network.webSocketCreated":
+            problem = f"opens a WebSocket to {params['url']}"
+        elif method == "Runtime.consoleAPICalled":
+            text = " ".join(describe_remote_object(a) for a in params.get("args", [])) + where(params)
+            if params["type"] in ("error", "assert"):
+                failures.append(f"console {params['type']}: {text}")
+            elif params["type"] == "warning":
+                warnings.append(f"console warning: {text}")
+            continue
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            text = (details.get("exception") or {}).get("description") or details.get("text", "")
+            failures.append(f"uncaught exception: {text.splitlines()[0] if text else '?'}{where(details)}")
+            continue
+        elif method == "Log.entryAdded":
+            entry = params["entry"]
+            line = f"browser log {entry['level']}: {entry.get('text', '')}" + (
+                f" ({entry['url']})" if entry.get("url") else "")
+            if entry["level"] == "error":
+                failures.append(line)
+            elif entry["level"] == "warning":
+                warnings.append(line)
+            continue
+        else:
+            continue
+        if problem:
+            failures.append(problem)
+    return list(dict.fromkeys(failures)), list(dict.fromkeys(warnings))
+
+
+# ---- the charts ----
+
+CHARTS_JS = """JSON.stringify([...document.querySelectorAll("[data-chart]")].map(e => {
+  const box = e.getBoundingClientRect();
+  return {name: e.dataset.chart || e.id || "(unnamed)", svg: e.querySelectorAll("svg.main-svg").length,
+          marks: e.querySelectorAll(%s).length, width: box.width, height: box.height};
+}))""" % json.dumps(MARKS)
+
+
+def check_charts(tab: Tab) -> tuple[int, list[str]]:
+    """How many [data-chart] elements hold a drawn chart, and a failure for each that does not (or for none)."""
+    charts = json.loads(tab.evaluate(CHARTS_JS))
+    if not charts:
+        return 0, ["no charts: the page has no [data-chart] element"]
+    failures = []
+    for chart in charts:
+        missing = [what for what, bad in [("no svg.main-svg", not chart["svg"]),
+                                          (f"no trace drawn ({MARKS})", not chart["marks"]),
+                                          (f"an empty box ({chart['width']:.0f}×{chart['height']:.0f} px)",
+                                           chart["width"] <= 0 or chart["height"] <= 0)] if bad]
+        if missing:
+            failures.append(f"chart \"{chart['name']}\" rendered nothing: {', '.join(missing)}")
+    return len(charts) - len(failures), failures
+
+
+def wait_rendered(tab: Tab, timeout: float) -> bool:
+    """Whether document.body.dataset.rendered becomes "true" within `timeout` (polled every 50 ms)."""
+    until = time.monotonic() + timeout
+    while True:
+        if tab.evaluate('!!document.body && document.body.dataset.rendered === "true"'):
+            return True
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.05)
+
+
+# ---- the KPI table against kpis.csv ----
+
+KPI_TABLE_JS = """JSON.stringify((() => {
+  const table = document.getElementById("kpi-table");
+  if (!table) return null;
+  return [...table.querySelectorAll("tr[data-kpi]")].map(tr => ({
+    kpi: tr.dataset.kpi, arm: tr.dataset.arm ?? null,
+    cells: Object.fromEntries([...tr.querySelectorAll("td[data-field]")].map(td =>
+      [td.dataset.field, {value: td.getAttribute("data-value"), text: td.textContent.trim()}]))}));
+})())"""
+
+
+def pooled_kpis(path: Path) -> tuple[dict[tuple[str, str], dict], list[str]]:
+    """kpis.csv's pooled rows by (kpi, arm) — replication "all" when there are any, else "1" — and the problems
+    with the file itself (missing columns, a (kpi, arm) twice)."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        columns = reader.fieldnames or []
+    missing = [c for c in ["arm", "replication", "kpi", "unit", *KPI_FIELDS] if c not in columns]
+    if missing:
+        return {}, [f"{path.name} lacks the columns {', '.join(missing)}"]
+    wanted = "all" if any(r["replication"] == "all" for r in rows) else "1"
+    pooled, problems = {}, []
+    for row in rows:
+        if row["replication"] == wanted:
+            key = (row["kpi"], row["arm"])
+            if key in pooled:
+                problems.append(f"{path.name} has two pooled rows for kpi {key[0]} arm {key[1]}")
+            pooled[key] = row
+    return pooled, problems
+
+
+NUMBER = re.compile(r"(?P<sign>[-+−])?\s*(?:US)?\$?\s*(?P<int>\d{1,3}(?:[,\u2009\u202f]\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
+                    r"(?:[eE](?P<exp>[-+]?\d+))?(?P<suffix>[kMB](?![A-Za-z]))?(?P<percent>\s*%)?")
+SUFFIX = {"k": 1e3, "M": 1e6, "B": 1e9}
+
+
+def displayed_number(text: str, unit: str) -> tuple[float, float] | None:
+    """The number a display text shows, in the CSV's terms, and half a unit of its last digit: '12.3 %' is 0.123
+    ± 0.0005 for a fraction (a % of a unit in PERCENT_POINT_UNITS stays 12.3 ± 0.05), '$1,234.56' 1234.56 ± 0.005,
+    '4.2 min' 4.2 ± 0.05, '1.2k' 1200 ± 50. None when the text holds no number."""
+    m = NUMBER.search(text.replace("\u00a0", " "))
+    if not m:
+        return None
+    digits = re.sub(r"[,\u2009\u202f]", "", m["int"]) + ("." + m["frac"] if m["frac"] else "")
+    scale = (10.0 ** int(m["exp"]) if m["exp"] else 1.0) * SUFFIX.get(m["suffix"] or "", 1.0)
+    if m["percent"] and unit not in PERCENT_POINT_UNITS:
+        scale /= 100
+    value = float(digits) * scale * (-1 if m["sign"] in ("-", "−") else 1)
+    half_unit = 0.5 * 10.0 ** -len(m["frac"] or "") * scale
+    return value, half_unit
+
+
+def display_disagrees(text: str, raw: str, unit: str, name: str) -> str | None:
+    """Why a cell's display text does not show its CSV value (None when it does)."""
+    if name == "meets_target":
+        said = {"true": "true", "yes": "true", "met": "true", "✓": "true", "✔": "true",
+                "false": "false", "no": "false", "not met": "false", "missed": "false", "✗": "false", "✘": "false"}
+        if raw == "":
+            return None if text in EMPTY_TEXTS else "shows a verdict for an empty value"
+        if text in EMPTY_TEXTS:
+            return "shows nothing for a value"
+        verdict = said.get(text.lower())
+        return None if verdict in (None, raw) else f"says {verdict}"
+    if raw == "":
+        return None if text in EMPTY_TEXTS else "shows something for an empty value"
+    try:
+        value = float(raw)
+    except ValueError:
+        return "the CSV value is not a number"
+    shown = displayed_number(text, unit)
+    if shown is None:
+        return "shows no number"
+    number, half_unit = shown
+    if abs(number - value) > half_unit * (1 + 1e-6) + 1e-12:
+        return f"shows {number:g} (± {half_unit:g})"
+    return None
+
+
+def compare_kpis(table: list[dict] | None, pooled: dict[tuple[str, str], dict]) -> list[str]:
+    """Every difference between the page's KPI table and kpis.csv's pooled rows: rows missing or extra, data-value
+    not the CSV text, display text not showing the value."""
+    if table is None:
+        return ['no KPI table (<table id="kpi-table">) although kpis.csv is beside the page']
+    failures, seen = [], set()
+    for row in table:
+        key = (row["kpi"], row["arm"])
+        if key in seen:
+            failures.append(f"kpi {key[0]} arm {key[1]} is in the KPI table twice")
+            continue
+        seen.add(key)
+        csv_row = pooled.get(key)
+        if csv_row is None:
+            failures.append(f"kpi {key[0]} arm {key[1]} is in the KPI table but not in kpis.csv (pooled rows)")
+            continue
+        for name in KPI_FIELDS:
+            cell = row["cells"].get(name)
+            expected = csv_row[name] or ""
+            what = f"kpi {key[0]} arm {key[1]} {name}"
+            if cell is None:
+                failures.append(f"{what}: no <td data-field=\"{name}\"> (kpis.csv: {expected!r})")
+                continue
+            value, text = cell["value"] or "", cell["text"]
+            if value != expected:
+                failures.append(f"{what}: data-value {value!r}, kpis.csv {expected!r} (page text {text!r})")
+            reason = display_disagrees(text, expected, csv_row["unit"], name)
+            if reason:
+                failures.append(f"{what}: page text {text!r} {reason}, kpis.csv {expected!r} ({csv_row['unit']})")
+    for key in pooled:
+        if key not in seen:
+            failures.append(f"kpi {key[0]} arm {key[1]} of kpis.csv is missing from the KPI table")
+    return failures
+
+
+def kpis_expected(page: Path, no_kpis: bool) -> tuple[Path | None, str | None]:
+    """kpis.csv to compare the page with, or None and why not."""
+    if no_kpis:
+        return None, "--no-kpis"
+    if page.name.startswith("comparison"):
+        return None, "a comparison page"
+    if not (page.parent / "kpis.csv").is_file():
+        return None, "no kpis.csv beside the page"
+    return page.parent / "kpis.csv", None
+
+
+# ---- without JavaScript ----
+
+STATIC_JS = """JSON.stringify({h1: [...document.querySelectorAll("h1")].map(h => h.textContent.trim()).filter(t => t),
+  h2: [...document.querySelectorAll("h2")].map(h => h.textContent.trim()).filter(t => t),
+  kpis: document.getElementById("kpi-table") &&
+        [...document.querySelectorAll("#kpi-table tr[data-kpi]")].map(tr => [tr.dataset.kpi, tr.dataset.arm ?? null])})"""
+
+
+def check_static(tab: Tab, pooled: dict[tuple[str, str], dict] | None) -> list[str]:
+    """Failures of the page read without JavaScript: no <h1>, fewer than 3 <h2>, KPI rows missing."""
+    page = json.loads(tab.evaluate(STATIC_JS))
+    failures = []
+    if not page["h1"]:
+        failures.append("with JavaScript off the page has no <h1> with text")
+    if len(page["h2"]) < 3:
+        failures.append(f"with JavaScript off the page has {len(page['h2'])} <h2> section headings with text "
+                        "(at least 3 expected)")
+    if pooled is not None:
+        if page["kpis"] is None:
+            failures.append("with JavaScript off there is no KPI table (<table id=\"kpi-table\">)")
+        else:
+            missing = [key for key in pooled if list(key) not in page["kpis"]]
+            if missing:
+                examples = ", ".join(f"{kpi}/{arm}" for kpi, arm in missing[:3])
+                failures.append(f"with JavaScript off the KPI table lacks {len(missing)} of {len(pooled)} rows "
+                                f"(e.g. {examples})")
+    return failures
+
+
+# ---- the screenshot ----
+
+def screenshot(tab: Tab, path: Path) -> tuple[int, int]:
+    """Writes a PNG of the whole page (height capped at SCREENSHOT_MAX_HEIGHT) and returns its size in pixels."""
+    size = tab.send("Page.getLayoutMetrics")["cssContentSize"]
+    clip = {"x": 0, "y": 0, "width": max(1, round(size["width"])),
+            "height": max(1, min(round(size["height"]), SCREENSHOT_MAX_HEIGHT)), "scale": 1}
+    data = base64.b64decode(tab.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                                "clip": clip}, timeout=30)["data"])
+    path.write_bytes(data)
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+# ---- one page ----
+
+def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpis: bool = False,
+               take_screenshot: bool = True, render_seconds: float = RENDER_SECONDS,
+               page_seconds: float = PAGE_SECONDS) -> Result:
+    """Every check on one page (see the module's doc); BrowserGone and timeouts become failures."""
+    page = page.resolve()
+    result = Result(shown_as or str(page))
+    cdp = browser.cdp
+    cdp.deadline = time.monotonic() + page_seconds
+    csv_path, why_not = kpis_expected(page, no_kpis)
+    pooled = None
+    if why_not:
+        result.notes.append(why_not)
+    else:
+        pooled, problems = pooled_kpis(csv_path)
+        result.failures += problems
+    try:
+        check_live(browser, page, result, pooled, take_screenshot, render_seconds)
+        tab = Tab(browser, javascript=False)
+        try:
+            problem = tab.navigate(page.as_uri(), min(render_seconds, cdp.deadline - time.monotonic()))
+            result.failures += [f"with JavaScript off: {problem}"] if problem else check_static(tab, pooled)
+        finally:
+            tab.close()
+    except BrowserGone as e:
+        result.failures.append(f"browser: {e}")
+        result.browser_broken = True
+    except CDPError as e:
+        result.failures.append(f"browser: {e}")
+    finally:
+        cdp.deadline = float("inf")
+    return result
+
+
+def check_live(browser: Browser, page: Path, result: Result, pooled: dict | None, take_screenshot: bool,
+               render_seconds: float):
+    """The load with JavaScript: requests, console, rendering, charts, the KPI table, the screenshot."""
+    tab = Tab(browser)
+    result.warnings += tab.warnings
+    try:
+        started = time.monotonic()
+        render_seconds = min(render_seconds, browser.cdp.deadline - started)
+        problem = tab.navigate(page.as_uri(), render_seconds)
+        if problem:
+            result.failures.append(problem)
+        elif not wait_rendered(tab, render_seconds - (time.monotonic() - started)):
+            result.failures.append(f'document.body.dataset.rendered never became "true" (waited {render_seconds:.0f}'
+                                   " s): a script failed or the page does not signal that its charts are drawn")
+        else:
+            result.load_seconds = time.monotonic() - started
+            browser.cdp.pump(0.2)   # a late error or request
+            result.charts, failures = check_charts(tab)
+            result.failures += failures
+            if pooled is not None:
+                failures = compare_kpis(json.loads(tab.evaluate(KPI_TABLE_JS)), pooled)
+                result.failures += failures
+                if not failures:
+                    result.kpi_rows = len(pooled)
+        if take_screenshot and not problem:
+            png = page.with_suffix(".png")
+            result.size = screenshot(tab, png)
+            result.screenshot = str(Path(result.page).with_suffix(".png"))
+    finally:
+        failures, warnings = page_events(browser.cdp.take_events(tab.session), page)
+        result.failures[:0] = failures
+        result.warnings += warnings
+        tab.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], usage=__doc__.splitlines()[2].strip())
+    parser.add_argument("pages", nargs="+", metavar="PAGE.html", help="report.html or comparison.html pages")
+    parser.add_argument("--chromium", help="the Chromium (or Chrome) to run (default: $CHROMIUM, else chromium on PATH)")
+    parser.add_argument("--no-screenshot", action="store_true", help="do not write PAGE.png beside each page")
+    parser.add_argument("--no-kpis", action="store_true", help="do not compare a KPI table with kpis.csv")
+    args = parser.parse_args(argv)
+    missing = [p for p in args.pages if not Path(p).is_file()]
+    if missing:
+        print(f"browser-check: no such page: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    chromium = find_chromium(args.chromium)
+    if not chromium:
+        print(f"browser-check: Chromium not found ({args.chromium or 'chromium'}): {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # so a killed check still closes its browser
+    failed = 0
+    browser = None
+    try:
+        for page in args.pages:
+            if browser is None:
+                try:
+                    browser = Browser(chromium).start()
+                except (CDPError, OSError) as e:
+                    print(f"browser-check: cannot start Chromium: {e}", file=sys.stderr)
+                    return 2
+            result = check_page(browser, Path(page), page, no_kpis=args.no_kpis, take_screenshot=not args.no_screenshot)
+            print(result.report(), flush=True)
+            failed += not result.passed
+            if result.browser_broken:
+                browser.close()
+                browser = None
+    finally:
+        if browser is not None:
+            browser.close()
+    if failed:
+        print(f"browser-check: {failed} of {len(args.pages)} pages failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,465 @@
+"""The interactive charts of a run's `report.html` (Plotly), drawn from the same tables as the PNGs and notebooks.
+
+Every function takes a run's tables (`habitat_plots.load_run`) and returns a `plotly.graph_objects.Figure`, or None
+when the run has no data for it. They read the CSVs through the same helpers as the matplotlib figures of
+`habitat_plots` (pooled rows, replication means and 95 % bands, the product's marks), so the PNGs, the notebooks and
+the page say the same thing.
+
+Every trace that belongs to one arm carries `meta={"arm": NAME}`: the page's arm selector shows one arm or all by
+toggling those traces. Every figure has a title saying what it shows and axis titles with units.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+import habitat_plots as hp
+
+# Plotly's default qualitative palette, one colour per arm (or per series when there is one arm).
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf"]
+GREEN, RED, GREY = "#2ca02c", "#d62728", "#7f7f7f"
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+
+
+def colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def arms_of(t: dict) -> list:
+    """The run's arms in run order (kpis.csv is written by every run)."""
+    return [str(a) for a in dict.fromkeys(t["kpis"]["arm"])]
+
+
+def _layout(fig: go.Figure, title: str, height: int = 420, **kwargs) -> go.Figure:
+    settings = dict(title=dict(text=title, x=0.01, xanchor="left", font=dict(size=15)), height=height,
+                    margin=dict(l=70, r=30, t=70, b=60), font=dict(family=FONT, size=12),
+                    legend=dict(orientation="h", yanchor="top", y=-0.18, x=0), template="plotly_white",
+                    hoverlabel=dict(namelength=-1))
+    settings.update(kwargs)
+    fig.update_layout(**settings)
+    return fig
+
+
+def _band(x, low, high, arm: str, i: int, name: str, group: str) -> go.Scatter:
+    """A shaded 95 % band between `low` and `high` along `x` (one closed polygon)."""
+    x = list(x)
+    return go.Scatter(x=x + x[::-1], y=list(high) + list(low)[::-1], fill="toself", mode="lines", line=dict(width=0),
+                      fillcolor=_alpha(colour(i), 0.18), hoverinfo="skip", showlegend=False, name=name,
+                      legendgroup=group, meta={"arm": arm})
+
+
+def _alpha(hex_colour: str, a: float) -> str:
+    r, g, b = (int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({r},{g},{b},{a})"
+
+
+def _per_replication_mean(rows: pd.DataFrame, index: str, value: str, replications: list, keys=None):
+    """Mean over replications of `value` by `index` and the half-width of its 95 % interval (missing = 0)."""
+    table = rows.pivot_table(index=index, columns="replication", values=value, aggfunc="sum")
+    table = table.reindex(columns=replications)
+    if keys is not None:
+        table = table.reindex(index=keys)
+    return hp._mean_band(table.fillna(0.0))
+
+
+# --- World check ----------------------------------------------------------------------------------------------
+
+
+def world_check(t: dict) -> go.Figure | None:
+    """Each published figure's range as a band (scaled per row: 0 = low end, 1 = high end) and each arm's simulated
+    mean with its 95 % interval; the real numbers in the hover and in the page's table."""
+    if "worldcheck" not in t:
+        return None
+    df = t["worldcheck"]
+    applies = df[df["applies"] == "yes"]
+    if applies.empty:
+        return None
+    figures = list(dict.fromkeys(applies["figure"]))
+    fig = go.Figure()
+    fig.add_trace(go.Bar(y=figures, x=[1.0] * len(figures), base=0, orientation="h", marker_color=_alpha(GREEN, 0.15),
+                         name="published range", hoverinfo="skip", width=0.7))
+    arms = list(dict.fromkeys(applies["arm"]))
+    for i, arm in enumerate(arms):
+        rows = applies[applies["arm"] == arm].set_index("figure").reindex(figures)
+        low, high = rows["range_low"].astype(float), rows["range_high"].astype(float)
+        width = (high - low).where(high > low, high.abs().clip(lower=1e-9))
+
+        def pos(v):
+            return ((v.astype(float) - low) / width).clip(-1.5, 2.5)
+        x, lo, hi = pos(rows["simulated_mean"]), pos(rows["ci_low"]), pos(rows["ci_high"])
+        inside = rows["inside"].astype(str).str.lower() == "true"
+        hover = [f"{f}<br>simulated {_plain(r.simulated_mean)} (95 % CI {_plain(r.ci_low)} – {_plain(r.ci_high)})"
+                 f"<br>published {_plain(r.range_low)} – {_plain(r.range_high)} {r.unit}<br>{r.source}"
+                 for f, r in rows.iterrows()]
+        fig.add_trace(go.Scatter(
+            y=figures, x=x, mode="markers", name=f"simulated mean, arm {arm}" if len(arms) > 1 else "simulated mean",
+            marker=dict(size=10, color=[GREEN if v else RED for v in inside], line=dict(width=1.5, color=colour(i)),
+                        symbol=["circle" if v else "x" for v in inside]),
+            error_x=dict(type="data", symmetric=False, array=(hi - x).clip(lower=0).fillna(0).tolist(),
+                         arrayminus=(x - lo).clip(lower=0).fillna(0).tolist(), color=colour(i), thickness=1.5),
+            hovertext=hover, hoverinfo="text", meta={"arm": str(arm)}))
+    inside_n = (applies[applies["arm"] == arms[0]]["inside"].astype(str).str.lower() == "true").sum()
+    fig.update_yaxes(autorange="reversed", title=None)
+    fig.update_xaxes(range=[-1.6, 2.6], tickvals=[-1, 0, 0.5, 1, 2],
+                     ticktext=["low − width", "range low", "middle", "range high", "high + width"],
+                     title="where the simulated mean falls, relative to the published range (green band)")
+    return _layout(fig, f"World check: {inside_n} of {len(figures)} measurable figures inside their published ranges"
+                        f" (arm {arms[0]}; point = simulated mean, bar = 95 % CI, ✕ = outside)",
+                   height=110 + 28 * len(figures))
+
+
+def _plain(v) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip()):
+        return "—"
+    v = float(v)
+    return f"{v:,.4g}"
+
+
+# --- Activation funnel ----------------------------------------------------------------------------------------
+
+
+def funnel(t: dict) -> go.Figure | None:
+    """Share of installs reaching each stage, per arm (top), and each stage's conversion from the previous one
+    against the product charter's step targets (bottom: the target range as a bar from min to max)."""
+    df = hp._pooled(t["funnel"])
+    if df.empty:
+        return None
+    if not hp.is_scroll_off({"funnel": df}):
+        df = df.assign(target_min=np.nan, target_max=np.nan, meets_target=np.nan)
+    stages = df.drop_duplicates("stage_order").sort_values("stage_order")
+    labels = [f"{s} {n}" for s, n in zip(stages["stage"], stages["stage_name"])]
+    by_order = dict(zip(stages["stage_order"], labels))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.55, 0.45],
+                        subplot_titles=["share of installs reaching the stage",
+                                        "conversion from the previous stage (grey: the charter's step target)"])
+    for i, arm in enumerate(dict.fromkeys(df["arm"])):
+        rows = df[df["arm"] == arm].sort_values("stage_order")
+        x = [by_order[o] for o in rows["stage_order"]]
+        fig.add_trace(go.Bar(x=x, y=rows["rate_from_start"], name=f"arm {arm}", marker_color=colour(i),
+                             legendgroup=str(arm), meta={"arm": str(arm)},
+                             text=[f"{v:.0%}" for v in rows["rate_from_previous"]], textposition="outside",
+                             hovertemplate="%{x}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
+                      row=1, col=1)
+        fig.add_trace(go.Bar(x=x, y=rows["rate_from_previous"], name=f"arm {arm}", marker_color=colour(i),
+                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)},
+                             hovertemplate="%{x}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
+                                           + "</extra>"), row=2, col=1)
+    targets = stages[stages["target_min"].notna()]
+    if len(targets):
+        x = [by_order[o] for o in targets["stage_order"]]
+        ranged = targets[targets["target_max"].notna()]
+        if len(ranged):  # a target range: a grey bar from its min to its max
+            fig.add_trace(go.Bar(x=[by_order[o] for o in ranged["stage_order"]],
+                                 y=ranged["target_max"].astype(float) - ranged["target_min"].astype(float),
+                                 base=ranged["target_min"].astype(float), width=0.25, marker_color=_alpha(GREY, 0.45),
+                                 name="step target range (min–max)", hoverinfo="skip"), row=2, col=1)
+        fig.add_trace(go.Scatter(
+            x=x, y=targets["target_min"].astype(float), mode="markers", name="step target (at least)",
+            marker=dict(symbol="line-ew-open", size=30, color="black", line=dict(width=2.5)),
+            hovertemplate="%{x}<br>step target ≥ %{y:.0%}<extra></extra>"), row=2, col=1)
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.15], row=1, col=1, title="of installs")
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.1], row=2, col=1, title="step conversion")
+    fig.update_xaxes(tickangle=-30, row=2, col=1)
+    fig.update_layout(barmode="group")
+    name = hp.product(t)
+    return _layout(fig, f"Activation funnel{f' — {name}' if name else ''}, per arm (labels: step conversion)",
+                   height=680, margin=dict(l=70, r=30, t=110, b=60),
+                   legend=dict(orientation="h", yanchor="bottom", y=1.07, x=1, xanchor="right"))
+
+
+# --- Retention ------------------------------------------------------------------------------------------------
+
+
+def retention(t: dict) -> go.Figure | None:
+    """Day-N retention of all installs, both readings (product in use; app opened), per arm, means over the
+    replications with 95 % bands; the charter's D1/D7/D30 targets as marks where the run has them."""
+    df = t["retention"]
+    rows = df[(df["replication"] != "all") & (df["cohort"] == "all") & (df["segment"] == "all")]
+    if rows.empty:
+        return None
+    readings = [a for a in hp.RETENTION_READINGS if "activity" in rows.columns and (rows["activity"] == a).any()]
+    readings = readings or [None]
+    fig = make_subplots(rows=1, cols=len(readings), shared_yaxes=True, horizontal_spacing=0.05,
+                        subplot_titles=[f"{hp.RETENTION_READINGS[r]}" if r else "opened the app that day"
+                                        for r in readings])
+    replications = hp._replications(t, rows)
+    for c, reading in enumerate(readings):
+        sub = rows if reading is None else rows[rows["activity"] == reading]
+        for i, arm in enumerate(dict.fromkeys(sub["arm"])):
+            a = sub[sub["arm"] == arm]
+            table = a.pivot_table(index="day", columns="replication", values="retention").reindex(
+                columns=[r for r in replications if r in set(a["replication"])])
+            mean, half = hp._mean_band(table)
+            group = f"{arm}"
+            if (half > 0).any():
+                fig.add_trace(_band(mean.index, (mean - half).clip(0, 1), (mean + half).clip(0, 1), str(arm), i,
+                                    "95 % band", group), row=1, col=c + 1)
+            fig.add_trace(go.Scatter(x=mean.index, y=mean, mode="lines", name=f"arm {arm}", line=dict(color=colour(i)),
+                                     legendgroup=group, showlegend=c == 0, meta={"arm": str(arm)},
+                                     hovertemplate="day %{x}: %{y:.1%}<extra>arm " + str(arm) + "</extra>"),
+                          row=1, col=c + 1)
+    targets = _retention_targets(t)
+    if targets:
+        fig.add_trace(go.Scatter(x=[d for d, _ in targets], y=[v for _, v in targets], mode="markers",
+                                 name="charter target (D1, D7 actives, D30 paid)",
+                                 marker=dict(symbol="line-ew-open", size=18, color="black", line=dict(width=2)),
+                                 hovertemplate="D%{x} target %{y:.0%}<extra></extra>"), row=1, col=1)
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
+    fig.update_yaxes(title="share of installs active", row=1, col=1)
+    fig.update_xaxes(title="day since install")
+    band = " with 95 % bands over replications" if len(replications) > 1 else ""
+    return _layout(fig, f"Day-N retention of all installs, both readings{band}", height=420)
+
+
+def _retention_targets(t: dict) -> list:
+    kpis = t["kpis"]
+    out = []
+    for day, k in [(1, "d1_retention"), (7, "d7_retention_actives"), (30, "d30_retention_paid")]:
+        row = kpis[(kpis["kpi"] == k) & (kpis["replication"] == "all")]
+        if len(row) and pd.notna(row["target_min"].iloc[0]):
+            out.append((day, float(row["target_min"].iloc[0])))
+    return out
+
+
+# --- Revenue --------------------------------------------------------------------------------------------------
+
+
+def revenue(t: dict) -> go.Figure | None:
+    """Gross revenue per month by source (stacked; one stack per arm), mean over replications; for products with
+    consumables, the token share of gross revenue on the right axis against its ceiling."""
+    if "revenue" not in t:
+        return None
+    rows = t["revenue"][t["revenue"]["replication"].astype(str) != "all"]
+    monthly = rows[rows["month"] != "total"]
+    if monthly.empty:
+        return None
+    replications = hp._replications(t, rows)
+    arms = arms_of(t)
+    first, last = sorted(monthly["month"].unique())[0], sorted(monthly["month"].unique())[-1]
+    months = [str(m) for m in pd.period_range(first, last, freq="M")]
+    several = len(arms) > 1
+    sources = list(dict.fromkeys(monthly["source"]))
+    tokens = t.get("tokens")
+    fig = make_subplots(specs=[[{"secondary_y": tokens is not None}]])
+    for j, arm in enumerate(arms):
+        x = [months, [arm] * len(months)] if several else months
+        for i, source in enumerate(sources):
+            sub = monthly[(monthly["arm"] == arm) & (monthly["source"] == source)]
+            mean, _ = _per_replication_mean(sub, "month", "gross_usd", replications, months)
+            fig.add_trace(go.Bar(x=x, y=mean, name=source, marker_color=colour(i), legendgroup=source,
+                                 showlegend=j == 0, meta={"arm": arm},
+                                 hovertemplate=f"{source}, arm {arm}<br>" + "%{y:$,.2f}<extra></extra>"),
+                          secondary_y=False)
+        if tokens is not None:
+            share = hp._pooled(tokens)
+            share = share[(share["arm"] == arm) & (share["month"] != "total")].set_index("month")["token_share"]
+            share = share.reindex(months)
+            fig.add_trace(go.Scatter(x=x, y=share, mode="lines+markers", name="token share of gross revenue",
+                                     line=dict(color="black", dash=["solid", "dot", "dash", "dashdot"][j % 4]),
+                                     legendgroup="token-share", showlegend=j == 0, meta={"arm": arm},
+                                     hovertemplate=f"arm {arm}: " + "%{y:.1%} from tokens<extra></extra>"),
+                          secondary_y=True)
+    if tokens is not None:
+        threshold = pd.to_numeric(tokens["threshold"], errors="coerce").dropna()
+        if len(threshold):
+            ceiling = float(threshold.iloc[0])
+            fig.add_shape(type="line", xref="x domain", x0=0, x1=1, yref="y2", y0=ceiling, y1=ceiling,
+                          line=dict(color=RED, dash="dash", width=1.5))
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"token-share ceiling {ceiling:.0%}",
+                                     line=dict(color=RED, dash="dash", width=1.5)), secondary_y=True)
+            fig.update_yaxes(title="token share of gross revenue", tickformat=".0%", secondary_y=True,
+                             range=[0, max(ceiling * 1.6, 0.05)], showgrid=False)
+    fig.update_yaxes(title="gross revenue per month (USD)", tickprefix="$", secondary_y=False)
+    fig.update_xaxes(title="month" + (" / arm" if several else ""), type="multicategory" if several else "category")
+    fig.update_layout(barmode="stack")
+    name = hp.product(t)
+    return _layout(fig, f"Revenue by source and month{f' — {name}' if name else ''} (gross USD, mean of "
+                        f"{len(replications)} replication{'s' if len(replications) != 1 else ''})"
+                        + (", token share against its ceiling" if tokens is not None else ""), height=440)
+
+
+# --- Battery --------------------------------------------------------------------------------------------------
+
+BATTERY_METRICS = {"idle_pct_per_hour": "idle, % of battery per hour", "active_pct_per_hour":
+                   "active, % of battery per hour", "pct_per_24h": "whole day, % of battery per 24 h"}
+
+
+def battery(t: dict) -> go.Figure | None:
+    """Battery drain per person-day by device (mean, p50–p99, max) against each budget, on a log scale."""
+    df = hp._pooled(t["battery"])
+    if df.empty:
+        return None
+    metrics = [m for m in BATTERY_METRICS if (df["metric"] == m).any()]
+    fig = make_subplots(rows=1, cols=len(metrics), shared_yaxes=True, horizontal_spacing=0.03,
+                        subplot_titles=[BATTERY_METRICS[m] for m in metrics])
+    floor = 1e-5
+    arms = list(dict.fromkeys(df["arm"]))
+    for c, metric in enumerate(metrics):
+        for i, arm in enumerate(arms):
+            rows = df[(df["metric"] == metric) & (df["arm"] == arm)]
+            devices = rows["device"].tolist()
+            p50, p99 = rows["p50"].clip(lower=floor), rows["p99"].clip(lower=floor)
+            mean = rows["mean"].clip(lower=floor)
+            fig.add_trace(go.Scatter(
+                y=devices, x=mean, mode="markers", name=f"mean, p50–p99 (arm {arm})" if len(arms) > 1 else
+                "mean (bar: p50–p99)", marker=dict(color=colour(i), size=9), legendgroup=f"mean{arm}",
+                showlegend=c == 0, meta={"arm": str(arm)},
+                error_x=dict(type="data", symmetric=False, array=(p99 - mean).clip(lower=0).tolist(),
+                             arrayminus=(mean - p50).clip(lower=0).tolist(), color=colour(i), thickness=4, width=0),
+                hovertemplate="%{y}: mean %{x:.3g} %<extra>arm " + str(arm) + "</extra>"), row=1, col=c + 1)
+            fig.add_trace(go.Scatter(y=devices, x=rows["max"].clip(lower=floor), mode="markers", name="max",
+                                     marker=dict(symbol="x", color=RED, size=7), legendgroup="max",
+                                     showlegend=c == 0 and i == 0, meta={"arm": str(arm)},
+                                     hovertemplate="%{y}: max %{x:.3g} %<extra></extra>"), row=1, col=c + 1)
+        budget = float(df[df["metric"] == metric]["budget"].iloc[0])
+        fig.add_trace(go.Scatter(x=[budget, budget], y=[devices[0], devices[-1]], mode="lines",
+                                 line=dict(color=RED, dash="dash"), name="budget", legendgroup="budget",
+                                 showlegend=c == 0, hovertemplate=f"budget {budget:g} %<extra></extra>"),
+                      row=1, col=c + 1)
+        fig.update_xaxes(type="log", title="% of battery (log)", row=1, col=c + 1)
+    name = hp.product(t)
+    suffix = " (seed 000 §7.6)" if hp.is_scroll_off(t) else ""
+    return _layout(fig, f"Battery drain per person-day by device against the budgets{suffix}"
+                        f"{f' — {name}' if name else ''}", height=120 + 60 * df["device"].nunique())
+
+
+def energy(t: dict) -> go.Figure | None:
+    """Where the app's energy goes: each effect's share, per arm (replication 1; joules per person-day in the
+    hover)."""
+    e = t["energy"]
+    e = e[e["replication"] == (e["replication"].iloc[0] if "all" not in set(e["replication"]) else "all")]
+    if e.empty:
+        return None
+    order = e.groupby("activity")["share"].mean().sort_values().index.tolist()
+    fig = go.Figure()
+    for i, arm in enumerate(dict.fromkeys(e["arm"])):
+        rows = e[e["arm"] == arm].set_index("activity").reindex(order)
+        fig.add_trace(go.Bar(y=order, x=rows["share"], orientation="h", name=f"arm {arm}", marker_color=colour(i),
+                             meta={"arm": str(arm)}, customdata=rows["joules_per_person_day"],
+                             hovertemplate="%{y}: %{x:.1%} of the energy, %{customdata:.3g} J per person-day"
+                                           "<extra>arm " + str(arm) + "</extra>"))
+    fig.update_xaxes(tickformat=".0%", title="share of the app's energy")
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Energy by effect: which of the app's actions spend the battery", height=120 + 24 * len(order))
+
+
+# --- Experiment -----------------------------------------------------------------------------------------------
+
+
+def experiment(t: dict, source: str = "experiment") -> go.Figure | None:
+    """Forest plot: each KPI's difference arm − control relative to the control mean, the paired 95 % interval
+    (left) beside the unpaired one (right) on the same axis."""
+    if source not in t:
+        return None
+    df = t[source].dropna(subset=["diff"])
+    df = df[df["control_mean"].astype(float) != 0]
+    if df.empty:
+        return None
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, shared_xaxes=True, horizontal_spacing=0.03,
+                        subplot_titles=["paired: the same people in both arms", "unpaired: as if different people"])
+    kpis = list(dict.fromkeys(df["kpi"]))
+    arms = list(dict.fromkeys(df["arm"]))
+    for j, arm in enumerate(arms):
+        rows = df[df["arm"] == arm].set_index("kpi").reindex(kpis).dropna(subset=["diff"])
+        scale = rows["control_mean"].astype(float).abs()
+        diff = rows["diff"] / scale
+        for c, (low, high) in enumerate([("diff_ci_low", "diff_ci_high"), ("unpaired_ci_low", "unpaired_ci_high")]):
+            lo, hi = rows[low] / scale, rows[high] / scale
+            fig.add_trace(go.Scatter(
+                y=list(rows.index), x=diff, mode="markers", name=f"arm {arm} − control", legendgroup=str(arm),
+                showlegend=c == 0, meta={"arm": str(arm)}, marker=dict(color=colour(j + 1), size=8),
+                error_x=dict(type="data", symmetric=False, array=(hi - diff).fillna(0).tolist(),
+                             arrayminus=(diff - lo).fillna(0).tolist(), color=colour(j + 1), thickness=2),
+                customdata=np.stack([rows["diff"], rows[low], rows[high]], axis=1),
+                hovertemplate="%{y}: %{x:+.1%} of the control mean<br>difference %{customdata[0]:.4g} (95 % CI "
+                              "%{customdata[1]:.4g} to %{customdata[2]:.4g})<extra>arm " + str(arm) + "</extra>"),
+                row=1, col=c + 1)
+    for c in (1, 2):
+        fig.add_vline(x=0, line=dict(color="black", width=1), row=1, col=c)
+        fig.update_xaxes(tickformat="+.0%", title="difference, relative to the control mean", row=1, col=c)
+    fig.update_yaxes(autorange="reversed")
+    control = df["control_arm"].iloc[0]
+    return _layout(fig, f"Arms against the control ({control}): paired differences beside unpaired intervals (95 %)",
+                   height=140 + 26 * len(kpis) * max(1, min(len(arms), 3)))
+
+
+# --- Forecast -------------------------------------------------------------------------------------------------
+
+FORECAST_METRICS = [("mrr_usd", "MRR (USD)"), ("net_revenue_usd", "net revenue per month (USD)"),
+                    ("gross_revenue_usd", "gross revenue per month (USD)"), ("installs", "installs per month"),
+                    ("active_people", "active people"), ("paying_people", "paying people"),
+                    ("token_share", "token share of gross revenue")]
+
+
+def forecast(t: dict) -> go.Figure | None:
+    """The forecast's monthly means with 95 % bands over replications, one panel per metric."""
+    if "forecast" not in t:
+        return None
+    df = t["forecast"]
+    df = df[df["month"] != "total"]
+    metrics = [(m, label) for m, label in FORECAST_METRICS if (df["metric"] == m).any()]
+    if not metrics:
+        return None
+    cols = 3
+    n_rows = (len(metrics) + cols - 1) // cols
+    fig = make_subplots(rows=n_rows, cols=cols, subplot_titles=[label for _, label in metrics],
+                        vertical_spacing=0.14, horizontal_spacing=0.07)
+    for k, (metric, label) in enumerate(metrics):
+        r, c = k // cols + 1, k % cols + 1
+        for i, arm in enumerate(dict.fromkeys(df["arm"])):
+            rows = df[(df["metric"] == metric) & (df["arm"] == arm)]
+            low = rows["ci_low"].fillna(rows["mean"])
+            high = rows["ci_high"].fillna(rows["mean"])
+            if metric != "token_share":  # money and people are not negative
+                low = low.clip(lower=0)
+            fig.add_trace(_band(rows["month"], low, high, str(arm), i, "95 % band", str(arm)), row=r, col=c)
+            fig.add_trace(go.Scatter(x=rows["month"], y=rows["mean"], mode="lines+markers", name=f"arm {arm}",
+                                     line=dict(color=colour(i)), legendgroup=str(arm), showlegend=k == 0,
+                                     meta={"arm": str(arm)},
+                                     hovertemplate="%{x}: %{y:,.4g}<extra>" + label + "</extra>"), row=r, col=c)
+        if metric == "token_share":
+            fig.update_yaxes(tickformat=".0%", rangemode="tozero", row=r, col=c)
+        elif metric.endswith("usd"):
+            fig.update_yaxes(tickprefix="$", row=r, col=c)
+        if metric == "mrr_usd" and hp.is_scroll_off(t):
+            fig.add_hline(y=20000, line=dict(color=RED, dash="dash", width=1), row=r, col=c,
+                          annotation_text="$20K MRR goal (seed 000 §4)", annotation_font_color=RED)
+    fig.update_xaxes(tickangle=-45, tickfont=dict(size=10))
+    return _layout(fig, "Forecast by month: means with 95 % bands over replications", height=330 * n_rows + 60)
+
+
+# --- Earned Access: unlocks -----------------------------------------------------------------------------------
+
+
+def unlocks(t: dict) -> go.Figure | None:
+    """Earned Access: grants per person per day since install by unlock method (credits, quest, emergency)."""
+    if "unlocks" not in t:
+        return None
+    df = t["unlocks"]
+    df = df[(df["replication"] != "all") & (df["method"].isin(hp.UNLOCK_METHODS))]
+    if df.empty:
+        return None
+    fig = go.Figure()
+    arms = list(dict.fromkeys(df["arm"]))
+    for j, arm in enumerate(arms):
+        for i, method in enumerate(hp.UNLOCK_METHODS):
+            rows = df[(df["arm"] == arm) & (df["method"] == method)]
+            per = rows.groupby("day").apply(lambda g: g["grants"].sum() / max(g["people"].sum(), 1),
+                                            include_groups=False)
+            fig.add_trace(go.Scatter(x=per.index, y=per.values, mode="lines", name=f"{method}" +
+                                     (f" (arm {arm})" if len(arms) > 1 else ""), meta={"arm": str(arm)},
+                                     line=dict(color=colour(i), dash=["solid", "dot", "dash"][j % 3]),
+                                     hovertemplate="day %{x}: %{y:.2f} grants per person<extra>" + method
+                                                   + "</extra>"))
+    fig.update_xaxes(title="day since install")
+    fig.update_yaxes(title="grants per person per day")
+    return _layout(fig, "Earned Access unlocks: grants per person per day since install, by method", height=400)
+
+
+# The page's charts in reading order: (id, section, function).
+CHARTS = [("world-check", world_check), ("funnel", funnel), ("retention", retention), ("revenue", revenue),
+          ("unlocks", unlocks), ("battery", battery), ("energy", energy), ("experiment", experiment),
+          ("forecast", forecast)]

@@ -1,0 +1,598 @@
+#!/usr/bin/env python3
+"""Writes one self-contained `report.html` for a Habitat run folder (or `comparison.html` beside a comparison CSV).
+
+    python3 Notebooks/report_page.py RUN_DIR [RUN_DIR ...]        (make plots RUN=RUN_DIR also writes it)
+    python3 Notebooks/report_page.py comparison.csv               (habitat compare's output → comparison.html)
+
+The page is read from the same CSVs as the notebooks and the PNGs (`habitat_plots.load_run`), its charts drawn by
+`habitat_charts` with Plotly, whose JavaScript bundle is inlined with the data: the file opens offline, can be
+mailed or attached to a pull request, and makes no network request. Every number on it is also in an HTML table,
+so it still reads with JavaScript off.
+
+Sections in the order a reader asks: what was run → the KPI table with targets → the world check → the activation
+funnel → retention → revenue → battery and energy → arms against the control (runs with arms) → the forecast (runs
+with an acquisition curve). An arm selector filters charts and tables where there are arms.
+
+The page is written beside the reports and replaces only a page this script wrote (it carries a generator mark);
+any other `report.html` is refused (exit 2).
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pandas as pd  # noqa: E402
+
+import habitat_charts as hc  # noqa: E402
+import habitat_plots as hp  # noqa: E402
+
+GENERATOR = "habitat report page"
+GENERATOR_MARK = f'<meta name="generator" content="{GENERATOR}">'
+PAGE_NAME = "report.html"
+
+
+class PageError(Exception):
+    """A page that cannot or must not be written (the message says why)."""
+
+
+# --- Numbers for people ---------------------------------------------------------------------------------------
+
+UNIT_NAMES = {"fraction": "share", "usd": "USD", "minutes": "minutes", "count_per_day": "per day", "count": "count",
+              "pct": "% of battery", "ratio": "ratio", "days": "days", "hour": "hour of day", "unit": "—"}
+
+
+def is_missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (isinstance(value, str) and
+                                                                                  not value.strip())
+
+
+def number(value: float) -> str:
+    """About three significant digits, thousands separated, never in exponent form."""
+    v = float(value)
+    if v == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(v)))
+    decimals = min(max(2 - magnitude, 0), 6)
+    return f"{v:,.{decimals}f}"
+
+
+def fmt(value, unit: str) -> str:
+    """A value as a person reads it: 12.3 % for a fraction, $1,234.56 for USD, 4.2 min, 24.0 per day; — if empty."""
+    if is_missing(value):
+        return "—"
+    v = float(value)
+    if unit == "fraction":
+        p = v * 100
+        return f"{p:.2f} %" if 0 < abs(p) < 1 else f"{p:.1f} %"
+    if unit == "usd":
+        return f"{'-' if v < 0 else ''}${abs(v):,.2f}"
+    if unit == "minutes":
+        return f"{number(v)} min"
+    return number(v)  # the unit is named in its own column or heading
+
+
+def target_text(low, high, unit: str) -> str:
+    if is_missing(low) and is_missing(high):
+        return "—"
+    if is_missing(high):
+        return f"≥ {fmt(low, unit)}"
+    if is_missing(low):
+        return f"≤ {fmt(high, unit)}"
+    return f"{fmt(low, unit)} – {fmt(high, unit)}"
+
+
+def verdict(meets, mean) -> tuple[str, str]:
+    """(text, css class) of a KPI's met / not met cell."""
+    m = "" if is_missing(meets) else str(meets).lower()
+    if m == "true":
+        return "✓ met", "met"
+    if m == "false":
+        return "✗ not met", "missed"
+    if is_missing(mean):
+        return "not measured", "none"
+    return "no target", "none"
+
+
+WORDS = {"mrr": "MRR", "usd": "(USD)", "pct": "%", "14d": "in 14 days", "24h": "24 h", "30s": "30 s",
+         "p90": "(p90)", "d1": "D1", "d7": "D7", "d30": "D30"}
+
+
+def label(identifier: str) -> str:
+    """'d7_retention_actives' → 'D7 retention actives'; 'mrr_usd_at_horizon' → 'MRR (USD) at horizon'."""
+    words = [WORDS.get(w, w) for w in identifier.split("_")]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def esc(value) -> str:
+    return html.escape("" if is_missing(value) else str(value), quote=True)
+
+
+# --- What was run ---------------------------------------------------------------------------------------------
+
+
+def read_manifest(run_dir: Path) -> dict:
+    path = run_dir / "manifest.json"
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise PageError(f"{path}: not readable JSON ({e})") from e
+
+
+def scenario_value(manifest: dict, key: str) -> str | None:
+    """A top-level (or `population:` child) scalar of the resolved scenario in the manifest."""
+    text = manifest.get("resolved_scenario", "")
+    found = re.search(rf"^\s*{re.escape(key)}:\s*\"?([^\"\n]+?)\"?\s*$", text, re.MULTILINE)
+    return found.group(1) if found else None
+
+
+def run_facts(t: dict, manifest: dict) -> list[tuple[str, str]]:
+    arms = hc.arms_of(t)
+    installs = scenario_value(manifest, "installs")
+    wall = manifest.get("wall_seconds")
+    facts = [
+        ("scenario", manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])),
+        ("product", hp.product(t) or "several"),
+        ("arms", f"{len(arms)}: {', '.join(arms[:12])}{' …' if len(arms) > 12 else ''}"),
+        ("people", f"{int(installs):,} per arm" if installs and installs.isdigit() else "—"),
+        ("days", scenario_value(manifest, "horizon_days") or "—"),
+        ("start", scenario_value(manifest, "start") or "—"),
+        ("replications", str(manifest.get("replications", len(hp._replications(t, t["kpis"]))))),
+        ("seed", str(manifest.get("seed", "—"))),
+        ("person-days simulated", f"{manifest['person_days']:,}" if "person_days" in manifest else "—"),
+        ("events simulated", f"{manifest['events_simulated']:,}" if "events_simulated" in manifest else "—"),
+        ("Habitat version", str(manifest.get("tool_version", "—"))),
+        ("commit", str(manifest.get("git_commit", "—"))),
+        ("scenario hash", str(manifest.get("scenario_hash", "—"))),
+        ("wall time", f"{wall:.1f} s on {manifest.get('threads', '?')} thread(s)" if isinstance(wall, (int, float))
+         else "—"),
+    ]
+    return facts
+
+
+# --- Tables ---------------------------------------------------------------------------------------------------
+
+
+def arm_attr(arm) -> str:
+    return f' data-arm="{esc(arm)}"'
+
+
+def kpi_table(t: dict) -> str:
+    """Every pooled KPI row of kpis.csv (per arm): value, 95 % CI, target, met / not met."""
+    df = hp._pooled(t["kpis"])
+    # The raw cells are kpis.csv's text as written (0.9200 stays 0.9200), read beside the numbers row for row.
+    text = t.get("kpis_text")
+    cells_as_written = text.loc[df.index] if text is not None else df.astype(object).where(df.notna(), "")
+    several = df["arm"].nunique() > 1
+    head = ("<tr>" + ("<th>arm</th>" if several else "") + "<th>KPI</th><th>unit</th><th class=num>mean</th>"
+            "<th class=num>95 % CI</th><th class=num>target</th><th>met?</th></tr>")
+    body = []
+    for (_, r), (_, w) in zip(df.iterrows(), cells_as_written.iterrows()):
+        unit = r["unit"]
+        text, css = verdict(r["meets_target"], r["mean"])
+        cells = [f"<td>{esc(r['arm'])}</td>" if several else "",
+                 f"<td>{esc(label(r['kpi']))}<br><code>{esc(r['kpi'])}</code></td>",
+                 f"<td>{esc(UNIT_NAMES.get(unit, unit))}</td>",
+                 f'<td class=num data-field="mean" data-value="{esc(w["mean"])}">{fmt(r["mean"], unit)}</td>',
+                 '<td class=num><span data-field="ci_low" data-value="{}">{}</span> to <span data-field="ci_high" '
+                 'data-value="{}">{}</span></td>'.format(esc(w["ci_low"]), fmt(r["ci_low"], unit),
+                                                         esc(w["ci_high"]), fmt(r["ci_high"], unit)),
+                 '<td class=num>{}<span hidden data-field="target_min" data-value="{}">{}</span>'
+                 '<span hidden data-field="target_max" data-value="{}">{}</span></td>'.format(
+                     target_text(r["target_min"], r["target_max"], unit), esc(w["target_min"]),
+                     fmt(r["target_min"], unit), esc(w["target_max"]), fmt(r["target_max"], unit)),
+                 f'<td class="{css}" data-field="meets_target" data-value="{esc(w["meets_target"])}">{text}</td>']
+        body.append(f'<tr data-kpi="{esc(r["kpi"])}"{arm_attr(r["arm"])}>{"".join(cells)}</tr>')
+    return f'<table id="kpi-table" class="data"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def simple_table(columns: list[str], rows: list[tuple[str | None, list[str]]], table_id: str, numeric_from: int = 1) -> str:
+    """A plain table: `rows` are (arm or None, cell HTML strings); columns from `numeric_from` on right-aligned."""
+    head = "".join(f"<th{' class=num' if i >= numeric_from else ''}>{esc(c)}</th>" for i, c in enumerate(columns))
+    body = "".join(f"<tr{arm_attr(arm) if arm is not None else ''}>" +
+                   "".join(f"<td{' class=num' if i >= numeric_from else ''}>{c}</td>" for i, c in enumerate(cells))
+                   + "</tr>" for arm, cells in rows)
+    return f'<table id="{table_id}" class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def world_check_table(t: dict) -> str:
+    df = t["worldcheck"]
+    several = df["arm"].nunique() > 1
+    rows = []
+    for _, r in df.iterrows():
+        unit = r["unit"]
+        if r["applies"] != "yes":
+            state = f"not measurable: {esc(r['applies'])}"
+        else:
+            state = "✓ inside" if str(r["inside"]).lower() == "true" else "✗ outside"
+        css = "met" if state.startswith("✓") else "missed" if state.startswith("✗") else "none"
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
+            f"{esc(r['figure'])}<br><small>{esc(r['source'])}</small>", esc(UNIT_NAMES.get(unit, unit)),
+            f"{fmt(r['range_low'], unit)} – {fmt(r['range_high'], unit)}",
+            fmt(r["simulated_mean"], unit),
+            f"{fmt(r['ci_low'], unit)} to {fmt(r['ci_high'], unit)}" if not is_missing(r["ci_low"]) else "—",
+            f'<span class="{css}">{state}</span>']))
+    columns = (["arm"] if several else []) + ["figure (source)", "unit", "published range", "simulated", "95 % CI",
+                                               "verdict"]
+    return simple_table(columns, rows, "world-check-table", numeric_from=len(columns) - 4)
+
+
+def funnel_table(t: dict) -> str:
+    df = hp._pooled(t["funnel"]).sort_values(["arm", "stage_order"], kind="stable")
+    scroll_off = hp.is_scroll_off(t)
+    several = df["arm"].nunique() > 1
+    rows = []
+    for _, r in df.iterrows():
+        target = target_text(r["target_min"], r["target_max"], "fraction") if scroll_off else "—"
+        text, css = verdict(r["meets_target"] if scroll_off else None, r["rate_from_previous"])
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
+            f"{esc(r['stage'])} {esc(r['stage_name'])}", f"{int(r['users']):,}", fmt(r["rate_from_start"], "fraction"),
+            fmt(r["rate_from_previous"], "fraction"), target, f'<span class="{css}">{text}</span>']))
+    columns = (["arm"] if several else []) + ["stage", "people", "of installs", "step conversion", "step target",
+                                              "met?"]
+    return simple_table(columns, rows, "funnel-table", numeric_from=len(columns) - 5)
+
+
+def retention_table(t: dict) -> str:
+    df = t["retention"]
+    rows_df = df[(df["replication"] != "all") & (df["cohort"] == "all") & (df["segment"] == "all")]
+    days = [d for d in (1, 7, 14, 30, 60, 90) if (rows_df["day"] == d).any()]
+    readings = list(dict.fromkeys(rows_df["activity"])) if "activity" in rows_df.columns else [None]
+    rows = []
+    for arm in dict.fromkeys(rows_df["arm"]):
+        for reading in readings:
+            sub = rows_df[(rows_df["arm"] == arm) & ((rows_df["activity"] == reading) if reading else True)]
+            cells = []
+            for d in days:
+                values = sub[sub["day"] == d]["retention"].astype(float)
+                mean, half = values.mean(), (values.std() / math.sqrt(len(values)) * hp._t95(len(values))
+                                             if len(values) > 1 else 0.0)
+                cells.append(fmt(mean, "fraction") + (f" ± {fmt(half, 'fraction')}" if half > 0 else ""))
+            rows.append((arm, [esc(arm), esc(hp.RETENTION_READINGS.get(reading, "opened the app that day"))] + cells))
+    return simple_table(["arm", "active means"] + [f"day {d}" for d in days], rows, "retention-table", numeric_from=2)
+
+
+def revenue_table(t: dict) -> str:
+    rows_df = t["revenue"]
+    rows_df = rows_df[(rows_df["replication"].astype(str) != "all") & (rows_df["month"] == "total")]
+    replications = hp._replications(t, rows_df)
+    rows = []
+    for arm in hc.arms_of(t):
+        sub = rows_df[rows_df["arm"] == arm]
+        cells = []
+        for column in ["gross_usd", "store_fee_usd", "refunds_usd", "net_usd"]:
+            per = sub.groupby("replication")[column].sum().reindex(replications).fillna(0.0)
+            cells.append(fmt(per.mean(), "usd"))
+        paying = sub.groupby("replication")["paying_people"].sum().reindex(replications).fillna(0.0)
+        rows.append((arm, [esc(arm)] + cells + [number(paying.mean())]))
+    n = len(replications)
+    return (simple_table(["arm", "gross", "store fee", "refunds", "net", "paying people (by source, summed)"], rows,
+                         "revenue-table") + f"<p class=note>Whole run, USD, mean of {n} replication"
+                                             f"{'s' if n != 1 else ''}.</p>")
+
+
+def battery_table(t: dict) -> str:
+    df = hp._pooled(t["battery"])
+    several = df["arm"].nunique() > 1
+    rows = []
+    for _, r in df.iterrows():
+        met = str(r["meets_budget"]).lower() == "true"
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
+            esc(r["device"]), esc(hc.BATTERY_METRICS.get(r["metric"], r["metric"])), fmt(r["mean"], "pct"),
+            fmt(r["p90"], "pct"), fmt(r["p99"], "pct"), fmt(r["max"], "pct"), fmt(r["budget"], "pct"),
+            fmt(r["share_within_budget"], "fraction"),
+            f'<span class="{"met" if met else "missed"}">{"✓ within" if met else "✗ over"}</span>']))
+    columns = (["arm"] if several else []) + ["device", "measure", "mean", "p90", "p99", "max", "budget",
+                                              "person-days within", "budget met?"]
+    return simple_table(columns, rows, "battery-table", numeric_from=len(columns) - 7)
+
+
+def experiment_table(df: pd.DataFrame) -> str:
+    rows = []
+    for _, r in df.iterrows():
+        unit = r["unit"]
+        rows.append((r["arm"], [esc(r["arm"]), esc(r["kpi"]), fmt(r["control_mean"], unit), fmt(r["arm_mean"], unit),
+                                fmt(r["diff"], unit), f"{fmt(r['diff_ci_low'], unit)} to {fmt(r['diff_ci_high'], unit)}",
+                                f"{fmt(r['unpaired_ci_low'], unit)} to {fmt(r['unpaired_ci_high'], unit)}",
+                                fmt(r["rel_diff"], "fraction"), esc(r["pairs"])]))
+    return simple_table(["arm", "KPI", "control", "arm", "difference", "paired 95 % CI", "unpaired 95 % CI",
+                         "relative", "pairs"], rows, "experiment-table", numeric_from=2)
+
+
+def forecast_table(t: dict) -> str:
+    df = t["forecast"]
+    df = df[df["month"] != "total"]
+    rows = []
+    for arm in dict.fromkeys(df["arm"]):
+        for metric, name in hc.FORECAST_METRICS:
+            sub = df[(df["arm"] == arm) & (df["metric"] == metric)]
+            if sub.empty:
+                continue
+            unit = "usd" if metric.endswith("usd") else "fraction" if metric == "token_share" else "count"
+            last = sub.iloc[-1]
+            rows.append((arm, [esc(arm), esc(name), fmt(sub.iloc[0]["mean"], unit), esc(last["month"]),
+                               fmt(last["mean"], unit), f"{fmt(last['ci_low'], unit)} to {fmt(last['ci_high'], unit)}"]))
+    return simple_table(["arm", "metric", "first month", "last month", "mean", "95 % band"], rows, "forecast-table",
+                        numeric_from=2)
+
+
+# --- The page -------------------------------------------------------------------------------------------------
+
+
+def headline(t: dict) -> str:
+    """The few lines a product manager reads first: targets met, world check, money, retention."""
+    kpis = hp._pooled(t["kpis"])
+    first = kpis[kpis["arm"] == kpis["arm"].iloc[0]]
+    judged = first[first["meets_target"].astype(str).str.lower().isin(["true", "false"])]
+    met = (judged["meets_target"].astype(str).str.lower() == "true").sum()
+    items = [f"<b>{met} of {len(judged)}</b> KPI targets met"]
+    if "worldcheck" in t:
+        w = t["worldcheck"]
+        w = w[(w["arm"] == w["arm"].iloc[0]) & (w["applies"] == "yes")]
+        inside = (w["inside"].astype(str).str.lower() == "true").sum()
+        items.append(f"<b>{inside} of {len(w)}</b> world-check figures inside their published ranges")
+    for k, what in [("d1_retention", "D1 retention"), ("net_revenue_usd", "net revenue"),
+                    ("mrr_usd_at_horizon", "MRR at the horizon")]:
+        row = first[first["kpi"] == k]
+        if len(row) and not is_missing(row["mean"].iloc[0]):
+            items.append(f"{what} <b>{fmt(row['mean'].iloc[0], row['unit'].iloc[0])}</b>")
+    arm = f" (arm {esc(first['arm'].iloc[0])})" if kpis["arm"].nunique() > 1 else ""
+    return f'<p class="headline">{" · ".join(items)}{arm}</p>'
+
+
+def section(anchor: str, title: str, intro: str, charts: list[str], table: str = "") -> str:
+    """A titled section: its charts, then its table (folded under "the numbers" when there are charts)."""
+    divs = "".join(f'<div class="chart" data-chart="{c}" id="chart-{c}"></div>' for c in charts)
+    if table and charts:
+        table = f"<details open><summary>The numbers</summary>{table}</details>"
+    return f'<section id="{anchor}"><h2>{esc(title)}</h2><p class=intro>{intro}</p>{divs}{table}</section>'
+
+
+
+def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
+    """The whole page as text."""
+    figures = {}
+    for name, draw in hc.CHARTS:
+        fig = draw(t)
+        if fig is not None:
+            figures[name] = fig
+
+    def present(*names):
+        return [n for n in names if n in figures]
+
+    arms = hc.arms_of(t)
+    name = manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])
+    facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in run_facts(t, manifest))
+    parts = [section("run", "What was run", "The scenario, its size and the build that ran it "
+                     "(from manifest.json).", [], f'<table id="run-table" class="facts">{facts}</table>'),
+             section("kpis", "KPIs against their targets", "Pooled over replications, with 95 % confidence "
+                     "intervals (kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is "
+                     "empty.", [], kpi_table(t))]
+    if "worldcheck" in t:
+        parts.append(section("world-check", "The world check", "Each published figure's range (green band) and "
+                             "the simulated value with its 95 % interval (world-check.csv).",
+                             present("world-check"), world_check_table(t)))
+    parts.append(section("funnel", "Activation funnel", "The share of installs reaching each stage, and each "
+                         "stage's conversion from the previous one against the charter's step targets "
+                         "(activation-funnel.csv).", present("funnel"), funnel_table(t)))
+    parts.append(section("retention", "Retention", "Day-N retention, read two ways: the product in use that day "
+                         "(the charter's KPIs) and the app opened that day (retention.csv).", present("retention"),
+                         retention_table(t)))
+    if "revenue" in t and len(t["revenue"]):
+        parts.append(section("revenue", "Revenue", "Gross revenue per month by source; for products with "
+                             "consumables, the token share against its ceiling (revenue.csv, "
+                             "token-revenue-share.csv).", present("revenue"), revenue_table(t)))
+    if "unlocks" in figures:
+        parts.append(section("unlocks", "Unlocks", "How people unlocked their apps (unlocks.csv).",
+                             present("unlocks")))
+    parts.append(section("battery", "Battery", "Drain per person-day by device against the budgets, and which "
+                         "effects spend the energy (battery-budget.csv, energy-by-effect.csv).",
+                         present("battery", "energy"), battery_table(t)))
+    if "experiment" in t:
+        exp = t["experiment"]
+        parts.append(section("arms", "Arms against the control", "Each KPI's difference arm − control. Paired: the "
+                             "same people lived both arms, so their difference is measured person by person; "
+                             "unpaired: the interval as if they were different people (experiment.csv).",
+                             present("experiment"), experiment_table(exp)))
+    if "forecast" in t:
+        parts.append(section("forecast", "Forecast", "Monthly means with 95 % bands over replications "
+                             "(forecast.csv).", present("forecast"), forecast_table(t)))
+    selector = ""
+    if len(arms) > 1:
+        options = "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in arms)
+        selector = (f'<label class="arms">Arm: <select id="arm-select"><option value="">all arms</option>'
+                    f'{options}</select></label>')
+    nav = "".join(f'<a href="#{a}">{esc(n)}</a>' for a, n in [
+        ("run", "run"), ("kpis", "KPIs"), ("world-check", "world check"), ("funnel", "funnel"),
+        ("retention", "retention"), ("revenue", "revenue"), ("battery", "battery"), ("arms", "arms"),
+        ("forecast", "forecast")] if f'id="{a}"' in "".join(parts))
+    data = [{"id": f"chart-{n}", "figure": json.loads(f.to_json())} for n, f in figures.items()]
+    written = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return PAGE_TEMPLATE.format(
+        generator=GENERATOR_MARK, title=esc(f"{name} — Habitat report"), name=esc(name),
+        product=esc(hp.product(t) or "several products"), headline=headline(t), selector=selector, nav=nav,
+        body="".join(parts), written=written, css=CSS, plotly=plotly_js.replace("</script", "<\\/script"),
+        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
+header{background:#1d2330;color:#fff;padding:18px 32px 14px}
+header h1{margin:0 0 4px;font-size:24px} header .sub{color:#c5cad6;font-size:14px}
+nav{position:sticky;top:0;z-index:10;background:#fff;border-bottom:1px solid #dde1e8;padding:8px 32px;
+display:flex;gap:16px;align-items:center;flex-wrap:wrap;font-size:14px}
+nav a{color:#1f5fbf;text-decoration:none} nav .arms{margin-left:auto}
+main{max-width:1240px;margin:0 auto;padding:8px 32px 40px}
+section{background:#fff;border:1px solid #e2e5ea;border-radius:8px;padding:8px 20px 16px;margin:18px 0}
+h2{font-size:19px;margin:12px 0 4px} .intro,.note{color:#515a6b;font-size:14px;margin:4px 0 10px}
+.headline{font-size:16px;background:#eef3fb;border-left:4px solid #1f5fbf;padding:10px 14px;margin:16px 0 0}
+table.data,table.facts{border-collapse:collapse;font-size:13px;width:100%;margin:8px 0}
+table.data th,table.data td{border-bottom:1px solid #e6e8ec;padding:4px 8px;text-align:left;vertical-align:top}
+table.data thead th{background:#f0f2f5;position:sticky;top:38px}
+table.data tbody tr:nth-child(even){background:#fafbfc} .num{text-align:right!important;white-space:nowrap}
+table.facts{width:auto} table.facts th{text-align:left;padding:3px 16px 3px 0;color:#515a6b;font-weight:500}
+table.facts td{padding:3px 0;font-family:ui-monospace,Menlo,monospace;font-size:12.5px}
+code{font-size:11px;color:#6a7283} small{color:#7a8294}
+.met{color:#1a7f37;font-weight:600} .missed{color:#c62828;font-weight:600} .none{color:#7a8294}
+.chart{width:100%;min-height:120px;margin:6px 0} details summary{cursor:pointer;color:#1f5fbf;font-size:14px}
+footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
+"""
+
+SCRIPT = """
+(function () {
+  var charts = JSON.parse(document.getElementById('habitat-charts').textContent);
+  var config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['sendDataToCloud']};
+  var drawn = charts.map(function (c) {
+    return Plotly.newPlot(c.id, c.figure.data, c.figure.layout || {}, config);
+  });
+  function armOf(trace) { return trace.meta && trace.meta.arm !== undefined ? String(trace.meta.arm) : null; }
+  function showArm(arm) {
+    charts.forEach(function (c) {
+      var div = document.getElementById(c.id);
+      var visible = div.data.map(function (t) { var a = armOf(t); return a === null || arm === '' || a === arm; });
+      Plotly.restyle(div, {visible: visible});
+    });
+    document.querySelectorAll('tr[data-arm]').forEach(function (row) {
+      row.style.display = (arm === '' || row.dataset.arm === arm) ? '' : 'none';
+    });
+  }
+  var select = document.getElementById('arm-select');
+  if (select) select.addEventListener('change', function () { showArm(select.value); });
+  Promise.all(drawn).then(function () { document.body.dataset.rendered = 'true'; });
+})();
+"""
+
+PAGE_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+{generator}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{css}</style>
+</head><body>
+<header><h1>{name}</h1><div class="sub">Habitat report · {product} · page written {written}</div></header>
+<nav>{nav}{selector}</nav>
+<main>
+{headline}
+<noscript><p class="note">JavaScript is off: the charts are not drawn, but every table below carries the figures.</p></noscript>
+{body}
+</main>
+<footer>Written by Habitat's report page (Notebooks/report_page.py) from this folder's CSVs; charts by Plotly, inlined — no network needed.</footer>
+<script>{plotly}</script>
+<script type="application/json" id="habitat-charts">{data}</script>
+<script>{script}</script>
+</body></html>
+"""
+
+
+# --- Writing --------------------------------------------------------------------------------------------------
+
+
+def plotly_bundle() -> str:
+    from plotly.offline import get_plotlyjs
+    return get_plotlyjs()
+
+
+def write_text_safely(path: Path, text: str) -> None:
+    """Writes `path` atomically; refuses to replace a file this script did not write, a link or a folder."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise PageError(f"{path}: exists and is not a regular file; Habitat will not replace it")
+    if path.exists():
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+        if GENERATOR_MARK not in head:
+            raise PageError(f"{path}: exists and was not written by Habitat's report page; move it away first")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_run_page(run_dir: Path, plotly_js: str | None = None) -> Path:
+    """Writes RUN_DIR/report.html from the run's CSVs and manifest; returns its path."""
+    try:
+        tables = hp.load_run(run_dir)
+    except FileNotFoundError as e:
+        raise PageError(str(e)) from e
+    tables["kpis_text"] = pd.read_csv(run_dir / hp.REPORTS["kpis"], dtype=str, keep_default_na=False)
+    page = build_page(tables, read_manifest(run_dir), plotly_js or plotly_bundle())
+    path = run_dir / PAGE_NAME
+    write_text_safely(path, page)
+    return path
+
+
+def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
+    """Writes NAME.html beside a `habitat compare` CSV (experiment.csv's columns): the forest plot and its table."""
+    try:
+        df = pd.read_csv(csv, dtype={"replication": str, "arm": str, "control_arm": str})
+    except (OSError, ValueError) as e:
+        raise PageError(f"{csv}: not a readable CSV ({e})") from e
+    needed = {"kpi", "unit", "control_arm", "control_mean", "arm_mean", "diff", "diff_ci_low", "diff_ci_high",
+              "unpaired_ci_low", "unpaired_ci_high", "rel_diff", "pairs", "arm"}
+    if missing := needed - set(df.columns):
+        raise PageError(f"{csv}: not a habitat compare CSV (missing columns {', '.join(sorted(missing))})")
+    fig = hc.experiment({"comparison": df}, source="comparison")
+    arm, control = str(df["arm"].iloc[0]), str(df["control_arm"].iloc[0])
+    facts = [("compared", f"{arm} (B) against {control} (A)"), ("KPIs", str(len(df))),
+             ("paired", "yes: the same people" if df["pairs"].fillna(0).astype(float).max() > 0 else "no"),
+             ("file", csv.name)]
+    body = section("run", "What was compared", "From habitat compare's CSV.", [],
+                   '<table id="run-table" class="facts">' +
+                   "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts) + "</table>")
+    body += section("arms", "B against A", "Each KPI's difference B − A, relative to A's mean: the paired interval "
+                    "beside the unpaired one.", ["comparison"] if fig is not None else [], experiment_table(df))
+    data = [{"id": "chart-comparison", "figure": json.loads(fig.to_json())}] if fig is not None else []
+    page = PAGE_TEMPLATE.format(
+        generator=GENERATOR_MARK, title=esc(f"{csv.stem} — Habitat comparison"), name=esc(f"Comparison: {arm} vs {control}"),
+        product="comparison", headline="", selector="", nav="", body=body,
+        written=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), css=CSS,
+        plotly=(plotly_js or plotly_bundle()).replace("</script", "<\\/script"),
+        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+    path = csv.with_suffix(".html")
+    write_text_safely(path, page)
+    return path
+
+
+def write_page(target: Path, plotly_js: str | None = None) -> Path:
+    """A run folder → report.html inside it; a comparison CSV → the same name with .html."""
+    if target.is_file() and target.suffix == ".csv":
+        return write_comparison_page(target, plotly_js)
+    return write_run_page(target, plotly_js)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("targets", nargs="+", help="run folders (habitat run / check --record) or compare CSVs")
+    args = parser.parse_args()
+    bundle = plotly_bundle()
+    status = 0
+    for target in args.targets:
+        started = time.perf_counter()
+        try:
+            path = write_page(Path(target), bundle)
+        except PageError as e:
+            print(f"report_page: {e}", file=sys.stderr)
+            status = 2
+            continue
+        size = path.stat().st_size / 1e6
+        print(f"  wrote {path} ({size:.1f} MB in {time.perf_counter() - started:.2f} s)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Checks browser_check.py against small synthetic pages in a real headless Chromium: a good page passes (and gets
+its screenshot), and each way a page can be broken — a console error, an exception, a request to the network or to
+another local file, a chart never drawn, no rendered signal, a KPI row missing, extra or shown wrong, a KPI table
+only JavaScript builds — fails with its own message. Also the display-text parser and the command line's exit codes.
+
+    python3 Notebooks/test_browser_check.py
+"""
+import html
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import browser_check as bc  # noqa: E402
+
+KPIS_CSV = """scenario,arm,replication,product,kpi,unit,mean,ci_low,ci_high,replications,target_min,target_max,meets_target
+t,control,1,scroll-off,d1_retention,fraction,0.700000,,,1,0.5500,,true
+t,control,2,scroll-off,d1_retention,fraction,0.726667,,,1,0.5500,,true
+t,control,all,scroll-off,d1_retention,fraction,0.713333,0.650120,0.776546,2,0.5500,,true
+t,control,all,scroll-off,net_revenue_usd,usd,1234.560000,1100.004000,1369.115000,2,,,
+t,control,all,scroll-off,median_time_saved_per_day,minutes,42.150000,38.000000,46.300000,2,45.0000,,false
+t,control,all,scroll-off,battery_idle_pct_per_hour_p90,pct,1.234000,,,2,,2.0000,true
+t,control,all,scroll-off,shields_per_day,count_per_day,24.373033,,,2,8.0000,15.0000,false
+t,price,all,scroll-off,d1_retention,fraction,0.650000,0.600000,0.700000,2,0.5500,,true
+"""
+POOLED = [r for r in bc.csv.DictReader(KPIS_CSV.splitlines()) if r["replication"] == "all"]
+FORMATS = {"fraction": lambda v: f"{v * 100:.1f} %", "usd": lambda v: f"${v:,.2f}", "minutes": lambda v: f"{v:.1f} min",
+           "pct": lambda v: f"{v:.2f} %/h", "count_per_day": lambda v: f"{v:.1f}/day"}
+CHARTS = {"retention": [{"type": "scatter", "mode": "lines", "x": [0, 1, 7, 30], "y": [1, 0.71, 0.5, 0.3]}],
+          "revenue": [{"type": "bar", "x": ["control", "price"], "y": [1234.56, 1500]}]}
+
+
+def display(row: dict, name: str) -> str:
+    """The cell text a person reads, formatted the way report_page.py is specified to."""
+    raw = row[name]
+    if name == "meets_target":
+        return {"true": "✓", "false": "✗"}.get(raw, "—")
+    return FORMATS[row["unit"]](float(raw)) if raw else "—"
+
+
+def table_rows(rows: list[dict], texts: dict | None = None) -> str:
+    """<tr data-kpi data-arm> rows of the KPI table; `texts` replaces display texts: {(kpi, arm, field): text}."""
+    texts = texts or {}
+    out = []
+    for row in rows:
+        cells = "".join(f'<td data-field="{name}" data-value="{html.escape(row[name])}">'
+                        f'{html.escape(texts.get((row["kpi"], row["arm"], name), display(row, name)))}</td>'
+                        for name in bc.KPI_FIELDS)
+        out.append(f'<tr data-kpi="{row["kpi"]}" data-arm="{row["arm"]}"><td>{row["kpi"]}</td><td>{row["arm"]}</td>'
+                   f"{cells}</tr>")
+    return "\n".join(out)
+
+
+def page_html(plotly_js: str, rows: list[dict] | None = None, texts: dict | None = None, charts: dict = CHARTS,
+              undrawn: tuple = (), head: str = "", body: str = "", rendered: bool = True,
+              table_by_js: bool = False) -> str:
+    """A report page after the contract: charts drawn by Plotly, the rendered signal, the KPI table, h1 and h2s."""
+    rows = POOLED if rows is None else rows
+    divs = "".join(f'<div class="chart" data-chart="{n}" id="chart-{n}"></div>' for n in [*charts, *undrawn])
+    plots = ", ".join(f'Plotly.newPlot("chart-{n}", {json.dumps(t)}, {{height: 300}})' for n, t in charts.items())
+    body_rows = table_rows(rows, texts)
+    fill = f"document.getElementById('kpi-body').innerHTML = {json.dumps(body_rows)};" if table_by_js else ""
+    signal = 'document.body.dataset.rendered = "true";' if rendered else ""
+    return f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>t</title><script>{plotly_js}</script>{head}</head>
+<body><h1>Run t</h1>
+<h2>Key figures</h2>
+<table id="kpi-table"><thead><tr><th>KPI</th><th>arm</th><th>mean</th><th>CI low</th><th>CI high</th>
+<th>target min</th><th>target max</th><th>meets</th></tr></thead>
+<tbody id="kpi-body">{"" if table_by_js else body_rows}</tbody></table>
+<h2>Retention</h2><h2>Revenue</h2>{divs}
+{body}
+<script>{fill} Promise.all([{plots}]).then(() => {{ {signal} }});</script>
+</body></html>"""
+
+
+class Pages:
+    """Writes each case's page, with kpis.csv beside it, into its own folder of a temporary directory."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.plotly_js = plotly_bundle()
+
+    def write(self, case: str, name: str = "report.html", kpis: bool = True, **page) -> Path:
+        folder = self.root / case
+        folder.mkdir()
+        if kpis:
+            (folder / "kpis.csv").write_text(KPIS_CSV)
+        path = folder / name
+        path.write_text(page_html(self.plotly_js, **page))
+        return path
+
+
+def plotly_bundle() -> str:
+    """The real plotly.js (the one plotly.py ships), to be inlined like report_page.py does."""
+    import plotly.offline
+    return plotly.offline.get_plotlyjs()
+
+
+def check_display_parser():
+    """Display texts in report_page.py's formats read back as their values, to half a unit of the last digit."""
+    cases = [("12.3 %", "fraction", 0.123, 0.0005), ("$1,234.56", "usd", 1234.56, 0.005), ("4.2 min", "minutes", 4.2, 0.05),
+             ("0.87", "fraction", 0.87, 0.005), ("1.2 %/h", "pct", 1.2, 0.05), ("−$3.50", "usd", -3.5, 0.005),
+             ("1.2k", "count", 1200, 50), ("24.4/day", "count_per_day", 24.4, 0.05), ("1,234", "count", 1234, 0.5)]
+    for text, unit, value, half in cases:
+        got = bc.displayed_number(text, unit)
+        assert got and abs(got[0] - value) < 1e-9 and abs(got[1] - half) < 1e-12, (text, got)
+    assert bc.displayed_number("—", "fraction") is None
+    assert bc.display_disagrees("71.3 %", "0.713333", "fraction", "mean") is None
+    assert bc.display_disagrees("71.4 %", "0.713333", "fraction", "mean") == "shows 0.714 (± 0.0005)"
+    assert bc.display_disagrees("0.71 %", "0.713333", "fraction", "mean"), "a fraction shown as % is ×100"
+    assert bc.display_disagrees("—", "", "usd", "ci_low") is None
+    assert bc.display_disagrees("—", "1.0", "usd", "ci_low") == "shows no number"
+    assert bc.display_disagrees("$0.00", "", "usd", "ci_low") == "shows something for an empty value"
+    assert bc.display_disagrees("✗", "true", "", "meets_target") == "says false"
+    assert bc.display_disagrees("✓", "true", "", "meets_target") is None
+
+
+def check_kpi_comparison():
+    """compare_kpis and pooled_kpis without a browser: data-value must be the CSV text; pooled rows are the
+    replication "all" rows, or replication "1" when a run has no "all" rows."""
+    pooled = {(r["kpi"], r["arm"]): r for r in POOLED}
+    table = [{"kpi": r["kpi"], "arm": r["arm"], "cells": {n: {"value": r[n], "text": display(r, n)} for n in bc.KPI_FIELDS}}
+             for r in POOLED]
+    assert bc.compare_kpis(table, pooled) == []
+    table[0]["cells"]["mean"]["value"] = "0.713"
+    del table[1]["cells"]["ci_high"]
+    failures = bc.compare_kpis(table + [table[2]], pooled)
+    assert failures == ["kpi d1_retention arm control mean: data-value '0.713', kpis.csv '0.713333' (page text '71.3 %')",
+                        "kpi net_revenue_usd arm control ci_high: no <td data-field=\"ci_high\"> (kpis.csv: '1369.115000')",
+                        "kpi median_time_saved_per_day arm control is in the KPI table twice"], failures
+    assert bc.compare_kpis(None, pooled) == ['no KPI table (<table id="kpi-table">) although kpis.csv is beside the page']
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "kpis.csv"
+        path.write_text("\n".join(line for line in KPIS_CSV.splitlines() if ",all," not in line) + "\n")
+        rows, problems = bc.pooled_kpis(path)
+        assert problems == [] and list(rows) == [("d1_retention", "control")] and rows[list(rows)[0]]["mean"] == "0.700000"
+
+
+def expect_failure(result: bc.Result, *messages: str):
+    """The page failed and its failures contain every message (each as part of one failure line)."""
+    assert not result.passed, f"{result.page} passed:\n{result.report()}"
+    for message in messages:
+        assert any(message in f for f in result.failures), f"no failure says {message!r}:\n{result.report()}"
+
+
+def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
+    """Every browser case; returns the names of those that did not behave."""
+    control = ("d1_retention", "control")
+    cases = {
+        "good page passes": (pages.write("good"), None),
+        "console.error fails": (pages.write("console", body='<script>console.error("x")</script>'),
+                                ["console error: x"]),
+        "an exception fails": (pages.write("throws", body='<script>throw new Error("boom")</script>'),
+                               ["uncaught exception: Error: boom"]),
+        "a network script fails": (pages.write("network", body='<script src="https://example.com/x.js"></script>'),
+                                   ["requests https://example.com/x.js"]),
+        "another local file fails": (pages.write("local", body='<img src="other.png" alt="">'),
+                                     ["loads another local file: file://", "/local/other.png"]),
+        "an undrawn chart fails": (pages.write("undrawn", undrawn=("ghost",)),
+                                   ['chart "ghost" rendered nothing: no svg.main-svg, no trace drawn']),
+        "no charts fails": (pages.write("nocharts", charts={}), ["no charts: the page has no [data-chart] element"]),
+        "no rendered signal fails": (pages.write("silent", rendered=False),
+                                     ['document.body.dataset.rendered never became "true"']),
+        "a missing KPI row fails": (pages.write("missing", rows=POOLED[1:]),
+                                    ["kpi d1_retention arm control of kpis.csv is missing from the KPI table"]),
+        "a wrong display text fails": (pages.write("display", texts={(*control, "mean"): "17.3 %"}),
+                                       ["kpi d1_retention arm control mean: page text '17.3 %' shows 0.173 (± 0.0005), "
+                                        "kpis.csv '0.713333' (fraction)"]),
+        "an extra KPI row fails": (pages.write("extra", rows=POOLED + [dict(POOLED[0], arm="ghost-arm")]),
+                                   ["kpi d1_retention arm ghost-arm is in the KPI table but not in kpis.csv"]),
+        "a JavaScript-built table fails JS off": (pages.write("jstable", table_by_js=True),
+                                                  ["with JavaScript off the KPI table lacks 6 of 6 rows"]),
+        "a comparison page passes without KPIs": (pages.write("compare", name="comparison.html", kpis=False, rows=[]),
+                                                   None),
+    }
+    bad = []
+    for name, (path, messages) in cases.items():
+        started = time.monotonic()
+        render = 2.0 if "signal" in name else bc.RENDER_SECONDS
+        result = bc.check_page(browser, path, path.parent.name + "/" + path.name, render_seconds=render)
+        try:
+            if messages is None:
+                assert result.passed, result.report()
+            else:
+                expect_failure(result, *messages)
+            if name == "good page passes":
+                png = path.with_suffix(".png")
+                assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
+                assert result.size[0] >= 1200 and result.size[1] > 600, result.size
+                assert result.kpi_rows == 6 and result.charts == 2, result.report()
+            if name.startswith("a comparison page"):
+                assert "KPI table not checked (a comparison page)" in result.report(), result.report()
+            print(f"ok   {name} ({time.monotonic() - started:.1f} s)")
+        except AssertionError as e:
+            print(f"FAIL {name}: {e}")
+            bad.append(name)
+        if result.browser_broken:
+            raise SystemExit(f"the browser broke during {name!r}:\n{result.report()}")
+    return bad
+
+
+def check_command_line(pages: Pages) -> list[str]:
+    """The command: one summary line for a good page, the failures and exit 1 for a bad one, exit 2 for a missing
+    page or no Chromium."""
+    script = str(HERE / "browser_check.py")
+    good, bad = pages.root / "good" / "report.html", pages.root / "console" / "report.html"
+    run = subprocess.run([sys.executable, script, str(good), str(bad), "--no-screenshot"], capture_output=True,
+                         text=True, timeout=180)
+    lines = run.stdout.splitlines()
+    problems = []
+    if run.returncode != 1 or not lines[0].startswith(f"browser-check: {good}: 2 charts rendered, 6 KPI rows match "
+                                                      "kpis.csv, no console errors, no requests, no screenshot, load "):
+        problems.append(f"good + bad page: exit {run.returncode}\n{run.stdout}{run.stderr}")
+    if f"browser-check: {bad}: FAILED (1 problems)" not in lines or "  - console error: x (report.html:" not in run.stdout:
+        problems.append(f"bad page not reported:\n{run.stdout}")
+    missing = subprocess.run([sys.executable, script, str(pages.root / "nope.html")], capture_output=True, text=True)
+    if missing.returncode != 2 or "no such page" not in missing.stderr:
+        problems.append(f"missing page: exit {missing.returncode} {missing.stderr}")
+    nochrome = subprocess.run([sys.executable, script, str(good), "--chromium", "/nonexistent/chromium"],
+                              capture_output=True, text=True)
+    if nochrome.returncode != 2 or bc.INSTALL_HINT not in nochrome.stderr:
+        problems.append(f"no chromium: exit {nochrome.returncode} {nochrome.stderr}")
+    print("ok   command line (exit 0/1/2, summary line)" if not problems else "FAIL command line")
+    return problems
+
+
+def main() -> int:
+    started = time.monotonic()
+    check_display_parser()
+    check_kpi_comparison()
+    print("ok   display parser and KPI comparison")
+    chromium = bc.find_chromium(None)
+    if not chromium:
+        print(f"test_browser_check: Chromium not found: {bc.INSTALL_HINT}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="browser-check-test-") as d:
+        pages = Pages(Path(d))
+        with bc.Browser(chromium) as browser:
+            bad = check_pages(browser, pages)
+        problems = check_command_line(pages)
+        for problem in problems:
+            print(problem)
+    failed = len(bad) + len(problems)
+    print(f"browser_check self-test: {'all passed' if not failed else f'{failed} FAILED'} "
+          f"({time.monotonic() - started:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
