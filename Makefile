@@ -55,7 +55,8 @@ test: setup
 	$(MAKE) --no-print-directory fuzz-smoke
 
 ## notebook-runs: four small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
-## Access's baseline) and a comparison of the experiment's arms (habitat compare).
+## Access's baseline), a comparison of the experiment's arms (habitat compare) and a regression check's comparison
+## (habitat check --out).
 NB_RUNS := .build/notebook-runs
 notebook-runs:
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
@@ -63,6 +64,7 @@ notebook-runs:
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
 	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
 	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
+	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
 notebooks: notebook-runs
@@ -76,8 +78,8 @@ PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/ear
 pages: notebook-runs
 	python3 Notebooks/test_report_page.py
 	python3 Notebooks/test_browser_check.py
-	python3 Notebooks/report_page.py $(PAGES) $(NB_RUNS)/price-comparison.csv
-	python3 Notebooks/browser_check.py $(addsuffix /report.html,$(PAGES)) $(NB_RUNS)/price-comparison.html
+	python3 Notebooks/report_page.py $(PAGES) $(NB_RUNS)/price-comparison.csv $(NB_RUNS)/price-check.csv
+	python3 Notebooks/browser_check.py $(addsuffix /report.html,$(PAGES)) $(NB_RUNS)/price-comparison.html $(NB_RUNS)/price-check.html
 
 ## test-distributed: habitat-ray end to end on a local Ray cluster the test starts and stops (a head and two worker
 ## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.

@@ -192,8 +192,9 @@ class Browser:
         """Starts Chromium with the pipe ends on its fds 3 (commands in) and 4 (replies out), then asks its version."""
         commands_read, commands_write = os.pipe()
         replies_read, replies_write = os.pipe()
-        # The four new descriptors take the lowest free numbers, so 3 and 4 are now in use in this process and the
-        # pipe subprocess opens for its own error reporting cannot land on them (the child overwrites 3 and 4).
+        # The four new descriptors take the lowest free numbers, so (stdin, stdout and stderr being open) 3 and 4
+        # are now in use here and the pipe subprocess opens for its own error reporting cannot land on them: the
+        # child overwrites its 3 and 4.
 
         def child():   # runs in the child before close_fds, which keeps 3 and 4 (pass_fds) and closes the rest
             ours = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, replies_write)]
@@ -282,9 +283,9 @@ class Tab:
         """A command to this page."""
         return self.cdp.send(method, params, self.session, timeout)
 
-    def evaluate(self, expression: str):
+    def evaluate(self, expression: str, timeout: float = COMMAND_SECONDS):
         """The value of a JavaScript expression in the page (works with the page's own scripts disabled)."""
-        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, timeout)
         if "exceptionDetails" in reply:
             raise CDPError(f"evaluating in the page: {reply['exceptionDetails'].get('text')}")
         return reply["result"].get("value")
@@ -332,12 +333,14 @@ class Result:
         if self.passed:
             kpis = (f"{self.kpi_rows} KPI rows match kpis.csv" if self.kpi_rows is not None
                     else "KPI table not checked (" + "; ".join(self.notes) + ")")
-            shot = f"screenshot {self.screenshot} ({self.size[0]}×{self.size[1]})" if self.screenshot else "no screenshot"
+            shot = (f"screenshot {self.screenshot} ({self.size[0]}×{self.size[1]})" if self.screenshot
+                    else "no screenshot")
             warned = f" ({len(self.warnings)} warnings)" if self.warnings else ""
             lines = [f"browser-check: {self.page}: {self.charts} charts rendered, {kpis}, no console errors{warned}, "
                      f"no requests, {shot}, load {self.load_seconds:.2f} s"]
         else:
-            lines = [f"browser-check: {self.page}: FAILED ({len(self.failures)} problems)"]
+            count = len(self.failures)
+            lines = [f"browser-check: {self.page}: FAILED ({count} problem{'s' if count > 1 else ''})"]
             lines += [f"  - {f}" for f in self.failures]
             lines += [f"  note: {n}" for n in self.notes]
             if self.screenshot:
@@ -444,7 +447,9 @@ def wait_rendered(tab: Tab, timeout: float) -> bool:
     """Whether document.body.dataset.rendered becomes "true" within `timeout` (polled every 50 ms)."""
     until = time.monotonic() + timeout
     while True:
-        if tab.evaluate('!!document.body && document.body.dataset.rendered === "true"'):
+        # A page busy in a long script answers late: wait for it as long as the page's time allows.
+        if tab.evaluate('!!document.body && document.body.dataset.rendered === "true"',
+                        timeout=max(until - time.monotonic(), 0) + COMMAND_SECONDS):
             return True
         if time.monotonic() >= until:
             return False
@@ -484,7 +489,8 @@ def pooled_kpis(path: Path) -> tuple[dict[tuple[str, str], dict], list[str]]:
     return pooled, problems
 
 
-NUMBER = re.compile(r"(?P<sign>[-+−])?\s*(?:US)?\$?\s*(?P<int>\d{1,3}(?:[,\u2009\u202f]\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
+NUMBER = re.compile(r"(?P<sign>[-+−])?\s*(?:US)?\$?\s*(?P<int>\d{1,3}(?:[,\u2009\u202f]\d{3})+|\d+)"
+                    r"(?:\.(?P<frac>\d+))?"
                     r"(?:[eE](?P<exp>[-+]?\d+))?(?P<suffix>[kMB](?![A-Za-z]))?(?P<percent>\s*%)?")
 SUFFIX = {"k": 1e3, "M": 1e6, "B": 1e9}
 
@@ -582,7 +588,8 @@ def kpis_expected(page: Path, no_kpis: bool) -> tuple[Path | None, str | None]:
 STATIC_JS = """JSON.stringify({h1: [...document.querySelectorAll("h1")].map(h => h.textContent.trim()).filter(t => t),
   h2: [...document.querySelectorAll("h2")].map(h => h.textContent.trim()).filter(t => t),
   kpis: document.getElementById("kpi-table") &&
-        [...document.querySelectorAll("#kpi-table tr[data-kpi]")].map(tr => [tr.dataset.kpi, tr.dataset.arm ?? null])})"""
+        [...document.querySelectorAll("#kpi-table tr[data-kpi]")].map(tr => [tr.dataset.kpi, tr.dataset.arm ?? null])
+})"""
 
 
 def check_static(tab: Tab, pooled: dict[tuple[str, str], dict] | None) -> list[str]:
@@ -635,13 +642,16 @@ def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpi
     if why_not:
         result.notes.append(why_not)
     else:
-        pooled, problems = pooled_kpis(csv_path)
+        try:
+            pooled, problems = pooled_kpis(csv_path)
+        except (OSError, UnicodeDecodeError, csv.Error) as e:
+            pooled, problems = {}, [f"cannot read {csv_path}: {e}"]
         result.failures += problems
     try:
         check_live(browser, page, result, pooled, take_screenshot, render_seconds)
         tab = Tab(browser, javascript=False)
         try:
-            problem = tab.navigate(page.as_uri(), min(render_seconds, cdp.deadline - time.monotonic()))
+            problem = tab.navigate(page.as_uri(), max(0.0, min(render_seconds, cdp.deadline - time.monotonic())))
             result.failures += [f"with JavaScript off: {problem}"] if problem else check_static(tab, pooled)
         finally:
             tab.close()
@@ -662,7 +672,7 @@ def check_live(browser: Browser, page: Path, result: Result, pooled: dict | None
     result.warnings += tab.warnings
     try:
         started = time.monotonic()
-        render_seconds = min(render_seconds, browser.cdp.deadline - started)
+        render_seconds = max(0.0, min(render_seconds, browser.cdp.deadline - started))
         problem = tab.navigate(page.as_uri(), render_seconds)
         if problem:
             result.failures.append(problem)
@@ -693,7 +703,7 @@ def check_live(browser: Browser, page: Path, result: Result, pooled: dict | None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], usage=__doc__.splitlines()[2].strip())
     parser.add_argument("pages", nargs="+", metavar="PAGE.html", help="report.html or comparison.html pages")
-    parser.add_argument("--chromium", help="the Chromium (or Chrome) to run (default: $CHROMIUM, else chromium on PATH)")
+    parser.add_argument("--chromium", help="the Chromium or Chrome to run (default: $CHROMIUM, else chromium on PATH)")
     parser.add_argument("--no-screenshot", action="store_true", help="do not write PAGE.png beside each page")
     parser.add_argument("--no-kpis", action="store_true", help="do not compare a KPI table with kpis.csv")
     args = parser.parse_args(argv)

@@ -300,15 +300,23 @@ def battery_table(t: dict) -> str:
 
 
 def experiment_table(df: pd.DataFrame) -> str:
+    """experiment.csv's rows (or a compare / check CSV's); a check's tolerance and verdict where present."""
+    checked = "beyond_tolerance" in df.columns
     rows = []
     for _, r in df.iterrows():
         unit = r["unit"]
-        rows.append((r["arm"], [esc(r["arm"]), esc(r["kpi"]), fmt(r["control_mean"], unit), fmt(r["arm_mean"], unit),
-                                fmt(r["diff"], unit), f"{fmt(r['diff_ci_low'], unit)} to {fmt(r['diff_ci_high'], unit)}",
-                                f"{fmt(r['unpaired_ci_low'], unit)} to {fmt(r['unpaired_ci_high'], unit)}",
-                                fmt(r["rel_diff"], "fraction"), esc(r["pairs"])]))
-    return simple_table(["arm", "KPI", "control", "arm", "difference", "paired 95 % CI", "unpaired 95 % CI",
-                         "relative", "pairs"], rows, "experiment-table", numeric_from=2)
+        cells = [esc(r["arm"]), esc(r["kpi"]), fmt(r["control_mean"], unit), fmt(r["arm_mean"], unit),
+                 fmt(r["diff"], unit), f"{fmt(r['diff_ci_low'], unit)} to {fmt(r['diff_ci_high'], unit)}",
+                 f"{fmt(r['unpaired_ci_low'], unit)} to {fmt(r['unpaired_ci_high'], unit)}",
+                 fmt(r["rel_diff"], "fraction"), esc(r["pairs"])]
+        if checked:
+            beyond = str(r["beyond_tolerance"]).lower() == "true"
+            cells += [f"± {fmt(r['tolerance'], unit)}",
+                      f'<span class="{"missed" if beyond else "met"}">{"✗ beyond" if beyond else "✓ within"}</span>']
+        rows.append((r["arm"], cells))
+    columns = ["arm", "KPI", "control", "arm", "difference", "paired 95 % CI", "unpaired 95 % CI", "relative", "pairs"]
+    return simple_table(columns + (["tolerance", "verdict"] if checked else []), rows, "experiment-table",
+                        numeric_from=2)
 
 
 def forecast_table(t: dict) -> str:
@@ -548,18 +556,31 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
         raise PageError(f"{csv}: not a habitat compare CSV (missing columns {', '.join(sorted(missing))})")
     fig = hc.experiment({"comparison": df}, source="comparison")
     arm, control = str(df["arm"].iloc[0]), str(df["control_arm"].iloc[0])
-    facts = [("compared", f"{arm} (B) against {control} (A)"), ("KPIs", str(len(df))),
-             ("paired", "yes: the same people" if df["pairs"].fillna(0).astype(float).max() > 0 else "no"),
-             ("file", csv.name)]
-    body = section("run", "What was compared", "From habitat compare's CSV.", [],
+    paired = "yes: the same people" if df["pairs"].fillna(0).astype(float).max() > 0 else "no"
+    if "check" in df.columns:  # habitat check --out: the re-run against its baseline
+        beyond = df[df["beyond_tolerance"].astype(str).str.lower() == "true"]
+        mode = str(df["check"].iloc[0])
+        title = f"Regression check ({mode}): {df['scenario'].iloc[0]}"
+        facts = [("checked", f"{df['scenario'].iloc[0]} now against its baseline ({mode})"), ("KPI comparisons", str(len(df))),
+                 ("beyond tolerance", str(len(beyond))), ("paired", paired), ("file", csv.name)]
+        headline_html = (f'<p class="headline"><b>{"FAIL" if len(beyond) else "PASS"}</b> ({mode}): <b>{len(beyond)} of '
+                         f'{len(df)}</b> KPI comparisons beyond tolerance</p>')
+        intro = ("Each KPI's difference now − baseline, relative to the baseline's mean: the paired interval beside the "
+                 "unpaired one; the table adds the tolerance and the verdict.")
+    else:
+        title = f"Comparison: {arm} vs {control}"
+        facts = [("compared", f"{arm} (B) against {control} (A)"), ("KPIs", str(len(df))), ("paired", paired),
+                 ("file", csv.name)]
+        headline_html = ""
+        intro = ("Each KPI's difference B − A, relative to A's mean: the paired interval beside the unpaired one.")
+    body = section("run", "What was compared", "From the comparison's CSV.", [],
                    '<table id="run-table" class="facts">' +
                    "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts) + "</table>")
-    body += section("arms", "B against A", "Each KPI's difference B − A, relative to A's mean: the paired interval "
-                    "beside the unpaired one.", ["comparison"] if fig is not None else [], experiment_table(df))
+    body += section("arms", "Differences", intro, ["comparison"] if fig is not None else [], experiment_table(df))
     data = [{"id": "chart-comparison", "figure": json.loads(fig.to_json())}] if fig is not None else []
     page = PAGE_TEMPLATE.format(
-        generator=GENERATOR_MARK, title=esc(f"{csv.stem} — Habitat comparison"), name=esc(f"Comparison: {arm} vs {control}"),
-        product="comparison", headline="", selector="", nav="", body=body,
+        generator=GENERATOR_MARK, title=esc(f"{csv.stem} — Habitat"), name=esc(title),
+        product="comparison", headline=headline_html, selector="", nav="", body=body,
         written=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), css=CSS,
         plotly=(plotly_js or plotly_bundle()).replace("</script", "<\\/script"),
         data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)

@@ -18,7 +18,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import browser_check as bc  # noqa: E402
 
-KPIS_CSV = """scenario,arm,replication,product,kpi,unit,mean,ci_low,ci_high,replications,target_min,target_max,meets_target
+KPIS_CSV = """\
+scenario,arm,replication,product,kpi,unit,mean,ci_low,ci_high,replications,target_min,target_max,meets_target
 t,control,1,scroll-off,d1_retention,fraction,0.700000,,,1,0.5500,,true
 t,control,2,scroll-off,d1_retention,fraction,0.726667,,,1,0.5500,,true
 t,control,all,scroll-off,d1_retention,fraction,0.713333,0.650120,0.776546,2,0.5500,,true
@@ -104,8 +105,10 @@ def plotly_bundle() -> str:
 
 def check_display_parser():
     """Display texts in report_page.py's formats read back as their values, to half a unit of the last digit."""
-    cases = [("12.3 %", "fraction", 0.123, 0.0005), ("$1,234.56", "usd", 1234.56, 0.005), ("4.2 min", "minutes", 4.2, 0.05),
-             ("0.87", "fraction", 0.87, 0.005), ("1.2 %/h", "pct", 1.2, 0.05), ("−$3.50", "usd", -3.5, 0.005),
+    cases = [("12.3 %", "fraction", 0.123, 0.0005), ("$1,234.56", "usd", 1234.56, 0.005),
+             ("4.2 min", "minutes", 4.2, 0.05), ("0.87", "fraction", 0.87, 0.005), ("1.2 %/h", "pct", 1.2, 0.05),
+             ("−$3.50", "usd", -3.5, 0.005), ("-$3.50", "usd", -3.5, 0.005),
+             ("12.3\u00a0%", "fraction", 0.123, 0.0005),
              ("1.2k", "count", 1200, 50), ("24.4/day", "count_per_day", 24.4, 0.05), ("1,234", "count", 1234, 0.5)]
     for text, unit, value, half in cases:
         got = bc.displayed_number(text, unit)
@@ -125,21 +128,24 @@ def check_kpi_comparison():
     """compare_kpis and pooled_kpis without a browser: data-value must be the CSV text; pooled rows are the
     replication "all" rows, or replication "1" when a run has no "all" rows."""
     pooled = {(r["kpi"], r["arm"]): r for r in POOLED}
-    table = [{"kpi": r["kpi"], "arm": r["arm"], "cells": {n: {"value": r[n], "text": display(r, n)} for n in bc.KPI_FIELDS}}
-             for r in POOLED]
+    table = [{"kpi": r["kpi"], "arm": r["arm"],
+              "cells": {n: {"value": r[n], "text": display(r, n)} for n in bc.KPI_FIELDS}} for r in POOLED]
     assert bc.compare_kpis(table, pooled) == []
     table[0]["cells"]["mean"]["value"] = "0.713"
     del table[1]["cells"]["ci_high"]
     failures = bc.compare_kpis(table + [table[2]], pooled)
-    assert failures == ["kpi d1_retention arm control mean: data-value '0.713', kpis.csv '0.713333' (page text '71.3 %')",
-                        "kpi net_revenue_usd arm control ci_high: no <td data-field=\"ci_high\"> (kpis.csv: '1369.115000')",
-                        "kpi median_time_saved_per_day arm control is in the KPI table twice"], failures
-    assert bc.compare_kpis(None, pooled) == ['no KPI table (<table id="kpi-table">) although kpis.csv is beside the page']
+    assert failures == [
+        "kpi d1_retention arm control mean: data-value '0.713', kpis.csv '0.713333' (page text '71.3 %')",
+        "kpi net_revenue_usd arm control ci_high: no <td data-field=\"ci_high\"> (kpis.csv: '1369.115000')",
+        "kpi median_time_saved_per_day arm control is in the KPI table twice"], failures
+    assert bc.compare_kpis(None, pooled) == [
+        'no KPI table (<table id="kpi-table">) although kpis.csv is beside the page']
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "kpis.csv"
         path.write_text("\n".join(line for line in KPIS_CSV.splitlines() if ",all," not in line) + "\n")
         rows, problems = bc.pooled_kpis(path)
-        assert problems == [] and list(rows) == [("d1_retention", "control")] and rows[list(rows)[0]]["mean"] == "0.700000"
+        assert problems == [] and list(rows) == [("d1_retention", "control")], (rows, problems)
+        assert rows[("d1_retention", "control")]["mean"] == "0.700000", rows
 
 
 def expect_failure(result: bc.Result, *messages: str):
@@ -170,8 +176,8 @@ def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
         "a missing KPI row fails": (pages.write("missing", rows=POOLED[1:]),
                                     ["kpi d1_retention arm control of kpis.csv is missing from the KPI table"]),
         "a wrong display text fails": (pages.write("display", texts={(*control, "mean"): "17.3 %"}),
-                                       ["kpi d1_retention arm control mean: page text '17.3 %' shows 0.173 (± 0.0005), "
-                                        "kpis.csv '0.713333' (fraction)"]),
+                                       ["kpi d1_retention arm control mean: page text '17.3 %' shows 0.173 "
+                                        "(± 0.0005), kpis.csv '0.713333' (fraction)"]),
         "an extra KPI row fails": (pages.write("extra", rows=POOLED + [dict(POOLED[0], arm="ghost-arm")]),
                                    ["kpi d1_retention arm ghost-arm is in the KPI table but not in kpis.csv"]),
         "a JavaScript-built table fails JS off": (pages.write("jstable", table_by_js=True),
@@ -183,7 +189,8 @@ def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
     for name, (path, messages) in cases.items():
         started = time.monotonic()
         render = 2.0 if "signal" in name else bc.RENDER_SECONDS
-        result = bc.check_page(browser, path, path.parent.name + "/" + path.name, render_seconds=render)
+        result = bc.check_page(browser, path, path.parent.name + "/" + path.name, render_seconds=render,
+                               take_screenshot=name == "good page passes")   # the others: quicker without
         try:
             if messages is None:
                 assert result.passed, result.report()
@@ -217,7 +224,7 @@ def check_command_line(pages: Pages) -> list[str]:
     if run.returncode != 1 or not lines[0].startswith(f"browser-check: {good}: 2 charts rendered, 6 KPI rows match "
                                                       "kpis.csv, no console errors, no requests, no screenshot, load "):
         problems.append(f"good + bad page: exit {run.returncode}\n{run.stdout}{run.stderr}")
-    if f"browser-check: {bad}: FAILED (1 problems)" not in lines or "  - console error: x (report.html:" not in run.stdout:
+    if f"browser-check: {bad}: FAILED (1 problem)" not in lines or "  - console error: x (report.html:" not in lines[2]:
         problems.append(f"bad page not reported:\n{run.stdout}")
     missing = subprocess.run([sys.executable, script, str(pages.root / "nope.html")], capture_output=True, text=True)
     if missing.returncode != 2 or "no such page" not in missing.stderr:

@@ -21,6 +21,9 @@ struct CheckCommand: ParsableCommand {
                        baseline mean; --tolerances FILE with columns kpi,abs,rel). The rule parameters that
                        differ are listed, and the first person whose life diverged is replayed under both rule
                        sets to show the first diverging event.
+        --out FILE writes the check's comparison as CSV (experiment.csv's columns, the baseline as the control,
+        then tolerance, beyond_tolerance and check: exact or statistical), in both modes, pass or fail;
+        `make plots RUN=FILE` draws its page.
         Exit status 0 when the check passes, 1 when it fails, 2 for bad input.
         """
     )
@@ -39,10 +42,26 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "A CSV of per-KPI tolerances: kpi,abs,rel.")
     var tolerances: String?
 
+    @Option(help: "Where to write the check's KPI comparison as CSV (not with --record).")
+    var out: String?
+
+    /// `--out`'s columns: experiment.csv's, then the tolerance, whether the difference is beyond it, and the mode.
+    static let outHeader = ExperimentComparison.header + ["tolerance", "beyond_tolerance", "check"]
+
     @OptionGroup var execution: ExecutionOptions<QuietExecution>
 
     func run() throws {
         let dir = URL(fileURLWithPath: baseline)
+        if let out {
+            guard !record else {
+                FileHandle.standardError.write(Data("habitat check: --out writes a check's comparison; with --record the baseline folder is the output\n".utf8))
+                throw ExitCode(2)
+            }
+            do { try SingleFileOutput.check(out, headerLine: CSVTable(header: Self.outHeader).headerLine) } catch {
+                FileHandle.standardError.write(Data("habitat check: --out: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         do {
             if record { try recordBaseline(dir) } else { try check(dir) }
         } catch let e as ComparisonError {
@@ -90,6 +109,8 @@ struct CheckCommand: ParsableCommand {
         let name = "\(scenario.name) against \(dir.path)"
 
         if scenario.scenarioHash == stored.manifest.scenarioHash {
+            try writeOut(RegressionCheck.movements(baseline: stored, current: try FinishedRun(directory: scratch), tolerances: tolerance),
+                         mode: "exact", scenario: scenario.name, product: CompareCommand.product(of: stored))
             let files = stored.manifest.files.filter { $0.hasSuffix(".csv") }
             if let d = RegressionCheck.firstDifference(files: files, baseline: dir, current: scratch) {
                 print("FAIL (exact) \(name): the scenario and its rules are unchanged, but the reports differ.")
@@ -121,6 +142,7 @@ struct CheckCommand: ParsableCommand {
         let current = try FinishedRun(directory: scratch)
         let movements = RegressionCheck.movements(baseline: stored, current: current, tolerances: tolerance)
         let moved = movements.filter(\.beyondTolerance)
+        try writeOut(movements, mode: "statistical", scenario: scenario.name, product: CompareCommand.product(of: current))
         print(FinishedRun.samePeople(stored, current)
               ? "Same people as the baseline: differences are paired replication by replication."
               : "Different people from the baseline (seed or population changed): unpaired comparison.")
@@ -135,5 +157,24 @@ struct CheckCommand: ParsableCommand {
         for m in moved { print("  \(m)") }
         print("If the change is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
         throw ExitCode(1)
+    }
+
+    /// Writes the check's comparison to `--out` (when given): one row per KPI and arm, the baseline as the control.
+    func writeOut(_ movements: [RegressionCheck.Movement], mode: String, scenario: String, product: String) throws {
+        guard let out else { return }
+        var table = CSVTable(header: Self.outHeader)
+        for m in movements {
+            var c = m.comparison
+            c.controlArm = "baseline \(c.arm)"
+            let keys = ReportKeys(scenario: scenario, arm: c.arm, replication: nil, product: product)
+            table.append(c.row(keys) + [.optional(m.allowed, decimals: 6), .text(m.beyondTolerance ? "true" : "false"), .text(mode)])
+        }
+        do {
+            try SingleFileOutput.write(table.text, to: out, headerLine: CSVTable(header: Self.outHeader).headerLine)
+        } catch let e as FileSystemError {
+            FileHandle.standardError.write(Data("habitat check: \(e)\n".utf8))
+            throw ExitCode(1)
+        }
+        print("Comparison written to \(out) (page: make plots RUN=\(out))")
     }
 }

@@ -67,6 +67,38 @@ struct CheckCommandTests {
         #expect(c.stdout.contains("PASS (statistical)"))
     }
 
+    @Test("--out writes the check's comparison (pass or fail, exact or statistical) and never over a file it did not write")
+    func outFile() throws {
+        let dir = CLIProcess.tempDir()
+        let buyers = MechanismBehavior.setArguments
+        let baseline = try Self.record(dir, buyers)
+        let out = dir.appendingPathComponent("check.csv")
+        let exact = try CLIProcess.run(["check", Self.scenario.path, "--baseline", baseline.path, "--out", out.path] + buyers)
+        #expect(exact.status == 0, "\(exact.stdout)\(exact.stderr)")
+        let header = "scenario,arm,replication,product,kpi,unit,control_arm,control_mean,arm_mean,diff,diff_ci_low,diff_ci_high,"
+            + "rel_diff,unpaired_ci_low,unpaired_ci_high,pairs,tolerance,beyond_tolerance,check"
+        let exactRows: [String] = try String(contentsOf: out, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(exactRows.first == header)
+        #expect(exactRows.count > 20)
+        #expect(exactRows.dropFirst().allSatisfy { $0.hasSuffix(",false,exact") && $0.contains(",baseline control,") }, "\(exactRows.prefix(3))")
+        // A failing statistical check still writes its table (replacing the earlier output), the moved KPI marked.
+        let cap = try Self.variant(dir, "  tokens:\n    monthly_purchase_cap: 3")
+        let failed = try CLIProcess.run(["check", cap.path, "--baseline", baseline.path, "--out", out.path] + buyers)
+        #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+        let rows: [String] = try String(contentsOf: out, encoding: .utf8).components(separatedBy: "\r\n")
+        #expect(rows.contains { $0.contains(",token_revenue_share,") && $0.hasSuffix(",true,statistical") }, "\(rows.prefix(3))")
+        // Refusals: with --record, and over a file that is not an earlier output of check --out.
+        let recordOut = try CLIProcess.run(["check", "--baseline", baseline.path, "--record", "--reason", "x", "--out", out.path])
+        #expect(recordOut.status == 2)
+        #expect(recordOut.stderr.contains("with --record the baseline folder is the output"))
+        let foreign = dir.appendingPathComponent("notes.csv")
+        try "mine\n".write(to: foreign, atomically: true, encoding: .utf8)
+        let refused = try CLIProcess.run(["check", "--baseline", baseline.path, "--out", foreign.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("is not a previous output of this command"), "\(refused.stderr)")
+        #expect(try String(contentsOf: foreign, encoding: .utf8) == "mine\n")
+    }
+
     @Test("recording needs a reason; a missing baseline is a clear error")
     func badInput() throws {
         let dir = CLIProcess.tempDir()
