@@ -2,6 +2,7 @@
 """Opens report pages in headless Chromium, networking off, and fails on anything a reader would see broken.
 
     python3 Notebooks/browser_check.py PAGE.html [PAGE.html ...] [--chromium PATH] [--no-screenshot] [--no-kpis]
+                                       [--all-failures]
 
 For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`):
   1. it is loaded from file:// with the network emulated offline (and a dead proxy behind that); every request that
@@ -9,10 +10,11 @@ For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`
   2. console errors and asserts, uncaught exceptions and browser log errors fail (warnings are printed only);
   3. the page must set document.body.dataset.rendered = "true" within 30 s, and then every [data-chart] element must
      hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without charts fails;
-  4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], cells td[data-field][data-value]) must hold exactly the
-     pooled rows of kpis.csv (replication "all", else "1"), each data-value equal to the CSV text and each display
-     text agreeing with it (to half a unit of its last digit). Skipped with --no-kpis, for a page named
-     comparison*.html, or when no kpis.csv is beside the page (said in the summary);
+  4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], in each a [data-field][data-value] element per field,
+     a <td> or a <span> in one) must hold exactly the pooled rows of kpis.csv (replication "all", else "1"),
+     each data-value equal to the CSV text and each display text agreeing with it (to half a unit of its last digit;
+     meets_target's text by its verdict: ✓/met, ✗/not met, or none for an empty value). Skipped with --no-kpis,
+     for a page named comparison*.html, or when no kpis.csv is beside the page (said in the summary);
   5. loaded again with JavaScript disabled it must still read: an <h1>, three <h2> with text, the whole KPI table;
   6. a full-page screenshot is written beside it (report.html -> report.png) unless --no-screenshot.
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ending in NUL, read
@@ -42,6 +44,7 @@ PAGE_SECONDS = 60.0             # everything about one page (both loads and the 
 RENDER_SECONDS = 30.0           # until document.body.dataset.rendered is "true"
 COMMAND_SECONDS = 15.0          # one DevTools command
 SCREENSHOT_MAX_HEIGHT = 16000   # px
+MAX_LISTED = 40                 # failures printed per page (unless --all-failures)
 CHROMIUM_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
 INSTALL_HINT = "install it with: apt-get install chromium (make setup does)"
 ALLOWED_SCHEMES = {"file", "data", "blob", "about"}
@@ -328,8 +331,9 @@ class Result:
     def passed(self) -> bool:
         return not self.failures
 
-    def report(self) -> str:
-        """The lines printed for the page: one summary line when it passed, else every failure."""
+    def report(self, listed: int | None = MAX_LISTED) -> str:
+        """The lines printed for the page: one summary line when it passed, else its failures (the first `listed`,
+        None for all)."""
         if self.passed:
             kpis = (f"{self.kpi_rows} KPI rows match kpis.csv" if self.kpi_rows is not None
                     else "KPI table not checked (" + "; ".join(self.notes) + ")")
@@ -341,7 +345,9 @@ class Result:
         else:
             count = len(self.failures)
             lines = [f"browser-check: {self.page}: FAILED ({count} problem{'s' if count > 1 else ''})"]
-            lines += [f"  - {f}" for f in self.failures]
+            lines += [f"  - {f}" for f in self.failures[:listed]]
+            if listed is not None and count > listed:
+                lines.append(f"  - … and {count - listed} more (--all-failures lists them)")
             lines += [f"  note: {n}" for n in self.notes]
             if self.screenshot:
                 lines.append(f"  screenshot {self.screenshot}")
@@ -463,8 +469,8 @@ KPI_TABLE_JS = """JSON.stringify((() => {
   if (!table) return null;
   return [...table.querySelectorAll("tr[data-kpi]")].map(tr => ({
     kpi: tr.dataset.kpi, arm: tr.dataset.arm ?? null,
-    cells: Object.fromEntries([...tr.querySelectorAll("td[data-field]")].map(td =>
-      [td.dataset.field, {value: td.getAttribute("data-value"), text: td.textContent.trim()}]))}));
+    cells: Object.fromEntries([...tr.querySelectorAll("[data-field]")].map(e =>
+      [e.dataset.field, {value: e.getAttribute("data-value"), text: e.textContent.trim()}]))}));
 })())"""
 
 
@@ -493,6 +499,8 @@ NUMBER = re.compile(r"(?P<sign>[-+−])?\s*(?:US)?\$?\s*(?P<int>\d{1,3}(?:[,\u20
                     r"(?:\.(?P<frac>\d+))?"
                     r"(?:[eE](?P<exp>[-+]?\d+))?(?P<suffix>[kMB](?![A-Za-z]))?(?P<percent>\s*%)?")
 SUFFIX = {"k": 1e3, "M": 1e6, "B": 1e9}
+NOT_MET = re.compile(r"[✗✘]|\bnot met\b|\bmissed\b|\bfalse\b|\bfail", re.IGNORECASE)
+MET = re.compile(r"[✓✔]|\bmet\b|\btrue\b|\byes\b|\bpass", re.IGNORECASE)
 
 
 def displayed_number(text: str, unit: str) -> tuple[float, float] | None:
@@ -511,17 +519,21 @@ def displayed_number(text: str, unit: str) -> tuple[float, float] | None:
     return value, half_unit
 
 
+def verdict(text: str) -> str | None:
+    """What a meets_target text says: "false" ('✗ not met', 'missed'), "true" ('✓ met', 'yes'), or None for a text
+    without a verdict ('no target', 'not measured', '—')."""
+    if NOT_MET.search(text):
+        return "false"
+    return "true" if MET.search(text) else None
+
+
 def display_disagrees(text: str, raw: str, unit: str, name: str) -> str | None:
     """Why a cell's display text does not show its CSV value (None when it does)."""
     if name == "meets_target":
-        said = {"true": "true", "yes": "true", "met": "true", "✓": "true", "✔": "true",
-                "false": "false", "no": "false", "not met": "false", "missed": "false", "✗": "false", "✘": "false"}
+        said = verdict(text)
         if raw == "":
-            return None if text in EMPTY_TEXTS else "shows a verdict for an empty value"
-        if text in EMPTY_TEXTS:
-            return "shows nothing for a value"
-        verdict = said.get(text.lower())
-        return None if verdict in (None, raw) else f"says {verdict}"
+            return None if said is None else f"says {said} for an empty value"
+        return None if said == raw else (f"says {said}" if said else "shows no verdict (✓ met / ✗ not met)")
     if raw == "":
         return None if text in EMPTY_TEXTS else "shows something for an empty value"
     try:
@@ -558,7 +570,7 @@ def compare_kpis(table: list[dict] | None, pooled: dict[tuple[str, str], dict]) 
             expected = csv_row[name] or ""
             what = f"kpi {key[0]} arm {key[1]} {name}"
             if cell is None:
-                failures.append(f"{what}: no <td data-field=\"{name}\"> (kpis.csv: {expected!r})")
+                failures.append(f"{what}: no [data-field=\"{name}\"] cell in the row (kpis.csv: {expected!r})")
                 continue
             value, text = cell["value"] or "", cell["text"]
             if value != expected:
@@ -587,20 +599,26 @@ def kpis_expected(page: Path, no_kpis: bool) -> tuple[Path | None, str | None]:
 
 STATIC_JS = """JSON.stringify({h1: [...document.querySelectorAll("h1")].map(h => h.textContent.trim()).filter(t => t),
   h2: [...document.querySelectorAll("h2")].map(h => h.textContent.trim()).filter(t => t),
+  tables: [...document.querySelectorAll("table")].map(t => [t.id, t.querySelectorAll("tbody tr, tr").length]),
   kpis: document.getElementById("kpi-table") &&
         [...document.querySelectorAll("#kpi-table tr[data-kpi]")].map(tr => [tr.dataset.kpi, tr.dataset.arm ?? null])
 })"""
 
 
 def check_static(tab: Tab, pooled: dict[tuple[str, str], dict] | None) -> list[str]:
-    """Failures of the page read without JavaScript: no <h1>, fewer than 3 <h2>, KPI rows missing."""
+    """Failures of the page read without JavaScript: no <h1>, too few <h2> (3 for a run's page, 2 for a
+    comparison's), an empty data table, KPI rows missing."""
     page = json.loads(tab.evaluate(STATIC_JS))
     failures = []
     if not page["h1"]:
         failures.append("with JavaScript off the page has no <h1> with text")
-    if len(page["h2"]) < 3:
+    least = 3 if pooled is not None else 2
+    if len(page["h2"]) < least:
         failures.append(f"with JavaScript off the page has {len(page['h2'])} <h2> section headings with text "
-                        "(at least 3 expected)")
+                        f"(at least {least} expected)")
+    for table_id, rows in page["tables"]:
+        if rows == 0:
+            failures.append(f"with JavaScript off the table {table_id or '(no id)'} has no rows")
     if pooled is not None:
         if page["kpis"] is None:
             failures.append("with JavaScript off there is no KPI table (<table id=\"kpi-table\">)")
@@ -647,6 +665,8 @@ def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpi
         except (OSError, UnicodeDecodeError, csv.Error) as e:
             pooled, problems = {}, [f"cannot read {csv_path}: {e}"]
         result.failures += problems
+        if problems and not pooled:
+            pooled = None   # nothing to compare with (said above)
     try:
         check_live(browser, page, result, pooled, take_screenshot, render_seconds)
         tab = Tab(browser, javascript=False)
@@ -706,6 +726,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chromium", help="the Chromium or Chrome to run (default: $CHROMIUM, else chromium on PATH)")
     parser.add_argument("--no-screenshot", action="store_true", help="do not write PAGE.png beside each page")
     parser.add_argument("--no-kpis", action="store_true", help="do not compare a KPI table with kpis.csv")
+    parser.add_argument("--all-failures", action="store_true", help=f"list every failure (default: the first "
+                        f"{MAX_LISTED} of a page)")
     args = parser.parse_args(argv)
     missing = [p for p in args.pages if not Path(p).is_file()]
     if missing:
@@ -727,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"browser-check: cannot start Chromium: {e}", file=sys.stderr)
                     return 2
             result = check_page(browser, Path(page), page, no_kpis=args.no_kpis, take_screenshot=not args.no_screenshot)
-            print(result.report(), flush=True)
+            print(result.report(None if args.all_failures else MAX_LISTED), flush=True)
             failed += not result.passed
             if result.browser_broken:
                 browser.close()

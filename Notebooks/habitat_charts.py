@@ -349,9 +349,9 @@ def energy(t: dict) -> go.Figure | None:
 # --- Experiment -----------------------------------------------------------------------------------------------
 
 
-def experiment(t: dict, source: str = "experiment") -> go.Figure | None:
+def experiment(t: dict, source: str = "experiment", title: str | None = None) -> go.Figure | None:
     """Forest plot: each KPI's difference arm − control relative to the control mean, the paired 95 % interval
-    (left) beside the unpaired one (right) on the same axis."""
+    (left) beside the unpaired one (right) on the same axis; a row per KPI (per KPI and arm with several arms)."""
     if source not in t:
         return None
     df = t[source].dropna(subset=["diff"])
@@ -362,6 +362,10 @@ def experiment(t: dict, source: str = "experiment") -> go.Figure | None:
                         subplot_titles=["paired: the same people in both arms", "unpaired: as if different people"])
     kpis = list(dict.fromkeys(df["kpi"]))
     arms = list(dict.fromkeys(df["arm"]))
+
+    def row_label(kpi: str, arm: str) -> str:
+        return f"{kpi} · {arm}" if len(arms) > 1 else kpi
+    order = [row_label(k, a) for k in kpis for a in arms if ((df["kpi"] == k) & (df["arm"] == a)).any()]
     for j, arm in enumerate(arms):
         rows = df[df["arm"] == arm].set_index("kpi").reindex(kpis).dropna(subset=["diff"])
         scale = rows["control_mean"].astype(float).abs()
@@ -369,7 +373,7 @@ def experiment(t: dict, source: str = "experiment") -> go.Figure | None:
         for c, (low, high) in enumerate([("diff_ci_low", "diff_ci_high"), ("unpaired_ci_low", "unpaired_ci_high")]):
             lo, hi = rows[low] / scale, rows[high] / scale
             fig.add_trace(go.Scatter(
-                y=list(rows.index), x=diff, mode="markers", name=f"arm {arm} − control", legendgroup=str(arm),
+                y=[row_label(k, arm) for k in rows.index], x=diff, mode="markers", name=f"{arm} − control", legendgroup=str(arm),
                 showlegend=c == 0, meta={"arm": str(arm)}, marker=dict(color=colour(j + 1), size=8),
                 error_x=dict(type="data", symmetric=False, array=(hi - diff).fillna(0).tolist(),
                              arrayminus=(diff - lo).fillna(0).tolist(), color=colour(j + 1), thickness=2),
@@ -380,10 +384,10 @@ def experiment(t: dict, source: str = "experiment") -> go.Figure | None:
     for c in (1, 2):
         fig.add_vline(x=0, line=dict(color="black", width=1), row=1, col=c)
         fig.update_xaxes(tickformat="+.0%", title="difference, relative to the control mean", row=1, col=c)
-    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=order)
     control = df["control_arm"].iloc[0]
-    return _layout(fig, f"Arms against the control ({control}): paired differences beside unpaired intervals (95 %)",
-                   height=140 + 26 * len(kpis) * max(1, min(len(arms), 3)))
+    title = title or f"Arms against the control ({control}): paired differences beside unpaired intervals (95 %)"
+    return _layout(fig, title, height=160 + 24 * len(order))
 
 
 # --- Forecast -------------------------------------------------------------------------------------------------

@@ -554,10 +554,13 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
               "unpaired_ci_low", "unpaired_ci_high", "rel_diff", "pairs", "arm"}
     if missing := needed - set(df.columns):
         raise PageError(f"{csv}: not a habitat compare CSV (missing columns {', '.join(sorted(missing))})")
-    fig = hc.experiment({"comparison": df}, source="comparison")
+    checked = "check" in df.columns
+    fig = hc.experiment({"comparison": df}, source="comparison", title=(
+        "Now against the baseline: each KPI's difference relative to the baseline's mean, paired beside unpaired "
+        "(95 %)" if checked else None))
     arm, control = str(df["arm"].iloc[0]), str(df["control_arm"].iloc[0])
     paired = "yes: the same people" if df["pairs"].fillna(0).astype(float).max() > 0 else "no"
-    if "check" in df.columns:  # habitat check --out: the re-run against its baseline
+    if checked:  # habitat check --out: the re-run against its baseline
         beyond = df[df["beyond_tolerance"].astype(str).str.lower() == "true"]
         mode = str(df["check"].iloc[0])
         title = f"Regression check ({mode}): {df['scenario'].iloc[0]}"

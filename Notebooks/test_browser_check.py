@@ -40,7 +40,7 @@ def display(row: dict, name: str) -> str:
     """The cell text a person reads, formatted the way report_page.py is specified to."""
     raw = row[name]
     if name == "meets_target":
-        return {"true": "✓", "false": "✗"}.get(raw, "—")
+        return {"true": "✓ met", "false": "✗ not met"}.get(raw, "no target")
     return FORMATS[row["unit"]](float(raw)) if raw else "—"
 
 
@@ -49,9 +49,12 @@ def table_rows(rows: list[dict], texts: dict | None = None) -> str:
     texts = texts or {}
     out = []
     for row in rows:
-        cells = "".join(f'<td data-field="{name}" data-value="{html.escape(row[name])}">'
-                        f'{html.escape(texts.get((row["kpi"], row["arm"], name), display(row, name)))}</td>'
-                        for name in bc.KPI_FIELDS)
+        def cell(name: str, tag: str = "td") -> str:
+            text = texts.get((row["kpi"], row["arm"], name), display(row, name))
+            return f'<{tag} data-field="{name}" data-value="{html.escape(row[name])}">{html.escape(text)}</{tag}>'
+        # The interval as report_page.py writes it: two <span>s in one cell.
+        cells = (cell("mean") + f'<td>{cell("ci_low", "span")} to {cell("ci_high", "span")}</td>'
+                 + "".join(cell(name) for name in ["target_min", "target_max", "meets_target"]))
         out.append(f'<tr data-kpi="{row["kpi"]}" data-arm="{row["arm"]}"><td>{row["kpi"]}</td><td>{row["arm"]}</td>'
                    f"{cells}</tr>")
     return "\n".join(out)
@@ -71,7 +74,7 @@ def page_html(plotly_js: str, rows: list[dict] | None = None, texts: dict | None
 <html><head><meta charset="utf-8"><title>t</title><script>{plotly_js}</script>{head}</head>
 <body><h1>Run t</h1>
 <h2>Key figures</h2>
-<table id="kpi-table"><thead><tr><th>KPI</th><th>arm</th><th>mean</th><th>CI low</th><th>CI high</th>
+<table id="kpi-table"><thead><tr><th>KPI</th><th>arm</th><th>mean</th><th>95 % CI</th>
 <th>target min</th><th>target max</th><th>meets</th></tr></thead>
 <tbody id="kpi-body">{"" if table_by_js else body_rows}</tbody></table>
 <h2>Retention</h2><h2>Revenue</h2>{divs}
@@ -120,8 +123,11 @@ def check_display_parser():
     assert bc.display_disagrees("—", "", "usd", "ci_low") is None
     assert bc.display_disagrees("—", "1.0", "usd", "ci_low") == "shows no number"
     assert bc.display_disagrees("$0.00", "", "usd", "ci_low") == "shows something for an empty value"
-    assert bc.display_disagrees("✗", "true", "", "meets_target") == "says false"
-    assert bc.display_disagrees("✓", "true", "", "meets_target") is None
+    for text, raw, reason in [("✓ met", "true", None), ("✗ not met", "false", None), ("no target", "", None),
+                              ("not measured", "", None), ("—", "", None), ("✗ not met", "true", "says false"),
+                              ("✓ met", "false", "says true"), ("yes", "", "says true for an empty value"),
+                              ("no target", "true", "shows no verdict (✓ met / ✗ not met)")]:
+        assert bc.display_disagrees(text, raw, "fraction", "meets_target") == reason, (text, raw)
 
 
 def check_kpi_comparison():
@@ -136,7 +142,8 @@ def check_kpi_comparison():
     failures = bc.compare_kpis(table + [table[2]], pooled)
     assert failures == [
         "kpi d1_retention arm control mean: data-value '0.713', kpis.csv '0.713333' (page text '71.3 %')",
-        "kpi net_revenue_usd arm control ci_high: no <td data-field=\"ci_high\"> (kpis.csv: '1369.115000')",
+        "kpi net_revenue_usd arm control ci_high: no [data-field=\"ci_high\"] cell in the row (kpis.csv: "
+        "'1369.115000')",
         "kpi median_time_saved_per_day arm control is in the KPI table twice"], failures
     assert bc.compare_kpis(None, pooled) == [
         'no KPI table (<table id="kpi-table">) although kpis.csv is beside the page']
@@ -224,7 +231,8 @@ def check_command_line(pages: Pages) -> list[str]:
     if run.returncode != 1 or not lines[0].startswith(f"browser-check: {good}: 2 charts rendered, 6 KPI rows match "
                                                       "kpis.csv, no console errors, no requests, no screenshot, load "):
         problems.append(f"good + bad page: exit {run.returncode}\n{run.stdout}{run.stderr}")
-    if f"browser-check: {bad}: FAILED (1 problem)" not in lines or "  - console error: x (report.html:" not in lines[2]:
+    if (f"browser-check: {bad}: FAILED (1 problem)" not in lines
+            or "\n  - console error: x (report.html:" not in run.stdout):
         problems.append(f"bad page not reported:\n{run.stdout}")
     missing = subprocess.run([sys.executable, script, str(pages.root / "nope.html")], capture_output=True, text=True)
     if missing.returncode != 2 or "no such page" not in missing.stderr:
