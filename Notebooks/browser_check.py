@@ -15,7 +15,8 @@ For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`
      each data-value equal to the CSV text and each display text agreeing with it (to half a unit of its last digit;
      meets_target's text by its verdict: ✓/met, ✗/not met, or none for an empty value). Skipped with --no-kpis,
      for a page named comparison*.html, or when no kpis.csv is beside the page (said in the summary);
-  5. loaded again with JavaScript disabled it must still read: an <h1>, three <h2> with text, the whole KPI table;
+  5. loaded again with JavaScript disabled it must still read: an <h1>, three <h2> with text (two on a page
+     without a KPI table: a comparison), every table with rows, the whole KPI table;
   6. a full-page screenshot is written beside it (report.html -> report.png) unless --no-screenshot.
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ending in NUL, read
 on fd 3 and written on fd 4), standard library only. Exit 0 when every page passes, 1 on failures, 2 on bad usage
