@@ -10,6 +10,8 @@ For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`
   2. console errors and asserts, uncaught exceptions and browser log errors fail (warnings are printed only);
   3. the page must set document.body.dataset.rendered = "true" within 30 s, and then every [data-chart] element must
      hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without charts fails;
+  3b. on a page with an arm selector (#arm-select), choosing each arm must show its rows only (tr[data-arm], or
+     tr[data-arms] listing several) and leave every chart something visible, and "all arms" must show every row;
   4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], in each a [data-field][data-value] element per field,
      a <td> or a <span> in one) must hold exactly the pooled rows of kpis.csv (replication "all", else "1"),
      each data-value equal to the CSV text and each display text agreeing with it (to half a unit of its last digit;
@@ -326,6 +328,7 @@ class Result:
     screenshot: str | None = None
     size: tuple[int, int] | None = None
     load_seconds: float | None = None
+    arms_selected: int = 0
     browser_broken: bool = False
 
     @property
@@ -341,8 +344,9 @@ class Result:
             shot = (f"screenshot {self.screenshot} ({self.size[0]}×{self.size[1]})" if self.screenshot
                     else "no screenshot")
             warned = f" ({len(self.warnings)} warnings)" if self.warnings else ""
-            lines = [f"browser-check: {self.page}: {self.charts} charts rendered, {kpis}, no console errors{warned}, "
-                     f"no requests, {shot}, load {self.load_seconds:.2f} s"]
+            arms = f", arm selector tried on {self.arms_selected} arms" if self.arms_selected else ""
+            lines = [f"browser-check: {self.page}: {self.charts} charts rendered, {kpis}{arms}, no console errors"
+                     f"{warned}, no requests, {shot}, load {self.load_seconds:.2f} s"]
         else:
             count = len(self.failures)
             lines = [f"browser-check: {self.page}: FAILED ({count} problem{'s' if count > 1 else ''})"]
@@ -448,6 +452,45 @@ def check_charts(tab: Tab) -> tuple[int, list[str]]:
         if missing:
             failures.append(f"chart \"{chart['name']}\" rendered nothing: {', '.join(missing)}")
     return len(charts) - len(failures), failures
+
+
+ARM_SELECTOR_JS = """(() => {
+  const select = document.getElementById("arm-select");
+  if (!select) return JSON.stringify(null);
+  const rows = () => [...document.querySelectorAll("tr[data-arm], tr[data-arms]")];
+  const armsOf = r => r.dataset.arms ? r.dataset.arms.split(" ") : [r.dataset.arm];
+  const shown = r => r.style.display !== "none";
+  const result = [];
+  for (const arm of [...select.options].map(o => o.value).filter(v => v)) {
+    select.value = arm;
+    select.dispatchEvent(new Event("change"));
+    result.push({arm: arm,
+      wrong: rows().filter(r => shown(r) !== armsOf(r).includes(arm)).length,
+      blank: [...document.querySelectorAll("[data-chart]")]
+        .filter(d => d.data && !d.data.some(t => t.visible !== false)).map(d => d.dataset.chart)});
+  }
+  select.value = "";
+  select.dispatchEvent(new Event("change"));
+  result.push({arm: "", wrong: rows().filter(r => !shown(r)).length, blank: []});
+  return JSON.stringify(result);
+})()"""
+
+
+def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
+    """Chooses every arm of the page's arm selector (if any) and back to all arms: the rows of other arms must
+    hide, the arm's own show, and no chart may be left with nothing visible. Returns (arms tried, failures)."""
+    outcome = json.loads(tab.evaluate(ARM_SELECTOR_JS))
+    if outcome is None:
+        return 0, []
+    failures = []
+    for step in outcome:
+        arm = step["arm"] or "all arms"
+        if step["wrong"]:
+            n = step["wrong"]
+            failures.append(f"arm selector on {arm}: {n} table row{'s' if n != 1 else ''} shown or hidden wrongly")
+        if step["blank"]:
+            failures.append(f"arm selector on {arm}: nothing left visible in chart(s) {', '.join(step['blank'])}")
+    return len(outcome) - 1, failures
 
 
 def wait_rendered(tab: Tab, timeout: float) -> bool:
@@ -704,6 +747,8 @@ def check_live(browser: Browser, page: Path, result: Result, pooled: dict | None
             result.load_seconds = time.monotonic() - started
             browser.cdp.pump(0.2)   # a late error or request
             result.charts, failures = check_charts(tab)
+            result.failures += failures
+            result.arms_selected, failures = check_arm_selector(tab)
             result.failures += failures
             if pooled is not None:
                 failures = compare_kpis(json.loads(tab.evaluate(KPI_TABLE_JS)), pooled)

@@ -374,7 +374,7 @@ def experiment(t: dict, source: str = "experiment", title: str | None = None) ->
             lo, hi = rows[low] / scale, rows[high] / scale
             fig.add_trace(go.Scatter(
                 y=[row_label(k, arm) for k in rows.index], x=diff, mode="markers", name=f"{arm} − control", legendgroup=str(arm),
-                showlegend=c == 0, meta={"arm": str(arm)}, marker=dict(color=colour(j + 1), size=8),
+                showlegend=c == 0, meta={"arms": [str(arm), str(rows["control_arm"].iloc[0])]}, marker=dict(color=colour(j + 1), size=8),
                 error_x=dict(type="data", symmetric=False, array=(hi - diff).fillna(0).tolist(),
                              arrayminus=(diff - lo).fillna(0).tolist(), color=colour(j + 1), thickness=2),
                 customdata=np.stack([rows["diff"], rows[low], rows[high]], axis=1),

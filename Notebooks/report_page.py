@@ -166,6 +166,10 @@ def run_facts(t: dict, manifest: dict) -> list[tuple[str, str]]:
 
 
 def arm_attr(arm) -> str:
+    """The row's arm for the selector: one arm (data-arm), or a list of arms it belongs to (data-arms, e.g. an arm
+    and its control)."""
+    if isinstance(arm, (list, tuple)):
+        return f' data-arms="{esc(" ".join(str(a) for a in arm))}"'
     return f' data-arm="{esc(arm)}"'
 
 
@@ -313,7 +317,7 @@ def experiment_table(df: pd.DataFrame) -> str:
             beyond = str(r["beyond_tolerance"]).lower() == "true"
             cells += [f"± {fmt(r['tolerance'], unit)}",
                       f'<span class="{"missed" if beyond else "met"}">{"✗ beyond" if beyond else "✓ within"}</span>']
-        rows.append((r["arm"], cells))
+        rows.append(([r["arm"], r["control_arm"]], cells))
     columns = ["arm", "KPI", "control", "arm", "difference", "paired 95 % CI", "unpaired 95 % CI", "relative", "pairs"]
     return simple_table(columns + (["tolerance", "verdict"] if checked else []), rows, "experiment-table",
                         numeric_from=2)
@@ -465,15 +469,21 @@ SCRIPT = """
   var drawn = charts.map(function (c) {
     return Plotly.newPlot(c.id, c.figure.data, c.figure.layout || {}, config);
   });
-  function armOf(trace) { return trace.meta && trace.meta.arm !== undefined ? String(trace.meta.arm) : null; }
+  // The arms a trace belongs to (meta.arm, or meta.arms for an arm's difference from its control); null: all.
+  function armsOf(trace) {
+    if (!trace.meta) return null;
+    if (trace.meta.arms) return trace.meta.arms.map(String);
+    return trace.meta.arm !== undefined ? [String(trace.meta.arm)] : null;
+  }
   function showArm(arm) {
     charts.forEach(function (c) {
       var div = document.getElementById(c.id);
-      var visible = div.data.map(function (t) { var a = armOf(t); return a === null || arm === '' || a === arm; });
+      var visible = div.data.map(function (t) { var a = armsOf(t); return a === null || arm === '' || a.indexOf(arm) >= 0; });
       Plotly.restyle(div, {visible: visible});
     });
-    document.querySelectorAll('tr[data-arm]').forEach(function (row) {
-      row.style.display = (arm === '' || row.dataset.arm === arm) ? '' : 'none';
+    document.querySelectorAll('tr[data-arm], tr[data-arms]').forEach(function (row) {
+      var arms = row.dataset.arms ? row.dataset.arms.split(' ') : [row.dataset.arm];
+      row.style.display = (arm === '' || arms.indexOf(arm) >= 0) ? '' : 'none';
     });
   }
   var select = document.getElementById('arm-select');

@@ -189,6 +189,10 @@ def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
                                    ["kpi d1_retention arm ghost-arm is in the KPI table but not in kpis.csv"]),
         "a JavaScript-built table fails JS off": (pages.write("jstable", table_by_js=True),
                                                   ["with JavaScript off the KPI table lacks 6 of 6 rows"]),
+        "an arm selector that filters nothing fails": (
+            pages.write("selector", body='<select id="arm-select"><option value="">all arms</option>'
+                                         '<option value="control">control</option></select>'),
+            ["arm selector on control: 1 table row shown or hidden wrongly"]),
         "a comparison page passes without KPIs": (pages.write("compare", name="comparison.html", kpis=False, rows=[]),
                                                    None),
     }
