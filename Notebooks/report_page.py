@@ -269,22 +269,50 @@ def retention_table(t: dict) -> str:
 
 
 def revenue_table(t: dict) -> str:
-    rows_df = t["revenue"]
-    rows_df = rows_df[(rows_df["replication"].astype(str) != "all") & (rows_df["month"] == "total")]
-    replications = hp._replications(t, rows_df)
+    """Per arm: the whole run's gross, store fee, refunds, net and paying people; then gross and net per month and
+    source (means over replications, a replication without a row counting 0)."""
+    all_rows = t["revenue"][t["revenue"]["replication"].astype(str) != "all"]
+    totals = all_rows[all_rows["month"] == "total"]
+    replications = hp._replications(t, all_rows)
+
+    def mean(sub: pd.DataFrame, column: str) -> float:
+        return sub.groupby("replication")[column].sum().reindex(replications).fillna(0.0).mean()
     rows = []
     for arm in hc.arms_of(t):
-        sub = rows_df[rows_df["arm"] == arm]
-        cells = []
-        for column in ["gross_usd", "store_fee_usd", "refunds_usd", "net_usd"]:
-            per = sub.groupby("replication")[column].sum().reindex(replications).fillna(0.0)
-            cells.append(fmt(per.mean(), "usd"))
-        paying = sub.groupby("replication")["paying_people"].sum().reindex(replications).fillna(0.0)
-        rows.append((arm, [esc(arm)] + cells + [number(paying.mean())]))
+        sub = totals[totals["arm"] == arm]
+        rows.append((arm, [esc(arm)] + [fmt(mean(sub, c), "usd") for c in ["gross_usd", "store_fee_usd", "refunds_usd",
+                                                                            "net_usd"]]
+                     + [number(mean(sub, "paying_people"))]))
+    monthly = all_rows[all_rows["month"] != "total"]
+    by_month = []
+    for arm in hc.arms_of(t):
+        for (month, source), sub in monthly[monthly["arm"] == arm].groupby(["month", "source"], sort=True):
+            by_month.append((arm, [esc(arm), esc(month), esc(source), fmt(mean(sub, "gross_usd"), "usd"),
+                                   fmt(mean(sub, "net_usd"), "usd"), number(mean(sub, "paying_people"))]))
     n = len(replications)
     return (simple_table(["arm", "gross", "store fee", "refunds", "net", "paying people (by source, summed)"], rows,
                          "revenue-table") + f"<p class=note>Whole run, USD, mean of {n} replication"
-                                             f"{'s' if n != 1 else ''}.</p>")
+                                             f"{'s' if n != 1 else ''}.</p>"
+            + simple_table(["arm", "month", "source", "gross", "net", "paying people"], by_month,
+                           "revenue-month-table", numeric_from=3))
+
+
+def unlocks_table(t: dict) -> str:
+    """Earned Access: per arm and unlock method, over the run's days and replications: grants per person-day,
+    minutes per grant, waits and quests completed and abandoned."""
+    df = t["unlocks"]
+    df = df[(df["replication"] != "all") & (df["method"].isin(hp.UNLOCK_METHODS))]
+    rows = []
+    for arm in dict.fromkeys(df["arm"]):
+        for method in hp.UNLOCK_METHODS:
+            sub = df[(df["arm"] == arm) & (df["method"] == method)]
+            people = max(sub["people"].sum(), 1)
+            grants = sub["grants"].sum()
+            rows.append((arm, [esc(arm), esc(method), number(grants / people),
+                               f"{number(sub['minutes_granted'].sum() / grants)} min" if grants else "—",
+                               f"{int(sub['completed'].sum()):,}", f"{int(sub['abandoned'].sum()):,}"]))
+    return simple_table(["arm", "method", "grants per person-day", "minutes per grant", "completed", "abandoned"],
+                        rows, "unlocks-table", numeric_from=2)
 
 
 def battery_table(t: dict) -> str:
@@ -407,8 +435,8 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
                              "consumables, the token share against its ceiling (revenue.csv, "
                              "token-revenue-share.csv).", present("revenue"), revenue_table(t)))
     if "unlocks" in figures:
-        parts.append(section("unlocks", "Unlocks", "How people unlocked their apps (unlocks.csv).",
-                             present("unlocks")))
+        parts.append(section("unlocks", "Unlocks", "How people unlocked their apps: grants per person per day since "
+                             "install by method (unlocks.csv).", present("unlocks"), unlocks_table(t)))
     parts.append(section("battery", "Battery", "Drain per person-day by device against the budgets, and which "
                          "effects spend the energy (battery-budget.csv, energy-by-effect.csv).",
                          present("battery", "energy"), battery_table(t)))
