@@ -329,8 +329,7 @@ def battery(t: dict) -> go.Figure | None:
 def energy(t: dict) -> go.Figure | None:
     """Where the app's energy goes: each effect's share, per arm (replication 1; joules per person-day in the
     hover)."""
-    e = t["energy"]
-    e = e[e["replication"] == (e["replication"].iloc[0] if "all" not in set(e["replication"]) else "all")]
+    e = hp._pooled(t["energy"])
     if e.empty:
         return None
     order = e.groupby("activity")["share"].mean().sort_values().index.tolist()

@@ -46,18 +46,10 @@ def main() -> int:
     return write_page(Path(args.run_dir))
 
 
-def write_page(run_dir: Path) -> int:
-    """The run's report.html beside its CSVs (report_page.py), from the same tables as the PNGs."""
-    import time
+def write_page(target: Path) -> int:
+    """The run's report.html beside its CSVs (or a comparison CSV's page), from the same tables as the PNGs."""
     import report_page
-    started = time.perf_counter()
-    try:
-        path = report_page.write_page(run_dir)
-    except report_page.PageError as e:
-        print(f"plot_run: {e}", file=sys.stderr)
-        return 2
-    print(f"  wrote {path} ({path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - started:.2f} s)")
-    return 0
+    return report_page.write_pages([target])
 
 
 def save(fig, name: str, out: Path) -> bool:

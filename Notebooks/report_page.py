@@ -258,12 +258,9 @@ def retention_table(t: dict) -> str:
     for arm in dict.fromkeys(rows_df["arm"]):
         for reading in readings:
             sub = rows_df[(rows_df["arm"] == arm) & ((rows_df["activity"] == reading) if reading else True)]
-            cells = []
-            for d in days:
-                values = sub[sub["day"] == d]["retention"].astype(float)
-                mean, half = values.mean(), (values.std() / math.sqrt(len(values)) * hp._t95(len(values))
-                                             if len(values) > 1 else 0.0)
-                cells.append(fmt(mean, "fraction") + (f" ± {fmt(half, 'fraction')}" if half > 0 else ""))
+            mean, half = hp._mean_band(sub.pivot_table(index="day", columns="replication", values="retention"))
+            cells = [fmt(mean.get(d), "fraction") + (f" ± {fmt(half[d], 'fraction')}" if half.get(d, 0) > 0 else "")
+                     for d in days]
             rows.append((arm, [esc(arm), esc(hp.RETENTION_READINGS.get(reading, "opened the app that day"))] + cells))
     return simple_table(["arm", "active means"] + [f"day {d}" for d in days], rows, "retention-table", numeric_from=2)
 
@@ -401,70 +398,74 @@ def section(anchor: str, title: str, intro: str, charts: list[str], table: str =
 
 
 
+def facts_table(facts: list[tuple[str, str]]) -> str:
+    return ('<table id="run-table" class="facts">'
+            + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts) + "</table>")
+
+
+def render(*, title: str, name: str, product: str, headline_html: str, sections: list[tuple[str, str, str]],
+           figures: dict, plotly_js: str, selector: str = "") -> str:
+    """The page as text: `sections` are (anchor, link text or "" for no link, section HTML) in page order,
+    `figures` the Plotly figures by chart name (drawn into the chart-NAME containers)."""
+    nav = "".join(f'<a href="#{anchor}">{esc(link)}</a>' for anchor, link, _ in sections if link)
+    data = [{"id": f"chart-{n}", "figure": json.loads(f.to_json())} for n, f in figures.items()]
+    return PAGE_TEMPLATE.format(
+        generator=GENERATOR_MARK, title=esc(title), name=esc(name), product=esc(product), headline=headline_html,
+        selector=selector, nav=nav, body="".join(html_ for _, _, html_ in sections),
+        written=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), css=CSS,
+        plotly=plotly_js.replace("</script", "<\\/script"),
+        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+
+
 def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
-    """The whole page as text."""
+    """The whole page of a run as text."""
     figures = {}
     for name, draw in hc.CHARTS:
         fig = draw(t)
         if fig is not None:
             figures[name] = fig
+    sections: list[tuple[str, str, str]] = []
 
-    def present(*names):
-        return [n for n in names if n in figures]
+    def add(anchor: str, link: str, title: str, intro: str, charts: tuple = (), table: str = "") -> None:
+        sections.append((anchor, link, section(anchor, title, intro, [c for c in charts if c in figures], table)))
 
-    arms = hc.arms_of(t)
-    name = manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])
-    facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in run_facts(t, manifest))
-    parts = [section("run", "What was run", "The scenario, its size and the build that ran it "
-                     "(from manifest.json).", [], f'<table id="run-table" class="facts">{facts}</table>'),
-             section("kpis", "KPIs against their targets", "Pooled over replications, with 95 % confidence "
-                     "intervals (kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is "
-                     "empty.", [], kpi_table(t))]
+    add("run", "run", "What was run", "The scenario, its size and the build that ran it (from manifest.json).",
+        table=facts_table(run_facts(t, manifest)))
+    add("kpis", "KPIs", "KPIs against their targets", "Pooled over replications, with 95 % confidence intervals "
+        "(kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is empty.", table=kpi_table(t))
     if "worldcheck" in t:
-        parts.append(section("world-check", "The world check", "Each published figure's range (green band) and "
-                             "the simulated value with its 95 % interval (world-check.csv).",
-                             present("world-check"), world_check_table(t)))
-    parts.append(section("funnel", "Activation funnel", "The share of installs reaching each stage, and each "
-                         "stage's conversion from the previous one against the charter's step targets "
-                         "(activation-funnel.csv).", present("funnel"), funnel_table(t)))
-    parts.append(section("retention", "Retention", "Day-N retention, read two ways: the product in use that day "
-                         "(the charter's KPIs) and the app opened that day (retention.csv).", present("retention"),
-                         retention_table(t)))
+        add("world-check", "world check", "The world check", "Each published figure's range (green band) and the "
+            "simulated value with its 95 % interval (world-check.csv).", ("world-check",), world_check_table(t))
+    add("funnel", "funnel", "Activation funnel", "The share of installs reaching each stage, and each stage's "
+        "conversion from the previous one against the charter's step targets (activation-funnel.csv).", ("funnel",),
+        funnel_table(t))
+    add("retention", "retention", "Retention", "Day-N retention, read two ways: the product in use that day (the "
+        "charter's KPIs) and the app opened that day (retention.csv).", ("retention",), retention_table(t))
     if "revenue" in t and len(t["revenue"]):
-        parts.append(section("revenue", "Revenue", "Gross revenue per month by source; for products with "
-                             "consumables, the token share against its ceiling (revenue.csv, "
-                             "token-revenue-share.csv).", present("revenue"), revenue_table(t)))
+        add("revenue", "revenue", "Revenue", "Gross revenue per month by source; for products with consumables, the "
+            "token share against its ceiling (revenue.csv, token-revenue-share.csv).", ("revenue",), revenue_table(t))
     if "unlocks" in figures:
-        parts.append(section("unlocks", "Unlocks", "How people unlocked their apps: grants per person per day since "
-                             "install by method (unlocks.csv).", present("unlocks"), unlocks_table(t)))
-    parts.append(section("battery", "Battery", "Drain per person-day by device against the budgets, and which "
-                         "effects spend the energy (battery-budget.csv, energy-by-effect.csv).",
-                         present("battery", "energy"), battery_table(t)))
+        add("unlocks", "unlocks", "Unlocks", "How people unlocked their apps: grants per person per day since install "
+            "by method (unlocks.csv).", ("unlocks",), unlocks_table(t))
+    add("battery", "battery", "Battery", "Drain per person-day by device against the budgets, and which effects "
+        "spend the energy (battery-budget.csv, energy-by-effect.csv).", ("battery", "energy"), battery_table(t))
     if "experiment" in t:
-        exp = t["experiment"]
-        parts.append(section("arms", "Arms against the control", "Each KPI's difference arm − control. Paired: the "
-                             "same people lived both arms, so their difference is measured person by person; "
-                             "unpaired: the interval as if they were different people (experiment.csv).",
-                             present("experiment"), experiment_table(exp)))
+        add("arms", "arms", "Arms against the control", "Each KPI's difference arm − control. Paired: the same people "
+            "lived both arms, so their difference is measured person by person; unpaired: the interval as if they "
+            "were different people (experiment.csv).", ("experiment",), experiment_table(t["experiment"]))
     if "forecast" in t:
-        parts.append(section("forecast", "Forecast", "Monthly means with 95 % bands over replications "
-                             "(forecast.csv).", present("forecast"), forecast_table(t)))
+        add("forecast", "forecast", "Forecast", "Monthly means with 95 % bands over replications (forecast.csv).",
+            ("forecast",), forecast_table(t))
+    arms = hc.arms_of(t)
     selector = ""
     if len(arms) > 1:
         options = "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in arms)
         selector = (f'<label class="arms">Arm: <select id="arm-select"><option value="">all arms</option>'
                     f'{options}</select></label>')
-    nav = "".join(f'<a href="#{a}">{esc(n)}</a>' for a, n in [
-        ("run", "run"), ("kpis", "KPIs"), ("world-check", "world check"), ("funnel", "funnel"),
-        ("retention", "retention"), ("revenue", "revenue"), ("battery", "battery"), ("arms", "arms"),
-        ("forecast", "forecast")] if f'id="{a}"' in "".join(parts))
-    data = [{"id": f"chart-{n}", "figure": json.loads(f.to_json())} for n, f in figures.items()]
-    written = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return PAGE_TEMPLATE.format(
-        generator=GENERATOR_MARK, title=esc(f"{name} — Habitat report"), name=esc(name),
-        product=esc(hp.product(t) or "several products"), headline=headline(t), selector=selector, nav=nav,
-        body="".join(parts), written=written, css=CSS, plotly=plotly_js.replace("</script", "<\\/script"),
-        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+    name = manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])
+    return render(title=f"{name} — Habitat report", name=name, product=hp.product(t) or "several products",
+                  headline_html=headline(t), sections=sections, figures=figures, plotly_js=plotly_js,
+                  selector=selector)
 
 
 CSS = """
@@ -614,17 +615,12 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
                  ("file", csv.name)]
         headline_html = ""
         intro = ("Each KPI's difference B − A, relative to A's mean: the paired interval beside the unpaired one.")
-    body = section("run", "What was compared", "From the comparison's CSV.", [],
-                   '<table id="run-table" class="facts">' +
-                   "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts) + "</table>")
-    body += section("arms", "Differences", intro, ["comparison"] if fig is not None else [], experiment_table(df))
-    data = [{"id": "chart-comparison", "figure": json.loads(fig.to_json())}] if fig is not None else []
-    page = PAGE_TEMPLATE.format(
-        generator=GENERATOR_MARK, title=esc(f"{csv.stem} — Habitat"), name=esc(title),
-        product="comparison", headline=headline_html, selector="", nav="", body=body,
-        written=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), css=CSS,
-        plotly=(plotly_js or plotly_bundle()).replace("</script", "<\\/script"),
-        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+    sections = [("run", "", section("run", "What was compared", "From the comparison's CSV.", [], facts_table(facts))),
+                ("arms", "", section("arms", "Differences", intro, ["comparison"] if fig is not None else [],
+                                     experiment_table(df)))]
+    page = render(title=f"{csv.stem} — Habitat", name=title, product="comparison", headline_html=headline_html,
+                  sections=sections, figures={"comparison": fig} if fig is not None else {},
+                  plotly_js=plotly_js or plotly_bundle())
     path = csv.with_suffix(".html")
     write_text_safely(path, page)
     return path
@@ -637,13 +633,12 @@ def write_page(target: Path, plotly_js: str | None = None) -> Path:
     return write_run_page(target, plotly_js)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("targets", nargs="+", help="run folders (habitat run / check --record) or compare CSVs")
-    args = parser.parse_args()
-    bundle = plotly_bundle()
+def write_pages(targets: list, plotly_js: str | None = None) -> int:
+    """Writes each target's page (see `write_page`), printing its path, size and time; a refused target is said on
+    stderr. Returns 0, or 2 when any was refused."""
+    bundle = plotly_js or plotly_bundle()
     status = 0
-    for target in args.targets:
+    for target in targets:
         started = time.perf_counter()
         try:
             path = write_page(Path(target), bundle)
@@ -651,9 +646,14 @@ def main() -> int:
             print(f"report_page: {e}", file=sys.stderr)
             status = 2
             continue
-        size = path.stat().st_size / 1e6
-        print(f"  wrote {path} ({size:.1f} MB in {time.perf_counter() - started:.2f} s)")
+        print(f"  wrote {path} ({path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - started:.2f} s)")
     return status
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("targets", nargs="+", help="run folders (habitat run / check --record) or compare CSVs")
+    return write_pages(parser.parse_args().targets)
 
 
 if __name__ == "__main__":

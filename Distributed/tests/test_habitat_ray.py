@@ -19,6 +19,7 @@ missing scenario, --shards 0, a bad --out, and a shard where habitat exits 2 (no
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shutil
@@ -92,6 +93,19 @@ def launcher(*args: str) -> list[str]:
     return [sys.executable, "-m", "habitat_ray.cli", *args]
 
 
+@contextlib.contextmanager
+def launched(args: list[str]):
+    """A habitat-ray command started in the background (stderr piped, stdout dropped); killed on the way out if it
+    is still running, whatever the test did."""
+    proc = subprocess.Popen(args, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def env() -> dict:
     """The launcher's environment: habitat_ray importable, no inherited cluster address."""
     e = dict(os.environ)
@@ -147,9 +161,7 @@ class HabitatRayTest(unittest.TestCase):
 
         This run also ships the binary with the job (--ship-binary) instead of using its shared path.
         """
-        proc = subprocess.Popen(distributed_run("--ship-binary"), env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        try:
+        with launched(distributed_run("--ship-binary")) as proc:
             child, worker = wait_for_shard_process(f"2/{SHARDS}", timeout=240)
             self.assertTrue(is_ray_worker(worker), f"parent {worker} of habitat {child} is not a Ray worker")
             self.assertIn("working_dir", _cmdline(child)[0], "the shard does not run the shipped binary")
@@ -159,10 +171,6 @@ class HabitatRayTest(unittest.TestCase):
                 time.sleep(0.1)
             self.assertFalse(is_alive(child), "habitat outlived its Ray worker (PR_SET_PDEATHSIG)")
             _out, err = proc.communicate(timeout=600)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
         self.assertEqual(proc.returncode, 0, err)
         self.assertIn(f"shard 2/{SHARDS}: done on attempt 2", err)
         # The killed attempt's temp dir is swept by a later task on its node (habitat_ray.shard._sweep_orphans).
@@ -172,16 +180,10 @@ class HabitatRayTest(unittest.TestCase):
 
     def test_interrupt_cancels_the_shards(self) -> None:
         """SIGINT mid-run: exit 130, every shard's habitat ends, no report is written."""
-        proc = subprocess.Popen(distributed_run(), env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)
-        try:
+        with launched(distributed_run()) as proc:
             wait_for_shard_process(f"1/{SHARDS}", timeout=240)
             proc.send_signal(signal.SIGINT)
             _out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
         self.assertEqual(proc.returncode, 130, err)
         self.assertIn("stopped by SIGINT", err)
         deadline = time.monotonic() + 30
