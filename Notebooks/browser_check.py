@@ -15,8 +15,10 @@ For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`
   4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], in each a [data-field][data-value] element per field,
      a <td> or a <span> in one) must hold exactly the pooled rows of kpis.csv (replication "all", else "1"),
      each data-value equal to the CSV text and each display text agreeing with it (to half a unit of its last digit;
-     meets_target's text by its verdict: ✓/met, ✗/not met, or none for an empty value). Skipped with --no-kpis,
-     for a page named comparison*.html, or when no kpis.csv is beside the page (said in the summary);
+     meets_target's text by its verdict: ✓/met, ✗/not met, or none for an empty value); a KPI whose `applies`
+     (a column kpis.csv has since it says why a KPI cannot be measured; older files lack it: every KPI applies) is
+     not "yes" must show that reason in its meets_target cell ("not measured: needs 45 days; run has 30"). Skipped
+     with --no-kpis, for a page named comparison*.html, or when no kpis.csv is beside the page (said in the summary);
   5. loaded again with JavaScript disabled it must still read: an <h1>, three <h2> with text (two on a page
      without a KPI table: a comparison), every table with rows, the whole KPI table;
   6. a full-page screenshot is written beside it (report.html -> report.png) unless --no-screenshot.
@@ -543,6 +545,7 @@ NUMBER = re.compile(r"(?P<sign>[-+−])?\s*(?:US)?\$?\s*(?P<int>\d{1,3}(?:[,\u20
                     r"(?:\.(?P<frac>\d+))?"
                     r"(?:[eE](?P<exp>[-+]?\d+))?(?P<suffix>[kMB](?![A-Za-z]))?(?P<percent>\s*%)?")
 SUFFIX = {"k": 1e3, "M": 1e6, "B": 1e9}
+NOT_MEASURED = re.compile(r"\bnot measured\b", re.IGNORECASE)   # what follows is the reason, not a verdict
 NOT_MET = re.compile(r"[✗✘]|\bnot met\b|\bmissed\b|\bfalse\b|\bfail", re.IGNORECASE)
 MET = re.compile(r"[✓✔]|\bmet\b|\btrue\b|\byes\b|\bpass", re.IGNORECASE)
 
@@ -574,7 +577,7 @@ def verdict(text: str) -> str | None:
 def display_disagrees(text: str, raw: str, unit: str, name: str) -> str | None:
     """Why a cell's display text does not show its CSV value (None when it does)."""
     if name == "meets_target":
-        said = verdict(text)
+        said = verdict(NOT_MEASURED.split(text, 1)[0])   # "not measured: no paywall passed" states no verdict
         if raw == "":
             return None if said is None else f"says {said} for an empty value"
         return None if said == raw else (f"says {said}" if said else "shows no verdict (✓ met / ✗ not met)")
@@ -622,6 +625,11 @@ def compare_kpis(table: list[dict] | None, pooled: dict[tuple[str, str], dict]) 
             reason = display_disagrees(text, expected, csv_row["unit"], name)
             if reason:
                 failures.append(f"{what}: page text {text!r} {reason}, kpis.csv {expected!r} ({csv_row['unit']})")
+        applies = (csv_row.get("applies") or "yes").strip()   # a kpis.csv without the column: every KPI applies
+        cell = row["cells"].get("meets_target")
+        if applies != "yes" and cell is not None and applies not in cell["text"]:
+            failures.append(f"kpi {key[0]} arm {key[1]}: kpis.csv says it cannot be measured ({applies!r}) but the "
+                            f"page text {cell['text']!r} does not say why")
     for key in pooled:
         if key not in seen:
             failures.append(f"kpi {key[0]} arm {key[1]} of kpis.csv is missing from the KPI table")

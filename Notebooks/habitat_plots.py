@@ -33,6 +33,7 @@ REPORTS = {
     "forecast": "forecast.csv",
     "worldcheck": "world-check.csv",
     "unlocks": "unlocks.csv",
+    "decisions": "decisions.csv",   # runs written before it lack it (the run's page then has no Decisions section)
 }
 # Written by every run, whatever the product.
 REQUIRED = ["funnel", "retention", "revenue", "battery", "energy", "kpis"]

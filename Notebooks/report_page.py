@@ -10,8 +10,9 @@ mailed or attached to a pull request, and makes no network request. Every number
 so it still reads with JavaScript off.
 
 Sections in the order a reader asks: what was run → the KPI table with targets → the world check → the activation
-funnel → retention → revenue → battery and energy → arms against the control (runs with arms) → the forecast (runs
-with an acquisition curve). An arm selector filters charts and tables where there are arms.
+funnel → the decisions people made (runs with decisions.csv) → retention → revenue → battery and energy → arms
+against the control (runs with arms) → the forecast (runs with an acquisition curve). An arm selector filters charts
+and tables where there are arms.
 
 The page is written beside the reports and replaces only a page this script wrote (it carries a generator mark);
 any other `report.html` is refused (exit 2).
@@ -186,6 +187,9 @@ def kpi_table(t: dict) -> str:
     for (_, r), (_, w) in zip(df.iterrows(), cells_as_written.iterrows()):
         unit = r["unit"]
         text, css = verdict(r["meets_target"], r["mean"])
+        applies = r.get("applies")   # kpis.csv written before the column: every KPI applies
+        if text == "not measured" and not is_missing(applies) and str(applies) != "yes":
+            text = f"not measured: {esc(applies)}"
         cells = [f"<td>{esc(r['arm'])}</td>" if several else "",
                  f"<td>{esc(label(r['kpi']))}<br><code>{esc(r['kpi'])}</code></td>",
                  f"<td>{esc(UNIT_NAMES.get(unit, unit))}</td>",
@@ -202,11 +206,17 @@ def kpi_table(t: dict) -> str:
     return f'<table id="kpi-table" class="data"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def simple_table(columns: list[str], rows: list[tuple[str | None, list[str]]], table_id: str, numeric_from: int = 1) -> str:
-    """A plain table: `rows` are (arm or None, cell HTML strings); columns from `numeric_from` on right-aligned."""
-    head = "".join(f"<th{' class=num' if i >= numeric_from else ''}>{esc(c)}</th>" for i, c in enumerate(columns))
+def simple_table(columns: list[str], rows: list[tuple[str | None, list[str]]], table_id: str, numeric_from: int = 1,
+                 numeric_until: int | None = None) -> str:
+    """A plain table: `rows` are (arm or None, cell HTML strings); columns from `numeric_from` on (up to, not
+    including, `numeric_until`) right-aligned."""
+    until = len(columns) if numeric_until is None else numeric_until
+
+    def num(i: int) -> str:
+        return " class=num" if numeric_from <= i < until else ""
+    head = "".join(f"<th{num(i)}>{esc(c)}</th>" for i, c in enumerate(columns))
     body = "".join(f"<tr{arm_attr(arm) if arm is not None else ''}>" +
-                   "".join(f"<td{' class=num' if i >= numeric_from else ''}>{c}</td>" for i, c in enumerate(cells))
+                   "".join(f"<td{num(i)}>{c}</td>" for i, c in enumerate(cells))
                    + "</tr>" for arm, cells in rows)
     return f'<table id="{table_id}" class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -247,6 +257,41 @@ def funnel_table(t: dict) -> str:
     columns = (["arm"] if several else []) + ["stage", "people", "of installs", "step conversion", "step target",
                                               "met?"]
     return simple_table(columns, rows, "funnel-table", numeric_from=len(columns) - 5)
+
+
+def decisions_table(t: dict) -> str | None:
+    """decisions.csv's pooled rows, one row per decision kind (per arm) in file order: the event that allows it,
+    opportunities, decisions, decisions per opportunity (— without opportunities) and each outcome's share of the
+    decisions ("keep 48.0 % · cancel 52.0 %"; — without decisions). None when there is no such row."""
+    if "decisions" not in t or t["decisions"].empty:
+        return None
+    df = hp._pooled(t["decisions"])
+    if df.empty:
+        return None
+    several = df["arm"].nunique() > 1
+    rows = []
+    for (arm, decision), sub in df.groupby(["arm", "decision"], sort=False):
+        first = sub.iloc[0]
+        opportunities, decisions = first["opportunities"], first["decisions"]
+        ratio = (f"{float(decisions) / float(opportunities):.2f}"
+                 if not is_missing(opportunities) and float(opportunities) > 0 and not is_missing(decisions) else "—")
+        most = first.get("per_opportunity")
+        allowed = "" if is_missing(most) else f"<br><small>at most {int(float(most)):,} per opportunity</small>"
+        outcomes = " · ".join(
+            f'<span class=outcome title="{esc(count_text(r["count"]))} of {esc(count_text(decisions))}">'
+            f'{esc(r["outcome"])} {fmt(r["share"], "fraction")}</span>' for _, r in sub.iterrows())
+        rows.append((arm, ([esc(arm)] if several else []) + [
+            esc(decision), f"{esc(first['opportunity'])}{allowed}", count_text(opportunities), count_text(decisions),
+            ratio, outcomes]))
+    columns = (["arm"] if several else []) + ["decision", "opportunity (the event)", "opportunities", "decisions",
+                                              "decisions per opportunity", "outcomes (share of the decisions)"]
+    return simple_table(columns, rows, "decisions-table", numeric_from=len(columns) - 4,
+                        numeric_until=len(columns) - 1)   # the outcomes are words: left-aligned
+
+
+def count_text(value) -> str:
+    """A count as a person reads it (12,345), — if empty."""
+    return "—" if is_missing(value) else f"{int(float(value)):,}"
 
 
 def retention_table(t: dict) -> str:
@@ -368,8 +413,32 @@ def forecast_table(t: dict) -> str:
 # --- The page -------------------------------------------------------------------------------------------------
 
 
+def d1_retention_text(t: dict, arm: str, charter_kpi: bool) -> str | None:
+    """The headline's D1 retention, both readings named, from retention.csv's pooled rows (cohort and segment
+    `all`, day 1) of `arm`: the product in use (the reading of the charter's KPIs — `charter_kpi` when the run has
+    the d1_retention KPI) and the app opened (the reading of the world check's retention_d1). None without a day-1
+    row (a run shorter than 2 days). Reports written before the `activity` column have the app-opened reading only."""
+    if "retention" not in t:
+        return None
+    df = t["retention"]
+    df = hp._pooled(df[(df["arm"].astype(str) == arm) & (df["cohort"] == "all") & (df["segment"] == "all")
+                       & (df["day"] == 1)])
+    readings = [("product_in_use", "product in use" + (" (the charter's KPI reading)" if charter_kpi else "")),
+                ("app_opened", "app opened (the world check's reading)")]
+    parts = []
+    for activity, words in readings:
+        if "activity" in df.columns:
+            row = df[df["activity"] == activity]
+        else:
+            row = df if activity == "app_opened" else df.iloc[0:0]
+        if len(row) and not is_missing(row["retention"].iloc[0]):
+            parts.append(f"<b>{fmt(row['retention'].iloc[0], 'fraction')}</b> {words}")
+    return "D1 retention " + " · ".join(parts) if parts else None
+
+
 def headline(t: dict) -> str:
-    """The few lines a product manager reads first: targets met, world check, money, retention."""
+    """The few lines a product manager reads first: targets met, world check, D1 retention (both readings, each
+    named), money."""
     kpis = hp._pooled(t["kpis"])
     first = kpis[kpis["arm"] == kpis["arm"].iloc[0]]
     judged = first[first["meets_target"].astype(str).str.lower().isin(["true", "false"])]
@@ -380,8 +449,10 @@ def headline(t: dict) -> str:
         w = w[(w["arm"] == w["arm"].iloc[0]) & (w["applies"] == "yes")]
         inside = (w["inside"].astype(str).str.lower() == "true").sum()
         items.append(f"<b>{inside} of {len(w)}</b> world-check figures inside their published ranges")
-    for k, what in [("d1_retention", "D1 retention"), ("net_revenue_usd", "net revenue"),
-                    ("mrr_usd_at_horizon", "MRR at the horizon")]:
+    retention = d1_retention_text(t, str(first["arm"].iloc[0]), charter_kpi=(first["kpi"] == "d1_retention").any())
+    if retention:
+        items.append(retention)
+    for k, what in [("net_revenue_usd", "net revenue"), ("mrr_usd_at_horizon", "MRR at the horizon")]:
         row = first[first["kpi"] == k]
         if len(row) and not is_missing(row["mean"].iloc[0]):
             items.append(f"{what} <b>{fmt(row['mean'].iloc[0], row['unit'].iloc[0])}</b>")
@@ -432,13 +503,20 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
     add("run", "run", "What was run", "The scenario, its size and the build that ran it (from manifest.json).",
         table=facts_table(run_facts(t, manifest)))
     add("kpis", "KPIs", "KPIs against their targets", "Pooled over replications, with 95 % confidence intervals "
-        "(kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is empty.", table=kpi_table(t))
+        "(kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is empty, with the reason where "
+        "kpis.csv gives one.", table=kpi_table(t))
     if "worldcheck" in t:
         add("world-check", "world check", "The world check", "Each published figure's range (green band) and the "
             "simulated value with its 95 % interval (world-check.csv).", ("world-check",), world_check_table(t))
     add("funnel", "funnel", "Activation funnel", "The share of installs reaching each stage, and each stage's "
         "conversion from the previous one against the charter's step targets (activation-funnel.csv).", ("funnel",),
         funnel_table(t))
+    decisions = decisions_table(t)
+    if decisions:
+        add("decisions", "decisions", "Decisions", "Every kind of decision the simulated people make, the moment that "
+            "allows it (the opportunity: an event such as the paywall shown) and how the decisions came out — e.g. "
+            "how many paywall views led to a trial, how many trials were kept. Pooled over replications "
+            "(decisions.csv).", table=decisions)
     add("retention", "retention", "Retention", "Day-N retention, read two ways: the product in use that day (the "
         "charter's KPIs) and the app opened that day (retention.csv).", ("retention",), retention_table(t))
     if "revenue" in t and len(t["revenue"]):
@@ -488,6 +566,7 @@ table.facts td{padding:3px 0;font-family:ui-monospace,Menlo,monospace;font-size:
 code{font-size:11px;color:#6a7283} small{color:#7a8294}
 .met{color:#1a7f37;font-weight:600} .missed{color:#c62828;font-weight:600} .none{color:#7a8294}
 .chart{width:100%;min-height:120px;margin:6px 0} details summary{cursor:pointer;color:#1f5fbf;font-size:14px}
+.outcome{white-space:nowrap}
 footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
 """
 

@@ -2,7 +2,9 @@
 """Checks browser_check.py against small synthetic pages in a real headless Chromium: a good page passes (and gets
 its screenshot), and each way a page can be broken — a console error, an exception, a request to the network or to
 another local file, a chart never drawn, no rendered signal, a KPI row missing, extra or shown wrong, a KPI table
-only JavaScript builds — fails with its own message. Also the display-text parser and the command line's exit codes.
+only JavaScript builds, a KPI the run cannot measure shown without kpis.csv's reason (`applies`) — fails with its
+own message; a kpis.csv with the `applies` column passes like one without. Also the display-text parser and the
+command line's exit codes.
 
     python3 Notebooks/test_browser_check.py
 """
@@ -30,6 +32,13 @@ t,control,all,scroll-off,shields_per_day,count_per_day,24.373033,,,2,8.0000,15.0
 t,price,all,scroll-off,d1_retention,fraction,0.650000,0.600000,0.700000,2,0.5500,,true
 """
 POOLED = [r for r in bc.csv.DictReader(KPIS_CSV.splitlines()) if r["replication"] == "all"]
+# kpis.csv as runs write it since the `applies` column: a KPI the run cannot measure is empty and says why.
+REASON = "needs 45 days; run has 30"
+KPIS_APPLIES_CSV = "".join(
+    line + ("," + ("applies" if n == 0 else REASON if "d30_retention_paid" in line else "yes")) + "\n"
+    for n, line in enumerate((KPIS_CSV + "t,control,all,scroll-off,d30_retention_paid,fraction,,,,0,0.3000,,\n"
+                              "t,price,all,scroll-off,d30_retention_paid,fraction,,,,0,0.3000,,\n").splitlines()))
+POOLED_APPLIES = [r for r in bc.csv.DictReader(KPIS_APPLIES_CSV.splitlines()) if r["replication"] == "all"]
 FORMATS = {"fraction": lambda v: f"{v * 100:.1f} %", "usd": lambda v: f"${v:,.2f}", "minutes": lambda v: f"{v:.1f} min",
            "pct": lambda v: f"{v:.2f} %/h", "count_per_day": lambda v: f"{v:.1f}/day"}
 CHARTS = {"retention": [{"type": "scatter", "mode": "lines", "x": [0, 1, 7, 30], "y": [1, 0.71, 0.5, 0.3]}],
@@ -40,6 +49,9 @@ def display(row: dict, name: str) -> str:
     """The cell text a person reads, formatted the way report_page.py is specified to."""
     raw = row[name]
     if name == "meets_target":
+        if not raw and not row["mean"]:
+            applies = row.get("applies") or "yes"
+            return "not measured" + (f": {applies}" if applies != "yes" else "")
         return {"true": "✓ met", "false": "✗ not met"}.get(raw, "no target")
     return FORMATS[row["unit"]](float(raw)) if raw else "—"
 
@@ -90,11 +102,12 @@ class Pages:
         self.root = root
         self.plotly_js = plotly_bundle()
 
-    def write(self, case: str, name: str = "report.html", kpis: bool = True, **page) -> Path:
+    def write(self, case: str, name: str = "report.html", kpis: bool = True, kpis_csv: str = KPIS_CSV,
+              **page) -> Path:
         folder = self.root / case
         folder.mkdir()
         if kpis:
-            (folder / "kpis.csv").write_text(KPIS_CSV)
+            (folder / "kpis.csv").write_text(kpis_csv)
         path = folder / name
         path.write_text(page_html(self.plotly_js, **page))
         return path
@@ -153,6 +166,40 @@ def check_kpi_comparison():
         rows, problems = bc.pooled_kpis(path)
         assert problems == [] and list(rows) == [("d1_retention", "control")], (rows, problems)
         assert rows[("d1_retention", "control")]["mean"] == "0.700000", rows
+    check_applies_comparison()
+
+
+def check_applies_comparison():
+    """kpis.csv with `applies`: the extra column is read but is no field of the table; a KPI the run cannot
+    measure must say why ("not measured: REASON"), and the reason's words are never read as a verdict. Without the
+    column (KPIS_CSV above), every KPI applies and a plain "not measured" is right."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "kpis.csv"
+        path.write_text(KPIS_APPLIES_CSV)
+        pooled, problems = bc.pooled_kpis(path)
+    assert problems == [] and len(pooled) == len(POOLED_APPLIES) == 8, (pooled, problems)
+    assert pooled[("d30_retention_paid", "price")]["applies"] == REASON
+
+    def table(texts: dict | None = None) -> list[dict]:
+        texts = texts or {}
+        return [{"kpi": r["kpi"], "arm": r["arm"], "cells": {
+            n: {"value": r[n], "text": texts.get((r["kpi"], r["arm"], n), display(r, n))} for n in bc.KPI_FIELDS}}
+            for r in POOLED_APPLIES]
+    assert display(pooled[("d30_retention_paid", "control")], "meets_target") == f"not measured: {REASON}"
+    assert bc.compare_kpis(table(), pooled) == []
+    silent = table({("d30_retention_paid", "control", "meets_target"): "not measured"})
+    assert bc.compare_kpis(silent, pooled) == [
+        f"kpi d30_retention_paid arm control: kpis.csv says it cannot be measured ({REASON!r}) but the page text "
+        "'not measured' does not say why"], bc.compare_kpis(silent, pooled)
+    # A reason with verdict-like words ("passed", "met") is not a verdict; a verdict before "not measured" is.
+    for text, expected in [("not measured: no paywall passed, nobody met it", None),
+                           ("✓ met (not measured: x)", "says true for an empty value")]:
+        assert bc.display_disagrees(text, "", "fraction", "meets_target") == expected, text
+    # Old kpis.csv (no `applies`): nothing to say why.
+    old = {(r["kpi"], r["arm"]): r for r in POOLED}
+    assert "applies" not in POOLED[0] and bc.compare_kpis(
+        [{"kpi": r["kpi"], "arm": r["arm"], "cells": {n: {"value": r[n], "text": display(r, n)}
+                                                      for n in bc.KPI_FIELDS}} for r in POOLED], old) == []
 
 
 def expect_failure(result: bc.Result, *messages: str):
@@ -193,6 +240,13 @@ def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
             pages.write("selector", body='<select id="arm-select"><option value="">all arms</option>'
                                          '<option value="control">control</option></select>'),
             ["arm selector on control: 1 table row shown or hidden wrongly"]),
+        "an unmeasured KPI with its reason passes (kpis.csv with applies)": (
+            pages.write("applies", kpis_csv=KPIS_APPLIES_CSV, rows=POOLED_APPLIES), None),
+        "an unmeasured KPI without its reason fails": (
+            pages.write("noreason", kpis_csv=KPIS_APPLIES_CSV, rows=POOLED_APPLIES,
+                        texts={("d30_retention_paid", "price", "meets_target"): "not measured"}),
+            [f"kpi d30_retention_paid arm price: kpis.csv says it cannot be measured ('{REASON}') but the page "
+             "text 'not measured' does not say why"]),
         "a comparison page passes without KPIs": (pages.write("compare", name="comparison.html", kpis=False, rows=[]),
                                                    None),
     }

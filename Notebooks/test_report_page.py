@@ -7,12 +7,20 @@
 - the page is one file: no tag loads anything (no src/href but in-page anchors), the data and Plotly inlined;
 - a page Habitat did not write, a link or a folder in the page's place is never replaced; its own page is;
 - a folder that is not a run, and a CSV that is not a comparison, are refused with a clear message;
-- a comparison CSV (habitat compare) gets its own page.
+- a comparison CSV (habitat compare) gets its own page;
+- the headline names both D1 retentions (product in use, app opened) from retention.csv's pooled day-1 rows of the
+  first arm, and leaves the item out for a run shorter than 2 days;
+- decisions.csv becomes the Decisions table (after the funnel, in the nav; per-opportunity ratio and outcome shares
+  per decision kind, rows marked with their arm), and a run without it has no such section;
+- a KPI kpis.csv marks as not applicable (`applies`) says why it is not measured; a kpis.csv without the column
+  (older runs) reads as before.
 
-Runs against the committed baselines (Reports/baselines/*), copied to a temporary folder.
+Runs against the committed baselines (Reports/baselines/*), copied to a temporary folder; the headline, decisions and
+`applies` cases replace or add CSVs written by hand in such a copy.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import tempfile
@@ -32,6 +40,82 @@ FAILURES: list[str] = []
 def check(condition: bool, message: str) -> None:
     if not condition:
         FAILURES.append(message)
+
+
+class Tables(HTMLParser):
+    """Every table's body rows ({table id: [(row attributes, [cell texts])]}), the nav's links and each section's
+    intro, as a reader without JavaScript gets them."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: dict[str, list[tuple[dict, list[str]]]] = {}
+        self.nav: list[tuple[str, str]] = []
+        self.intros: dict[str, str] = {}
+        self._table: str | None = None
+        self._cells: list[str] | None = None
+        self._text: list[str] | None = None
+        self._in_nav = False
+        self._link: str | None = None
+        self._section: str | None = None
+        self._intro = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self._table = a.get("id", "")
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self._cells = []
+            self.tables[self._table].append((a, self._cells))
+        elif tag == "td" and self._cells is not None:
+            self._text = []
+        elif tag == "br" and self._text is not None:
+            self._text.append(" ")
+        elif tag == "nav":
+            self._in_nav = True
+        elif tag == "a" and self._in_nav:
+            self._link, self._text = a.get("href", ""), []
+        elif tag == "section":
+            self._section = a.get("id")
+        elif tag == "p" and a.get("class") == "intro" and self._section:
+            self._intro, self._text = True, []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._text is not None and self._cells is not None:
+            self._cells.append("".join(self._text).strip())
+            self._text = None
+        elif tag == "tr":
+            self._cells = None
+        elif tag == "table":
+            self._table = None
+        elif tag == "a" and self._link is not None:
+            self.nav.append((self._link, "".join(self._text).strip()))
+            self._link, self._text = None, None
+        elif tag == "nav":
+            self._in_nav = False
+        elif tag == "p" and self._intro:
+            self.intros[self._section] = "".join(self._text).strip()
+            self._intro, self._text = False, None
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+    def body_rows(self, table_id: str) -> list[tuple[dict, list[str]]]:
+        """The rows of a table that hold cells (not the header row)."""
+        return [(a, cells) for a, cells in self.tables.get(table_id, []) if cells]
+
+
+def tables_of(path: Path) -> Tables:
+    page = Tables()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def headline_of(path: Path) -> str:
+    """The headline paragraph's inner HTML."""
+    found = re.search(r'<p class="headline">(.*?)</p>', path.read_text(encoding="utf-8"), re.DOTALL)
+    return found.group(1) if found else ""
 
 
 class Page(HTMLParser):
@@ -117,6 +201,39 @@ def check_run_page(name: str, work: Path) -> None:
     check(rp.GENERATOR_MARK in text[:2000], f"{name}: the generator mark is missing")
     check(not page.loads, f"{name}: the page loads something: {page.loads[:3]}")
     check(text.count("<script") == 3 and 'id="habitat-charts"' in text, f"{name}: scripts are not inlined as expected")
+    several = check_kpi_table(name, run, page)
+    order = ["What was run", "KPIs against their targets", "The world check", "Activation funnel", "Retention",
+             "Revenue", "Battery"] + (["Arms against the control"] if several else [])
+    present = [h for h in page.headings if h in order]
+    check(present == order, f"{name}: sections {page.headings}, expected in order {order}")
+    check(page.has_selector == several, f"{name}: arm selector {'missing' if several else 'on a one-arm run'}")
+    for chart in ["world-check", "funnel", "retention", "battery", "energy"] + (["experiment"] if several else []):
+        check(chart in page.chart_ids, f"{name}: no {chart} chart")
+    # The baselines were written before decisions.csv: no Decisions section, no link to it, no error.
+    check("Decisions" not in page.headings and 'id="decisions-table"' not in text and 'href="#decisions"' not in text,
+          f"{name}: a Decisions section without decisions.csv")
+    # Nor the `applies` column: a KPI without a value reads "not measured", with no reason after it.
+    for row in page.kpi_rows:
+        cell = row["fields"].get("meets_target", {})
+        if row["fields"].get("mean", {}).get("value") == "" and cell.get("value") == "":
+            check(cell.get("text") == "not measured", f"{name}: {row['kpi']} without a value shows "
+                                                      f"{cell.get('text')!r}, expected 'not measured'")
+
+    # Its own page is replaced; anything else in its place is refused and left as it was.
+    rp.write_page(run)
+    (run / "report.html").write_text("<html>mine</html>", encoding="utf-8")
+    refused(lambda: rp.write_page(run), "was not written by Habitat", f"{name}: someone else's report.html")
+    check((run / "report.html").read_text(encoding="utf-8") == "<html>mine</html>", f"{name}: a foreign page changed")
+    (run / "report.html").unlink()
+    (run / "report.html").symlink_to(run / "kpis.csv")
+    refused(lambda: rp.write_page(run), "not a regular file", f"{name}: a link in the page's place")
+    check((run / "report.html").is_symlink(), f"{name}: the link was replaced")
+    check(not list(run.glob(".report.html.*")), f"{name}: a temporary file was left behind")
+
+
+def check_kpi_table(name: str, run: Path, page: "Page") -> bool:
+    """The page's KPI table holds exactly kpis.csv's pooled rows, raw values and display text agreeing; returns
+    whether the run has several arms."""
     kpis = pd.read_csv(run / "kpis.csv", dtype=str, keep_default_na=False)
     pooled = kpis[kpis["replication"] == "all"]
     expected = {(r.kpi, r.arm): r for r in pooled.itertuples()}
@@ -139,24 +256,177 @@ def check_run_page(name: str, work: Path) -> None:
             if field != "meets_target":
                 shown = rp.fmt(getattr(csv, field), csv.unit)
                 check(cell["text"] == shown, f"{name}: {row['kpi']} {field} shows {cell['text']!r}, not {shown!r}")
-    order = ["What was run", "KPIs against their targets", "The world check", "Activation funnel", "Retention",
-             "Revenue", "Battery"] + (["Arms against the control"] if several else [])
-    present = [h for h in page.headings if h in order]
-    check(present == order, f"{name}: sections {page.headings}, expected in order {order}")
-    check(page.has_selector == several, f"{name}: arm selector {'missing' if several else 'on a one-arm run'}")
-    for chart in ["world-check", "funnel", "retention", "battery", "energy"] + (["experiment"] if several else []):
-        check(chart in page.chart_ids, f"{name}: no {chart} chart")
+    return several
 
-    # Its own page is replaced; anything else in its place is refused and left as it was.
-    rp.write_page(run)
-    (run / "report.html").write_text("<html>mine</html>", encoding="utf-8")
-    refused(lambda: rp.write_page(run), "was not written by Habitat", f"{name}: someone else's report.html")
-    check((run / "report.html").read_text(encoding="utf-8") == "<html>mine</html>", f"{name}: a foreign page changed")
-    (run / "report.html").unlink()
-    (run / "report.html").symlink_to(run / "kpis.csv")
-    refused(lambda: rp.write_page(run), "not a regular file", f"{name}: a link in the page's place")
-    check((run / "report.html").is_symlink(), f"{name}: the link was replaced")
-    check(not list(run.glob(".report.html.*")), f"{name}: a temporary file was left behind")
+
+KEYS = "scenario,arm,replication,product"
+STUB_PLOTLY = "/* plotly.js stands here on a real page */"
+
+
+def write_csv(path: Path, header: str, rows: list[str]) -> None:
+    """A report written by hand: the key columns, then `header`; CRLF records like Habitat writes."""
+    path.write_text("\r\n".join([f"{KEYS},{header}", *rows]) + "\r\n", encoding="utf-8")
+
+
+def retention_rows(arm: str, pooled: dict[str, int], days: range = range(3)) -> list[str]:
+    """retention.csv rows of one arm of premium-price-test: replications 1 and 2 (500 installs each) and the pooled
+    rows (1,000), cohort and segment `all`, for `days`; `pooled` gives day 1's (active of 1,000) per reading, the
+    replications splitting it unevenly. A cohort row and a persona row with other day-1 figures must be ignored."""
+    rows = []
+    for activity, active in pooled.items():
+        for day in days:
+            a = 1000 if day == 0 else active if day == 1 else active // 2
+            first = a // 2 - 3 if day else 500
+            for rep, n, size in [("1", first, 500), ("2", a - first, 500), ("all", a, 1000)]:
+                rows.append(f"premium-price-test,{arm},{rep},scroll-off,all,all,{activity},{day},{size},{n},"
+                            f"{n / size:.6f}")
+            if day == 1:
+                rows.append(f"premium-price-test,{arm},all,scroll-off,2026-W02,all,{activity},1,100,99,0.990000")
+                rows.append(f"premium-price-test,{arm},all,scroll-off,all,student,{activity},1,100,98,0.980000")
+    return rows
+
+
+RETENTION_HEADER = "cohort,segment,activity,day,cohort_size,active,retention"
+
+
+def check_headline_retention(work: Path) -> None:
+    """The headline reads D1 retention from retention.csv's pooled day-1 rows (cohort and segment `all`) of the
+    first arm, both readings each with its label; the other KPI items stay; a run shorter than 2 days has none."""
+    run = work / "headline"
+    shutil.copytree(BASELINES / "premium-price-test", run)
+    write_csv(run / "retention.csv", RETENTION_HEADER,
+              retention_rows("control", {"product_in_use": 705, "app_opened": 258})
+              + retention_rows("premium-599", {"product_in_use": 901, "app_opened": 902}))
+    headline = headline_of(rp.write_page(run, STUB_PLOTLY))
+    expected = ("D1 retention <b>70.5 %</b> product in use (the charter's KPI reading) · <b>25.8 %</b> app opened "
+                "(the world check's reading)")
+    check(expected in headline, f"headline: {headline!r} lacks {expected!r}")
+    check("90.1 %" not in headline and "90.2 %" not in headline and "99.0 %" not in headline
+          and "98.0 %" not in headline, f"headline: another arm's, cohort's or persona's retention in {headline!r}")
+    check(headline.count("D1 retention") == 1, f"headline: D1 retention said twice: {headline!r}")
+    check(headline.startswith("<b>") and "KPI targets met" in headline and "world-check figures inside" in headline
+          and "net revenue <b>$" in headline and headline.endswith("(arm control)"),
+          f"headline: the other items are gone: {headline!r}")
+    # Shorter than 2 days: no day-1 row, no retention item (and no error).
+    write_csv(run / "retention.csv", RETENTION_HEADER,
+              retention_rows("control", {"product_in_use": 705, "app_opened": 258}, range(1))
+              + retention_rows("premium-599", {"product_in_use": 901, "app_opened": 902}, range(1)))
+    headline = headline_of(rp.write_page(run, STUB_PLOTLY))
+    check("retention" not in headline and "KPI targets met" in headline,
+          f"headline of a one-day run: {headline!r}")
+    # Earned Access has no d1_retention KPI: both readings still, product in use not called the charter's KPI.
+    ea = work / "headline-ea"
+    shutil.copytree(BASELINES / "earned-access-baseline", ea)
+    headline = headline_of(rp.write_page(ea, STUB_PLOTLY))
+    r = pd.read_csv(ea / "retention.csv", dtype={"replication": str})
+    day1 = r[(r["replication"] == "all") & (r["cohort"] == "all") & (r["segment"] == "all") & (r["day"] == 1)]
+    use, opened = (rp.fmt(day1[day1["activity"] == a]["retention"].iloc[0], "fraction")
+                   for a in ["product_in_use", "app_opened"])
+    expected = (f"D1 retention <b>{use}</b> product in use · <b>{opened}</b> app opened (the world check's reading)")
+    check(expected in headline and "charter" not in headline, f"Earned Access headline: {headline!r}, expected "
+                                                              f"{expected!r}")
+
+
+DECISIONS_HEADER = "decision,opportunity,per_opportunity,opportunities,decisions,outcome,count,share"
+
+
+def decision_rows(arm: str, rep: str, kinds: list[tuple[str, str, int, int, int, list[tuple[str, int]]]]) -> list[str]:
+    """decisions.csv rows of one arm and replication: per kind (decision, opportunity, per_opportunity,
+    opportunities, decisions, [(outcome, count)]) one row per outcome, share = count ÷ decisions (empty for 0)."""
+    rows = []
+    for decision, opportunity, most, opportunities, decisions, outcomes in kinds:
+        for outcome, count in outcomes:
+            share = f"{count / decisions:.6f}" if decisions else ""
+            rows.append(f"premium-price-test,{arm},{rep},scroll-off,{decision},{opportunity},{most},{opportunities},"
+                        f"{decisions},{outcome},{count},{share}")
+    return rows
+
+
+def check_decisions(work: Path) -> None:
+    """decisions.csv's pooled rows as the Decisions table, after the funnel and in the nav: one row per kind and arm
+    in file order, the event, opportunities, decisions, decisions ÷ opportunities to 2 decimals (— for none), each
+    outcome's share; every row marked with its arm for the selector. Replication rows are not shown."""
+    run = work / "decisions"
+    shutil.copytree(BASELINES / "premium-price-test", run)
+    pooled = [("trial_keep", "trial_ended", 1, 50, 50, [("keep", 24), ("cancel", 26)]),
+              ("paywall_purchase", "paywall_shown", 1, 200, 106,
+               [("buy_monthly", 10), ("start_trial", 40), ("decline", 56)]),
+              ("onboarding_step", "onboarding_screen", 3, 1200, 2521, [("continue", 2400), ("quit", 121)]),
+              ("refund_request", "charge", 1, 0, 0, [("request", 0), ("keep", 0)])]
+    one = [(d, o, m, n // 2, k // 2, [(x, c // 2) for x, c in outs]) for d, o, m, n, k, outs in pooled]
+    other = [("trial_keep", "trial_ended", 1, 40, 40, [("keep", 30), ("cancel", 10)])]
+    write_csv(run / "decisions.csv", DECISIONS_HEADER,
+              decision_rows("control", "1", one) + decision_rows("control", "all", pooled)
+              + decision_rows("premium-599", "1", other) + decision_rows("premium-599", "all", other))
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    headings = [h for h in page.headings if h in ("Activation funnel", "Decisions", "Retention")]
+    check(headings == ["Activation funnel", "Decisions", "Retention"], f"decisions: sections {page.headings}")
+    check(("#decisions", "decisions") in tables.nav, f"decisions: not in the nav {tables.nav}")
+    links = [link for link, _ in tables.nav]
+    check([link for link in links if link in ("#funnel", "#decisions", "#retention")]
+          == ["#funnel", "#decisions", "#retention"], f"decisions: nav {links}")
+    intro = tables.intros.get("decisions", "")
+    check(intro.startswith("Every kind of decision the simulated people make, the moment that allows it")
+          and "paywall views led to a trial" in intro and "trials were kept" in intro,
+          f"decisions: intro {intro!r}")
+    rows = tables.body_rows("decisions-table")
+    got = [(a.get("data-arm"), cells) for a, cells in rows]
+    expected = [
+        ("control", ["control", "trial_keep", "trial_ended at most 1 per opportunity", "50", "50", "1.00",
+                     "keep 48.0 % · cancel 52.0 %"]),
+        ("control", ["control", "paywall_purchase", "paywall_shown at most 1 per opportunity", "200", "106", "0.53",
+                     "buy_monthly 9.4 % · start_trial 37.7 % · decline 52.8 %"]),
+        ("control", ["control", "onboarding_step", "onboarding_screen at most 3 per opportunity", "1,200", "2,521",
+                     "2.10", "continue 95.2 % · quit 4.8 %"]),
+        ("control", ["control", "refund_request", "charge at most 1 per opportunity", "0", "0", "—",
+                     "request — · keep —"]),
+        ("premium-599", ["premium-599", "trial_keep", "trial_ended at most 1 per opportunity", "40", "40", "1.00",
+                         "keep 75.0 % · cancel 25.0 %"])]
+    check(got == expected, "decisions: table rows\n  " + "\n  ".join(map(str, got)) + "\nexpected\n  "
+          + "\n  ".join(map(str, expected)))
+    text = path.read_text(encoding="utf-8")
+    check(text.count('id="decisions-table"') == 1, "decisions: one table per page")
+    # Runs written before decisions.csv: no section (check_run_page); a header-only file neither, and no error.
+    write_csv(run / "decisions.csv", DECISIONS_HEADER, [])
+    text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
+    check('id="decisions-table"' not in text and 'href="#decisions"' not in text,
+          "decisions: a section for a decisions.csv without rows")
+    (run / "decisions.csv").unlink()
+    text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
+    check('id="decisions-table"' not in text and "<h2>Decisions</h2>" not in text,
+          "decisions: a section without decisions.csv")
+
+
+def check_kpi_applies(work: Path) -> None:
+    """kpis.csv's `applies`: a KPI the run cannot measure says why after "not measured"; the KPI table still equals
+    kpis.csv (the new column is no field of it). Without the column (older runs), "not measured" alone."""
+    run = work / "applies"
+    shutil.copytree(BASELINES / "scroll-off-baseline", run)
+    reason = "needs 31 days; run has 30"
+    lines = (run / "kpis.csv").read_text(encoding="utf-8").splitlines()
+    rows = []
+    for line in lines[1:]:
+        kpi, mean = line.split(",")[4], line.split(",")[6]
+        rows.append(line + "," + (reason if kpi.startswith("d30_retention_paid") and mean == "" else "yes"))
+    unmeasured = [r for r in rows if r.endswith(reason) and ",all," in r]
+    check(len(unmeasured) == 2, f"applies: the fixture expected 2 pooled unmeasured KPIs, got {unmeasured}")
+    (run / "kpis.csv").write_text("\r\n".join([lines[0] + ",applies", *rows]) + "\r\n", encoding="utf-8")
+    path = rp.write_page(run, STUB_PLOTLY)
+    page = parse(path)
+    check_kpi_table("applies", run, page)
+    shown = {r["kpi"]: r["fields"]["meets_target"] for r in page.kpi_rows}
+    for kpi in ["d30_retention_paid", "d30_retention_paid_app_opened"]:
+        cell = shown.get(kpi, {})
+        check(cell.get("text") == f"not measured: {reason}" and cell.get("value") == "",
+              f"applies: {kpi} shows {cell!r}, expected 'not measured: {reason}'")
+    check(shown.get("d1_retention", {}).get("text") == "✓ met", f"applies: d1_retention shows "
+                                                                 f"{shown.get('d1_retention')!r}")
+    check(text_count(path, "not measured") == 2, "applies: 'not measured' on other rows")
+
+
+def text_count(path: Path, words: str) -> int:
+    return path.read_text(encoding="utf-8").count(words)
 
 
 def refused(action, words: str, what: str) -> None:
@@ -196,12 +466,15 @@ def main() -> int:
             check_run_page(name, work)
         check_refusals(work)
         check_comparison_page(work)
+        check_headline_retention(work)
+        check_decisions(work)
+        check_kpi_applies(work)
     for f in FAILURES:
         print(f"test_report_page: FAIL {f}", file=sys.stderr)
     if FAILURES:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
-          "refusals, comparison page: all passed")
+          "refusals, comparison page, headline retention readings, decisions table, KPI applies: all passed")
     return 0
 
 

@@ -156,6 +156,9 @@ public enum BehaviorCatalogue {
         p("shield.constant.emergency", -1.0, -20...20, "utility constant of spending the day's one emergency unlock"),
         p("shield.redirect_step_seconds", 20, 0...600,
           "seconds of the extra step when a shield cannot open the blocker's own app: close, find and open it (friction of every way through)"),
+        p("shield.walk_away_share", 0.2, 0...1,
+          "share of the shields a person does not act on that they leave without tapping Close (home, another app, phone locked): the app sees an abandoned shield, no win",
+          .assumption("no published figure; iOS shields can be left without a button (audit 2026-11-25 E6)")),
         p("shield.wait_for_end_minutes", 10, 0...240,
           "a person whose block ends within this many minutes of the urge waits for it instead of choosing at the shield"),
     ]

@@ -120,6 +120,9 @@ public struct ChoiceContext: Hashable, Sendable {
 /// fitted to any product's claim about planning (e.g. "6 fewer unlocks per unit of planning"): the simulator
 /// measures such claims. Other weights are assumptions.
 public struct ShieldChoiceModel: Hashable, Sendable {
+    /// Share of the shields a person does not act on that they leave without tapping Close (`shield.walk_away_share`,
+    /// an assumption; audit 2026-11-25 E6). Read by the adapters, not by `choose`.
+    public var walkAwayShare = 0.2
     public var wUrge = 3.0
     public var wHabit = 1.0
     public var wEfficacy = 2.0
@@ -155,6 +158,7 @@ public struct ShieldChoiceModel: Hashable, Sendable {
 
     /// A model with the weights of `values` (`BehaviorCatalogue`: `shield.*`).
     public init(values: BehaviorValues) {
+        walkAwayShare = values["shield.walk_away_share"]
         wUrge = values["shield.urge_weight"]
         wHabit = values["shield.habit_weight"]
         wEfficacy = values["shield.efficacy_weight"]

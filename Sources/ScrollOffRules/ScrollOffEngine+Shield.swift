@@ -36,11 +36,19 @@ extension ScrollOffEngine {
     }
 
     /// The "Close" button. Seed 000 §8.1 `shield_dismissed_no_spend` — "user closed shield without spending
-    /// (willpower win)": a win only when nothing was refused in the encounter; after a refusal the user was turned
-    /// away (audit 2026-11 D8).
+    /// (willpower win)": a win only when nothing was refused in the encounter (after a refusal the user was turned
+    /// away, audit 2026-11 D8) and the shield offered something to spend: a shield whose only button is Close (a
+    /// curfew, §3.3 "no spending, no bypass") leaves no choice, so closing it is no win and no streak day (audit
+    /// 2026-11-25 E4).
     mutating func closeShield(_ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let p = pendingShield else { return }
-        if p.refused { abandonShield(.closedAfterRefusal, &out) } else { willpowerWin(now, &out) }
+        if p.refused {
+            abandonShield(.closedAfterRefusal, &out)
+        } else if shieldOffer()?.shown == ShieldOffer.bit(.close) {
+            abandonShield(.forcedClose, &out)
+        } else {
+            willpowerWin(now, &out)
+        }
     }
 
     /// A willpower win: `shield_dismissed_no_spend`, its empowering message (§6.2 "You resisted — that took real

@@ -38,7 +38,10 @@ public enum ShieldAbandonReason: UInt8, Hashable, Sendable, CustomStringConverti
     case otherAppOpened
     /// The user closed the shield after the engine refused a request in the same encounter.
     case closedAfterRefusal
-    public var description: String { ["backgrounded", "other_app_opened", "closed_after_refusal"][Int(rawValue)] }
+    /// The user closed a shield whose only button was Close (a curfew, §3.3): nothing could be spent, so it is no
+    /// willpower win (audit 2026-11-25 E4).
+    case forcedClose
+    public var description: String { ["backgrounded", "other_app_opened", "closed_after_refusal", "forced_close"][Int(rawValue)] }
 }
 
 /// Where an empowerment message was shown (`self_efficacy_message_shown`). Seed 000 §3.5, §6.2.

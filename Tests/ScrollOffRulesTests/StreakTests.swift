@@ -101,3 +101,49 @@ struct StreakTests {
         }
     }
 }
+
+/// Audit 2026-11-25 E4: a curfew shield offers only "Close" (seed 000 §3.3 "Hard-curfew": no spending, no bypass;
+/// §6.1 the shield's buttons). Closing it is no choice, so it is not a willpower win (§8.1 `shield_dismissed_no_spend`
+/// — "user closed shield *without spending*": there was nothing to spend) and earns no streak day (§6.1 "7-day streak").
+@Suite("A forced close is no willpower win (audit 2026-11-25 E4)")
+struct ForcedCloseTests {
+    let app = AppID(1)
+
+    @Test("Closing a curfew shield whose only button is Close: shield_abandoned (forced_close), no win, no time saved")
+    func curfewCloseIsNoWin() {
+        var h = Harness()
+        h.onboard()
+        let spec = CurfewSpec(window: DailyWindow(start: LocalTimeOfDay(hour: 23, minute: 0)!, end: LocalTimeOfDay(hour: 7, minute: 0)!),
+                              apps: [app], blockSafari: false)
+        #expect(h.send(.setCurfew(id: nil, spec), at: h.at(0, 12)).decision == .curfewSaved)
+        h.run(until: h.at(0, 23, 30))
+        #expect(h.send(.appForeground(app), at: h.at(0, 23, 30)).decision == .curfewShieldShown)
+        #expect(h.engine.shieldOffer()?.choices == [.close])
+        let saved = h.engine.timeSavedToday
+        let closed = h.send(.shield(.close), at: h.at(0, 23, 30))
+        #expect(closed.decision == .shieldAbandoned)
+        #expect(closed.events.contains(.shieldAbandoned(app: app, reason: .forcedClose)))
+        #expect(!closed.events.contains(.shieldDismissedNoSpend))
+        #expect(h.engine.willpowerWinsToday == 0)
+        #expect(h.engine.timeSavedToday == saved)
+    }
+
+    @Test("Seven days of only curfew closes earn no streak day; a real choice (credits offered) still does")
+    func curfewClosesEarnNoStreak() {
+        var h = Harness()
+        h.onboard()
+        let spec = CurfewSpec(window: DailyWindow(start: LocalTimeOfDay(hour: 23, minute: 0)!, end: LocalTimeOfDay(hour: 7, minute: 0)!),
+                              apps: [app], blockSafari: false)
+        h.send(.setCurfew(id: nil, spec), at: h.at(0, 12))
+        for d in Int64(0)..<7 {
+            h.run(until: h.at(d, 23, 30))
+            h.send(.appForeground(app), at: h.at(d, 23, 30))
+            h.send(.shield(.close), at: h.at(d, 23, 30))
+        }
+        h.run(until: h.at(7, 12))
+        #expect(h.engine.streakDays == 0)
+        #expect(!h.engine.hasUnlocked(.streak7))
+        h.meetShield(at: h.at(7, 12))
+        #expect(h.send(.shield(.close), at: h.at(7, 12)).decision == .willpowerWin)
+    }
+}

@@ -311,3 +311,29 @@ struct EarnedAccessAdapterTests {
         }
     }
 }
+
+/// Audit 2026-11-25 E10. Seed 003 §0 "Pro includes a free trial from day 1 (recommended: 7 days)", §5 "Annual
+/// subscription (auto-renew, includes free trial)", "When Pro trial ends or subscription lapses: User becomes Free
+/// immediately": a trial ends once, so it is kept or cancelled once. The adapter decided it a day before its end and
+/// again at the next midnight, so trial → paid was about the intended rate squared.
+@Suite("Earned Access: a trial or a period is decided once (audit 2026-11-25 E10)", .serialized)
+struct EarnedAccessOneDecisionTests {
+    @Test("each trial's and each paid period's keep-or-cancel is drawn exactly once, a day before it ends")
+    func oneDecisionPerTrial() {
+        let scenario = EarnedAccessAdapterTests.scenario("behavior: {purchase.buy_constant: -4}", installs: 260, days: 40)
+        var trials = 0, trialDecisions = 0
+        for life in EarnedAccessAdapterTests.lives(of: scenario) {
+            #expect(life.summary.violation == nil, "\(life.summary.violation.map(String.init(describing:)) ?? "")")
+            let decisions = life.rows.filter { $0.kind == "renewal-decision" }
+            let ends = EarnedAccessAdapterTests.events(life.rows, "trial_started").count
+            trials += ends
+            let onTrial = decisions.filter { $0.detail.hasSuffix("(trial)") }
+            trialDecisions += onTrial.count
+            #expect(onTrial.count <= ends, "\(onTrial.count) trial decisions for \(ends) trials: \(onTrial.map(\.detail))")
+            #expect(Set(decisions.map(\.time)).count == decisions.count)
+            #expect(life.summary.decisions.decisions(.trialKeep) == onTrial.count)
+            #expect(life.summary.decisions.count(.trialKeep, .keep) == onTrial.filter { $0.detail.hasPrefix("keep") }.count)
+        }
+        #expect(trials >= 10 && trialDecisions >= 8, "the scenario must start and end trials (\(trials), \(trialDecisions))")
+    }
+}

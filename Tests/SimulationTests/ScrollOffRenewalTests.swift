@@ -40,3 +40,50 @@ struct ScrollOffRenewalTests {
         #expect(checked == renewals)
     }
 }
+
+/// Audit 2026-11-25 E1. Seed 000 §5.1: subscriptions renew "auto-renew monthly/annually"; §9 renewal: the user keeps
+/// or cancels before the period ends — one decision per period. The adapter drew it again whenever any scheduled
+/// moment fired (the end of every mindfulness exercise, §3.4 step 4), cancelling a Pro annual plan hours after it
+/// was bought.
+@Suite("Scroll Off: one keep-or-cancel decision per period, never at an exercise's end (audit 2026-11-25 E1)")
+struct ScrollOffOneRenewalDecisionTests {
+    @Test("every renewal decision falls exactly a day before its period's end, at most once per period, exercises or not")
+    func oneDecisionPerPeriod() throws {
+        // Cheap plans so that many subscribe, and the mindfulness step at every bypass so that exercises end often.
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: renewals-and-exercises
+            start: 2026-01-05
+            horizon_days: 70
+            population:
+              installs: 120
+            rules:
+              prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 500}
+            behavior: {purchase.buy_constant: -3}
+            """, fileName: "renewals.yaml")
+        let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        var decisions = 0, exercisesWhileSubscribed = 0
+        for person in 0..<scenario.arms[0].population.installs {
+            let box = ScrollOffRenewalTests.Rows()
+            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
+            let summary = life.run()
+            #expect(summary.violation == nil, "\(summary.violation.map(String.init(describing:)) ?? "")")
+            #expect(summary.decisions.decisions(.renewalKeep) <= summary.decisions.opportunities(.renewalKeep))
+            let rows = box.rows
+            var subscribed = false
+            var decided: [String: Int] = [:]
+            for (i, row) in rows.enumerated() {
+                if row.kind == "engine", row.detail.hasPrefix("subscription_purchase_completed") { subscribed = true }
+                if subscribed, row.kind == "engine", row.detail.hasPrefix("mindfulness_completed") { exercisesWhileSubscribed += 1 }
+                guard row.kind == "renewal-decision" else { continue }
+                decisions += 1
+                // Not at an exercise's end: no mindfulness completion at the same instant.
+                #expect(!rows[max(0, i - 3)..<i].contains { $0.time == row.time && $0.detail.hasPrefix("mindfulness_completed") },
+                        "person \(person): renewal drawn at an exercise's end (\(row.time))")
+                decided[row.time.description, default: 0] += 1
+            }
+            #expect(decided.values.allSatisfy { $0 == 1 })
+        }
+        #expect(decisions >= 5, "the scenario must reach renewal decisions (\(decisions))")
+        #expect(exercisesWhileSubscribed >= 5, "subscribers must finish exercises for the test to mean anything (\(exercisesWhileSubscribed))")
+    }
+}

@@ -99,10 +99,13 @@ extension EarnedAccessAdapter {
         let paywall = Paywall(reason: reason, offers: offers)
         guard let pick = life.world.purchase.choose(paywall, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                     valueFelt: life.engagement.perceivedValue, rng: life.purchases) else {
+            life.decide(.paywallPurchase, .decline, at: now)
             declinePaywall(&life, at: now)
             return
         }
         let plan = plans[pick]
+        life.decide(.paywallPurchase, offers[pick].trialDays > 0 ? .startTrial : plan == .lifetime ? .buyLifetime
+                                          : plan == .annual ? .buyAnnual : .buyMonthly, at: now)
         let d = life.send(.paywallResponse(offers[pick].trialDays > 0 ? .startTrial(plan) : .buy(plan)), at: now)
         guard d == .trialStarted || d == .subscribed else { return }
         bookRenewalDecision(&life)
@@ -118,10 +121,14 @@ extension EarnedAccessAdapter {
     }
 
     /// Books the keep-or-cancel decision a day before the trial or the paid period ends.
+    /// Once per period (audit 2026-11-25 E10): the period whose decision is booked is remembered, so the midnight
+    /// after the decision does not book — and draw — it again. The period is the decision's opportunity.
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
         guard let plan = life.engine.plan, plan != .lifetime, life.engine.autoRenew else { return }
         let end = life.engine.periodEnd
-        guard !life.state.plans.contains(where: { if case .renewalDecision(let e) = $0.plan { return e == end }; return false }) else { return }
+        guard life.state.renewalDecisionFor != end else { return }
+        life.state.renewalDecisionFor = end
+        life.offerDecision(life.engine.inTrial ? .trialKeep : .renewalKeep, moment: end.millisecondsSinceEpoch)
         schedule(.renewalDecision(periodEnd: end), at: max(life.engine.periodEnd - .days(1), life.installedAt + .seconds(1)), &life)
     }
 
@@ -133,7 +140,8 @@ extension EarnedAccessAdapter {
         let monthly = life.world.parameters.price(of: plan).usd / Double(months)
         let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
         let keeps: Bool
-        if life.engine.inTrial {
+        let inTrial = life.engine.inTrial
+        if inTrial {
             keeps = life.purchases.uniform() < life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: wtp, valueFelt: value)
         } else {
             keeps = life.world.purchase.renews(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
@@ -141,6 +149,7 @@ extension EarnedAccessAdapter {
         }
         let detail = "\(keeps ? "keep" : "cancel") \(plan)\(life.engine.inTrial ? " (trial)" : "")"
         life.trace(kind: "renewal-decision", detail: detail, at: now)
+        life.decide(inTrial ? .trialKeep : .renewalKeep, keeps ? .keep : .cancel, at: now)
         if !keeps { life.send(.cancelAutoRenew, at: now) }
     }
 
@@ -170,9 +179,12 @@ extension EarnedAccessAdapter {
     /// completion, else the engine's auto-keep stands (§5 "Prompt user to pick the 3 to keep, or auto-keep the 3
     /// most recently added").
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
-        if life.engine.keepAppsPromptPending, !life.dormant,
-           life.world.onboarding.completesStep(.configuration, techComfort: life.person.techComfort, rng: life.features) {
-            life.send(.keepApps(Array(life.state.apps.prefix(life.world.parameters.freeMaxApps))), at: now)
+        if life.engine.keepAppsPromptPending, !life.dormant, life.state.keepAppsPromptSeen != life.summary.tally.counts[.downgrades] {
+            // Once per prompt (the downgrade is the opportunity): pick now, or let the auto-keep stand.
+            life.state.keepAppsPromptSeen = life.summary.tally.counts[.downgrades]
+            let picks = life.world.onboarding.completesStep(.configuration, techComfort: life.person.techComfort, rng: life.features)
+            life.decide(.downgradeChoice, picks ? .pickApps : .autoKeep, at: now)
+            if picks { life.send(.keepApps(Array(life.state.apps.prefix(life.world.parameters.freeMaxApps))), at: now) }
         }
         if let day = life.state.refundDay, life.dayIndex >= day {
             life.state.refundDay = nil

@@ -45,6 +45,7 @@ extension EarnedAccessAdapter {
     /// (15/30 minutes on Free) shows the paywall, and the person then chooses again among what is left.
     static func meetShield(app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
         if let end = blockEnd(&life, at: now), end - now <= .minutes(Int64(life.world.choice.waitForEndMinutes)) {
+            life.decide(.shieldChoice, .waitForEnd, at: now)
             life.send(.shieldClose(app), at: now)
             life.summary.tally.counts[.waitedForBlockEnd] += 1
             schedule(.retry(app, urge: urge, intended: intended), at: end + .seconds(1), &life)
@@ -54,23 +55,31 @@ extension EarnedAccessAdapter {
         for _ in 0..<3 {
             // A person who no longer opens Earned Access (dormant) has no way through: the shield's only button.
             guard !life.dormant else {
+                life.decide(life.engine.gateApp != app ? .shieldChoice : .gateOption, .giveUp, at: now)
                 giveUp(app: app, intended: intended, &life, at: now)
                 return
             }
             offerGate(app: app, intended: intended, redirectSeconds: redirect, &life, at: now)
             let context = choiceContext(&life, urge: urge, intended: intended)
             let pick = life.world.choice.choose(life.state.options, context: context, rng: life.choices)
+            // At the shield the person decides to give up or to detour through the gate; at the gate, which option
+            // (or to leave). Assumption (audit 2026-11-25 E14): one weighing at the shield — of giving up against
+            // the options they know the gate holds — decides both; the option weighed is the one taken at the gate.
+            let atShield = life.engine.gateApp != app
             guard let choice = life.state.choices[pick] else {
+                life.decide(atShield ? .shieldChoice : .gateOption, .giveUp, at: now)
                 giveUp(app: app, intended: intended, &life, at: now)
                 return
             }
-            if life.engine.gateApp != app {
+            if atShield {
+                life.decide(.shieldChoice, .detour, at: now)
                 life.send(.shieldClose(app), at: now)
                 life.send(.appOpened, at: now)
                 life.engagement.record(.appOpened)
                 life.engagement.record(.detour)
                 redirect = 0
             }
+            life.decide(.gateOption, DecisionOutcome(life.state.options[pick].kind), at: now)
             let d = life.send(.unlock(app, choice), at: now)
             life.trace(kind: "choice", detail: "\(choice) → \(d)", at: now)
             switch d {

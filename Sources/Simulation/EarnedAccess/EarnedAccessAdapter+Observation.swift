@@ -15,11 +15,13 @@ extension EarnedAccessAdapter {
             life.recordActiveDay()
         case .modeStarted:
             markEnforced(&life, day: day)
-        case .shieldShown:
+        case .shieldShown(let app, _, _):
+            life.offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
             life.summary.tally.counts[.shields] += 1
             markEnforced(&life, day: day)
         case .unlockGateOpened:
             life.summary.tally.days[day].gateVisits += 1
+            life.offerDecision(.gateOption, moment: t.millisecondsSinceEpoch)
         case .unlockAttemptCreated(_, let method):
             life.summary.tally.days[day].attempts[Int(method.rawValue)] += 1
         case .unlockGranted(_, let method, let minutes, _):
@@ -60,6 +62,7 @@ extension EarnedAccessAdapter {
             life.engagement.record(.paywallHit)
             life.summary.tally.counts.flag(.sawPaywall)
             life.state.pendingPaywall = (trigger, t)
+            life.offerDecision(.paywallPurchase, moment: t.millisecondsSinceEpoch)
         case .trialStarted:
             life.summary.tally.counts.flag(.startedTrial)
             if life.summary.planSegment == "free" { life.summary.planSegment = "pro" }
@@ -70,12 +73,13 @@ extension EarnedAccessAdapter {
             if life.summary.tally.counts[.startedTrial] == 1 { life.summary.tally.counts.flag(.trialThenPaid) }
             life.summary.planSegment = "pro"
             // Every first charge — bought outright or a trial converting — may be refunded by the store within days.
-            if let day = life.refundRequestDay() { life.state.refundDay = day }
+            if let day = life.refundRequestDay(at: t) { life.state.refundDay = day }
         case .subscriptionRenewed(let plan, _):
             life.summary.tally.renewals += 1
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
         case .downgradedToFree:
             life.summary.tally.counts[.downgrades] += 1
+            life.offerDecision(.downgradeChoice, moment: t.millisecondsSinceEpoch)
         default:
             break
         }

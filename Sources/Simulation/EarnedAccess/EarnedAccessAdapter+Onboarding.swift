@@ -23,7 +23,9 @@ extension EarnedAccessAdapter {
         life.send(.onboarding(.goalSelected), at: t)
         t = t + .seconds(30)
         let comfort = life.person.techComfort
-        guard life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding) else {
+        let grants = life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 0, grants ? .complete : .dropOut, at: t)
+        guard grants else {
             life.send(.authorization(.denied), at: t)
             life.dormant = true
             return
@@ -37,7 +39,9 @@ extension EarnedAccessAdapter {
         }
         life.send(.onboarding(.appsPicked), at: t)
         t = t + .seconds(20)
-        guard life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding) else {
+        let configures = life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 1, configures ? .complete : .dropOut, at: t)
+        guard configures else {
             life.trace(kind: "onboarding", detail: "abandoned at the first mode", at: t)
             return
         }
@@ -51,9 +55,9 @@ extension EarnedAccessAdapter {
             schedule(.addSleepMode, at: evening, &life)
         }
         t = t + .seconds(30)
-        if life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding) {
-            life.send(.onboarding(.unlockStyleConfirmed), at: t)
-        }
+        let confirms = life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 2, confirms ? .complete : .dropOut, at: t)
+        if confirms { life.send(.onboarding(.unlockStyleConfirmed), at: t) }
         t = t + .seconds(15)
         life.send(.onboarding(.home), at: t)
         for _ in 0..<life.world.habits.habitsSetUp(rng: life.features) {

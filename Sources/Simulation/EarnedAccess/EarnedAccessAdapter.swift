@@ -56,6 +56,11 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var options: [OfferedOption] = []
         var choices: [GateChoice?] = []
         var refundDay: Int?
+        /// The end of the trial or paid period whose keep-or-cancel decision is booked (once per period: audit
+        /// 2026-11-25 E10 — after the decision ran, the next midnight booked it again and drew it a second time).
+        var renewalDecisionFor: Instant?
+        /// The downgrade whose "pick the 3 to keep" prompt the person has answered (a count of downgrades).
+        var keepAppsPromptSeen = 0
         /// The person has said "not now" to a paywall, and no longer reaches for the options it guards.
         var declinedPaywall = false
         /// The person leaves by lifting the restriction (modes deleted, apps removed).
@@ -63,6 +68,12 @@ public enum EarnedAccessAdapter: ProductAdapter {
     }
 
     public static func initialState() -> PersonState { PersonState() }
+
+    /// Earned Access's people decide at onboarding's steps, at the shield (give up, wait, or detour), at the Unlock Gate, at paywalls, before a trial or a paid
+    /// period ends, about refunds, after a downgrade (which 3 apps to keep), and daily whether to stay.
+    public static var decisionKinds: [DecisionKind] {
+        [.onboardingStep, .shieldChoice, .gateOption, .paywallPurchase, .trialKeep, .renewalKeep, .refundRequest, .downgradeChoice, .churn]
+    }
     public static func initialTally() -> EarnedAccessTally { EarnedAccessTally() }
 
     // MARK: - Timer slots

@@ -35,8 +35,10 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     /// Monthly-equivalent subscription price in force at the horizon end (for MRR).
     public var mrrAtEnd = Money.zero
     public var eventsSimulated = 0
-    /// The first engine invariant this person's life broke (the life stops there), if any.
+    /// The first engine or decision invariant this person's life broke (the life stops there), if any.
     public var violation: InvariantViolation?
+    /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
+    public var decisions = DecisionCounts()
     public var personDays = 0
     public var batteryDays: [(device: String, day: PersonDayBattery)] = []
     public var energyByActivity = EnergyVector()
@@ -70,7 +72,7 @@ public enum CommonCount: Int, CounterKey {
 /// The product-independent counters of a life or a run.
 public typealias CommonCounters = Counters<CommonCount>
 
-/// An engine invariant broken during a run (issue 6, invariant audit): who, when, after which input, and how to
+/// An engine invariant (or a decision audit's, `Decisions.swift`) broken during a run (issue 6, invariant audit): who, when, after which input, and how to
 /// replay it with `habitat trace`.
 public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvertible {
     public var arm: String
@@ -80,11 +82,13 @@ public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvert
     public var time: Instant
     /// The input the engine had just handled.
     public var input: String
-    /// What is wrong (`RuleEngine.invariantViolations(at:)`).
+    /// What is wrong (`RuleEngine.invariantViolations(at:)`, or a decision without its opportunity).
     public var problems: [String]
+    /// Whose invariant: `engine` (the product's rules) or `decision` (the person decided without the product's moment).
+    public var invariant = "engine"
 
     public var description: String {
-        "engine invariant violated: person \(person), arm \(arm), replication \(replication), seed \(seed), at \(time) after "
+        "\(invariant) invariant violated: person \(person), arm \(arm), replication \(replication), seed \(seed), at \(time) after "
             + "\(input): \(problems.joined(separator: "; "))\n"
             + "replay: habitat trace SCENARIO --person \(person) --arm \(arm) --replication \(replication) --seed \(seed) "
             + "(with the run's --people and --days)"

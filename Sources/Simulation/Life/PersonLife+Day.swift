@@ -34,8 +34,9 @@ extension PersonLife {
         }
         // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
         phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
-        if !dormant, let kind = engagement.dailyChurnDecision(rng: churnStream,
-                                                              disableRestrictionShare: person.featureUse.disableRestrictionExitShare) {
+        let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: person.featureUse.disableRestrictionExitShare)
+        if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
+        if let kind = churnKind {
             summary.churn = kind.rawValue
             trace(kind: "churn", detail: kind.rawValue, at: now)
             switch kind {

@@ -56,12 +56,15 @@ extension PersonLife {
         summary.consumableMonths[month] = m
     }
 
-    /// The local day on which the person will ask the store to refund a charge just made, or nil if they will not:
-    /// one draw from the `features` stream against `PurchaseModel.refundProbability` (their refund propensity, the
-    /// value they feel); asked on the third local day after (assumption, audit D11), the same for every product.
-    public func refundRequestDay() -> Int? {
+    /// The local day on which the person will ask the store to refund a charge made at `now`, or nil if they will
+    /// not: one draw from the `features` stream against `PurchaseModel.refundProbability` (their refund propensity,
+    /// the value they feel); asked on the third local day after (assumption, audit D11), the same for every
+    /// product. The charge is the decision's opportunity (`DecisionKind.refundRequest`, once per charge).
+    public mutating func refundRequestDay(at now: Instant) -> Int? {
         let p = world.purchase.refundProbability(propensity: person.featureUse.refundPropensity, valueFelt: engagement.perceivedValue)
-        return features.uniform() < p ? dayIndex + 3 : nil
+        let asks = features.uniform() < p
+        decideAtMoment(.refundRequest, moment: now.millisecondsSinceEpoch, asks ? .request : .noRequest, at: now)
+        return asks ? dayIndex + 3 : nil
     }
 
     /// Counts a consumable purchase refused at the product's monthly cap (`token-revenue-share.csv` `cap_hits`).

@@ -54,6 +54,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public let installDay: LocalDate
     public let horizonEnd: Instant
     var sessionGeneration: UInt32 = 0
+    /// The decision opportunities open now (`offerDecision`, `decide`).
+    var decisionAudit = DecisionAudit()
     /// The app in the foreground in a session the life started, if any.
     public internal(set) var foregroundApp: AppID?
     var inUseUntil = Instant.epoch

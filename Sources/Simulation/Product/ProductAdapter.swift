@@ -67,6 +67,9 @@ public protocol ProductAdapter: Sendable {
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
     /// with the person's columns placed among them (by default, the product's then the person's).
     static var traceColumns: [TraceColumn] { get }
+    /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order); the life's own
+    /// daily churn decision is `.churn`.
+    static var decisionKinds: [DecisionKind] { get }
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
     static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField]
 }
@@ -74,6 +77,8 @@ public protocol ProductAdapter: Sendable {
 extension ProductAdapter {
     /// A product with no state columns of its own: the person's columns only.
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
+    /// A product whose people decide nothing but, each day, whether to stay.
+    public static var decisionKinds: [DecisionKind] { [.churn] }
 }
 
 extension ProductAdapter where Occurrences == NoOccurrences {

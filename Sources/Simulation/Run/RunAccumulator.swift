@@ -23,11 +23,13 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     public var product = Adapter.Metrics()
     /// The world check's own counters (`world-check.csv`).
     public var world: WorldAccumulator
+    /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
+    public var decisions = DecisionCounts()
 
     /// What a shard file holds (`ShardState`): every figure but `violation` — a shard whose people broke an invariant
     /// fails instead of writing a shard.
     enum CodingKeys: String, CodingKey {
-        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned
+        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions
         case trueSavedPerDay = "true_saved_per_day", mrrAtEnd = "mrr_at_end"
     }
 
@@ -72,6 +74,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         mrrAtEnd += o.mrrAtEnd
         if let c = o.churn { churned[c, default: 0] += 1 }
         world.add(o.world, observedDays: max(0, o.observedDays), trialDays: world.trialDays)
+        decisions.merge(o.decisions)
     }
 
     public mutating func merge(_ o: RunAccumulator) {
@@ -82,6 +85,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         mrrAtEnd += o.mrrAtEnd
         for (k, v) in o.churned { churned[k, default: 0] += v }
         world.merge(o.world)
+        decisions.merge(o.decisions)
     }
 
     /// Keeps the violation of the lowest person id (the one a sequential run would have met first).

@@ -114,7 +114,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
             ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
             ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
-            ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader),
+            ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader), ("decisions.csv", DecisionCounts.header),
         ]
         return shared.filter { !ProductReports.optional.contains($0.name) || product.contains($0.name) } + Adapter.Metrics.reportFiles
     }
@@ -129,6 +129,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         case "battery-budget.csv": return acc.battery.rows(keys)
         case "revenue.csv": return acc.revenue.rows(keys)
         case "energy-by-effect.csv": return acc.battery.energyRows(keys)
+        case "decisions.csv": return acc.decisions.rows(keys, kinds: Adapter.decisionKinds)
         default:
             precondition(Adapter.Metrics.reportFiles.contains { $0.name == file }, "no rows for \(file)")
             return acc.product.reportRows(file, keys)

@@ -15,6 +15,8 @@ extension ScrollOffAdapter {
         life.state.pendingPaywall = nil
         // A chip is weighed in the moment it is shown or not at all (it is contextual to the action attempted).
         guard shown.at == now, life.state.lastPaywallDay != life.dayIndex else { return }
+        // A subscriber weighs only a higher tier's chip (an upgrade); any other chip is no offer to them.
+        if let current = life.engine.plan, !(current.tier == .premium && shown.sku.tier == .pro) { return }
         life.state.lastPaywallDay = life.dayIndex
         let prices = life.world.parameters
         let reason = paywallReason(shown.context)
@@ -26,7 +28,6 @@ extension ScrollOffAdapter {
         let chosen: PlanOffer?
         if let current = life.engine.plan {
             // A subscriber at a higher tier's chip: upgrade (Premium → Pro prorates, §9) or keep the plan.
-            guard current.tier == .premium, shown.sku.tier == .pro else { return }
             let paywall = Paywall(reason: reason, offers: [offer(.proMonthly), offer(.proAnnual)])
             chosen = life.world.purchase.chooseUpgrade(paywall, current: offer(current), willingnessToPay: wtp, valueFelt: value,
                                                        rng: life.purchases).map { paywall.offers[$0] }
@@ -36,13 +37,15 @@ extension ScrollOffAdapter {
             chosen = life.world.purchase.choose(paywall, willingnessToPay: wtp, valueFelt: value, rng: life.purchases)
                 .map { paywall.offers[$0] }
         }
-        guard let pick = chosen, let plan = Plan(rawValue: UInt8(pick.id)) else { return }
+        let plan = chosen.flatMap { Plan(rawValue: UInt8($0.id)) }
+        life.decide(.paywallPurchase, plan.map { life.engine.plan != nil ? .upgrade : $0.isAnnual ? .buyAnnual : .buyMonthly } ?? .decline, at: now)
+        guard let plan else { return }
         life.send(.upgradeTapped(plan), at: now)
         let d = life.send(.buyPlan(plan), at: now)
         guard d == .subscribed || d == .upgraded else { return }
         bookRenewalDecision(&life)
         // A person may ask the store for a refund within days (D11).
-        if let day = life.refundRequestDay() { life.state.refundDay = day }
+        if let day = life.refundRequestDay(at: now) { life.state.refundDay = day }
         if plan.tier == .pro, life.features.uniform() < life.person.featureUse.perAppBudgetPropensity { life.state.wantsBudgets = true }
     }
 
@@ -61,18 +64,23 @@ extension ScrollOffAdapter {
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
         guard life.engine.plan != nil, life.engine.autoRenew, life.state.renewalDecisionFor != life.engine.periodEnd else { return }
         life.state.renewalDecisionFor = life.engine.periodEnd
+        life.offerDecision(.renewalKeep, moment: life.engine.periodEnd.millisecondsSinceEpoch)
+        life.state.renewalDecisionAt = life.engine.periodEnd - .days(1)
         life.scheduleDecision(at: life.engine.periodEnd - .days(1))
     }
 
     /// The adapter's scheduled moments: the end of a mindfulness exercise (the shield encounter resumes), and a
-    /// day before renewal, where the person keeps or cancels the plan. (A renewal decision booked for a period
-    /// that has since changed — an upgrade, a refund — does nothing.)
+    /// day before renewal, where the person keeps or cancels the plan — each only at its own moment (audit
+    /// 2026-11-25 E1: an exercise's end used to draw the renewal decision again). A renewal decision booked for a
+    /// period that has since changed — an upgrade, a refund — does nothing.
     public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
         if let exercise = life.state.exercise, now >= exercise.endsAt {
             life.state.exercise = nil
             finishExercise(exercise, &life, at: now)
             settlePaywall(&life, at: now)
         }
+        guard let due = life.state.renewalDecisionAt, now >= due else { return }
+        life.state.renewalDecisionAt = nil
         guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
               now < life.engine.periodEnd else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
@@ -81,6 +89,7 @@ extension ScrollOffAdapter {
                                                valueFelt: life.engagement.perceivedValue,
                                                isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40), rng: life.purchases)
         life.trace(kind: "renewal-decision", detail: "\(keeps ? "keep" : "cancel") \(plan.sku)", at: now)
+        life.decide(.renewalKeep, keeps ? .keep : .cancel, at: now)
         if !keeps { life.send(.cancelSubscription, at: now) }
     }
 

@@ -15,7 +15,8 @@ extension ScrollOffAdapter {
         switch event {
         case .appOpened:
             life.recordActiveDay()
-        case .shieldShown:
+        case .shieldShown(let app, _):
+            life.offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
             life.summary.tally.counts[.shields] += 1
             life.state.todayShields += 1
         case .shieldDismissedNoSpend:
@@ -53,6 +54,7 @@ extension ScrollOffAdapter {
         case .paywallShown(let context, let sku):
             life.engagement.record(.paywallHit)
             life.state.pendingPaywall = (context, sku, t)
+            life.offerDecision(.paywallPurchase, moment: t.millisecondsSinceEpoch)
         default:
             break
         }

@@ -17,14 +17,18 @@ extension ScrollOffAdapter {
         life.send(.onboarding(.appOpened), at: t)
         life.engagement.record(.appOpened)
         t = t + .seconds(30)
-        guard life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort, rng: life.onboarding) else {
+        let grants = life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 0, grants ? .complete : .dropOut, at: t)
+        guard grants else {
             life.send(.onboarding(.permissionDenied), at: t)
             life.dormant = true
             return
         }
         life.send(.onboarding(.permissionGranted), at: t)
         t = t + .seconds(45)
-        guard life.person.planning.completesStep(techComfort: life.person.techComfort, rng: life.onboarding) else {
+        let plans = life.person.planning.completesStep(techComfort: life.person.techComfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 1, plans ? .complete : .dropOut, at: t)
+        guard plans else {
             life.trace(kind: "onboarding", detail: "abandoned at the if-then plan step", at: t)
             life.dormant = true
             return
@@ -45,9 +49,9 @@ extension ScrollOffAdapter {
             t = t + .seconds(10)
         }
         t = setUpOptionalFeatures(&life, at: t)
-        if life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort, rng: life.onboarding) {
-            life.send(.onboarding(.demoBlockCompleted), at: t)
-        }
+        let demo = life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort, rng: life.onboarding)
+        life.decideAtMoment(.onboardingStep, moment: 2, demo ? .complete : .dropOut, at: t)
+        if demo { life.send(.onboarding(.demoBlockCompleted), at: t) }
         t = t + .seconds(20)
         life.send(.onboarding(.finished), at: t)
         settlePaywall(&life, at: t)
@@ -108,7 +112,10 @@ extension ScrollOffAdapter {
         life.meter.charge(EnergyCharge(.foregroundSecond, 20), phoneInUse: true)
         if let chip = life.state.dashboardChip {
             life.state.dashboardChip = nil
-            if chip.day == life.dayIndex { life.state.pendingPaywall = (chip.context, chip.sku, now) }
+            if chip.day == life.dayIndex {
+                life.state.pendingPaywall = (chip.context, chip.sku, now)
+                life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
+            }
         }
         if life.sessions.uniform() < life.world.insightViewProbability {
             life.send(.viewInsight(InsightType(rawValue: UInt8(life.sessions.uniformInt(below: InsightType.allCases.count)))!), at: now)

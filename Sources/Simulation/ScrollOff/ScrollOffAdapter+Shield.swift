@@ -78,8 +78,13 @@ extension ScrollOffAdapter {
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
             let context = choiceContext(&life, urge: urge, scarcity: scarcity, exercise: exercise)
             let pick = choose(&life, context: context)
-            let d = life.send(.shield(life.state.buttons[pick]), at: now)
             let chosen = life.state.options[pick].kind
+            if chosen == .close, life.choices.uniform() < life.world.choice.walkAwayShare {
+                walkAway(app: app, &life, at: now)
+                return
+            }
+            life.decide(.shieldChoice, DecisionOutcome(chosen), at: now)
+            let d = life.send(.shield(life.state.buttons[pick]), at: now)
             life.trace(kind: "choice", detail: "\(chosen.rawValue) → \(d)", at: now)
             switch apply(d, app: app, urge: urge, intended: intended, context: context, &life, at: now) {
             case .over: return
@@ -87,6 +92,19 @@ extension ScrollOffAdapter {
             }
         }
         if life.engine.pendingShield != nil { life.send(.shield(.close), at: now) }
+    }
+
+    /// The person does not act on the urge and leaves the shield without tapping Close — home, another app, the
+    /// phone locked (`shield.walk_away_share`, an assumption): the engine sees the app backgrounded and abandons the
+    /// shield (`shield_abandoned(backgrounded)`, no willpower win, no time saved: the app cannot tell it from any
+    /// other exit; audit 2026-11-25 E6). For the person it is the same resisted urge as a Close.
+    static func walkAway(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.decide(.shieldChoice, .walkAway, at: now)
+        life.send(.appBackground(app), at: now)
+        life.trace(kind: "choice", detail: "walk away → shield abandoned", at: now)
+        life.person.selfEfficacy.recordWin()
+        life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
+        life.engagement.record(.resistedUrge)
     }
 
     /// The shield the engine shows now, if any.
@@ -191,6 +209,10 @@ extension ScrollOffAdapter {
         let after = choiceContext(&life, urge: e.urge, scarcity: 0, exercise: .completed)
         let acting = life.world.choice.actingProbability(life.state.options, context: after)
         let avoided = life.choices.uniform() >= acting
+        // The exercise's end is a moment of its own: the person answers it (avoided: the shield closes), and if they
+        // still want in, the encounter's rounds go on under it.
+        life.offerDecision(.shieldChoice, moment: now.millisecondsSinceEpoch &* 64 &+ Int64(e.app.rawValue))
+        if avoided { life.decide(.shieldChoice, .close, at: now) }
         life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
         if e.optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }
         if avoided {

@@ -57,6 +57,9 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var todayShields = 0
         /// The end of the subscription period whose keep-or-cancel decision is booked.
         var renewalDecisionFor: Instant?
+        /// When that decision is due; nil once taken. Only this moment draws it (audit 2026-11-25 E1: any scheduled
+        /// moment — an exercise's end — used to draw it again).
+        var renewalDecisionAt: Instant?
         /// If-then plans the person wrote at onboarding (they lower acting at the shield, `ChoiceContext`).
         var plansWritten = 0
         /// The last paywall the engine showed and the person has not weighed yet (context, SKU shown).
@@ -91,6 +94,10 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     }
 
     public static func initialState() -> PersonState { PersonState() }
+
+    /// Scroll Off's people decide at onboarding's steps, at shields, at paywall chips, before renewals, about refunds,
+    /// and daily whether to stay (no trial, no gate, no downgrade prompt in seed 000).
+    public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn] }
     public static func initialTally() -> ScrollOffTally { ScrollOffTally() }
 
     // MARK: - Timer slots

@@ -16,7 +16,7 @@ public enum ShardState {
     /// The `format` field of the header.
     public static let format = "habitat-shard-state"
     /// The version this Habitat writes and reads; a change to any accumulator's encoding bumps it.
-    public static let formatVersion = 1
+    public static let formatVersion = 2   // 2: accumulators carry `decisions` (issue 25)
 }
 
 /// The first line of `shard-state.jsonl`.
