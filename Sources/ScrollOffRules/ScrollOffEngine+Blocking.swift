@@ -17,7 +17,7 @@ extension ScrollOffEngine {
         guard app != .safari else { out.decision = .notFound; return }
         guard blockedIndex(app) == nil else { out.decision = .alreadyBlocked; return }
         if tier == .free && blocked.count >= parameters.freeMaxBlockedApps {
-            out.events.append(.paywallShown(context: .blockedAppLimit, skuShown: .premiumMonthly))
+            showChip(.blockedAppLimit, skuShown: .premiumMonthly, &out)
             out.decision = .blockedAppLimitReached
             return
         }
@@ -40,8 +40,8 @@ extension ScrollOffEngine {
         if now < blocked[i].lockedUntil {
             out.events.append(.cooldownUnblockAttempted(timeRemaining: blocked[i].lockedUntil - now))
             switch tier {
-            case .free: out.events.append(.paywallShown(context: .cooldown, skuShown: .premiumMonthly))
-            case .premium: out.events.append(.paywallShown(context: .cooldown, skuShown: .proMonthly))
+            case .free: showChip(.cooldown, skuShown: .premiumMonthly, &out)
+            case .premium: showChip(.cooldown, skuShown: .proMonthly, &out)
             case .pro: break
             }
             out.decision = .cooldownActive

@@ -97,7 +97,7 @@ extension ScrollOffEngine {
                 out.effects.append(.notification(.earnCapReached))
                 if tier == .free && chipsShownToday & DayChip.earnCap == 0 {
                     chipsShownToday |= DayChip.earnCap
-                    out.events.append(.paywallShown(context: .dailyEarnCap, skuShown: .premiumMonthly))
+                    showChip(.dailyEarnCap, skuShown: .premiumMonthly, &out)
                 }
             }
             out.decision = .dailyEarnCapHit

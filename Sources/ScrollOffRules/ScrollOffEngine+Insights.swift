@@ -49,7 +49,7 @@ extension ScrollOffEngine {
         case .mindfulnessAtBypasses(let b): mindfulnessAtBypasses = b
         case .earnNotifications(let b): earnNotifications = b
         case .curfewReminders(let b):
-            if b && tier == .free { out.events.append(.paywallShown(context: .curfewReminders, skuShown: .premiumMonthly)) }
+            if b && tier == .free { showChip(.curfewReminders, skuShown: .premiumMonthly, &out) }
             curfewReminders = b
         case .milestoneNotifications(let b): milestoneNotifications = b
         }
@@ -141,7 +141,7 @@ extension ScrollOffEngine {
     }
 
     mutating func insightLocked(_ context: PaywallContext, _ needed: Tier, _ out: inout ScrollOffOutcome) {
-        out.events.append(.paywallShown(context: context, skuShown: needed == .pro ? .proMonthly : .premiumMonthly))
+        showChip(context, skuShown: needed == .pro ? .proMonthly : .premiumMonthly, &out)
         out.decision = .insightLocked
     }
 

@@ -32,7 +32,7 @@ extension ScrollOffEngine {
     mutating func freePeekChip(_ out: inout ScrollOffOutcome) {
         guard tier == .free, freePeeksRemaining == 0, chipsShownToday & DayChip.freePeek == 0 else { return }
         chipsShownToday |= DayChip.freePeek
-        out.events.append(.paywallShown(context: .freePeekLimit, skuShown: .premiumMonthly))
+        showChip(.freePeekLimit, skuShown: .premiumMonthly, &out)
     }
 
     /// The "Close" button. Seed 000 §8.1 `shield_dismissed_no_spend` — "user closed shield without spending
@@ -76,4 +76,13 @@ extension ScrollOffEngine {
 enum DayChip {
     static let earnCap: UInt8 = 1
     static let freePeek: UInt8 = 2
+}
+
+extension ScrollOffEngine {
+    /// Seed 000 §6.1 "Paywall chips (contextual): Shown when user hits tier limits" — the one place a chip is
+    /// raised: only where `paywall.chips.<context>` is on (the charter's two by default; audit 2026-11-25 E2).
+    mutating func showChip(_ context: PaywallContext, skuShown: Plan, _ out: inout ScrollOffOutcome) {
+        guard parameters.chipsShown.contains(context) else { return }
+        out.events.append(.paywallShown(context: context, skuShown: skuShown))
+    }
 }

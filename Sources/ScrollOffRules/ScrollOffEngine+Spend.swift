@@ -149,7 +149,7 @@ extension ScrollOffEngine {
     }
 
     mutating func requiresPro(_ context: PaywallContext, _ out: inout ScrollOffOutcome) {
-        out.events.append(.paywallShown(context: context, skuShown: .proMonthly))
+        showChip(context, skuShown: .proMonthly, &out)
         out.decision = .requiresPro
     }
 }

@@ -21,13 +21,15 @@ public enum WalletID: Hashable, Sendable, CustomStringConvertible {
 /// cooldown → Premium"; Premium is offered Pro's 30 min), the Free daily earn cap, Free's free peek used up, and a
 /// locked insight (pattern insights Premium+, the 30-day trend Pro). Also the Pro-only controls and Free curfew
 /// reminders. Never the token cap: §6.2 "Token limit reached — fresh start next month" is not an upsell.
-public enum PaywallContext: UInt8, Hashable, Sendable, CustomStringConvertible {
+public enum PaywallContext: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case blockedAppLimit, perAppWallets, dailySpendCap, curfewReminders
     case cooldown, dailyEarnCap, freePeekLimit, patternInsights, trend30Day
     public var description: String {
         ["blocked_app_limit", "per_app_wallets", "daily_spend_cap", "curfew_reminders",
          "cooldown", "daily_earn_cap", "free_peek_limit", "pattern_insights", "trend_30_day"][Int(rawValue)]
     }
+    /// One of the two chips §6.1 names: "Unlock unlimited apps → Premium", "Get 1-hour cooldown → Premium".
+    public var isChartersChip: Bool { self == .blockedAppLimit || self == .cooldown }
 }
 
 /// Why a shield ended without being a willpower win (`shield_abandoned.reason`; audit 2026-11 D8).

@@ -158,6 +158,14 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     /// spending, or mindfulness that avoided the bypass) — a typical social-app session it prevented.
     public var minutesSavedPerResistedUrge: Int
 
+    // MARK: Paywall chips (audit 2026-11-25 E2)
+    /// Which tier limits show an upsell chip (`paywall.chips.<context>`). Seed 000 §6.1 "Paywall chips (contextual):
+    /// Shown when user hits tier limits" names two: "Unlock unlimited apps → Premium" (the Free app limit) and "Get
+    /// 1-hour cooldown → Premium" (the cooldown); they are on by default. Every other chip (the earn cap, the used-up
+    /// peek, curfew reminders, per-app wallets, spend caps, locked insights) is an assumption, off by default: there
+    /// the limit refuses without an upsell.
+    public var chipsShown: Set<PaywallContext>
+
     /// The charter's defaults.
     public static let defaults = ScrollOffParameters(values: ParameterValues(defaultsOf: catalogue))
 
@@ -211,6 +219,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         streakDayRule = StreakDayRule(rawValue: v.text("milestones.streak_day_rule")) ?? .willpowerWinNoToken
         streakMinAwardsPerDay = v.int("milestones.streak_min_awards_per_day")
         minutesSavedPerResistedUrge = v.int("insights.minutes_saved_per_resisted_urge")
+        chipsShown = Set(PaywallContext.allCases.filter { v.bool("paywall.chips.\($0)") })
     }
 
     /// The price of a plan.
@@ -304,6 +313,11 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
                 .assumption("the earlier streak reading (a day on which the earn loop paid), kept for comparison")),
             int("insights.minutes_saved_per_resisted_urge", 0...240, 10, "minutes of time saved the app credits per resisted urge",
                 .assumption("charter shows \"time saved\" but not its formula; one avoided social-app session ≈ 10 min")),
-        ]
+        ] + PaywallContext.allCases.map { c in
+            c.isChartersChip
+                ? bool("paywall.chips.\(c)", true, "whether the \(c) limit shows its upsell chip", seed("§6.1 Paywall chips"))
+                : bool("paywall.chips.\(c)", false, "whether the \(c) limit shows an upsell chip",
+                       .assumption("§6.1 names only the app-limit and cooldown chips; elsewhere the limit refuses without an upsell (audit 2026-11-25 E2)"))
+        }
     }()
 }

@@ -51,12 +51,12 @@ struct DayInTheLifeTests {
             "bypass_free_peek(bundleID=app:1,peeks_remaining=0)",
             "shield_shown(bundleID=app:1,credits_available=720)",                     // 09:31: the peek is over, the shield is back
             "self_efficacy_message_shown(context=shield,message_type=3)",
-            "paywall_shown(context=free_peek_limit,sku_shown=scrolloff.premium.monthly)",   // Free's free peek used up (§6.1 chip)
+            // (no chip: the used-up free peek shows none by default, audit 2026-11-25 E2)
             "spend_tick(seconds_spent=300,seconds_remaining=420,bundleID=app:1)",     // 09:45
             "earn_award(seconds=300,wallet_id=global,daily_cap_hit=false)",            // 10:45
             "self_efficacy_message_shown(context=earn_award,message_type=0)",
             "pattern_insight_shown(insight_type=trend_7_day)",                         // 11:00
-            "paywall_shown(context=pattern_insights,sku_shown=scrolloff.premium.monthly)",  // 11:30: peak hours are Premium's
+            // (no chip: a locked insight refuses without an upsell by default, E2)
             "earn_award(seconds=300,wallet_id=global,daily_cap_hit=false)",            // 11:45
             "self_efficacy_message_shown(context=earn_award,message_type=1)",
             "curfew_start(schedule_id=1,app_count=1)",                                 // 12:30

@@ -4,6 +4,9 @@ import RulesCore
 
 /// Seed 000 §6.1 "Paywall chips (contextual): Shown when user hits tier limits: 'Unlock unlimited apps → Premium' ·
 /// 'Get 1-hour cooldown → Premium' · Never intrusive; always contextual to action attempted" (audit 2026-11 D1).
+/// Every chip on: the tests of the chips beyond §6.1's two (assumptions, off by default).
+let allChips = params(Dictionary(uniqueKeysWithValues: PaywallContext.allCases.map { ("paywall.chips.\($0)", ParameterValue.bool(true)) }))
+
 @Suite("Paywall chips at the tier limits (§6.1)")
 struct PaywallChipTests {
     let app = AppID(1)
@@ -22,10 +25,10 @@ struct PaywallChipTests {
         #expect(Array(o.events.dropFirst()) == (chip.map { [.paywallShown(context: .cooldown, skuShown: $0)] } ?? []))
     }
 
-    @Test("Free daily earn cap hit: one chip per local day, at the award the cap cuts (§3.2, §6.1); none on Premium",
+    @Test("Free daily earn cap hit (chip on, an assumption): one chip per local day, at the award the cap cuts (§3.2, §6.1); none on Premium",
           arguments: [Plan?.none, .premiumMonthly])
     func earnCapChip(plan: Plan?) {
-        var h = Harness(at: 0)
+        var h = Harness(parameters: allChips, at: 0)
         if let plan { h.subscribe(plan, at: h.at(0, 0)) }
         h.onboard(at: 0)
         h.run(until: h.at(1, 23, 59))
@@ -40,9 +43,9 @@ struct PaywallChipTests {
         }
     }
 
-    @Test("Free's free peek used up: the next shield that day shows the chip once; again the next day (§3.4, §6.1)")
+    @Test("Free's free peek used up (chip on, an assumption): the next shield that day shows the chip once; again the next day (§3.4, §6.1)")
     func freePeekChip() {
-        var h = Harness()
+        var h = Harness(parameters: allChips)
         h.onboard()
         h.send(.onboarding(.demoBlockCompleted), at: h.at(0, 7))
         h.meetShield(at: h.at(0, 7, 10))
@@ -97,9 +100,9 @@ struct PaywallChipTests {
 struct InsightGateTests {
     static let patterns: [InsightType] = [.peakHours, .strongestDay, .appBreakdown, .weekOverWeek]
 
-    @Test("Free: the 7-day trend only; pattern insights show the Premium chip, the 30-day trend the Pro chip")
+    @Test("Free: the 7-day trend only; pattern insights show the Premium chip, the 30-day trend the Pro chip (chips on, an assumption)")
     func free() {
-        var h = Harness()
+        var h = Harness(parameters: allChips)
         h.onboard()
         let trend = h.send(.viewInsight(.trend7Day), at: h.at(0, 8))
         #expect(trend.decision == .ok && trend.events == [.patternInsightShown(.trend7Day)])
@@ -116,7 +119,7 @@ struct InsightGateTests {
     @Test("Premium: 7-day trend and pattern insights; the 30-day trend is Pro's. Pro: everything",
           arguments: [Plan.premiumMonthly, .proAnnual])
     func paid(plan: Plan) {
-        var h = Harness()
+        var h = Harness(parameters: allChips)
         h.subscribe(plan, at: h.at(0, 6))
         h.onboard()
         for t in [InsightType.trend7Day] + Self.patterns {
@@ -145,5 +148,54 @@ struct InsightGateTests {
     func kpi() {
         let k = ScrollOffKPIs.definitions.first { $0.id == "pattern_insight_engagement" }!
         #expect(k.formula.contains("insight_type=trend_7_day"))
+    }
+}
+
+/// Audit 2026-11-25 E2. Seed 000 §6.1 "Paywall chips (contextual): Shown when user hits tier limits: 'Unlock unlimited
+/// apps → Premium' · 'Get 1-hour cooldown → Premium'": by default exactly these two; every other limit refuses without
+/// an upsell unless its `paywall.chips.<context>` assumption is switched on.
+@Suite("Only the charter's chips by default (audit 2026-11-25 E2)")
+struct CharterChipTests {
+    let app = AppID(1)
+
+    @Test("the defaults: the app-limit and cooldown chips on, every other chip off (each an assumption parameter)")
+    func defaults() {
+        #expect(ScrollOffParameters.defaults.chipsShown == [.blockedAppLimit, .cooldown])
+        for c in PaywallContext.allCases {
+            let p = ScrollOffParameters.catalogue.first { $0.keyPath == "paywall.chips.\(c)" }
+            #expect(p != nil, "\(c)")
+            if case .assumption = p?.source { #expect(!c.isChartersChip) } else { #expect(c.isChartersChip) }
+        }
+    }
+
+    @Test("'Unlock unlimited apps → Premium': a Free user's 4th app shows the chip by default")
+    func appLimitChip() {
+        var h = Harness()
+        h.onboard()
+        for a in 2...3 { h.send(.blockApp(AppID(UInt16(a))), at: h.at(0, 7)) }
+        let fourth = h.send(.blockApp(AppID(4)), at: h.at(0, 7))
+        #expect(fourth.decision == .blockedAppLimitReached)
+        #expect(fourth.events.contains(.paywallShown(context: .blockedAppLimit, skuShown: .premiumMonthly)))
+    }
+
+    @Test("by default no chip where the charter shows none: the free peek used up, the earn cap, locked insights")
+    func noOtherChips() {
+        var h = Harness(at: 0)
+        h.onboard(at: 0)
+        h.send(.onboarding(.demoBlockCompleted), at: h.at(0, 7))
+        h.meetShield(at: h.at(0, 7, 10))
+        #expect(h.send(.shield(.peek), at: h.at(0, 7, 10)).decision == .freePeek)
+        h.send(.appBackground(app), at: h.at(0, 7, 10, 30))
+        let second = h.meetShield(at: h.at(0, 7, 20))
+        #expect(!second.events.contains { $0.name == "paywall_shown" })
+        h.send(.shield(.close), at: h.at(0, 7, 20))
+        #expect(h.send(.viewInsight(.peakHours), at: h.at(0, 8)).decision == .insightLocked)
+        h.run(until: h.at(1, 23, 59))
+        #expect(!h.log.contains { $0.1.name == "paywall_shown" })
+        // The same life with the earn-cap chip switched on shows it.
+        var on = Harness(parameters: params(["paywall.chips.daily_earn_cap": .bool(true)]), at: 0)
+        on.onboard(at: 0)
+        on.run(until: on.at(1, 23, 59))
+        #expect(on.log.contains { $0.1 == .paywallShown(context: .dailyEarnCap, skuShown: .premiumMonthly) })
     }
 }
