@@ -93,9 +93,28 @@ extension PurchaseModel {
     }
 
     /// Probabilities of not buying and of each offer (aligned with `paywall.offers`); they sum to 1.
+    ///
+    /// With a free trial on the paywall the choice is two-staged (nested logit; audit 2026-11-25 E13): whether to
+    /// take Pro now weighs the plans' inclusive value ln Σ exp U(o) plus `trialStartBoost` (nothing is paid now and
+    /// it can be cancelled), and which plan is then chosen by the plans' utilities without the boost — the billing
+    /// period is a choice of its own, so a trial on the annual plan does not decide it (before, the boost was added
+    /// to the annual offer alone and no one ever bought monthly). Assumption: the form; the weights are the model's.
+    /// Without a trial this is the flat logit over none and the offers.
     public func offerProbabilities(_ paywall: Paywall, willingnessToPay wtp: Double, valueFelt v: Double) -> (none: Double, offers: [Double]) {
-        let p = Choice.logitProbabilities(utilities: [0] + paywall.offers.map { offerUtility($0, at: paywall, willingnessToPay: wtp, valueFelt: v) })
-        return (p[0], Array(p.dropFirst()))
+        guard paywall.offers.contains(where: { $0.trialDays > 0 }) else {
+            let p = Choice.logitProbabilities(utilities: [0] + paywall.offers.map { offerUtility($0, at: paywall, willingnessToPay: wtp, valueFelt: v) })
+            return (p[0], Array(p.dropFirst()))
+        }
+        let u = paywall.offers.map { o -> Double in
+            var plain = o
+            plain.trialDays = 0
+            return offerUtility(plain, at: paywall, willingnessToPay: wtp, valueFelt: v)
+        }
+        let top = u.max() ?? 0
+        let inclusive = top + log(u.reduce(0) { $0 + exp($1 - top) })
+        let none = Choice.logitProbabilities(utilities: [0, inclusive + trialStartBoost])[0]
+        let within = Choice.logitProbabilities(utilities: u)
+        return (none, within.map { $0 * (1 - none) })
     }
 
     /// The decision at a paywall: the index of the chosen offer in `paywall.offers`, or nil for not buying. One

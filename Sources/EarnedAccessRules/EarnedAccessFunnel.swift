@@ -64,12 +64,15 @@ public enum EarnedAccessFunnel {
 }
 
 /// Earned Access's product KPIs (inventory §4, proposed; seed 003 states no KPI or target, so every target is nil).
-/// Each cites the seed section of the rule it measures.
+/// Each is labelled an assumption — Habitat's own definition — citing the seed section of the rule it measures.
 public enum EarnedAccessKPIs {
     static func kpi(_ id: String, _ name: String, _ group: String, _ unit: String, _ population: String, _ window: String,
-                    _ formula: String, _ section: String) -> KPIDefinition {
+                    _ formula: String, _ section: String, windowDays: Int? = nil) -> KPIDefinition {
+        // Seed 003 defines no KPI, funnel or target: each is Habitat's own definition (its formula in CONTRACT.md),
+        // measuring the rule of the cited section (charter audit 2026-11-25 §3).
         KPIDefinition(id, unit: unit, name: name, group: group, population: population, window: window, formula: formula,
-                      source: .seed(file: EarnedAccessEngine.seedFile, section: section))
+                      source: .assumption("seed 003 defines no KPI; Habitat's definition, measuring \(EarnedAccessEngine.seedFile) \(section)"),
+                      windowDays: windowDays)
     }
 
     public static let definitions: [KPIDefinition] = [
@@ -91,8 +94,8 @@ public enum EarnedAccessKPIs {
             "per day_id", "share of day_ids with unlock_granted(method=EMERGENCY)", "§6 Unlock methods"),
         kpi("mean_streak_length", "Streak length", "behavioral_outcomes", "count", "all installs", "whole run",
             "mean of the longest streak_qualified.length per person", "§6 Streak"),
-        kpi("streak_3_share", "Streak of 3 reached", "behavioral_outcomes", "fraction", "all installs", "first 14 days",
-            "share with streak_qualified(length≥3) within 14 days of install", "§6 Streak"),
+        kpi("streak_3_share", "Streak of 3 reached", "behavioral_outcomes", "fraction", "installs observed 15+ days", "first 14 days",
+            "share with streak_qualified(length≥3) within 14 days of install", "§6 Streak", windowDays: 14),
         kpi("downgrades", "Downgrades to Free", "monetization", "count", "all installs", "whole run",
             "count of downgraded_to_free", "§5 Trial downgrade behavior (v1.2)"),
         kpi("trial_to_paid", "Trial → paid", "monetization", "fraction", "people who started a trial", "whole run",

@@ -89,9 +89,9 @@ public enum ScrollOffFunnel {
 public enum ScrollOffKPIs {
     /// One §8.3 KPI, in the charter's order of words.
     static func kpi(id: String, name: String, group: String, unit: String, population: String, window: String, formula: String,
-                    targetMin: Double?, targetMax: Double?) -> KPIDefinition {
+                    targetMin: Double?, targetMax: Double?, windowDays: Int? = nil) -> KPIDefinition {
         KPIDefinition(id, unit: unit, targetMin: targetMin, targetMax: targetMax, name: name, group: group, population: population,
-                      window: window, formula: formula, source: .seed(file: ScrollOffEngine.seedFile, section: "§8.3"))
+                      window: window, formula: formula, source: .seed(file: ScrollOffEngine.seedFile, section: "§8.3"), windowDays: windowDays)
     }
 
     /// A local day with the product in use (`ScrollOffEvent.marksProductInUse`), the reading of "active" in the
@@ -137,16 +137,16 @@ public enum ScrollOffKPIs {
                       population: "shield encounters", window: "whole run", formula: "shield_dismissed_no_spend / shield_shown (shields left by backgrounding or another app, or closed after a refusal, are shield_abandoned: not wins)", targetMin: 0.30, targetMax: nil),
         kpi(id: "intentions_per_user", name: "Implementation intentions created", group: "engagement", unit: "count", population: "all installs",
                       window: "whole run", formula: "mean count of if_then_plan_created per user", targetMin: 2.5, targetMax: nil),
-        kpi(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
-                      window: "first 14 days", formula: "share with milestone_unlocked(streak_7_day) within 14 days of install", targetMin: 0.25, targetMax: nil),
-        kpi(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
-                      window: "first 45 days", formula: "share with milestone_unlocked(warrior_30_day) within 45 days of install", targetMin: 0.10, targetMax: nil),
-        kpi(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
-                      window: "first 7 days", formula: "share with pattern_insight_shown(insight_type=trend_7_day) within 7 days of install (§8.3 \"tap on trend card\")", targetMin: 0.40, targetMax: nil),
+        kpi(id: "streak_7_share", name: "7-day streak achievement", group: "behavioral_outcomes", unit: "fraction", population: "installs observed 15+ days",
+                      window: "first 14 days", formula: "share with milestone_unlocked(streak_7_day) within 14 days of install", targetMin: 0.25, targetMax: nil, windowDays: 14),
+        kpi(id: "milestone_30_share", name: "30-day milestone", group: "behavioral_outcomes", unit: "fraction", population: "installs observed 46+ days",
+                      window: "first 45 days", formula: "share with milestone_unlocked(warrior_30_day) within 45 days of install", targetMin: 0.10, targetMax: nil, windowDays: 45),
+        kpi(id: "pattern_insight_engagement", name: "Pattern insight engagement", group: "behavioral_outcomes", unit: "fraction", population: "installs observed 8+ days",
+                      window: "first 7 days", formula: "share with pattern_insight_shown(insight_type=trend_7_day) within 7 days of install (§8.3 \"tap on trend card\")", targetMin: 0.40, targetMax: nil, windowDays: 7),
         kpi(id: "self_efficacy_views", name: "Self-efficacy message views", group: "behavioral_outcomes", unit: "fraction", population: "all installs",
                       window: "whole run", formula: "share with ≥1 self_efficacy_message_shown", targetMin: 0.80, targetMax: nil),
-        kpi(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "all installs",
-                      window: "first 14 days", formula: "share with subscription_purchase_completed within 14 days of install", targetMin: 0.05, targetMax: 0.08),
+        kpi(id: "free_to_paid_14d", name: "Free → paid conversion", group: "monetization", unit: "fraction", population: "installs observed 15+ days",
+                      window: "first 14 days", formula: "share with subscription_purchase_completed within 14 days of install", targetMin: 0.05, targetMax: 0.08, windowDays: 14),
         kpi(id: "annual_mix", name: "Annual subscription mix", group: "monetization", unit: "fraction", population: "Premium/Pro subscribers",
                       window: "whole run", formula: "subscribers whose latest plan is annual / all subscribers", targetMin: 0.50, targetMax: nil),
         kpi(id: "token_revenue_share", name: "Bypass token revenue", group: "monetization", unit: "fraction", population: "all revenue",

@@ -265,3 +265,38 @@ struct PersonTraitTests {
         #expect(abs(disabled - 0.35 * 0.3) < 0.03, "share \(disabled)")
     }
 }
+
+/// Audit 2026-11-25 E13. Seed 003 §5 "Purchase options (Pro): Monthly subscription (auto-renew); Annual subscription
+/// (auto-renew, includes free trial)" — two plans a person chooses between. A trial on the annual plan alone made it
+/// the only plan anyone chose (0 monthly sold): the period choice must come from the person, the trial only lowers
+/// the step of taking Pro at all.
+@Suite("A trial on one plan does not decide the billing period (audit 2026-11-25 E13)")
+struct TrialAndPeriodTests {
+    let model = PurchaseModel()
+    func paywall(trial: Int) -> Paywall {
+        Paywall(reason: .tierLimit, offers: [PlanOffer(id: 0, tierRank: 1, periodMonths: 1, priceUSD: 7.99),
+                                             PlanOffer(id: 1, tierRank: 1, periodMonths: 12, priceUSD: 49.99, trialDays: trial)])
+    }
+
+    @Test("with the trial on the annual plan, buyers split between monthly and annual as they do without it; more of them buy")
+    func periodSplitIsThePersons() {
+        for (wtp, value) in [(3.0, 0.3), (8.0, 0.5), (15.0, 0.8)] {
+            let with = model.offerProbabilities(paywall(trial: 7), willingnessToPay: wtp, valueFelt: value)
+            let without = model.offerProbabilities(paywall(trial: 0), willingnessToPay: wtp, valueFelt: value)
+            let monthlyShareWith = with.offers[0] / (with.offers[0] + with.offers[1])
+            let monthlyShareWithout = without.offers[0] / (without.offers[0] + without.offers[1])
+            #expect(abs(monthlyShareWith - monthlyShareWithout) < 1e-9)
+            #expect(monthlyShareWith > 0.05, "some buyers choose monthly (\(monthlyShareWith))")
+            #expect(with.none < without.none)
+            #expect(abs(with.none + with.offers.reduce(0, +) - 1) < 1e-12)
+        }
+    }
+
+    @Test("without a trial on the paywall the choice is the flat logit it always was")
+    func noTrialIsFlat() {
+        let p = model.offerProbabilities(paywall(trial: 0), willingnessToPay: 8, valueFelt: 0.5)
+        let u = paywall(trial: 0).offers.map { model.offerUtility($0, at: paywall(trial: 0), willingnessToPay: 8, valueFelt: 0.5) }
+        let z = 1 + u.map(exp).reduce(0, +)
+        #expect(abs(p.none - 1 / z) < 1e-12 && abs(p.offers[0] - exp(u[0]) / z) < 1e-12)
+    }
+}

@@ -102,10 +102,24 @@ struct AccumulatorTests {
         let d = KPIDefinition("d1_retention", unit: "fraction", targetMin: 0.25)
         for v in [0.20, 0.22, 0.24, 0.26, 0.28] { t.record(d, v) }
         t.record(KPIDefinition("mrr_usd", unit: "usd"), 100)
-        let rows = t.rows(keys).map { $0.map(\.rendered) }
+        let rows = t.rows(keys, horizonDays: 30).map { $0.map(\.rendered) }
         // mean 0.24, sd 0.0316228, t(0.975, 4) = 2.776445 → half-width 0.0392649
-        #expect(rows[0].suffix(9) == ["d1_retention", "fraction", "0.240000", "0.200735", "0.279265", "5", "0.2500", "", "false"])
-        #expect(rows[1].suffix(9) == ["mrr_usd", "usd", "100.000000", "", "", "1", "", "", ""])
+        #expect(rows[0].suffix(10) == ["d1_retention", "fraction", "0.240000", "0.200735", "0.279265", "5", "0.2500", "", "false", "yes"])
+        #expect(rows[1].suffix(10) == ["mrr_usd", "usd", "100.000000", "", "", "1", "", "", "", "yes"])
+    }
+
+    /// Audit 2026-11-25 E9: a KPI the run cannot measure is empty with its reason, never 0 and "not met".
+    @Test func anUnmeasurableKPIIsEmptyWithItsReason() {
+        var t = KPITable()
+        let windowed = KPIDefinition("milestone_30_share", unit: "fraction", targetMin: 0.10, population: "installs observed 46+ days", windowDays: 45)
+        t.record(windowed, .nan)
+        let empty = KPIDefinition("annual_mix", unit: "fraction", population: "subscribers")
+        t.record(empty, .nan)
+        let rows = t.rows(keys, horizonDays: 30).map { $0.map(\.rendered) }
+        #expect(rows[0].suffix(10) == ["milestone_30_share", "fraction", "", "", "", "0", "0.1000", "", "", "needs 46 days; run has 30"])
+        #expect(rows[1].suffix(10) == ["annual_mix", "fraction", "", "", "", "0", "", "", "", "no one in its population (subscribers)"])
+        let long = t.rows(keys, horizonDays: 60).map { $0.map(\.rendered) }
+        #expect(long[0].last == "no one in its population (installs observed 46+ days)")
     }
 }
 

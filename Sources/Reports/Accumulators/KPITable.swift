@@ -18,22 +18,23 @@ public struct KPITable: Sendable {
     /// The pooled summary of a KPI.
     public func summary(_ kpi: String) -> Summary { Summary(values[kpi] ?? []) }
 
-    public static let header = ReportKeys.header + ["kpi", "unit", "mean", "ci_low", "ci_high", "replications", "target_min", "target_max", "meets_target"]
+    public static let header = ReportKeys.header + ["kpi", "unit", "mean", "ci_low", "ci_high", "replications", "target_min", "target_max", "meets_target", "applies"]
 
     /// One row per KPI for a single replication (`keys.replication` set): its value as `mean`, no interval,
     /// `replications` 1 (0 when the KPI is undefined in that replication). These rows let `habitat compare` pair
     /// two finished runs replication by replication.
-    public static func replicationRows(_ values: [(KPIDefinition, Double)], _ keys: ReportKeys) -> [[CSVField]] {
+    public static func replicationRows(_ values: [(KPIDefinition, Double)], _ keys: ReportKeys, horizonDays: Int) -> [[CSVField]] {
         values.map { d, v in
             let value: Double? = v.isFinite ? v : nil
             let meets: CSVField = d.isMet(by: value).map { .flag($0) } ?? .empty
             return keys.fields + [.text(d.id), .text(d.unit), .optional(value, decimals: 6), .empty, .empty, .integer(value == nil ? 0 : 1),
-                                  .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets]
+                                  .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets,
+                                  .text(d.applies(measured: value != nil, horizonDays: horizonDays))]
         }
     }
 
-    /// One row per KPI in recording order; `meets_target` judges the mean.
-    public func rows(_ keys: ReportKeys) -> [[CSVField]] {
+    /// One row per KPI in recording order; `meets_target` judges the mean; `applies` says why a KPI is empty.
+    public func rows(_ keys: ReportKeys, horizonDays: Int) -> [[CSVField]] {
         definitions.map { d in
             let s = summary(d.id)
             let ci = s.confidenceInterval95()
@@ -41,7 +42,8 @@ public struct KPITable: Sendable {
             let meets: CSVField = d.isMet(by: mean).map { .flag($0) } ?? .empty
             return keys.fields + [.text(d.id), .text(d.unit), .optional(mean, decimals: 6), .optional(ci?.lower, decimals: 6),
                                   .optional(ci?.upper, decimals: 6), .integer(Int64(s.count)),
-                                  .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets]
+                                  .optional(d.targetMin, decimals: 4), .optional(d.targetMax, decimals: 4), meets,
+                                  .text(d.applies(measured: mean != nil, horizonDays: horizonDays))]
         }
     }
 }

@@ -20,10 +20,14 @@ public struct KPIDefinition: Hashable, Sendable, TargetRanged {
     public var formula: String
     /// Where the definition and target come from (seed section), nil for Habitat's own figures.
     public var source: ParameterSource?
+    /// Days of each person's life the KPI needs observed (e.g. 45 for "within 45 days of install"): only people
+    /// observed that long count, and a run shorter than that cannot measure it (audit 2026-11-25 E9). Nil: none.
+    public var windowDays: Int?
 
     public init(_ id: String, unit: String, targetMin: Double? = nil, targetMax: Double? = nil, name: String? = nil,
                 group: String = "", population: String = "", window: String = "", formula: String = "",
-                source: ParameterSource? = nil) {
+                source: ParameterSource? = nil, windowDays: Int? = nil) {
+        self.windowDays = windowDays
         self.id = id
         self.unit = unit
         self.targetMin = targetMin
@@ -34,5 +38,15 @@ public struct KPIDefinition: Hashable, Sendable, TargetRanged {
         self.window = window
         self.formula = formula
         self.source = source
+    }
+}
+
+extension KPIDefinition {
+    /// `kpis.csv`'s `applies`: `yes` when measured, else why not — the run is shorter than the KPI's window, or no one
+    /// is in its population (audit 2026-11-25 E9: never 0 and "not met").
+    public func applies(measured: Bool, horizonDays: Int) -> String {
+        if measured { return "yes" }
+        if let w = windowDays, horizonDays <= w { return "needs \(w + 1) days; run has \(horizonDays)" }
+        return population.isEmpty ? "no one to measure" : "no one in its population (\(population))"
     }
 }

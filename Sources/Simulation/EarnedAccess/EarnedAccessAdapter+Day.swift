@@ -199,5 +199,9 @@ extension EarnedAccessAdapter {
     public static func finish(_ life: inout PersonLife<Self>) {
         life.summary.tally.observedDays = max(0, life.summary.observedDays)
         if life.summary.observedDays > 7 { life.summary.tally.counts.flag(.d7Eligible) }
+        // Windowed KPIs count only people observed for their whole window (audit 2026-11-25 E9).
+        let streakObserved = life.summary.observedDays > 14
+        life.summary.tally.counts.flag(.streak3Eligible, streakObserved)
+        if !streakObserved { life.summary.tally.counts.flag(.streak3Within14Days, false) }
     }
 }

@@ -8,7 +8,7 @@ public enum EarnedAccessCount: Int, CounterKey {
     case grantsCredits, grantsQuest, grantsEmergency, emergencyDays, enforcedDays
     case creditsEarned, creditsSpent, creditsExpired, downgrades, streakLengthSum
     // Per-person flags (0 or 1), summed to counts of people.
-    case streak3Within14Days, sawPaywall, startedTrial, trialThenPaid, subscriber, annualSubscriber
+    case streak3Within14Days, streak3Eligible, sawPaywall, startedTrial, trialThenPaid, subscriber, annualSubscriber
     case d7Eligible, d7Enforced
 }
 
@@ -102,7 +102,7 @@ public struct EarnedAccessMetrics: ProductMetrics {
             "credits_expired_per_day": C.ratio(c[.creditsExpired], personDays),
             "emergency_day_share": C.ratio(c[.emergencyDays], enforced),
             "mean_streak_length": C.ratio(c[.streakLengthSum], people),
-            "streak_3_share": C.ratio(c[.streak3Within14Days], people),
+            "streak_3_share": C.ratio(c[.streak3Within14Days], c[.streak3Eligible]),
             "downgrades": Double(c[.downgrades]),
             "trial_to_paid": c.ratio(.trialThenPaid, .startedTrial),
             "paywall_to_trial": c.ratio(.startedTrial, .sawPaywall),

@@ -143,7 +143,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let values = acc.kpiValues()
         for (file, header) in Self.reportFiles {
             var table = CSVTable(header: header)
-            table.append(contentsOf: file == "kpis.csv" ? KPITable.replicationRows(values, keys) : Self.rows(file, acc, keys))
+            table.append(contentsOf: file == "kpis.csv" ? KPITable.replicationRows(values, keys, horizonDays: scenario.horizonDays) : Self.rows(file, acc, keys))
             try spool.append(arm: i, file: file, table)
         }
         if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
@@ -211,7 +211,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
                 let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: product)
                 var pooled = CSVTable(header: header)
                 if file == "kpis.csv" {
-                    pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys))
+                    pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
                 } else if arm.replications > 1 && file != "energy-by-effect.csv" {
                     pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
                 }

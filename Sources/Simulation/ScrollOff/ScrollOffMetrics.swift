@@ -12,6 +12,8 @@ public enum ScrollOffCount: Int, CounterKey {
     // Retention's two readings (audit D2): the product in use (the charter ids) and the app opened.
     case d1Active, d1Eligible, d7ActivesActive, d7ActivesEligible, d30PaidActive, d30PaidEligible
     case d1Opened, d7ActivesOpened, d30PaidOpened
+    /// People observed long enough for a windowed KPI (audit 2026-11-25 E9): 15, 46, 8 and 15 local days.
+    case streak7Eligible, warrior30Eligible, insightEligible, paid14Eligible
 }
 
 /// One person's Scroll Off figures.
@@ -56,11 +58,11 @@ public struct ScrollOffMetrics: ProductMetrics {
             "shields_per_day": Counters<ScrollOffCount>.ratio(c[.shieldsOnActiveDays], common[.inUseDays]),
             "willpower_win_share": c.ratio(.willpowerWins, .shields),
             "intentions_per_user": Counters<ScrollOffCount>.ratio(c[.intentions], people),
-            "streak_7_share": Counters<ScrollOffCount>.ratio(c[.streak7Within14Days], people),
-            "milestone_30_share": Counters<ScrollOffCount>.ratio(c[.warrior30Within45Days], people),
-            "pattern_insight_engagement": Counters<ScrollOffCount>.ratio(c[.insightWithin7Days], people),
+            "streak_7_share": c.ratio(.streak7Within14Days, .streak7Eligible),
+            "milestone_30_share": c.ratio(.warrior30Within45Days, .warrior30Eligible),
+            "pattern_insight_engagement": c.ratio(.insightWithin7Days, .insightEligible),
             "self_efficacy_views": Counters<ScrollOffCount>.ratio(c[.sawSelfEfficacyMessage], people),
-            "free_to_paid_14d": Counters<ScrollOffCount>.ratio(c[.paidWithin14Days], people),
+            "free_to_paid_14d": c.ratio(.paidWithin14Days, .paid14Eligible),
             "annual_mix": Counters<ScrollOffCount>.ratio(c[.annualSubscribers], common[.subscribers]),
             "token_revenue_share": tokens.total.tokenShare ?? .nan,
             "authorization_retention": c[.reachedA1] > 0 ? 1 - c.ratio(.a1Revoked, .reachedA1) : .nan,
