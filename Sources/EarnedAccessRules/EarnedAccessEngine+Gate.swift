@@ -49,7 +49,7 @@ extension EarnedAccessEngine {
     public func gateOffer(for app: AppID, at now: Instant) -> GateOffer {
         let source = shieldingSource(at: now)
         var options: [GateOption] = []
-        for m in EarnedAccessParameters.creditDurations {
+        for m in EarnedAccessParameters.creditDurations where !hiddenAfterDowngrade(minutes: m) {
             let c = GateChoice.credits(minutes: m)
             options.append(GateOption(choice: c, minutes: m, cost: parameters.creditCost(minutes: m), delaySeconds: 0,
                                       disabledReason: refusal(app, c, now)))
@@ -69,6 +69,13 @@ extension EarnedAccessEngine {
                          emergenciesLeftToday: max(0, parameters.emergencyPerDay - emergenciesToday))
     }
 
+    /// Seed 003 §5 Trial downgrade behavior: "Unlock durations: hide 15/30 in UI; keep only 5" — after a downgrade
+    /// the longer credit unlocks are not shown at all (not behind the paywall) until the person is Pro again (audit
+    /// 2026-11-25 E12).
+    func hiddenAfterDowngrade(minutes m: Int) -> Bool {
+        tier == .free && downgradedAt != nil && m > parameters.freeMaxUnlockMinutes
+    }
+
     /// Why a gate choice cannot be applied now (nil: it can). The single rule of the gate, used by the offer and by
     /// `unlock` alike.
     ///
@@ -80,7 +87,7 @@ extension EarnedAccessEngine {
     /// - Strictness (inventory row 33, assumption): Strict has no quests and a cooldown; Hard only the emergency.
     /// - No stacking (inventory row 43); one quest or wait at a time; only an app shielded now can be unlocked.
     public func refusal(_ app: AppID, _ c: GateChoice, _ now: Instant) -> EarnedAccessDecision? {
-        if case .credits(let m) = c, !EarnedAccessParameters.creditDurations.contains(m) { return .invalidChoice }
+        if case .credits(let m) = c, !EarnedAccessParameters.creditDurations.contains(m) || hiddenAfterDowngrade(minutes: m) { return .invalidChoice }
         if c == .copyTextQuest && !parameters.copyTextEnabled { return .methodDisabled }
         guard authorization == .granted else { return .authorizationRequired }
         guard let source = shieldingSource(at: now), isEnforced(app) else { return .appNotShielded }

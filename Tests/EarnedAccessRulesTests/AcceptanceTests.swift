@@ -209,7 +209,12 @@ struct AcceptanceTests {
         h.send(.appOpened, at: h.at(7, 10, 21))
         let offer = h.engine.gateOffer(at: h.at(7, 10, 21))!
         let credits = offer.options.filter { if case .credits = $0.choice { return true }; return false }
-        #expect(credits.filter { $0.disabledReason != .paywall }.map(\.minutes) == [5])
+        // §5 downgrade "Unlock durations: hide 15/30 in UI; keep only 5" (audit 2026-11-25 E12): not shown at all,
+        // not even behind the paywall, and choosing them is no paywall moment.
+        #expect(credits.map(\.minutes) == [5])
+        let fifteen = h.send(.unlock(AppID(1), .credits(minutes: 15)), at: h.at(7, 10, 21))
+        #expect(fifteen.decision == .invalidChoice)
+        #expect(!fifteen.events.contains { $0.name == "paywall_shown" })
         #expect(h.problems.isEmpty, "\(h.problems)")
     }
 
