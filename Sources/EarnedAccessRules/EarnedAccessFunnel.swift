@@ -83,7 +83,8 @@ public enum EarnedAccessKPIs {
         kpi("unlocks_per_day_emergency", "Emergency unlocks per day", "engagement", "count_per_day", "person-days with the product enforced",
             "per day_id", "count of unlock_granted(method=EMERGENCY) per day_id", "§6 Unlock methods"),
         kpi("willpower_share", "Willpower share", "engagement", "fraction", "shields met", "whole run",
-            "share of shield_shown with no unlock_granted for that app within 10 minutes", "§1 Product positioning"),
+            "shields the person gave up at (closed, and did not go through the Unlock Gate) ÷ shield_shown (charter audit 2026-11-25: the "
+                + "earlier text, no unlock_granted within 10 minutes, was not what was counted)", "§1 Product positioning"),
         kpi("credits_earned_per_day", "Credits earned per day", "focus_bank", "count_per_day", "person-days", "per day_id",
             "sum of credits_earned.amount per day_id", "§6 Credits (Focus Bank)"),
         kpi("credits_spent_per_day", "Credits spent per day", "focus_bank", "count_per_day", "person-days", "per day_id",

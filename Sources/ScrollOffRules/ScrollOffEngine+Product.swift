@@ -67,6 +67,10 @@ let scrollOffDescriptor: ProductDescriptor = {
         ],
         // Parameters no simulated life moves, and why (checked by ParameterSensitivityTests).
         notSimulable: [
+            "paywall.chips.per_app_wallets":
+                "the simulated people set up per-app wallets only once they are Pro (on Free they try a spend cap, whose chip is paywall.chips.daily_spend_cap), so the per-app-wallet chip is never raised",
+            "paywall.chips.cooldown":
+                "the cooldown chip shows when an unblock is refused in its cooldown; the simulated people unblock only when leaving, rarely inside a cooldown (audit 2026-11-25 E7), so the chip almost never decides anything",
             "tokens.purchasable_outside_shield":
                 "the simulated people buy emergency tokens only at the shield, where §5.2 puts them (\"Show as last resort only\"); buying one from a store screen is not a behaviour they have",
             "earn.starter_credit_requires_authorization":

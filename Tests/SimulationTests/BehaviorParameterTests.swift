@@ -62,7 +62,7 @@ struct BehaviorParameterTests {
             ("shield.urge_weight", 0), ("shield.temperature", 10), ("shield.constant.peek", -10),
         ]
         // The component purchase behaviour, so that purchases happen among 30 people (the purchase probes move them).
-        var yaml = "name: probes\nhorizon_days: 10\npopulation:\n  installs: 30\n" + MechanismBehavior.yaml() + "arms:\n  - name: control\n"
+        var yaml = "name: probes\nhorizon_days: 10\npopulation:\n  installs: 60\n" + MechanismBehavior.yaml() + "arms:\n  - name: control\n"
         for (i, (key, value)) in probes.enumerated() { yaml += "  - name: p\(i)\n    behavior: {\(key): \(value)}\n" }
         let run = try Self.run(yaml)
         let prints = run.arms.map(ParameterSensitivityTests.fingerprint)

@@ -115,9 +115,16 @@ struct ParameterSensitivityTests {
         return render(root)
     }
 
+    static let freeUpsells = [("paywall.chips.daily_earn_cap", "true"), ("paywall.chips.free_peek_limit", "true")]
+
     /// Settings a parameter is only read under (documented beside the parameter in the catalogue).
     static let prerequisites: [String: [(String, String)]] = [
         "milestones.streak_min_awards_per_day": [("milestones.streak_day_rule", "earn_award")],
+        // Premium's rules need Premium subscribers: with only the charter's chips (issue 25, E2) 40 people rarely
+        // buy, so these are probed with the earn-cap and used-up-peek chips on (Free's daily upsells).
+        "earn.daily_cap_minutes.premium": Self.freeUpsells, "earn.rollover_days.premium": Self.freeUpsells,
+        "earn.rollover_counts_earning_day": Self.freeUpsells, "bypass.free_peeks_per_day.premium": Self.freeUpsells,
+        "curfew.reminder_lead_minutes": Self.freeUpsells,
         "prices.lifetime": [("prices.lifetime_enabled", "true")],
     ]
 

@@ -22,6 +22,7 @@ struct ScrollOffRenewalTests {
               installs: 40
             rules:
               prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 500}
+            behavior: {purchase.buy_constant: -3}
             """, fileName: "renewals.yaml")
         let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         var renewals = 0, checked = 0
