@@ -10,21 +10,25 @@ struct ScrollOffRenewalTests {
     /// Collects trace rows from many lives (single-threaded test code).
     final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
 
-    @Test("every renewal charge comes exactly one day after a decision to keep, across February and 30- and 31-day months")
-    func decisionsPrecedeRenewalsByOneDay() throws {
-        // Cheap monthly plans (and a dear annual one) so that people subscribe monthly and renew through February
-        // and the months after.
+    /// Cheap monthly plans (and a dear annual one) and a component-value buy constant, so that many people subscribe
+    /// monthly and renew through February and the months after, from 2026-01-05.
+    static func monthlySubscribers(days: Int, installs: Int) throws -> (ResolvedScenario, World<ScrollOffProduct>) {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
             name: renewals
             start: 2026-01-05
-            horizon_days: 160
+            horizon_days: \(days)
             population:
-              installs: 40
+              installs: \(installs)
             rules:
               prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 500}
             behavior: {purchase.buy_constant: -3}
             """, fileName: "renewals.yaml")
-        let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        return (scenario, try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1))
+    }
+
+    @Test("every renewal charge comes exactly one day after a decision to keep, across February and 30- and 31-day months")
+    func decisionsPrecedeRenewalsByOneDay() throws {
+        let (scenario, world) = try Self.monthlySubscribers(days: 160, installs: 40)
         var renewals = 0, checked = 0
         for person in 0..<scenario.arms[0].population.installs {
             let box = Rows()
@@ -50,18 +54,8 @@ struct ScrollOffRenewalTests {
 struct ScrollOffOneRenewalDecisionTests {
     @Test("every renewal decision falls exactly a day before its period's end, at most once per period, exercises or not")
     func oneDecisionPerPeriod() throws {
-        // Cheap plans so that many subscribe, and the mindfulness step at every bypass so that exercises end often.
-        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
-            name: renewals-and-exercises
-            start: 2026-01-05
-            horizon_days: 70
-            population:
-              installs: 120
-            rules:
-              prices: {premium_monthly: 0.49, pro_monthly: 0.99, pro_annual: 500}
-            behavior: {purchase.buy_constant: -3}
-            """, fileName: "renewals.yaml")
-        let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        // Subscribers who meet shields (and so finish mindfulness exercises) while their periods run.
+        let (scenario, world) = try ScrollOffRenewalTests.monthlySubscribers(days: 70, installs: 120)
         var decisions = 0, exercisesWhileSubscribed = 0
         for person in 0..<scenario.arms[0].population.installs {
             let box = ScrollOffRenewalTests.Rows()

@@ -25,6 +25,13 @@ public struct Counters<Key: CounterKey>: Mergeable, Sendable, Hashable, Codable 
         for i in values.indices { values[i] += other.values[i] }
     }
 
+    /// A per-person flag of a figure "within N days of install", kept only for a person observed the whole window,
+    /// who is then counted in `eligible` — the figure's population (audit 2026-11-25 E9).
+    public mutating func flag(_ key: Key, withinWindowObserved observed: Bool, eligible: Key) {
+        flag(eligible, observed)
+        if !observed { flag(key, false) }
+    }
+
     /// `a / b`, NaN when `b` is 0.
     public func ratio(_ a: Key, _ b: Key) -> Double { Counters.ratio(self[a], self[b]) }
 

@@ -41,12 +41,18 @@ public struct KPIDefinition: Hashable, Sendable, TargetRanged {
     }
 }
 
+/// How long a run is against what a figure needs (the KPIs' `applies`, the world check's `applies`).
+public enum RunLength {
+    /// `needs N days; run has M` when a run of `horizonDays` is shorter than `days`, else nil.
+    public static func shortfall(needs days: Int, horizonDays h: Int) -> String? { h < days ? "needs \(days) days; run has \(h)" : nil }
+}
+
 extension KPIDefinition {
     /// `kpis.csv`'s `applies`: `yes` when measured, else why not — the run is shorter than the KPI's window, or no one
     /// is in its population (audit 2026-11-25 E9: never 0 and "not met").
     public func applies(measured: Bool, horizonDays: Int) -> String {
         if measured { return "yes" }
-        if let w = windowDays, horizonDays <= w { return "needs \(w + 1) days; run has \(horizonDays)" }
+        if let w = windowDays, let short = RunLength.shortfall(needs: w + 1, horizonDays: horizonDays) { return short }
         return population.isEmpty ? "no one to measure" : "no one in its population (\(population))"
     }
 }

@@ -103,10 +103,9 @@ extension EarnedAccessAdapter {
             declinePaywall(&life, at: now)
             return
         }
-        let plan = plans[pick]
-        life.decide(.paywallPurchase, offers[pick].trialDays > 0 ? .startTrial : plan == .lifetime ? .buyLifetime
-                                          : plan == .annual ? .buyAnnual : .buyMonthly, at: now)
-        let d = life.send(.paywallResponse(offers[pick].trialDays > 0 ? .startTrial(plan) : .buy(plan)), at: now)
+        let plan = plans[pick], trial = offers[pick].trialDays > 0
+        life.decide(.paywallPurchase, trial ? .startTrial : plan == .lifetime ? .buyLifetime : plan == .annual ? .buyAnnual : .buyMonthly, at: now)
+        let d = life.send(.paywallResponse(trial ? .startTrial(plan) : .buy(plan)), at: now)
         guard d == .trialStarted || d == .subscribed else { return }
         bookRenewalDecision(&life)
         for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
@@ -147,7 +146,7 @@ extension EarnedAccessAdapter {
             keeps = life.world.purchase.renews(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
                                                valueFelt: value, isFirstRenewal: life.summary.tally.renewals == 0, rng: life.purchases)
         }
-        let detail = "\(keeps ? "keep" : "cancel") \(plan)\(life.engine.inTrial ? " (trial)" : "")"
+        let detail = "\(keeps ? "keep" : "cancel") \(plan)\(inTrial ? " (trial)" : "")"
         life.trace(kind: "renewal-decision", detail: detail, at: now)
         life.decide(inTrial ? .trialKeep : .renewalKeep, keeps ? .keep : .cancel, at: now)
         if !keeps { life.send(.cancelAutoRenew, at: now) }
@@ -200,8 +199,6 @@ extension EarnedAccessAdapter {
         life.summary.tally.observedDays = max(0, life.summary.observedDays)
         if life.summary.observedDays > 7 { life.summary.tally.counts.flag(.d7Eligible) }
         // Windowed KPIs count only people observed for their whole window (audit 2026-11-25 E9).
-        let streakObserved = life.summary.observedDays > 14
-        life.summary.tally.counts.flag(.streak3Eligible, streakObserved)
-        if !streakObserved { life.summary.tally.counts.flag(.streak3Within14Days, false) }
+        life.summary.tally.counts.flag(.streak3Within14Days, withinWindowObserved: life.summary.observedDays > 14, eligible: .streak3Eligible)
     }
 }

@@ -16,7 +16,7 @@ extension EarnedAccessAdapter {
         case .modeStarted:
             markEnforced(&life, day: day)
         case .shieldShown(let app, _, _):
-            life.offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
+            life.offerShieldDecision(over: app, at: t)
             life.summary.tally.counts[.shields] += 1
             markEnforced(&life, day: day)
         case .unlockGateOpened:

@@ -23,9 +23,7 @@ extension EarnedAccessAdapter {
         life.send(.onboarding(.goalSelected), at: t)
         t = t + .seconds(30)
         let comfort = life.person.techComfort
-        let grants = life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 0, grants ? .complete : .dropOut, at: t)
-        guard grants else {
+        guard life.onboardingStep(0, completes: life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding), at: t) else {
             life.send(.authorization(.denied), at: t)
             life.dormant = true
             return
@@ -39,9 +37,7 @@ extension EarnedAccessAdapter {
         }
         life.send(.onboarding(.appsPicked), at: t)
         t = t + .seconds(20)
-        let configures = life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 1, configures ? .complete : .dropOut, at: t)
-        guard configures else {
+        guard life.onboardingStep(1, completes: life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding), at: t) else {
             life.trace(kind: "onboarding", detail: "abandoned at the first mode", at: t)
             return
         }
@@ -55,9 +51,9 @@ extension EarnedAccessAdapter {
             schedule(.addSleepMode, at: evening, &life)
         }
         t = t + .seconds(30)
-        let confirms = life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 2, confirms ? .complete : .dropOut, at: t)
-        if confirms { life.send(.onboarding(.unlockStyleConfirmed), at: t) }
+        if life.onboardingStep(2, completes: life.world.onboarding.completesStep(.configuration, techComfort: comfort, rng: life.onboarding), at: t) {
+            life.send(.onboarding(.unlockStyleConfirmed), at: t)
+        }
         t = t + .seconds(15)
         life.send(.onboarding(.home), at: t)
         for _ in 0..<life.world.habits.habitsSetUp(rng: life.features) {

@@ -245,4 +245,16 @@ extension PersonLife {
         offerDecision(kind, moment: moment)
         decide(kind, outcome, at: now)
     }
+
+    /// Onboarding step `step` (0, 1, … in the product's order) is shown and the person completes it or drops out
+    /// there: the decision is recorded and returned, for `guard life.onboardingStep(…) else { … }`.
+    public mutating func onboardingStep(_ step: Int, completes: Bool, at now: Instant) -> Bool {
+        decideAtMoment(.onboardingStep, moment: Int64(step), completes ? .complete : .dropOut, at: now)
+        return completes
+    }
+
+    /// The opportunity of a shield shown (or an exercise at it ending) over `app` at `t`: one per instant and app.
+    public mutating func offerShieldDecision(over app: AppID, at t: Instant) {
+        offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
+    }
 }

@@ -150,13 +150,10 @@ extension ScrollOffAdapter {
         if s.observedDays > 7, s.tally.reachedA2 { flags(day: 7, .d7ActivesEligible, .d7ActivesActive, .d7ActivesOpened) }
         if s.observedDays > 30, s.tally.subscribedAtDay30 { flags(day: 30, .d30PaidEligible, .d30PaidActive, .d30PaidOpened) }
         // Windowed KPIs count only people observed for their whole window (audit 2026-11-25 E9).
-        for (flag, eligible, days) in [(ScrollOffCount.streak7Within14Days, ScrollOffCount.streak7Eligible, 14),
-                                       (.warrior30Within45Days, .warrior30Eligible, 45), (.insightWithin7Days, .insightEligible, 7),
-                                       (.paidWithin14Days, .paid14Eligible, 14)] {
-            let observed = s.observedDays > days
-            c.flag(eligible, observed)
-            if !observed { c.flag(flag, false) }
-        }
+        c.flag(.streak7Within14Days, withinWindowObserved: s.observedDays > 14, eligible: .streak7Eligible)
+        c.flag(.warrior30Within45Days, withinWindowObserved: s.observedDays > 45, eligible: .warrior30Eligible)
+        c.flag(.insightWithin7Days, withinWindowObserved: s.observedDays > 7, eligible: .insightEligible)
+        c.flag(.paidWithin14Days, withinWindowObserved: s.observedDays > 14, eligible: .paid14Eligible)
         if s.everSubscribed && s.tally.latestPlanAnnual { c.flag(.annualSubscribers) }
         if c[.reachedA1] == 1 && s.tally.revokedAuthorization { c.flag(.a1Revoked) }
         life.summary.tally.counts = c

@@ -16,7 +16,7 @@ extension ScrollOffAdapter {
         case .appOpened:
             life.recordActiveDay()
         case .shieldShown(let app, _):
-            life.offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
+            life.offerShieldDecision(over: app, at: t)
             life.summary.tally.counts[.shields] += 1
             life.state.todayShields += 1
         case .shieldDismissedNoSpend:

@@ -17,18 +17,16 @@ extension ScrollOffAdapter {
         life.send(.onboarding(.appOpened), at: t)
         life.engagement.record(.appOpened)
         t = t + .seconds(30)
-        let grants = life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 0, grants ? .complete : .dropOut, at: t)
-        guard grants else {
+        guard life.onboardingStep(0, completes: life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort,
+                                                                                    rng: life.onboarding), at: t) else {
             life.send(.onboarding(.permissionDenied), at: t)
             life.dormant = true
             return
         }
         life.send(.onboarding(.permissionGranted), at: t)
         t = t + .seconds(45)
-        let plans = life.person.planning.completesStep(techComfort: life.person.techComfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 1, plans ? .complete : .dropOut, at: t)
-        guard plans else {
+        guard life.onboardingStep(1, completes: life.person.planning.completesStep(techComfort: life.person.techComfort, rng: life.onboarding),
+                                  at: t) else {
             life.trace(kind: "onboarding", detail: "abandoned at the if-then plan step", at: t)
             life.dormant = true
             return
@@ -49,9 +47,10 @@ extension ScrollOffAdapter {
             t = t + .seconds(10)
         }
         t = setUpOptionalFeatures(&life, at: t)
-        let demo = life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort, rng: life.onboarding)
-        life.decideAtMoment(.onboardingStep, moment: 2, demo ? .complete : .dropOut, at: t)
-        if demo { life.send(.onboarding(.demoBlockCompleted), at: t) }
+        if life.onboardingStep(2, completes: life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort,
+                                                                                 rng: life.onboarding), at: t) {
+            life.send(.onboarding(.demoBlockCompleted), at: t)
+        }
         t = t + .seconds(20)
         life.send(.onboarding(.finished), at: t)
         settlePaywall(&life, at: t)

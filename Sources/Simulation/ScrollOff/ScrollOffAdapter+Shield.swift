@@ -211,7 +211,7 @@ extension ScrollOffAdapter {
         let avoided = life.choices.uniform() >= acting
         // The exercise's end is a moment of its own: the person answers it (avoided: the shield closes), and if they
         // still want in, the encounter's rounds go on under it.
-        life.offerDecision(.shieldChoice, moment: now.millisecondsSinceEpoch &* 64 &+ Int64(e.app.rawValue))
+        life.offerShieldDecision(over: e.app, at: now)
         if avoided { life.decide(.shieldChoice, .close, at: now) }
         life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
         if e.optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }

@@ -173,7 +173,7 @@ extension RunAccumulator {
         let revenue = Adapter.Engine.descriptor.revenue
         let w = world.counts
         var m: [String: WorldMeasurement] = [:]
-        func needs(_ days: Int) -> String? { h < days ? "needs \(days) days; run has \(h)" : nil }
+        func needs(_ days: Int) -> String? { RunLength.shortfall(needs: days, horizonDays: h) }
         let noDays = "no person-day observed"
         m["unlocks_per_day"] = common[.personDays] > 0 ? .value(common.ratio(.pickups, .personDays)) : .notApplicable(noDays)
         m["sessions_under_30s_share"] = .share(common[.sessionsUnder30s], of: common[.sessions], else: "no phone session")
