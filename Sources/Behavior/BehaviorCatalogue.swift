@@ -111,7 +111,7 @@ public enum BehaviorCatalogue {
         p("purchase.reason_boost.usage_cap_reached", 0.5, -20...20, "buy utility added at a paywall raised by a usage cap met in an urge (no such paywall in Scroll Off)"),
         p("purchase.reason_boost.tier_limit", 0.3, -20...20, "buy utility added at a paywall raised by a tier's count limit"),
         p("purchase.renew_intercept", log(0.56 / 0.44), -20...20,
-          "log-odds of a first monthly renewal at value 0.5 and WTP = price (default logit 0.56)", .assumption("DESIGN.md: 56 %")),
+          "log-odds of a first monthly renewal at value 0.5 and WTP = price (default logit 0.56)", .assumption("docs/DESIGN.md: 56 %")),
         p("purchase.trial_intercept", log(0.36 / 0.64), -20...20,
           "log-odds of trial → paid at value 0.5 and WTP = price (default logit 0.36; no trial in Scroll Off)",
           .publication("RevenueCat 2025–26: 34–38 %")),

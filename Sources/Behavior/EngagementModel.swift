@@ -40,7 +40,7 @@ public enum OnboardingStepKind: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Engagement with the blocker app: an app-open habit with cues, frustration and perceived value, and churn
-/// that emerges from them (DESIGN.md principle 5). All rates are assumptions.
+/// that emerges from them (docs/DESIGN.md principle 5). All rates are assumptions.
 public struct EngagementModel: Hashable, Sendable {
     /// 0…1; built by frustrating events, fades by `frustrationDailyRetention` a day.
     public private(set) var frustration: Double

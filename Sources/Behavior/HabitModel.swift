@@ -31,7 +31,7 @@ public struct HabitParameters: Hashable, Sendable {
 }
 
 /// Habit strength for one behaviour: grows toward an asymptote with each repetition-day, decays with disuse and
-/// levels off (DESIGN.md principle 5).
+/// levels off (docs/DESIGN.md principle 5).
 ///
 /// * Growth, per day with at least one use: y ← a − (a − y)(1 − c')^e, the discrete form of Lally's
 ///   y = a − b·e^(−c·t). Here e = 1 for consecutive days and up to `1 + spacingCredit` after a gap.

@@ -4,12 +4,12 @@ import Stochastics
 /// The names of a persona's overridable parameters, as a scenario writes them (`personas.<name>.<parameter>`).
 ///
 /// Every parameter has a documented default (in `PersonaCatalog.general`) and its source: a calibration figure
-/// from DESIGN.md ("Behavioural calibration targets") or "assumption". Drawn values are clamped to `validRange`.
+/// from docs/DESIGN.md ("Behavioural calibration targets") or "assumption". Drawn values are clamped to `validRange`.
 public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// Expected phone pickups (unlocks) per day, all sources. Apple 2016: 80; Keller et al. 2021: ~78.
     case pickupsPerDay = "pickups_per_day"
     /// Branching ratio of the self-exciting process: expected follow-up pickups triggered by one. Assumption,
-    /// calibrated so ~50% of pickups come within 3 min of the previous one (DESIGN.md).
+    /// calibrated so ~50% of pickups come within 3 min of the previous one (docs/DESIGN.md).
     case burstiness
     /// Time constant of the self-excitation, minutes. Assumption (same calibration).
     case burstDecayMinutes = "burst_decay_minutes"
@@ -19,7 +19,7 @@ public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomSt
     case urgeShare = "urge_share"
     /// Multiplier on the session-length distributions. Assumption (1 keeps Andrews et al. 2015: ≥50% < 30 s).
     case sessionLengthScale = "session_length_scale"
-    /// Weekend pickup-rate multiplier. DESIGN.md: "weekends a few % higher".
+    /// Weekend pickup-rate multiplier. docs/DESIGN.md: "weekends a few % higher".
     case weekendFactor = "weekend_factor"
     /// Local hour (fractional, may exceed 24) at which sleep starts on weeknights. Assumption.
     case sleepStartHour = "sleep_start_hour"
@@ -141,7 +141,7 @@ public enum DailyProfile: String, CaseIterable, Sendable, Hashable {
     /// Late-night scroller: peak 22–01h.
     case lateNight = "late-night"
 
-    /// 24 relative weights for local hours 0…23 (assumption, shaped to DESIGN.md's evening peak).
+    /// 24 relative weights for local hours 0…23 (assumption, shaped to docs/DESIGN.md's evening peak).
     public var hourWeights: [Double] {
         switch self {
         case .dayWorker:

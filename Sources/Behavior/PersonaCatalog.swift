@@ -9,7 +9,7 @@ public enum PersonaCatalog {
     public static let generalDistributions: [PersonaParameter: Distribution] = [
         // Apple 2016: 80 unlocks/day; Keller et al. 2021: ~78. Median 74, mean ≈ 82.
         .pickupsPerDay: .lognormal(median: 74, sigma: 0.45),
-        // Assumption, calibrated to "~50% of pickups within 3 min of the previous one" (DESIGN.md).
+        // Assumption, calibrated to "~50% of pickups within 3 min of the previous one" (docs/DESIGN.md).
         .burstiness: .beta(a: 10, b: 10),
         .burstDecayMinutes: .fixed(1.5),
         // Heitmayer & Lahlou 2021: ~11% of sessions start from a notification.
@@ -21,7 +21,7 @@ public enum PersonaCatalog {
         // whole run did not (0.49: scrolling habits grow over weeks, so urges — the longest sessions — take a larger
         // share); 0.9 shortens every session by 10 %.
         .sessionLengthScale: .lognormal(median: 0.9, sigma: 0.25),
-        // DESIGN.md: weekends a few % higher.
+        // docs/DESIGN.md: weekends a few % higher.
         .weekendFactor: .fixed(1.04),
         // Assumption: asleep ≈ 23:30–07:00.
         .sleepStartHour: .normal(mean: 23.5, sd: 0.75),

@@ -31,7 +31,7 @@ public enum PurchaseDecision: String, Hashable, Sendable { case none, monthly, a
 
 public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 
-/// Buy, upgrade, renew and cancel decisions (DESIGN.md principle 5). Surplus is
+/// Buy, upgrade, renew and cancel decisions (docs/DESIGN.md principle 5). Surplus is
 /// r = ln(WTP·(0.5 + value felt) / monthly price), so at value 0.5 a person whose WTP equals the price has r = 0.
 ///
 /// * Buying at a paywall (`Paywall`, any list of tier × period offers): MNL over none (0) and each offer; see
@@ -41,7 +41,7 @@ public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 ///   (`buyConstant + wSurplus·r + reason boost`) and annual (monthly + `wDiscount`·ln(12·monthly/annual) +
 ///   `annualConstant` + `wValueAnnual`·(value − 0.5)). Kept, unchanged, for the adapters that still call it.
 /// * Renewal: logistic(`renewIntercept` + wValue·(value − 0.5) + wPrice·ln(WTP/price)) — 56% at the reference
-///   (value 0.5, WTP = price) for a first monthly renewal (DESIGN.md); later and annual renewals add `loyaltyBoost`.
+///   (value 0.5, WTP = price) for a first monthly renewal (docs/DESIGN.md); later and annual renewals add `loyaltyBoost`.
 /// * Trial → paid: same form with intercept logit(0.36) (RevenueCat 2025–26: 34–38%).
 /// * Every price enters these terms as at least `priceFloorUSD` (a plan priced 0 is a free plan; see there).
 public struct PurchaseModel: Hashable, Sendable {

@@ -91,7 +91,7 @@ public struct ChoiceContext: Hashable, Sendable {
     }
 }
 
-/// Multinomial-logit choice at a shield among exactly the offered options (DESIGN.md principle 5).
+/// Multinomial-logit choice at a shield among exactly the offered options (docs/DESIGN.md principle 5).
 ///
 /// Utilities (close is the reference, utility 0); deliberation D = 1 − `habitDeliberationCut`·habit scales every
 /// cost the person weighs (self-control, price, credit), so strong habits act more automatically:

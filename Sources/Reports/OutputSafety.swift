@@ -62,7 +62,7 @@ public enum ExistingOutput: Equatable, Sendable {
     case notAFolder(String)
 }
 
-/// The rules that keep Habitat from destroying what it did not write (DESIGN.md, principle 8; issue 11).
+/// The rules that keep Habitat from destroying what it did not write (docs/DESIGN.md, principle 9; issue 11).
 ///
 /// A report folder may be written only where nothing stands, into an empty folder, or over a Habitat folder of the
 /// kind the command writes — and then only the files Habitat wrote are replaced. The working directory, its

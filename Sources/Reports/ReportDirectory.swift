@@ -12,7 +12,7 @@ public struct ReportWriteError: Error, CustomStringConvertible {
 }
 
 /// Writes a set of report files so that readers see either the complete previous report or the complete new
-/// one, never a mixture or a partial file (DESIGN.md, principle 8) — and replaces only what Habitat wrote.
+/// one, never a mixture or a partial file (docs/DESIGN.md, principle 10) — and replaces only what Habitat wrote.
 ///
 /// `init` refuses a destination that is not absent, empty or a Habitat folder of `kind` (`OutputSafety`), before any
 /// work starts. Files are written into a hidden staging folder beside the destination

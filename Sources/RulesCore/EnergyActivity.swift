@@ -1,4 +1,4 @@
-/// The kinds of work an app makes a phone do, each charged through the energy model (DESIGN.md, principle 7).
+/// The kinds of work an app makes a phone do, each charged through the energy model (docs/DESIGN.md, principle 7).
 ///
 /// Rule engines report these as effects; the simulator's per-device energy model prices them.
 public enum EnergyActivity: String, Sendable, CaseIterable, Hashable {

@@ -1,6 +1,6 @@
 /// A point in time: whole milliseconds since the Unix epoch (1970-01-01T00:00:00Z), UTC.
 ///
-/// Integer time keeps every simulation exact and reproducible on every machine (DESIGN.md, principle 2).
+/// Integer time keeps every simulation exact and reproducible on every machine (docs/DESIGN.md, principle 2).
 /// Rule engines receive instants as input; they never read a clock.
 public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Milliseconds since the Unix epoch.

@@ -1,4 +1,4 @@
-/// One line of a product's money ledger, as a rule engine reports it (DESIGN.md, principle 6).
+/// One line of a product's money ledger, as a rule engine reports it (docs/DESIGN.md, principle 6).
 ///
 /// Amounts are **gross** (what the customer pays, or gets back when negative); store commission and net revenue
 /// are the simulator's business. Engines emit these in their outcomes; reports fold them per month and source.

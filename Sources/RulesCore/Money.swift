@@ -1,7 +1,7 @@
 /// An amount of US dollars held exactly as integer micro-dollars (1 USD = 1 000 000).
 ///
 /// Micro-dollars keep store fees (30 % or 15 % of $4.99) exact, so ledgers add up to the last digit
-/// whatever order they are merged in (DESIGN.md, principle 6).
+/// whatever order they are merged in (docs/DESIGN.md, principle 6).
 public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible, AdditiveArithmetic, Codable {
     /// Micro-dollars.
     public var micros: Int64

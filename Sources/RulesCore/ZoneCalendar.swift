@@ -5,7 +5,7 @@ import Foundation
 /// The zone's UTC-offset transitions (DST changes) are read once from the tz database through Foundation's
 /// `TimeZone` when the calendar is made; afterwards every question — local date, hour, weekday, start of a
 /// local day for any day boundary, next occurrence of a wall-clock time, ISO week, month id — is integer
-/// arithmetic plus a binary search over a handful of transitions (DESIGN.md, principle 2).
+/// arithmetic plus a binary search over a handful of transitions (docs/DESIGN.md, principle 2).
 ///
 /// Instants outside `[from, through]` use the offset in force at the nearest end of the horizon.
 ///

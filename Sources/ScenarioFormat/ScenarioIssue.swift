@@ -1,7 +1,7 @@
 /// One problem found in a scenario: where it is, which key, what was given and what is allowed.
 ///
 /// Issues are collected while a whole scenario is checked, so that one run of `habitat validate` names every
-/// problem at once (DESIGN.md, "Style": errors that speak to a person).
+/// problem at once (docs/DESIGN.md, "Style": errors that speak to a person).
 public struct ScenarioIssue: Hashable, Sendable, CustomStringConvertible {
     /// What sort of problem an issue is; lets tests and tools react without parsing the message.
     public enum Kind: String, Hashable, Sendable {

@@ -1,6 +1,6 @@
 import RulesCore
 
-/// Scroll Off's rule engine for one person: a pure, clock-injected state machine (DESIGN.md, principle 1).
+/// Scroll Off's rule engine for one person: a pure, clock-injected state machine (docs/DESIGN.md, principle 1).
 ///
 /// `handle(_:at:into:)` takes a command or a due timer with the current instant and returns (in the outcome
 /// buffer) the decision with its reason code, the §8.1 analytics events, money and credit ledger lines, device

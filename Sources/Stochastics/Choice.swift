@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// Multinomial-logit choice probabilities (DESIGN.md, principle 5: choices at a shield or paywall).
+/// Multinomial-logit choice probabilities (docs/DESIGN.md, principle 5: choices at a shield or paywall).
 public enum Choice {
     /// The logit (softmax) probabilities `exp(uᵢ/T) / Σⱼ exp(uⱼ/T)`, computed stably by subtracting the
     /// largest utility before exponentiating (log-sum-exp), so utilities of any magnitude work.

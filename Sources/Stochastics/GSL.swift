@@ -1,4 +1,4 @@
-// The one door to C: the only Swift file in Habitat that imports CGSL (DESIGN.md, "Style").
+// The one door to C: the only Swift file in Habitat that imports CGSL (docs/DESIGN.md, "Style").
 // Everything GSL-specific — generator handles, status codes, the error handler — stays in this file;
 // the rest of Stochastics speaks Swift.
 import CGSL

@@ -1,5 +1,5 @@
 import RulesCore
-/// The purpose a random stream serves, e.g. `urges` or `purchases` (DESIGN.md, principle 3).
+/// The purpose a random stream serves, e.g. `urges` or `purchases` (docs/DESIGN.md, principle 3).
 ///
 /// Every purpose draws from its own stream, so drawing more for one purpose never shifts another: an arm that
 /// shows more paywalls consumes more `purchases` numbers but leaves everyone's `urges` untouched.

@@ -70,7 +70,7 @@ struct PickupStatistics {
     }
 }
 
-@Suite("Phone-use calibration (DESIGN.md targets), general persona, 200 people × 14 days, seed 20260302")
+@Suite("Phone-use calibration (docs/DESIGN.md targets), general persona, 200 people × 14 days, seed 20260302")
 struct PhoneUseCalibrationTests {
     static let stats = PickupStatistics.simulate(persona: PersonaCatalog.general, people: 200, days: 14, seed: 20260302)
 

@@ -15,7 +15,7 @@ struct EnergyTests {
         ]
         for (id, wh) in expected {
             let d = try DeviceCatalog.device(id: id)
-            #expect(abs(d.batteryWh - wh) <= 0.05, "\(id): \(d.batteryWh) Wh, DESIGN.md says ≈ \(wh)")
+            #expect(abs(d.batteryWh - wh) <= 0.05, "\(id): \(d.batteryWh) Wh, docs/DESIGN.md says ≈ \(wh)")
             #expect(d.batteryJoules == d.batteryWh * 3600)
             #expect(d.powerScale > 0.5 && d.powerScale < 2)
         }

@@ -1,6 +1,6 @@
 import RulesCore
 
-/// Store commission rules (DESIGN.md, principle 6): 30 % of gross, 15 % for a subscription once the subscriber
+/// Store commission rules (docs/DESIGN.md, principle 6): 30 % of gross, 15 % for a subscription once the subscriber
 /// has over a year of paid tenure, and 15 % on everything for members of the small-business programme.
 public struct StoreFeePolicy: Hashable, Sendable {
     /// Standard commission.

@@ -1,4 +1,4 @@
-/// What every product's rule engine is (DESIGN.md, "the product seam"): a pure, clock-injected state machine for
+/// What every product's rule engine is (docs/DESIGN.md, "the product seam"): a pure, clock-injected state machine for
 /// one person's install of one product.
 ///
 /// An engine is built for a person at their install (`init(parameters:zone:installedAt:)`), then driven one input

@@ -54,12 +54,12 @@ public struct UnknownDeviceError: Error, Hashable, Sendable, CustomStringConvert
     }
 }
 
-/// The phones Habitat knows (DESIGN.md, principle 7 and calibration "Batteries").
+/// The phones Habitat knows (docs/DESIGN.md, principle 7 and calibration "Batteries").
 ///
 /// Capacities are the rated figures printed on the battery labels in the models' regulatory filings, as quoted in
-/// DESIGN.md; nominal cell voltage is 3.85–3.88 V, so Wh ≈ mAh × 3.87 V / 1000.
+/// docs/DESIGN.md; nominal cell voltage is 3.85–3.88 V, so Wh ≈ mAh × 3.87 V / 1000.
 public enum DeviceCatalog {
-    static let designBatteries = "DESIGN.md calibration \"Batteries\" (rated battery-label energy from regulatory filings)"
+    static let designBatteries = "docs/DESIGN.md calibration \"Batteries\" (rated battery-label energy from regulatory filings)"
     static let scaleWhy = "older SoCs spend more energy per operation; A15 generation = 1.0, about ±5–10% per chip"
         + " generation on the same task (Habitat's choice, not a measurement)"
 
@@ -75,13 +75,13 @@ public enum DeviceCatalog {
                batteryWh: 12.41, batterySource: .publication(designBatteries + " ≈ 12.4 Wh; label 3227 mAh, 12.41 Wh"),
                powerScale: 1.0, powerScaleSource: .assumption("the reference chip generation. " + scaleWhy)),
         Device(id: "iphone-14", name: "iPhone 14", chip: "A15 Bionic (5-core GPU)",
-               batteryWh: 12.68, batterySource: .assumption("not in DESIGN.md: 3279 mAh × 3.87 V nominal = 12.68 Wh (battery-label figure as reported from regulatory filings)"),
+               batteryWh: 12.68, batterySource: .assumption("not in docs/DESIGN.md: 3279 mAh × 3.87 V nominal = 12.68 Wh (battery-label figure as reported from regulatory filings)"),
                powerScale: 1.0, powerScaleSource: .assumption("A15, the reference generation. " + scaleWhy)),
         Device(id: "iphone-15", name: "iPhone 15", chip: "A16 Bionic",
                batteryWh: 12.98, batterySource: .publication(designBatteries + " ≈ 13.0 Wh; label 3349 mAh, 12.98 Wh"),
                powerScale: 0.95, powerScaleSource: .assumption("A16 (4 nm), one generation newer than the reference. " + scaleWhy)),
         Device(id: "iphone-15-pro", name: "iPhone 15 Pro", chip: "A17 Pro",
-               batteryWh: 12.67, batterySource: .assumption("not in DESIGN.md: 3274 mAh × 3.87 V nominal = 12.67 Wh (battery-label figure as reported from regulatory filings)"),
+               batteryWh: 12.67, batterySource: .assumption("not in docs/DESIGN.md: 3274 mAh × 3.87 V nominal = 12.67 Wh (battery-label figure as reported from regulatory filings)"),
                powerScale: 0.92, powerScaleSource: .assumption("A17 Pro (3 nm), two generations newer than the reference. " + scaleWhy)),
     ]
 

@@ -60,7 +60,7 @@ public struct EnergyVector: Hashable, Sendable {
 }
 
 /// Energy per unit of each `EnergyActivity` on the reference chip generation (A15), in joules; a device's
-/// `powerScale` multiplies these (DESIGN.md, principle 7).
+/// `powerScale` multiplies these (docs/DESIGN.md, principle 7).
 ///
 /// Units: per event for wakes, callbacks, renders, write batches, notifications and requests; per second for
 /// foreground UI, camera and speech. Every default is documented in `catalogue` with its source. The costs are

@@ -37,7 +37,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public internal(set) var phone: PhoneUseProcess
     public internal(set) var engagement: EngagementModel
     public internal(set) var meter: PersonDayEnergyMeter
-    /// The person's random streams, keyed without arm or product (DESIGN.md principle 3).
+    /// The person's random streams, keyed without arm or product (docs/DESIGN.md principle 3).
     public let urges: RandomStream, sessions: RandomStream, choices: RandomStream, purchases: RandomStream
     public let onboarding: RandomStream, churnStream: RandomStream
     /// Per-opportunity decisions about a product's optional features (set up a schedule, a budget, turn a step

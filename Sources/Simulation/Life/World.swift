@@ -11,7 +11,7 @@ import Stochastics
 ///
 /// Arms of an experiment differ only here (rules, prices, population overrides); every person's random streams
 /// are keyed by `(seed, replication, person, stream)` without the arm or the product, so arms — and products — meet
-/// the same people with the same urges (DESIGN.md, principle 3).
+/// the same people with the same urges (docs/DESIGN.md, principle 3).
 ///
 /// A class, immutable after `init`: every life of the arm holds a reference to the one world, so reading the
 /// world from inside a life (`life.world.choice`) never copies it (a struct here cost a 376-instruction copy of
@@ -54,7 +54,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     let insightViewProbability: Double
     /// How the product's money is reported (sources, segments), read once from its descriptor.
     let revenueModel: RevenueModel
-    /// The store's commission (DESIGN.md principle 6).
+    /// The store's commission (docs/DESIGN.md principle 6).
     let storeFees = StoreFeePolicy()
 
     /// Builds the world of one arm and replication.

@@ -2,7 +2,7 @@ import Behavior
 import Reports
 import RulesCore
 
-/// The person side of one product (DESIGN.md, "the product seam"): what a person does with the product's engine.
+/// The person side of one product (docs/DESIGN.md, "the product seam"): what a person does with the product's engine.
 ///
 /// The shared machinery — `PersonLife` (population draw, the pickup/queue loop, sending inputs and observing
 /// outcomes, money, days, months, churn, energy, traces), `RunAccumulator` and `SimulationRun` (arms,

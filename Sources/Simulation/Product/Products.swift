@@ -6,7 +6,7 @@ import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 
-/// The one place that decides, per product, how Habitat simulates it (DESIGN.md: "one exhaustive switch over the
+/// The one place that decides, per product, how Habitat simulates it (docs/DESIGN.md: "one exhaustive switch over the
 /// product is the only dispatch"). Every command — `run`, `trace`, `check`, `validate`, `compare`, `bench run` —
 /// goes through `adapter(for:)`; a product whose engine is not built yet is refused with `ProductWithoutEngine`.
 public enum Products {

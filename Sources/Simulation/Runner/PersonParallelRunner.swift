@@ -3,7 +3,7 @@ import Synchronization
 import Reports
 
 /// Runs independent people across worker threads and folds their outcomes into one result that is
-/// bit-identical whatever the thread count (DESIGN.md, principle 4).
+/// bit-identical whatever the thread count (docs/DESIGN.md, principle 4).
 ///
 /// People are cut into fixed blocks of `blockSize` consecutive ids. Each block is simulated by one worker into a
 /// fresh accumulator, in id order; finished blocks are merged into the total strictly in block order (a block

@@ -15,7 +15,7 @@ public struct RunInterrupted: Error, CustomStringConvertible {
 }
 
 /// A process-wide stop request, set from a signal handler and polled by workers between people and by the report
-/// writer between files (DESIGN.md, principle 8; issue 11).
+/// writer between files (docs/DESIGN.md, principle 10; issue 11).
 ///
 /// SIGINT, SIGTERM and SIGHUP are handled alike. Inside a clean-stop scope (`withCleanStop`: a simulation or a
 /// report being written) the signal only sets a flag, the work stops at the next checkpoint and its staging folder
