@@ -100,7 +100,7 @@ extension EarnedAccessEngine {
             if source.strictness == .strict && now < lastGrantEnd + parameters.strictCooldown { return .cooldownActive }
             if balance < parameters.creditCost(minutes: m) { return .insufficientCredits }
         case .breathingQuest, .copyTextQuest:
-            if c == .copyTextQuest && tier == .free { return .paywall }
+            if c == .copyTextQuest && tier == .free { return parameters.copyTextPaywall ? .paywall : .proOnly }
             if source.strictness != .standard { return .strictnessForbids }
             if questUnlocksToday >= parameters.questMaxPerDay { return .questLimitReached }
         case .emergency:

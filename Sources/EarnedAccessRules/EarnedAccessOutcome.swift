@@ -35,6 +35,8 @@ public enum EarnedAccessDecision: UInt8, Hashable, Sendable {
     // Refusals
     /// A Pro feature on Free: refused, and the paywall is shown (seed 003 §5 Best paywall / trial trigger moments).
     case paywall
+    /// A Pro feature on Free that is no paywall moment of §5: shown locked, refused without an upsell.
+    case proOnly
     case notFound
     case alreadyAdded
     /// The OS cap on shielded apps (inventory row 10).

@@ -55,6 +55,9 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
     public var breathingLength: TimeSpan
     public var copyTextLength: TimeSpan
     public var copyTextEnabled: Bool
+    /// Assumption (audit 2026-11-25 E14): choosing the copy-text quest on Free shows the paywall. §5's trigger
+    /// moments do not name it, so by default it is locked as Pro-only without an upsell.
+    public var copyTextPaywall: Bool
     public var questUnlockMinutes: Int
     public var questMaxPerDay: Int
     public var emergencyPerDay: Int
@@ -98,6 +101,7 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
         breathingLength = .seconds(Int64(v.int("quest.breathing_seconds")))
         copyTextLength = .seconds(Int64(v.int("quest.copy_text_seconds")))
         copyTextEnabled = v.bool("quest.copy_text_enabled")
+        copyTextPaywall = v.bool("paywall.copy_text_trigger")
         questUnlockMinutes = v.int("quest.unlock_minutes")
         questMaxPerDay = v.int("quest.max_per_day")
         emergencyPerDay = v.int("emergency.per_day")
@@ -177,6 +181,8 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
                 .assumption("copy-text is optional, no values given (inventory row 40)")),
             bool("quest.copy_text_enabled", true, "whether Pro offers the copy-text quest",
                  .assumption("§0 Quests decision \"Copy-text quest = optional\", \"behind a flag\" in a lean v1.2 (inventory row 40)")),
+            bool("paywall.copy_text_trigger", false, "whether choosing the copy-text quest on Free shows the paywall (else it is locked without an upsell)",
+                 .assumption("§5's paywall moments are the 4th app, the 2nd mode, 15/30-minute unlocks and Strict/Hard; copy-text is not among them (audit 2026-11-25 E14)")),
             int("quest.unlock_minutes", 1...60, 5, "minutes a completed quest unlocks",
                 .assumption("no value given (inventory row 39)")),
             int("quest.max_per_day", 0...20, 3, "quest unlocks per day_id (breathing and copy-text together)",

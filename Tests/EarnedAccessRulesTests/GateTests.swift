@@ -19,7 +19,8 @@ struct GateTests {
         #expect(offer.app == AppID(2) && offer.options.map(\.choice) == [.credits(minutes: 5), .credits(minutes: 15), .credits(minutes: 30),
                                                                         .breathingQuest, .copyTextQuest, .emergency])
         #expect(offer.option(.credits(minutes: 5))?.disabledReason == .insufficientCredits)
-        #expect(offer.option(.copyTextQuest)?.disabledReason == .paywall)
+        // §5's paywall moments do not include copy-text: on Free it is locked without an upsell (audit 2026-11-25 E14).
+        #expect(offer.option(.copyTextQuest)?.disabledReason == .proOnly)
         #expect(offer.enabled.map(\.choice) == [.breathingQuest, .emergency])
     }
 

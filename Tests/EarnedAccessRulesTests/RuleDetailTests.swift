@@ -56,7 +56,7 @@ struct RuleDetailTests {
 
     /// Seed 003 §5 Best paywall / trial trigger moments: "Enabling Strict or Hard mode"; Pro "Quest variants
     /// (Breathing + optional Copy-text)".
-    @Test("paywall triggers: strictness on a new mode, copy-text on Free")
+    @Test("paywall triggers: strictness on a new mode; copy-text on Free only where paywall.copy_text_trigger says so (E14)")
     func triggers() {
         var h = Harness()
         h.onboard(apps: [1])
@@ -65,7 +65,12 @@ struct RuleDetailTests {
                 == ["paywall_shown(trigger=strictness)"])
         h.send(.createMode(allDayMode), at: h.at(0, 9))
         h.reachGate(AppID(1), at: h.at(0, 10))
-        #expect(h.send(.unlock(AppID(1), .copyTextQuest), at: h.at(0, 10)).events.array.map(render) == ["paywall_shown(trigger=copy_text)"])
+        let locked = h.send(.unlock(AppID(1), .copyTextQuest), at: h.at(0, 10))
+        #expect(locked.decision == .proOnly && !locked.events.array.contains { $0.name == "paywall_shown" })
+        var upsell = Harness(parameters: params(["paywall.copy_text_trigger": .bool(true)]))
+        upsell.onboard(apps: [1])
+        upsell.reachGate(AppID(1), at: upsell.at(0, 10))
+        #expect(upsell.send(.unlock(AppID(1), .copyTextQuest), at: upsell.at(0, 10)).events.array.map(render) == ["paywall_shown(trigger=copy_text)"])
     }
 
     /// Seed 003 §9 Phase 3 "Paywall placement (after onboarding or after first 'blocked app' moment)".
