@@ -90,6 +90,12 @@ public enum BehaviorCatalogue {
         p("onboarding.completion.configuration", 0.90, 0...1,
           "completion of a configuration step at tech comfort 0.5 (the planning step uses the persona's planning_step_completion)"),
         p("onboarding.completion.payment", 0.25, 0...1, "completion of a payment step at tech comfort 0.5 (not an onboarding step of Scroll Off)"),
+        p("onboarding.strict_block_share", 0.15, 0...1,
+          "share of people who, setting up a block that offers a strictness, ask for a strict one (fewer ways through, a cooldown)",
+          .assumption("no published figure; audit 2026-11-25 E13: no one ever chose Strict or Hard")),
+        p("onboarding.hard_block_share", 0.05, 0...1,
+          "share of people who ask for the hardest block offered (an emergency exit only); drawn before the strict share",
+          .assumption("no published figure; audit 2026-11-25 E13")),
     ]
 
     /// Paywall buy, upgrade, renewal, trial and token utilities (`PurchaseModel`).

@@ -207,17 +207,32 @@ public struct EngagementModel: Hashable, Sendable {
 /// Onboarding step completion with scenario values (`onboarding.completion.*`): p = base^(1.5 − techComfort), the
 /// base being the probability at comfort 0.5. `OnboardingModel(values: .defaults)` decides as
 /// `EngagementModel.completesStep`.
+/// How firm a block a person asks for (a product's strictness levels, e.g. Earned Access's Standard/Strict/Hard).
+public enum BlockFirmness: String, Hashable, Sendable { case standard, strict, hard }
+
 public struct OnboardingModel: Hashable, Sendable {
     public var informational: Double
     public var permission: Double
     public var configuration: Double
     public var payment: Double
+    /// Shares of people asking for a hard or a strict block when a product offers a strictness (assumptions).
+    public var hardBlockShare: Double
+    public var strictBlockShare: Double
 
     public init(values: BehaviorValues = .defaults) {
         informational = values["onboarding.completion.informational"]
         permission = values["onboarding.completion.permission"]
         configuration = values["onboarding.completion.configuration"]
         payment = values["onboarding.completion.payment"]
+        hardBlockShare = values["onboarding.hard_block_share"]
+        strictBlockShare = values["onboarding.strict_block_share"]
+    }
+
+    /// How firm a block the person asks for when a product offers a choice (one uniform from `rng`): hard with
+    /// `hardBlockShare`, strict with `strictBlockShare`, else standard.
+    public func blockFirmness(rng: RandomStream) -> BlockFirmness {
+        let u = rng.uniform()
+        return u < hardBlockShare ? .hard : u < hardBlockShare + strictBlockShare ? .strict : .standard
     }
 
     /// The completion probability at tech comfort 0.5.

@@ -42,6 +42,7 @@ struct BehaviorCatalogueTests {
         "shield.constant.quest": -0.3, "shield.constant.emergency": -1.0, "shield.redirect_step_seconds": 20,
         "shield.wait_for_end_minutes": 10,
         "shield.walk_away_share": 0.2,
+        "onboarding.strict_block_share": 0.15, "onboarding.hard_block_share": 0.05,
         "focus.sessions_per_day": 0.8, "focus.value_weight": 1.5, "focus.median_minutes": 25, "focus.minutes_sigma": 0.45,
         "focus.min_minutes": 10, "focus.max_minutes": 90, "focus.window_start_hour": 9, "focus.window_end_hour": 21,
         "focus.completion_intercept": log(0.75 / 0.25), "focus.completion_efficacy_weight": 2.0, "focus.completion_length_weight": 0.5,

@@ -337,3 +337,28 @@ struct EarnedAccessOneDecisionTests {
         #expect(trials >= 10 && trialDecisions >= 8, "the scenario must start and end trials (\(trials), \(trialDecisions))")
     }
 }
+
+/// Audit 2026-11-25 E13 (Strict/Hard no one used). Seed 003 §5 Pro "Strictness levels (Strict/Hard)"; Best paywall /
+/// trial trigger moments "Enabling Strict or Hard mode": people who want a firmer block ask for it when they set up
+/// their mode; on Free that is a paywall moment, and only Pro people enforce a Strict or Hard mode.
+@Suite("Earned Access: some people ask for Strict or Hard (audit 2026-11-25 E13)", .serialized)
+struct EarnedAccessStrictnessTests {
+    @Test("asking for Strict/Hard on Free shows the strictness paywall; Strict/Hard modes exist only on Pro")
+    func strictnessIsAskedForAndGated() {
+        let scenario = EarnedAccessAdapterTests.scenario(installs: 220, days: 20)
+        var paywalls = 0, firmModes = 0
+        for life in EarnedAccessAdapterTests.lives(of: scenario) {
+            #expect(life.summary.violation == nil)
+            paywalls += EarnedAccessAdapterTests.events(life.rows, "paywall_shown").filter { EarnedAccessAdapterTests.field($0, "trigger") == "strictness" }.count
+            for row in EarnedAccessAdapterTests.events(life.rows, "mode_created") + EarnedAccessAdapterTests.events(life.rows, "strictness_changed") {
+                guard let s = EarnedAccessAdapterTests.field(row, "strictness") ?? row.detail.split(separator: " ").last.map(String.init),
+                      s == "strict" || s == "hard" || s.hasSuffix("=strict") || s.hasSuffix("=hard") else { continue }
+                firmModes += 1
+                #expect(row.product[2] != .text("free"), "a Strict/Hard mode on Free: \(row.detail)")
+            }
+        }
+        // About 20 % of the ~190 people who reach the mode step ask: dozens of strictness paywalls.
+        #expect(paywalls >= 15, "strictness paywalls: \(paywalls)")
+        #expect(firmModes >= 1, "no Pro person enforces a Strict or Hard mode")
+    }
+}

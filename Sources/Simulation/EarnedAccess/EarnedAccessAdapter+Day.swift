@@ -111,6 +111,10 @@ extension EarnedAccessAdapter {
         for app in life.state.wantedApps where life.send(.addApp(app), at: now) == .appAdded { life.state.apps.append(app) }
         life.state.wantedApps.removeAll { life.state.apps.contains($0) }
         if life.state.wantsSleepMode, life.send(.createMode(sleepMode(&life)), at: now) == .modeCreated { life.state.wantsSleepMode = false }
+        // The strictness wanted on Free, set now that Pro allows it.
+        for m in life.engine.modes where !m.locked && m.spec.strictness != life.state.wantedStrictness {
+            life.send(.setStrictness(m.id, life.state.wantedStrictness), at: now)
+        }
     }
 
     /// "Not now": the paywall is dismissed, and the person has learnt what it guards.

@@ -41,8 +41,19 @@ extension EarnedAccessAdapter {
             life.trace(kind: "onboarding", detail: "abandoned at the first mode", at: t)
             return
         }
-        let first = firstMode(&life)
-        life.send(.createMode(first), at: t)
+        var first = firstMode(&life)
+        switch life.world.onboarding.blockFirmness(rng: life.features) {
+        case .standard: break
+        case .strict: life.state.wantedStrictness = .strict
+        case .hard: life.state.wantedStrictness = .hard
+        }
+        first.strictness = life.state.wantedStrictness
+        if life.send(.createMode(first), at: t) == .paywall {
+            // Free: Strict/Hard is the §5 paywall moment, weighed at once; without Pro the mode is Standard.
+            settlePaywall(&life, at: t)
+            first.strictness = life.engine.tier == .pro ? life.state.wantedStrictness : .standard
+            life.send(.createMode(first), at: t)
+        }
         life.send(.onboarding(.firstModeCreated), at: t)
         // A sleep mode beside a work or study block, added the next evening by people given to bedtime schedules
         // (their `bedtime_schedule` propensity; assumption) — on Free the seed's "2nd mode" paywall moment (§5).
@@ -79,7 +90,8 @@ extension EarnedAccessAdapter {
     /// The person's sleep mode over their bedtime (§3 A) 4 template Sleep).
     static func sleepMode(_ life: inout PersonLife<Self>) -> ModeSpec {
         let f = life.person.featureUse
-        return ModeSpec(template: .sleep, window: DailyWindow(start: time(f.bedtimeScheduleStartHour), end: time(f.bedtimeScheduleEndHour)))
+        return ModeSpec(template: .sleep, window: DailyWindow(start: time(f.bedtimeScheduleStartHour), end: time(f.bedtimeScheduleEndHour)),
+                        strictness: life.engine.tier == .pro ? life.state.wantedStrictness : .standard)
     }
 
     static func time(_ hours: Double) -> LocalTimeOfDay {

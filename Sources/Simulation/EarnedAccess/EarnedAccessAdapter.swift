@@ -42,6 +42,10 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var wantedApps: [AppID] = []
         /// A sleep mode the person wanted but Free refused (a 2nd mode): added if they go Pro.
         var wantsSleepMode = false
+        /// The strictness the person wants for their modes (seed 003 §5 Pro "Strictness levels (Strict/Hard)"): on
+        /// Free, asking for it is the paywall moment "Enabling Strict or Hard mode"; without Pro the modes stay
+        /// Standard, and a person who goes Pro sets it then (audit 2026-11-25 E13).
+        var wantedStrictness = Strictness.standard
         var habits: [HabitID] = []
         var plans: [(at: Instant, plan: Plan)] = []
         var lastPaywallDay = -1
