@@ -51,7 +51,7 @@ extension EarnedAccessEngine {
         var options: [GateOption] = []
         for m in EarnedAccessParameters.creditDurations where !hiddenAfterDowngrade(minutes: m) {
             let c = GateChoice.credits(minutes: m)
-            options.append(GateOption(choice: c, minutes: m, cost: parameters.creditCost(minutes: m), delaySeconds: 0,
+            options.append(GateOption(choice: c, minutes: m, cost: creditCost(minutes: m), delaySeconds: 0,
                                       disabledReason: refusal(app, c, now)))
         }
         options.append(GateOption(choice: .breathingQuest, minutes: parameters.questUnlockMinutes, cost: 0,
@@ -62,9 +62,12 @@ extension EarnedAccessEngine {
         }
         options.append(GateOption(choice: .emergency, minutes: parameters.emergencyUnlockMinutes, cost: 0,
                                   delaySeconds: Int(parameters.emergencyWait.wholeSeconds), disabledReason: refusal(app, .emergency, now)))
-        let cooldownEnd = lastGrantEnd + parameters.strictCooldown
+        // Strict's cooldown, and on Pro the mode's own (UX principle 3 "Always show the cost (… cooldown …)").
+        let strictEnd = source?.strictness == .strict ? lastGrantEnd + parameters.strictCooldown : .distantPast
+        let modeMinutes = tier == .pro ? source?.mode.flatMap { id in modes.first { $0.id == id }?.spec.cooldownMinutes } : nil
+        let cooldownEnd = max(strictEnd, modeMinutes.map { lastGrantEnd + .minutes(Int64($0)) } ?? .distantPast)
         return GateOffer(app: app, balance: balance, streak: streak, mode: source?.mode, strictness: source?.strictness ?? .standard,
-                         options: options, cooldownEndsAt: source?.strictness == .strict && now < cooldownEnd ? cooldownEnd : nil,
+                         options: options, cooldownEndsAt: now < cooldownEnd ? cooldownEnd : nil,
                          questsLeftToday: max(0, parameters.questMaxPerDay - questUnlocksToday),
                          emergenciesLeftToday: max(0, parameters.emergencyPerDay - emergenciesToday))
     }
@@ -93,12 +96,13 @@ extension EarnedAccessEngine {
         guard let source = shieldingSource(at: now), isEnforced(app) else { return .appNotShielded }
         if grant(for: app, at: now) != nil { return .alreadyGranted }
         if pending != nil { return .busy }
+        if c.method != .emergency, let r = modeControlsRefusal(source.mode, now) { return r }
         switch c {
         case .credits(let m):
             if tier == .free && m > parameters.freeMaxUnlockMinutes { return .paywall }
             if source.strictness == .hard { return .strictnessForbids }
             if source.strictness == .strict && now < lastGrantEnd + parameters.strictCooldown { return .cooldownActive }
-            if balance < parameters.creditCost(minutes: m) { return .insufficientCredits }
+            if balance < creditCost(minutes: m) { return .insufficientCredits }
         case .breathingQuest, .copyTextQuest:
             if c == .copyTextQuest && tier == .free { return parameters.copyTextPaywall ? .paywall : .proOnly }
             if source.strictness != .standard { return .strictnessForbids }
@@ -125,7 +129,7 @@ extension EarnedAccessEngine {
         out.events.append(.unlockAttemptCreated(app, c.method))
         switch c {
         case .credits(let m):
-            let cost = parameters.creditCost(minutes: m)
+            let cost = creditCost(minutes: m)
             balance -= cost
             out.events.append(.creditsSpent(amount: cost))
             makeGrant(app, .credits, minutes: m, cost: cost, now, &out)
@@ -153,6 +157,7 @@ extension EarnedAccessEngine {
         let g = AccessGrant(app: app, method: m, minutes: minutes, start: now, end: now + .minutes(Int64(minutes)), tierAtGrant: tier)
         grants.append(g)
         lastGrantEnd = max(lastGrantEnd, g.end)
+        countModeUnlock(now)
         out.events.append(.unlockGranted(app, m, minutes: minutes, cost: cost))
         out.effects.append(.shieldLifted(app))
         out.timers.append(EarnedAccessTimer(.unlockEnd(app), at: g.end))

@@ -69,8 +69,12 @@ let earnedAccessDescriptor: ProductDescriptor = {
         ],
         // Parameters no simulated life moves, and why (checked by ParameterSensitivityTests).
         notSimulable: [
-            "modes.strict_cooldown_minutes":
-                "the simulated people keep every mode at Standard strictness (Strict/Hard are named but undefined in the seed, inventory row 33), so Strict's cooldown never binds",
+            "pricing.pro_min_cost_per_minute":
+                "no simulated person sets their own credit price: §5 names configurable pricing for Pro but nothing about who changes it or to what, so the engine's rule is tested (ProControlsTests) and no behaviour is invented for it (audit 2026-11-25 E11)",
+            "pricing.pro_max_cost_per_minute":
+                "no simulated person sets their own credit price (see pricing.pro_min_cost_per_minute)",
+            "modes.max_cooldown_minutes":
+                "no simulated person sets a per-mode limit or cooldown: §5 names \"Advanced limits & cooldown controls per mode\" without values or users, so the rule is tested (ProControlsTests) and no behaviour is invented for it (audit 2026-11-25 E11)",
             "modes.schedule_min_minutes":
                 "the simulated people's modes are work or study blocks of 8 hours and sleep modes of 6–9 hours, so a schedule minimum (at most 4 hours) never binds",
         ])

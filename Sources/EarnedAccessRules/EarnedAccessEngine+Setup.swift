@@ -72,6 +72,7 @@ extension EarnedAccessEngine {
         guard scheduleValid(s.window) else { out.decision = .scheduleTooShort; return }
         if tier == .free && modes.count >= parameters.freeMaxModes { showPaywall(.secondMode, &out); return }
         if tier == .free && s.strictness != .standard { showPaywall(.strictness, &out); return }
+        if let r = proControlsRefusal(s) { out.decision = r; return }
         let id = nextModeID
         nextModeID &+= 1
         modes.append(AccessMode(id: id, spec: s, updatedAt: now, locked: false, running: false, armedEdge: nil))
@@ -87,6 +88,7 @@ extension EarnedAccessEngine {
         guard !modes[i].locked else { out.decision = .modeLocked; return }
         guard scheduleValid(s.window) else { out.decision = .scheduleTooShort; return }
         if tier == .free && s.strictness != .standard { showPaywall(.strictness, &out); return }
+        if let r = proControlsRefusal(s) { out.decision = r; return }
         modes[i].spec = s
         modes[i].updatedAt = now
         modes[i].armedEdge = nil

@@ -49,8 +49,12 @@ public struct EarnedAccessEngine: Sendable {
     public internal(set) var pending: PendingUnlock?
     /// Apps whose shield is applied now (the ManagedSettings store's mirror).
     public internal(set) var shieldedApps: [AppID] = []
-    /// End of the last grant (Strict's cooldown counts from it).
+    /// End of the last grant (Strict's cooldown and a mode's own cooldown count from it).
     public internal(set) var lastGrantEnd: Instant = .distantPast
+    /// Pro's own credit price per minute (nil: the fixed price); kept, unused, on Free (§5 "does not delete user data").
+    public internal(set) var proCreditCostPerMinute: Double?
+    /// Unlocks granted this day_id while each mode shielded (a mode's daily unlock limit).
+    public internal(set) var unlocksTodayByMode: [ModeID: Int] = [:]
 
     // MARK: Focus Bank, day, streak (seed 003 §6)
     public internal(set) var balance = 0
@@ -122,7 +126,8 @@ public struct EarnedAccessEngine: Sendable {
         case .cancelAutoRenew: cancelAutoRenew(&out)
         case .refund: refund(now, &out)
         case .restore: restore(&out)
-        case .view(let v): out.events.append(v == .progress ? .progressViewed : .weeklyReviewViewed)
+        case .view(let v): view(v, &out)
+        case .setCreditPrice(let p): setCreditPrice(p, &out)
         case .timer(let t): timer(t, now, rolled: rolled, expired: expired, &out)
         }
         refreshModes(now, &out)
@@ -188,6 +193,7 @@ public struct EarnedAccessEngine: Sendable {
         out.events.append(.dayRolledOver(dayID: dayID, balanceBefore: before, balanceAfter: balance, expired: before - balance))
         emergenciesToday = 0
         questUnlocksToday = 0
+        unlocksTodayByMode.removeAll(keepingCapacity: true)
         habitsCreditedToday = 0
         validHabitsToday = 0
         completedSessionsToday = 0

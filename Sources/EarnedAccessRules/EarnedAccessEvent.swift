@@ -63,6 +63,8 @@ public enum EarnedAccessEvent: Hashable, Sendable, AnalyticsEvent {
     // Views
     case progressViewed
     case weeklyReviewViewed
+    /// Pro set their credit price (credits per minute; nil: back to the fixed price).
+    case creditPriceSet(perMinute: Double?)
 
     public var name: String {
         switch self {
@@ -115,12 +117,14 @@ public enum EarnedAccessEvent: Hashable, Sendable, AnalyticsEvent {
         case .downgradedToFree: "downgraded_to_free"
         case .progressViewed: "progress_viewed"
         case .weeklyReviewViewed: "weekly_review_viewed"
+        case .creditPriceSet: "credit_price_set"
         }
     }
 
     public var fields: [(String, String)] {
         switch self {
         case .appOpened, .paywallDismissed, .progressViewed, .weeklyReviewViewed: []
+        case .creditPriceSet(let p): [("credits_per_minute", p.map { String(format: "%.2f", $0) } ?? "fixed")]
         case .onboardingStepCompleted(let s): [("step", s.description)]
         case .screenTimeAuthorization(let r): [("result", r.description)]
         case let .appSelected(a, n), let .appRemoved(a, n): [("app", a.description), ("count", String(n))]

@@ -48,8 +48,11 @@ public enum EarnedAccessInput: Hashable, Sendable {
     case refund
     /// Restore purchases (reports the plan held; the engine is the store's mirror).
     case restore
-    /// A screen viewed (Progress, weekly review).
+    /// A screen viewed (Progress; the weekly review is Pro's, seed 003 §5 "Weekly review + insights").
     case view(AccessView)
+    /// Pro's own credit price per unlocked minute, nil for the fixed price (seed 003 §5 Pro "Credit durations 5/15/30
+    /// & configurable pricing (within safe caps)").
+    case setCreditPrice(perMinute: Double?)
     /// A due timer.
     case timer(EarnedAccessTimer)
 }

@@ -30,6 +30,8 @@ public enum EarnedAccessDecision: UInt8, Hashable, Sendable {
     case modeCreated, modeUpdated, modeDeleted
     case authorizationRecorded
     case trialStarted, subscribed, renewed, lapsedToFree, cancelled, refunded, restored, paywallDismissed
+    /// Pro set their own credit price (seed 003 §5 "configurable pricing (within safe caps)").
+    case priceSet
     case dayRolledOver
 
     // Refusals
@@ -37,6 +39,10 @@ public enum EarnedAccessDecision: UInt8, Hashable, Sendable {
     case paywall
     /// A Pro feature on Free that is no paywall moment of §5: shown locked, refused without an upsell.
     case proOnly
+    /// A value outside its safe cap (a credit price, a per-mode cooldown; seed 003 §5 "within safe caps").
+    case outOfRange
+    /// The mode's own daily unlock limit is reached (seed 003 §5 Pro "Advanced limits … per mode").
+    case modeLimitReached
     case notFound
     case alreadyAdded
     /// The OS cap on shielded apps (inventory row 10).

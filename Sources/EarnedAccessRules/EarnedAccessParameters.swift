@@ -58,6 +58,10 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
     /// Assumption (audit 2026-11-25 E14): choosing the copy-text quest on Free shows the paywall. §5's trigger
     /// moments do not name it, so by default it is locked as Pro-only without an upsell.
     public var copyTextPaywall: Bool
+    /// Safe caps of Pro's own credit price per minute (seed 003 §5 "configurable pricing (within safe caps)").
+    public var proCostPerMinuteRange: ClosedRange<Double>
+    /// The longest cooldown a Pro mode may set (the same "safe caps" read for cooldowns).
+    public var maxModeCooldownMinutes: Int
     public var questUnlockMinutes: Int
     public var questMaxPerDay: Int
     public var emergencyPerDay: Int
@@ -102,6 +106,9 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
         copyTextLength = .seconds(Int64(v.int("quest.copy_text_seconds")))
         copyTextEnabled = v.bool("quest.copy_text_enabled")
         copyTextPaywall = v.bool("paywall.copy_text_trigger")
+        let low = v.double("pricing.pro_min_cost_per_minute"), high = v.double("pricing.pro_max_cost_per_minute")
+        proCostPerMinuteRange = min(low, high)...max(low, high)
+        maxModeCooldownMinutes = v.int("modes.max_cooldown_minutes")
         questUnlockMinutes = v.int("quest.unlock_minutes")
         questMaxPerDay = v.int("quest.max_per_day")
         emergencyPerDay = v.int("emergency.per_day")
@@ -181,6 +188,12 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
                 .assumption("copy-text is optional, no values given (inventory row 40)")),
             bool("quest.copy_text_enabled", true, "whether Pro offers the copy-text quest",
                  .assumption("§0 Quests decision \"Copy-text quest = optional\", \"behind a flag\" in a lean v1.2 (inventory row 40)")),
+            RuleParameter("pricing.pro_min_cost_per_minute", .number(0.1...10), default: .number(0.5), "the lowest credit price per minute Pro may set",
+                          source: .assumption("§5 \"configurable pricing (within safe caps)\" gives no caps; the inventory's 0.5–3/min (row 38)")),
+            RuleParameter("pricing.pro_max_cost_per_minute", .number(0.1...10), default: .number(3), "the highest credit price per minute Pro may set",
+                          source: .assumption("§5 \"within safe caps\"; the inventory's 0.5–3/min (row 38)")),
+            int("modes.max_cooldown_minutes", 0...1440, 240, "the longest per-mode cooldown Pro may set, minutes",
+                .assumption("§5 Pro \"Advanced limits & cooldown controls per mode\" gives no values; a safe cap of 4 h")),
             bool("paywall.copy_text_trigger", false, "whether choosing the copy-text quest on Free shows the paywall (else it is locked without an upsell)",
                  .assumption("§5's paywall moments are the 4th app, the 2nd mode, 15/30-minute unlocks and Strict/Hard; copy-text is not among them (audit 2026-11-25 E14)")),
             int("quest.unlock_minutes", 1...60, 5, "minutes a completed quest unlocks",

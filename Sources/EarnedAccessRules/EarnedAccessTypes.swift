@@ -62,12 +62,23 @@ public struct ModeSpec: Hashable, Sendable {
     public var strictness: Strictness
     /// Higher wins (seed 003 §5 Trial downgrade behavior "highest-priority mode"; the field is an assumption).
     public var priority: Int
-    public init(template: ModeTemplate, window: DailyWindow, strictness: Strictness = .standard, priority: Int = 0) {
+    /// Seed 003 §5 Pro "Advanced limits & cooldown controls per mode": at most this many unlocks per day_id while the
+    /// mode shields (nil: no limit). Pro only; not enforced on Free (audit 2026-11-25 E11).
+    public var dailyUnlockLimit: Int?
+    /// The same section: minutes after a grant ends before the next unlock while the mode shields (nil: none), at
+    /// most `modes.max_cooldown_minutes`. Pro only; not enforced on Free.
+    public var cooldownMinutes: Int?
+    public init(template: ModeTemplate, window: DailyWindow, strictness: Strictness = .standard, priority: Int = 0,
+                dailyUnlockLimit: Int? = nil, cooldownMinutes: Int? = nil) {
         self.template = template
         self.window = window
         self.strictness = strictness
         self.priority = priority
+        self.dailyUnlockLimit = dailyUnlockLimit
+        self.cooldownMinutes = cooldownMinutes
     }
+    /// The mode sets one of Pro's per-mode controls.
+    public var usesProControls: Bool { dailyUnlockLimit != nil || cooldownMinutes != nil }
 }
 
 /// A mode as stored. Seed 003 §5 Trial downgrade behavior: other modes "stay in DB but are **locked** in UI and not

@@ -138,7 +138,17 @@ extension EarnedAccessAdapter {
         life.send(.appOpened, at: now)
         life.engagement.record(.appOpened)
         if life.engine.gateApp != nil, life.engine.pending == nil { life.send(.leaveGate, at: now) }
-        if life.sessions.uniform() < life.world.insightViewProbability { life.send(.view(.progress), at: now) }
+        if life.sessions.uniform() < life.world.insightViewProbability {
+            // Progress; on Pro the weekly review, once a week (seed 003 §5 Pro "Weekly review + insights"; assumption:
+            // looked at with the same probability, on the first such open of a day_id week).
+            let week = life.engine.dayID.isoWeek
+            if life.engine.tier == .pro, life.state.lastReviewWeek != week {
+                life.state.lastReviewWeek = week
+                life.send(.view(.weeklyReview), at: now)
+            } else {
+                life.send(.view(.progress), at: now)
+            }
+        }
         settlePaywall(&life, at: now)
     }
 }

@@ -46,6 +46,8 @@ public enum EarnedAccessAdapter: ProductAdapter {
         /// Free, asking for it is the paywall moment "Enabling Strict or Hard mode"; without Pro the modes stay
         /// Standard, and a person who goes Pro sets it then (audit 2026-11-25 E13).
         var wantedStrictness = Strictness.standard
+        /// The week (of day_id) whose weekly review the person has looked at.
+        var lastReviewWeek: ISOWeek?
         var habits: [HabitID] = []
         var plans: [(at: Instant, plan: Plan)] = []
         var lastPaywallDay = -1
