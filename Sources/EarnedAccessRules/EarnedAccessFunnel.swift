@@ -106,6 +106,6 @@ public enum EarnedAccessKPIs {
         kpi("annual_mix", "Annual mix", "monetization", "fraction", "paying subscribers", "whole run",
             "subscribers whose latest plan is annual / all subscribers", "§5 Purchase options (Pro)"),
         kpi("enforced_retention_d7", "Enforced retention D7", "retention", "fraction", "all installs", "day_id 7 after install",
-            "share with authorization granted and ≥ 1 mode_started on day_id 7", "§7 iOS enforcement architecture", windowDays: 7),
+            "share with authorization granted and ≥ 1 mode_started or shield_shown on day_id 7 (day_id 0 = the install's; the product enforcing something that day)", "§7 iOS enforcement architecture", windowDays: 7),
     ]
 }

@@ -362,3 +362,27 @@ struct EarnedAccessStrictnessTests {
         #expect(firmModes >= 1, "no Pro person enforces a Strict or Hard mode")
     }
 }
+
+/// Audit 2026-11-25 §3: per-day figures "per day_id" were bucketed by local midnight. Seed 003 §6 Day boundary: "Day
+/// starts at 04:00 local time", "`day_id` is computed from local date with the 04:00 rule".
+@Suite("Earned Access: per-day figures by day_id (04:00)", .serialized)
+struct EarnedAccessDayIDTests {
+    @Test("every grant counts on its day_id (a grant at 02:00 belongs to the day before), counted from the install's day_id")
+    func grantsByDayID() {
+        let lives = EarnedAccessAdapterTests.population
+        var afterMidnight = 0
+        for life in lives {
+            let boundary = LocalTimeOfDay(hour: 4, minute: 0)!
+            let installDay = life.zone.day(containing: life.summary.installedAt, boundary: boundary)
+            var expected: [Int: Int] = [:]
+            for row in EarnedAccessAdapterTests.events(life.rows, "unlock_granted") {
+                expected[Int(life.zone.day(containing: row.time, boundary: boundary) - installDay), default: 0] += 1
+                if EarnedAccessAdapterTests.localSeconds(row.time, life.zone) < 4 * 3600 { afterMidnight += 1 }
+            }
+            for (d, day) in life.summary.tally.days.enumerated() {
+                #expect(day.grants.total == expected[d, default: 0], "day \(d): \(day.grants.total) grants, \(expected[d, default: 0]) by day_id")
+            }
+        }
+        #expect(afterMidnight >= 3, "grants between 00:00 and 04:00 (\(afterMidnight)) make the test mean something")
+    }
+}

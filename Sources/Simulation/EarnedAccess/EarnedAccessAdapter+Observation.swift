@@ -8,8 +8,12 @@ extension EarnedAccessAdapter {
     /// Retention's two readings: *app opened* (`app_opened`, CONTRACT's definition) and *still enforcing* — the
     /// product in use — on a day a mode started or a shield was shown with authorization intact (inventory §4
     /// "enforced retention": a blocker works without being opened), or the person earned or spent credits.
+    ///
+    /// Per-day figures (unlocks, credits, emergencies, enforced days) are bucketed by the seed's `day_id` — the day
+    /// that starts at 04:00 local (seed 003 §6 Day boundary) — counted from the install's day_id (audit 2026-11-25
+    /// §3: they were bucketed by local midnight).
     public static func observe(_ event: EarnedAccessEvent, _ life: inout PersonLife<Self>, at t: Instant) {
-        let day = life.summary.tally.day(life.dayIndex)
+        let day = life.summary.tally.day(max(0, Int(life.engine.dayID - life.state.installDayID)))
         switch event {
         case .appOpened:
             life.recordActiveDay()
@@ -53,7 +57,8 @@ extension EarnedAccessAdapter {
             life.summary.tally.counts[.creditsSpent] += amount
             life.recordInUseDay()
         case .dayRolledOver(_, _, _, let expired):
-            life.summary.tally.days[day].creditsExpired += expired
+            // The credits of the day_id that just ended expire at its 04:00 boundary: counted on that day.
+            life.summary.tally.days[max(0, day - 1)].creditsExpired += expired
             life.summary.tally.counts[.creditsExpired] += expired
         case .streakQualified(_, let length):
             life.summary.tally.longestStreak = max(life.summary.tally.longestStreak, length)

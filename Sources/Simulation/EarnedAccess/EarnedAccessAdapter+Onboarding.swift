@@ -18,6 +18,7 @@ extension EarnedAccessAdapter {
     ///   habits but no step for them).
     public static func onboard(_ life: inout PersonLife<Self>, at t0: Instant) {
         var t = t0
+        life.state.installDayID = life.engine.dayID
         life.send(.appOpened, at: t)
         life.engagement.record(.appOpened)
         life.send(.onboarding(.goalSelected), at: t)

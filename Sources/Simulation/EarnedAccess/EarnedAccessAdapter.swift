@@ -48,6 +48,8 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var wantedStrictness = Strictness.standard
         /// The week (of day_id) whose weekly review the person has looked at.
         var lastReviewWeek: ISOWeek?
+        /// The day_id (04:00 boundary, seed 003 §6) of the install: day 0 of the per-day figures.
+        var installDayID = LocalDate(year: 1970, month: 1, day: 1)!
         var habits: [HabitID] = []
         var plans: [(at: Instant, plan: Plan)] = []
         var lastPaywallDay = -1
