@@ -68,8 +68,22 @@ extension ScrollOffEngine {
         out.decision = .ok
     }
 
-    /// Time saved as the app estimates it (assumption `insights.minutes_saved_per_resisted_urge`), and the
-    /// "100-hour champion" milestone (§6.1).
+    /// The time the app let the person spend in their blocked apps today: credits spent (spend and credit peeks), free
+    /// peeks and token unlocks at their length (what DeviceActivity would count, read as the access granted).
+    public var usedInBlockedAppsToday: TimeSpan {
+        creditSpentToday + parameters.peekLength * Int64(freePeeksUsedToday) + parameters.tokenUnlockLength * Int64(tokensUsedToday)
+    }
+
+    /// Today's time saved under usage_baseline: last week's daily usage − today's allowed use, at least 0.
+    var usageSavedToday: TimeSpan { max(.zero, usageBaselinePerDay - usedInBlockedAppsToday) }
+
+    /// The app's "time saved today" as the dashboard shows it (`insights.time_saved_method`): under usage_baseline
+    /// the day's figure so far (credited to the totals when the day closes), else the wins' minutes.
+    public var timeSavedEstimateToday: TimeSpan {
+        parameters.timeSavedMethod == .usageBaseline ? (authorized && !blocked.isEmpty ? usageSavedToday : .zero) : timeSavedToday
+    }
+
+    /// Time saved as the app estimates it (`insights.time_saved_method`), and the "100-hour champion" milestone (§6.1).
     mutating func addTimeSaved(_ t: TimeSpan, _ out: inout ScrollOffOutcome) {
         timeSavedToday += t
         totalTimeSaved += t

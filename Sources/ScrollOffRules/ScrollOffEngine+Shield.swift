@@ -58,7 +58,7 @@ extension ScrollOffEngine {
         willpowerWinsToday += 1
         out.events.append(.shieldDismissedNoSpend)
         out.events.append(.selfEfficacyMessageShown(context: .willpowerWin, messageType: shieldCount % 3))
-        addTimeSaved(.minutes(Int64(parameters.minutesSavedPerResistedUrge)), &out)
+        if parameters.timeSavedMethod == .perResistedUrge { addTimeSaved(.minutes(Int64(parameters.minutesSavedPerResistedUrge)), &out) }
         out.decision = .willpowerWin
     }
 

@@ -93,6 +93,8 @@ public struct ScrollOffEngine: Sendable {
     // MARK: Insights and milestones (§6.1)
     public internal(set) var timeSavedToday: TimeSpan = .zero
     public internal(set) var totalTimeSaved: TimeSpan = .zero
+    /// Last week's daily usage of the blocked apps (`ScrollOffInput.usageBaseline`).
+    public internal(set) var usageBaselinePerDay: TimeSpan = .zero
     public internal(set) var bestDayTimeSaved: TimeSpan = .zero
     public internal(set) var streakDays = 0
     public internal(set) var bestStreakDays = 0
@@ -133,6 +135,7 @@ public struct ScrollOffEngine: Sendable {
         case let .createIfThenPlan(t, r): createPlan(t, r, now, &out)
         case .viewIfThenPlan(let i): viewPlan(i, &out)
         case .blockApp(let a): block(a, now, &out)
+        case .usageBaseline(let perDay): usageBaselinePerDay = max(.zero, perDay); out.decision = .ok
         case .unblockApp(let a): unblock(a, now, &out)
         case .appForeground(let a): appForeground(a, now, &out)
         case .appBackground(let a): appBackground(a, now, &out)
@@ -226,6 +229,7 @@ public struct ScrollOffEngine: Sendable {
 
     mutating func rollDay(at boundary: Instant, _ out: inout ScrollOffOutcome) {
         settleSpend(at: boundary, &out)
+        if parameters.timeSavedMethod == .usageBaseline, authorized, !blocked.isEmpty { addTimeSaved(usageSavedToday, &out) }
         closeDay(&out)
         today = zone.localDate(boundary)
         earnedToday = .zero

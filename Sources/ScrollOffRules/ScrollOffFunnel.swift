@@ -126,9 +126,10 @@ public enum ScrollOffKPIs {
             targetMin: nil, targetMax: nil, windowDays: 30),
         kpi(id: "median_time_saved_per_day", name: "Median time saved per day (actives)", group: "engagement", unit: "minutes",
             population: "person-days with the product in use", window: "per local day",
-            formula: "median over product-in-use days of count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge "
-                + "(the app's estimate: willpower wins only; the simulator's true time saved against the untreated life is the §8.3 "
-                + "\"time saved\" a DeviceActivity usage baseline would measure)",
+            formula: "median over product-in-use days of the app's time saved that day (insights.time_saved_method: usage_baseline = "
+                + "last week's daily use of the blocked apps − today's credits spent, peeks and token unlocks, at least 0; per_resisted_urge = "
+                + "count(shield_dismissed_no_spend) × insights.minutes_saved_per_resisted_urge); the simulator's true time saved against "
+                + "the person's intended use is true_time_saved_per_day_median",
             targetMin: 45, targetMax: nil),
         kpi(id: "shields_per_day", name: "Shields encountered per day", group: "engagement", unit: "count_per_day",
             population: "person-days with the product in use", window: "per local day",

@@ -12,6 +12,11 @@ public enum ScrollOffInput: Hashable, Sendable {
     /// The user reviewed plan `index` (0-based creation order) in Settings (seed 000 §8.1 `if_then_plan_viewed`).
     case viewIfThenPlan(index: Int)
 
+    /// The person's usage of their blocked apps per day over the week before install, as Screen Time reports it to the
+    /// app (DeviceActivity, seed 000 §4): the baseline of `insights.time_saved_method` usage_baseline (audit
+    /// 2026-11-25 E5).
+    case usageBaseline(perDay: TimeSpan)
+
     // Blocking
     /// Add an app to Blocked (seed 000 §3.1); starts its cooldown lock (§3.3). Needs an if-then plan first (§9).
     case blockApp(AppID)

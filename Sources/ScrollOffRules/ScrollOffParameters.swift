@@ -24,6 +24,19 @@ public enum LotOrder: String, Hashable, Sendable, CaseIterable {
     case latestExpiryFirst = "latest_expiry_first"
 }
 
+/// How the app estimates "time saved" (parameter `insights.time_saved_method`; audit 2026-11-25 E5). Seed 000 shows
+/// time saved everywhere ("2h 15m saved today", "This week: 12h 48m total • 6 urges resisted", "Instagram: 22h saved")
+/// but gives no formula; its figures are usage figures (hours a day against a handful of urges resisted), not a
+/// count of wins, and §4 reads usage through DeviceActivity.
+public enum TimeSavedMethod: String, Hashable, Sendable, CaseIterable {
+    /// A local day's time saved = the person's usage baseline of their blocked apps (the last week before install,
+    /// as Screen Time reports it: `ScrollOffInput.usageBaseline`) − the time the app let them spend there that day
+    /// (credits spent, peeks, token unlocks), at least 0; credited when the day closes.
+    case usageBaseline = "usage_baseline"
+    /// The earlier reading: `insights.minutes_saved_per_resisted_urge` per willpower win.
+    case perResistedUrge = "per_resisted_urge"
+}
+
 /// What makes a local day count toward a streak (parameter `milestones.streak_day_rule`; audit 2026-11 D5).
 ///
 /// Seed 000 never defines a streak day. Its milestones celebrate behaviour — §6.2 "7 days strong — you're proving
@@ -157,6 +170,8 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     /// Assumption: the app estimates time saved as this many minutes per resisted urge (shield closed without
     /// spending, or mindfulness that avoided the bypass) — a typical social-app session it prevented.
     public var minutesSavedPerResistedUrge: Int
+    /// Assumption (audit 2026-11-25 E5): how time saved is estimated.
+    public var timeSavedMethod: TimeSavedMethod
 
     // MARK: Paywall chips (audit 2026-11-25 E2)
     /// Which tier limits show an upsell chip (`paywall.chips.<context>`). Seed 000 §6.1 "Paywall chips (contextual):
@@ -219,6 +234,7 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         streakDayRule = StreakDayRule(rawValue: v.text("milestones.streak_day_rule")) ?? .willpowerWinNoToken
         streakMinAwardsPerDay = v.int("milestones.streak_min_awards_per_day")
         minutesSavedPerResistedUrge = v.int("insights.minutes_saved_per_resisted_urge")
+        timeSavedMethod = TimeSavedMethod(rawValue: v.text("insights.time_saved_method")) ?? .usageBaseline
         chipsShown = Set(PaywallContext.allCases.filter { v.bool("paywall.chips.\($0)") })
     }
 
@@ -311,8 +327,11 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
                           source: .assumption("charter never defines a streak day; its milestones celebrate behaviour (§6.2 \"you're proving you can do this\"): ≥ 1 willpower win and no token (audit D5)")),
             int("milestones.streak_min_awards_per_day", 1...24, 1, "earn awards a local day needs under streak_day_rule earn_award",
                 .assumption("the earlier streak reading (a day on which the earn loop paid), kept for comparison")),
-            int("insights.minutes_saved_per_resisted_urge", 0...240, 10, "minutes of time saved the app credits per resisted urge",
+            int("insights.minutes_saved_per_resisted_urge", 0...240, 10, "minutes of time saved the app credits per resisted urge (insights.time_saved_method per_resisted_urge)",
                 .assumption("charter shows \"time saved\" but not its formula; one avoided social-app session ≈ 10 min")),
+            RuleParameter("insights.time_saved_method", .choice(TimeSavedMethod.allCases.map(\.rawValue)), default: .text(TimeSavedMethod.usageBaseline.rawValue),
+                          "how the app estimates time saved",
+                          source: .assumption("charter shows \"time saved\" as usage (\"12h 48m total • 6 urges resisted\", per-app hours) with no formula; usage_baseline = last week's usage of the blocked apps − today's allowed use (DeviceActivity, §4); per_resisted_urge = the earlier 10 min a win (audit 2026-11-25 E5)")),
         ] + PaywallContext.allCases.map { c in
             c.isChartersChip
                 ? bool("paywall.chips.\(c)", true, "whether the \(c) limit shows its upsell chip", seed("§6.1 Paywall chips"))

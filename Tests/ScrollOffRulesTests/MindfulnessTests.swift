@@ -66,9 +66,9 @@ struct MindfulnessTests {
 struct HonestWinTests {
     let app = AppID(1)
 
-    @Test("Closing the shield is a willpower win with time saved")
+    @Test("Closing the shield is a willpower win with time saved (per_resisted_urge: 10 min a win)")
     func close() {
-        var h = Harness()
+        var h = Harness(parameters: params(["insights.time_saved_method": .text("per_resisted_urge")]))
         h.onboard()
         h.meetShield(at: h.at(0, 8, 10))
         let o = h.send(.shield(.close), at: h.at(0, 8, 10))

@@ -24,7 +24,7 @@ struct ReturningShieldTests {
         #expect(offer?.app == app)
         #expect(offer?.creditsAvailable == .zero)
         #expect(h.send(.shield(.close), at: h.at(0, 7, 13)).decision == .willpowerWin)
-        #expect(h.engine.timeSavedToday == .minutes(Int64(10)))
+        #expect(h.engine.willpowerWinsToday == 1)
         #expect(h.problems.isEmpty)
     }
 

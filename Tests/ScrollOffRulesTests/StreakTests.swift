@@ -147,3 +147,54 @@ struct ForcedCloseTests {
         #expect(h.send(.shield(.close), at: h.at(7, 12)).decision == .willpowerWin)
     }
 }
+
+/// Audit 2026-11-25 E5. Seed 000 shows time saved as usage — §6.1 "Today: 2h 15m saved today", "This week: 12h 48m
+/// total • 6 urges resisted", "Instagram: 22h saved (32% of total)"; §4 reads usage with DeviceActivity — not as a
+/// count of wins. `insights.time_saved_method` usage_baseline: last week's daily use of the blocked apps − what the
+/// app let the person spend there today; the "100 hours saved" milestone follows from it.
+@Suite("Time saved as usage (audit 2026-11-25 E5)")
+struct TimeSavedTests {
+    let app = AppID(1)
+
+    @Test("a day's time saved = baseline − credits spent, peeks and token unlocks, credited when the day closes; wins add nothing")
+    func baselineMinusUse() {
+        var h = Harness()
+        h.onboard()
+        h.send(.usageBaseline(perDay: .minutes(90)), at: h.at(0, 6, 30))
+        h.send(.onboarding(.demoBlockCompleted), at: h.at(0, 7))     // 120 s starter credit
+        h.meetShield(at: h.at(0, 7, 10))
+        #expect(h.send(.shield(.close), at: h.at(0, 7, 10)).decision == .willpowerWin)
+        #expect(h.engine.timeSavedToday == .zero)
+        h.meetShield(at: h.at(0, 7, 20))
+        #expect(h.send(.shield(.peek), at: h.at(0, 7, 20)).decision == .freePeek)     // 60 s
+        #expect(h.engine.timeSavedEstimateToday == .minutes(89))
+        h.run(until: h.at(1, 0, 1))
+        #expect(h.engine.totalTimeSaved == .minutes(89))
+        #expect(!h.engine.hasUnlocked(.hours100))
+    }
+
+    @Test("100 hours saved needs the hours: a 3-hour baseline reaches it after 34 days, not after a few dozen wins")
+    func hundredHours() {
+        var h = Harness()
+        h.onboard()
+        h.send(.usageBaseline(perDay: .hours(3)), at: h.at(0, 6, 30))
+        for d in Int64(0)..<30 {
+            h.meetShield(at: h.at(d, 12))
+            h.send(.shield(.close), at: h.at(d, 12))
+        }
+        h.run(until: h.at(33, 12))
+        #expect(!h.engine.hasUnlocked(.hours100))
+        h.run(until: h.at(34, 0, 1))
+        #expect(h.engine.hasUnlocked(.hours100))
+    }
+
+    @Test("per_resisted_urge keeps the earlier estimate: 10 minutes a win, at the win")
+    func perWin() {
+        var h = Harness(parameters: params(["insights.time_saved_method": .text("per_resisted_urge")]))
+        h.onboard()
+        h.send(.usageBaseline(perDay: .minutes(90)), at: h.at(0, 6, 30))
+        h.meetShield(at: h.at(0, 7, 10))
+        h.send(.shield(.close), at: h.at(0, 7, 10))
+        #expect(h.engine.timeSavedEstimateToday == .minutes(10))
+    }
+}

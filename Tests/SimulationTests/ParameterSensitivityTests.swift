@@ -120,6 +120,7 @@ struct ParameterSensitivityTests {
     /// Settings a parameter is only read under (documented beside the parameter in the catalogue).
     static let prerequisites: [String: [(String, String)]] = [
         "milestones.streak_min_awards_per_day": [("milestones.streak_day_rule", "earn_award")],
+        "insights.minutes_saved_per_resisted_urge": [("insights.time_saved_method", "per_resisted_urge")],
         // Premium's rules need Premium subscribers: with only the charter's chips (issue 25, E2) 40 people rarely
         // buy, so these are probed with the earn-cap and used-up-peek chips on (Free's daily upsells).
         "earn.daily_cap_minutes.premium": Self.freeUpsells, "earn.rollover_days.premium": Self.freeUpsells,

@@ -121,7 +121,7 @@ extension ScrollOffAdapter {
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
         if life.todayInUse {
             life.summary.tally.counts[.shieldsOnActiveDays] += life.state.todayShields
-            life.summary.tally.appMinutesSavedPerActiveDay.append(life.engine.timeSavedToday.minutes)
+            life.summary.tally.appMinutesSavedPerActiveDay.append(life.engine.timeSavedEstimateToday.minutes)
         }
         life.state.todayShields = 0
         bookRenewalDecision(&life)

@@ -1,6 +1,7 @@
 import Behavior
 import RulesCore
 import ScrollOffRules
+import Stochastics
 
 extension ScrollOffAdapter {
     // MARK: - Onboarding (seed 000 §6.1)
@@ -46,6 +47,7 @@ extension ScrollOffAdapter {
             }
             t = t + .seconds(10)
         }
+        life.send(.usageBaseline(perDay: usageBaseline(&life)), at: t)
         t = setUpOptionalFeatures(&life, at: t)
         if life.onboardingStep(2, completes: life.world.onboarding.completesStep(.informational, techComfort: life.person.techComfort,
                                                                                  rng: life.onboarding), at: t) {
@@ -54,6 +56,23 @@ extension ScrollOffAdapter {
         t = t + .seconds(20)
         life.send(.onboarding(.finished), at: t)
         settlePaywall(&life, at: t)
+    }
+
+    /// What Screen Time reports to the app of the week before install (DeviceActivity, seed 000 §4; the baseline of
+    /// `insights.time_saved_method` usage_baseline, audit 2026-11-25 E5): the person's own phone use over those 7 days —
+    /// the same process, drawn from a stream of its own so that no other draw moves — summed over the apps they block,
+    /// per day.
+    static func usageBaseline(_ life: inout PersonLife<Self>) -> TimeSpan {
+        var phone = life.phone
+        let rng = RandomStream(key: life.world.key(life.id, "usage-baseline"))
+        var t = life.installedAt - .days(7), ms: Int64 = 0
+        while true {
+            let p = phone.nextPickup(after: t, zone: life.zone, rng: rng)
+            guard p.at < life.installedAt else { break }
+            if case .urge(let i) = p.source, life.state.blockedApps.contains(AppID(UInt16(i + 1))) { ms += p.sessionLength.milliseconds }
+            t = p.sessionEnd
+        }
+        return TimeSpan(milliseconds: ms / 7)
     }
 
     /// The optional mechanics a person is inclined to (audit D11; `Person.featureUse`, each a probability drawn

@@ -19,8 +19,8 @@ public protocol ScrollOffEngineView: RuleEngine where Parameters == ScrollOffPar
     var pendingShield: ShieldEncounter? { get }
     /// The person's curfew schedules (Curfew scheduler, §6.1).
     var curfews: [Curfew] { get }
-    /// The app's own time-saved figure of today.
-    var timeSavedToday: TimeSpan { get }
+    /// The app's own time-saved figure of today (`insights.time_saved_method`).
+    var timeSavedEstimateToday: TimeSpan { get }
     /// The buttons of the pending shield (nil without one).
     func shieldOffer() -> ShieldOffer?
     /// Credits available (global wallet, or an app's).

@@ -12,7 +12,7 @@ extension FaultyEngine: ScrollOffEngineView where Base == ScrollOffEngine {
     public var autoRenew: Bool { base.autoRenew }
     public var pendingShield: ShieldEncounter? { base.pendingShield }
     public var curfews: [Curfew] { base.curfews }
-    public var timeSavedToday: TimeSpan { base.timeSavedToday }
+    public var timeSavedEstimateToday: TimeSpan { base.timeSavedEstimateToday }
     public func shieldOffer() -> ShieldOffer? { base.shieldOffer() }
     public func balance(for app: AppID?) -> TimeSpan { base.balance(for: app) }
 }
