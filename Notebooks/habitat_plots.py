@@ -288,11 +288,13 @@ def retention(t: dict, activity: str = "product_in_use"):
 
 def token_share(t: dict):
     """Monthly gross revenue by source (stacked), token share against its threshold, cap hits (Scroll Off only:
-    None for a run without token-revenue-share.csv)."""
+    None for a run without token-revenue-share.csv, or whose first arm has no month with money)."""
     if "tokens" not in t:
         return None
     df = _pooled(t["tokens"])
     df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
+    if df.empty:
+        return None
     fig = _figure(figsize=(11, 4))
     ax = fig.add_subplot(121)
     months = df["month"].tolist()
@@ -733,7 +735,7 @@ def skip_reason(name: str, t: dict) -> str:
         who = (f"written by {owner} runs only; this run is {product(t) or 'of several products'}"
                if owner and owner != product(t) else "not in this run")
         return f"no {REPORTS[key]} ({who})"
-    return "no money in this run" if name == "revenue" else "no data in this run"
+    return "no money in this run" if name in ("revenue", "token-share") else "no data in this run"
 
 
 def figure_is_empty(fig) -> bool:

@@ -228,6 +228,15 @@ def check_revenue_figure():
     assert list(paying.get_lines()[0].get_ydata()) == [1.0, 0.0, 0.5]
     empty = {"revenue": t["revenue"].iloc[0:0], "kpis": kpis}
     assert hp.revenue(empty) is None, "a run without money has no revenue figure"
+    # token-revenue-share.csv of a run in which nothing was sold: only the `total` rows (issue 25: only the charter's
+    # chips, a small run may sell nothing). No figure, and the reason says so.
+    tcols = ["scenario", "arm", "replication", "product", "month", "token_gross_usd", "subscription_gross_usd", "other_gross_usd",
+             "total_gross_usd", "token_share", "threshold", "within_threshold", "tokens_sold", "token_buyers", "cap_hits"]
+    tokens = pd.DataFrame([["s", "control", r, "scroll-off", "total", 0, 0, 0, 0, None, 0.2, None, 0, 0, 0] for r in ("1", "2", "all")],
+                          columns=tcols)
+    nothing = {"tokens": tokens, "kpis": kpis}
+    assert hp.token_share(nothing) is None, "a run without money has no token-share figure"
+    assert hp.skip_reason("token-share", nothing) == "no money in this run"
 
 if __name__ == "__main__":
     sys.exit(main())

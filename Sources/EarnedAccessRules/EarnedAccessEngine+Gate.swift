@@ -157,7 +157,7 @@ extension EarnedAccessEngine {
         let g = AccessGrant(app: app, method: m, minutes: minutes, start: now, end: now + .minutes(Int64(minutes)), tierAtGrant: tier)
         grants.append(g)
         lastGrantEnd = max(lastGrantEnd, g.end)
-        countModeUnlock(now)
+        if m != .emergency { countModeUnlock(now) }
         out.events.append(.unlockGranted(app, m, minutes: minutes, cost: cost))
         out.effects.append(.shieldLifted(app))
         out.timers.append(EarnedAccessTimer(.unlockEnd(app), at: g.end))

@@ -41,7 +41,7 @@ extension EarnedAccessEngine {
         return nil
     }
 
-    /// A grant counts toward the daily limit of the mode shielding then.
+    /// A grant (not the emergency, which no mode control refuses) counts toward the daily limit of the mode shielding then.
     mutating func countModeUnlock(_ now: Instant) {
         if let id = shieldingSource(at: now)?.mode { unlocksTodayByMode[id, default: 0] += 1 }
     }

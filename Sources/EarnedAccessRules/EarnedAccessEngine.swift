@@ -53,7 +53,7 @@ public struct EarnedAccessEngine: Sendable {
     public internal(set) var lastGrantEnd: Instant = .distantPast
     /// Pro's own credit price per minute (nil: the fixed price); kept, unused, on Free (§5 "does not delete user data").
     public internal(set) var proCreditCostPerMinute: Double?
-    /// Unlocks granted this day_id while each mode shielded (a mode's daily unlock limit).
+    /// Unlocks granted this day_id (the emergency apart) while each mode shielded (a mode's daily unlock limit).
     public internal(set) var unlocksTodayByMode: [ModeID: Int] = [:]
 
     // MARK: Focus Bank, day, streak (seed 003 §6)

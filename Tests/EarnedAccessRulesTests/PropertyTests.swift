@@ -57,7 +57,8 @@ struct PropertyTests {
             let end = LocalTimeOfDay(secondsSinceMidnight: Int32((Int(start.secondsSinceMidnight) + len * 60) % 86_400))
             let spec = ModeSpec(template: [.work, .study, .sleep][r.below(3)],
                                 window: DailyWindow(start: start, end: end, days: WeekdaySet(rawValue: UInt8(1 + r.below(127)))),
-                                strictness: [.standard, .standard, .strict, .hard][r.below(4)], priority: r.below(3))
+                                strictness: [.standard, .standard, .strict, .hard][r.below(4)], priority: r.below(3),
+                                dailyUnlockLimit: r.chance(0.2) ? r.below(4) : nil, cooldownMinutes: r.chance(0.2) ? [0, 30, 300][r.below(3)] : nil)
             return r.chance(0.6) ? .createMode(spec) : .editMode(mode, spec)
         case 72..<73: return .deleteMode(mode)
         case 73..<74: return .setPriority(mode, r.below(4))
@@ -68,7 +69,7 @@ struct PropertyTests {
         case 80..<83: return .cancelAutoRenew
         case 83: return r.chance(0.5) ? .refund : .restore
         case 84: return .authorization([.granted, .granted, .denied, .revoked][r.below(4)])
-        case 85: return .view(r.chance(0.5) ? .progress : .weeklyReview)
+        case 85: return r.chance(0.5) ? .view(r.chance(0.5) ? .progress : .weeklyReview) : .setCreditPrice(perMinute: [nil, 0.4, 0.5, 2, 3.5][r.below(5)])
         case 86..<88: return .openGate(app)
         case 88..<90:
             let kinds: [EarnedAccessTimer.Kind] = [.dayBoundary, .periodEnd, .unlockEnd(app), .emergencyWaitEnd, .questEnd, .focusEnd, .modeStart(mode), .modeEnd(mode)]

@@ -84,7 +84,8 @@ extension EarnedAccessAdapter {
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
         case .downgradedToFree:
             life.summary.tally.counts[.downgrades] += 1
-            life.offerDecision(.downgradeChoice, moment: t.millisecondsSinceEpoch)
+            // The decision's moment is the "pick the 3 to keep" prompt, shown only when more apps than Free allows remain.
+            if life.engine.keepAppsPromptPending { life.offerDecision(.downgradeChoice, moment: t.millisecondsSinceEpoch) }
         default:
             break
         }

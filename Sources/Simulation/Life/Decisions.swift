@@ -54,7 +54,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .trialKeep: "trial_started"
         case .renewalKeep: "paid_period_started"
         case .refundRequest: "first_charge"
-        case .downgradeChoice: "downgraded_to_free"
+        case .downgradeChoice: "keep_apps_prompt"
         case .churn: "local_day_ended"
         }
     }
