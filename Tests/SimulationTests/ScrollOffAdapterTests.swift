@@ -119,3 +119,39 @@ struct ScrollOffAdapterTests {
         #expect(all.contains { $0.kind == "engine" && $0.detail.hasPrefix("clock_rollback_detected") })
     }
 }
+
+/// Audit 2026-11-25 E6 (D8's abandon path never ran). Seed 000 §8.1: `shield_dismissed_no_spend` — "user closed shield
+/// without spending (willpower win)"; leaving a shield without closing it is no such event (the engine's
+/// `shield_abandoned`, reason backgrounded). People who do not act on an urge sometimes just leave the shield.
+@Suite("Scroll Off: walking away from a shield (audit 2026-11-25 E6)", .serialized)
+struct ScrollOffWalkAwayTests {
+    @Test("every walk-away leaves the shield abandoned (backgrounded) with no win; there are walk-aways, and none without the share")
+    func walkAwayIsAbandoned() {
+        var walks = 0
+        for rows in ScrollOffAdapterTests.lives {
+            for (i, row) in rows.enumerated() where row.kind == "choice" && row.detail.hasPrefix("walk away") {
+                walks += 1
+                let same = rows[max(0, i - 4)...i].filter { $0.time == row.time && $0.kind == "engine" }.map(\.detail)
+                #expect(same.contains { $0.hasPrefix("shield_abandoned") && $0.contains("reason=backgrounded") }, "\(same)")
+                #expect(!same.contains("shield_dismissed_no_spend"))
+            }
+        }
+        #expect(walks >= 20, "walk-aways: \(walks)")
+        // With the share at 0, the same people never walk away.
+        let scenario = try! ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: no-walk
+            start: 2026-01-05
+            horizon_days: 10
+            population:
+              installs: 40
+            behavior: {shield.walk_away_share: 0}
+            """, fileName: "no-walk.yaml")
+        let world = try! World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        for person in 0..<40 {
+            var life = PersonLife(world: world, person: person)
+            let s = life.run()
+            #expect(s.decisions.count(.shieldChoice, .walkAway) == 0)
+            #expect(s.decisions.decisions(.shieldChoice) > 0 || s.decisions.opportunities(.shieldChoice) == 0)
+        }
+    }
+}
