@@ -122,6 +122,12 @@ public enum BehaviorCatalogue {
           "log-odds of trial → paid at value 0.5 and WTP = price (default logit 0.36; no trial in Scroll Off)",
           .publication("RevenueCat 2025–26: 34–38 %")),
         p("purchase.loyalty_boost", 0.8, -20...20, "log-odds added to later and annual renewals"),
+        p("purchase.inertia", 0.3, 0...1,
+          "probability that a person who decides to cancel a trial or a renewal does not get round to it before the charge (auto-renewal inertia)",
+          .assumption("Miller, Sahni & Strulov-Shlain 2023 (newspapers): 53–75 % fail to take a wanted action within a month; DellaVigna & Malmendier 2006: 2.3 months from the last gym visit to cancelling. Set lower because an app store puts cancelling one tap away; the joint fit moves it")),
+        p("purchase.integration_weight", 1.0, 0...20,
+          "value felt added, at a keep-or-cancel decision, per unit of the product's integration into the day (a habit of use built on days in use)",
+          .assumption("usage during a trial predicts conversion (Datta, Foubert & Van Heerde 2015; Foubert & Gijsbrechts 2016); the weight is a guess")),
         p("purchase.renew_value_weight", 3.0, 0...20, "log-odds of renewal and trial conversion per unit of (value − 0.5)"),
         p("purchase.renew_price_weight", 1.0, 0...20, "log-odds of renewal and trial conversion per unit of ln(WTP / monthly price)"),
         p("purchase.token_constant", -2.0, -20...20, "log-odds constant of buying a one-off token outside a shield (not read by Scroll Off)"),
@@ -135,6 +141,8 @@ public enum BehaviorCatalogue {
 
     /// The multinomial logit at a shield (`ShieldChoiceModel`).
     static let shield: [RuleParameter] = [
+        p("shield.notice_seconds", 5, 0...120, "seconds a shield holds a person before they can answer it: the interruption every shield is (lets a habitual urge go, `urges.reflection_seconds`)",
+          .assumption("reading a one-screen shield; no published figure")),
         p("shield.urge_weight", 3.0, 0...20, "acting utility per unit of urge × fulfilment"),
         p("shield.habit_weight", 1.0, 0...20, "acting utility per unit of scrolling habit × fulfilment"),
         p("shield.efficacy_weight", 2.0, 0...20, "acting utility lowered per unit of self-efficacy (× deliberation); half of it raises mindfulness"),
@@ -193,8 +201,36 @@ public enum BehaviorCatalogue {
         p("habits.value_weight", 2.0, 0...20, "log-odds of a check-off per unit of (value − 0.5)"),
     ]
 
-    /// Every behaviour parameter, in groups: churn, engagement, onboarding, purchase, refund, shield, focus, habits.
-    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + focus + habits
+    /// Urges: their kinds, the habit they feed, and letting go at an interruption (`UrgeModel`, `AppHabits`; issue 26).
+    static let urges: [RuleParameter] = [
+        p("urges.intended_floor", 0.5, 0...5,
+          "intended urges for an app per unit of urge share whatever its habit (its habitual urges are the habit's strength): the habitual share of urges is h / (floor + h)",
+          .assumption("0.5 keeps the former urge rate (0.5 + habit); at the mean starting habit 0.67, 57 % of urges are habitual — Cho et al. 2021 report at least partial regret in about 60 % of sessions, Lukoff et al. 2018 tie habitual use to meaningless use")),
+        p("urges.habit_residual_share", 0.3, 0...1, "share of an app habit's plateau that its decay levels off at when every urge passes",
+          .assumption("Edgren et al. 2024: decay levels off above zero; 0.3 as the habit model's residual")),
+        p("urges.reflection_seconds", 20, 0.1...600,
+          "τ: seconds of interruption over which reflection engages (P(let go) = (1 − e^(−s/τ))·k·(1 − urge))",
+          .assumption("Kim et al. 2019 (LocknType): a bare lock-out pause stopped 13.1 % of launches, 30 typed digits 47.5 % — the direction, not fitted")),
+        p("urges.intended_let_go_factor", 0.25, 0...1, "k of an intended urge (a habitual one is 1): how much less an interruption lets a wanted urge go",
+          .assumption("friction acts mainly on habitual use (Lyngs et al. 2019 review); no published ratio")),
+    ]
+
+    /// Dormant people (the app kept, never opened, its blocking on) still meet its shields, and once a day with a
+    /// shield they decide: stay dormant, lift the blocking, uninstall, or come back (`EngagementModel.dormantResponse`).
+    static let dormant: [RuleParameter] = [
+        p("dormant.leave_constant", -2.5, -20...20, "log-odds (against staying) of leaving, on a day a dormant person met the product's shields",
+          .assumption("no published figure; a calibration target (dormant people's shields a minority of all shields)")),
+        p("dormant.frustration_weight", 3.0, 0...20, "log-odds of leaving per unit of frustration"),
+        p("dormant.shields_weight", 0.5, 0...20, "log-odds of leaving per unit of ln(1 + shields met that day)"),
+        p("dormant.value_weight", 3.0, 0...20, "log-odds of leaving lowered, and of coming back raised, per unit of value felt"),
+        p("dormant.come_back_constant", -4.0, -20...20, "log-odds (against staying) of opening the app again and using it",
+          .assumption("no published figure; reactivation of lapsed app users is a few % a week (assumption)")),
+        p("dormant.uninstall_share", 0.5, 0...1, "share of dormant people leaving who uninstall (the rest lift the blocking and keep the app)"),
+    ]
+
+    /// Every behaviour parameter, in groups: churn, engagement, onboarding, purchase, refund, shield, urges, dormant,
+    /// focus, habits.
+    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits
 
     /// The catalogue by key.
     public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })

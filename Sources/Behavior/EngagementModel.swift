@@ -10,6 +10,8 @@ public enum EngagementEvent: Hashable, Sendable {
     case minutesSaved(Double)
     case appOpened
     case notificationReceived
+    /// A dormant person met a shield: friction from an app they no longer look at (issue 26).
+    case dormantShield
 }
 
 /// Ways of leaving.
@@ -50,6 +52,10 @@ public struct EngagementModel: Hashable, Sendable {
     public private(set) var appOpenHabit: Double
     public private(set) var daysSinceOpen: Int = 0
     public var frustrationSensitivity: Double
+    /// The product's integration into the person's day (issue 26): a habit of use, reinforced on each local day the
+    /// product is in use (Lally-style growth at the person's habit-formation pace, Edgren-style decay when it is not),
+    /// so value felt at a keep-or-cancel decision grows with the days a trial was used (`PurchaseModel.integrationWeight`).
+    public private(set) var integration = HabitModel(parameters: HabitParameters(), initialStrength: 0)
 
     public var frustrationDailyRetention = 0.8
     public var valueDailyRetention = 0.93
@@ -127,8 +133,17 @@ public struct EngagementModel: Hashable, Sendable {
         m.perceivedValue = 0.3
         m.frustration = 0
         m.daysSinceOpen = 0
+        let habit = person.resistHabit.parameters
+        m.integration = HabitModel(parameters: HabitParameters(asymptote: 1, daysTo95: habit.daysTo95, decayLevelOffDays: habit.decayLevelOffDays),
+                                   initialStrength: 0)
         return m
     }
+
+    /// The product was in use on local day `day` (counted once a day).
+    public mutating func recordProductUse(onDay day: Int64) { integration.reinforce(onDay: day) }
+
+    /// The product's integration into the day on local day `day`, 0…1.
+    public func integration(onDay day: Int64) -> Double { integration.strength(onDay: day) }
 
     /// Updates the state for one event.
     public mutating func record(_ e: EngagementEvent) {
@@ -146,6 +161,7 @@ public struct EngagementModel: Hashable, Sendable {
             appOpenHabit = min(1, appOpenHabit + appOpenHabitGain * (1 - appOpenHabit))
             daysSinceOpen = 0
         case .notificationReceived: break
+        case .dormantShield: frustrate(shieldRefusedFrustration)
         }
     }
 

@@ -20,6 +20,8 @@ public struct Pickup: Hashable, Sendable {
     public var sessionLength: TimeSpan
     /// Urge intensity 0…1 for `.urge` pickups, 0 otherwise.
     public var urgeIntensity: Double
+    /// Habitual or intended, for `.urge` pickups (`.intended` otherwise).
+    public var kind: UrgeKind = .intended
     public var sessionEnd: Instant { at + sessionLength }
 }
 
@@ -30,7 +32,11 @@ public struct Pickup: Hashable, Sendable {
 /// excitation: each session's end adds `burstiness / τ` and E decays as e^(−t/τ), τ = `burstDecayMinutes`.
 /// Sampled exactly without thinning (see `nextPickup`).
 /// A background pickup is a notification with probability `notificationShare / (1 − burstiness)`; any other
-/// pickup is an urge with probability `urgeShare × (0.5 + scrolling habit)` (capped at 0.95), else spontaneous.
+/// pickup is an urge with probability `urgeShare × Σ_i w_i·(floor + h_i)` (capped at 0.95), else spontaneous: w_i
+/// the app's liking share, h_i its habit (`AppHabits`), floor `urges.intended_floor` (0.5, so with every habit at
+/// the person's scrolling habit h this is the former `urgeShare × (0.5 + h)`). The app is drawn in proportion to
+/// w_i·(floor + h_i), and, from the same uniform, the urge is intended (the floor's part) or habitual (the habit's
+/// part, h_i / (floor + h_i)) — issue 26: an app whose habit starves is wanted less often, and less automatically.
 ///
 /// Session lengths are log-normal (assumption, calibrated to Andrews et al. 2015 and Falaki et al. 2010):
 /// spontaneous median 15 s σ 1.5, notification median 20 s σ 1.2, urge median 75 s σ 1.5 times
@@ -42,10 +48,16 @@ public struct PhoneUseProcess: Sendable {
     public let baseRatePerMs: [Double]
     /// Fraction of the base rate that is notification-started.
     public let notificationFraction: Double
-    /// Cumulative app weights (liking) for choosing the urge's app.
-    let appCumulative: [Double]
-    /// Scrolling-habit strength 0…1; the adapter updates it as the habit evolves (raises urge share and intensity).
-    public var scrollingHabitStrength: Double
+    /// App liking shares w_i (summing to 1).
+    let appWeights: [Double]
+    /// Cumulative urge weights, two per app: w_i·floor (intended), then w_i·h_i (habitual); rebuilt when a habit moves.
+    var urgeCumulative: [Double]
+    /// The habit of opening each target app (fed and starved by what the person does with its urges).
+    public private(set) var habits: AppHabits
+    /// Intended urges per unit of urge share, whatever the habit (`UrgeModel.intendedFloor`).
+    public let intendedFloor: Double
+    /// The scrolling habit the base rate was compensated with (the habits' mean at the start).
+    public let scrollingHabitStrength: Double
 
     /// Self-excitation state: E (events/ms) at time `excitationAt` (ms).
     var excitation: Double = 0
@@ -67,13 +79,22 @@ public struct PhoneUseProcess: Sendable {
     /// Hours later that sleep starts on Friday and Saturday nights. Assumption.
     public static let weekendSleepShiftHours = 0.75
 
-    public init(person: Person) {
+    public init(person: Person, urges: UrgeModel = UrgeModel()) {
         self.init(parameters: person.phoneUse, appLikings: person.apps.map(\.liking),
-                  scrollingHabitStrength: person.scrollingHabit.strengthAtLastUse)
+                  habits: AppHabits(person: person, residualShare: urges.habitResidualShare), intendedFloor: urges.intendedFloor)
     }
 
+    /// A process whose every app habit stays at `scrollingHabitStrength` unless fed or starved at the default rates.
     public init(parameters p: PhoneUseParameters, appLikings: [Double], scrollingHabitStrength: Double = 0.5) {
+        self.init(parameters: p, appLikings: appLikings, habits: AppHabits(count: appLikings.count, strength: scrollingHabitStrength))
+    }
+
+    public init(parameters p: PhoneUseParameters, appLikings: [Double], habits: AppHabits, intendedFloor: Double = 0.5) {
+        precondition(habits.strength.count == appLikings.count, "one habit per app")
         self.parameters = p
+        self.habits = habits
+        self.intendedFloor = intendedFloor
+        let scrollingHabitStrength = habits.mean
         self.scrollingHabitStrength = scrollingHabitStrength
         let weights = p.dailyProfile.hourWeights
         var rates = [Double](repeating: 0, count: 168)
@@ -96,14 +117,43 @@ public struct PhoneUseProcess: Sendable {
         let tauMs = p.burstDecayMinutes * 60_000
         self.decayPerMs = 1 / tauMs
         self.jump = n / tauMs
-        var cum: [Double] = []
-        var s = 0.0
-        for w in appLikings { s += max(w, 1e-6); cum.append(s) }
-        self.appCumulative = cum
+        let likings = appLikings.map { max($0, 1e-6) }
+        let likingTotal = likings.reduce(0, +)
+        self.appWeights = likings.map { $0 / likingTotal }
+        self.urgeCumulative = Array(repeating: 0, count: 2 * appLikings.count)
         let scale = p.sessionLengthScale
         self.muSpontaneous = log(Self.spontaneousMedianSeconds * scale)
         self.muNotification = log(Self.notificationMedianSeconds * scale)
         self.muUrge = log(Self.urgeMedianSeconds * scale)
+        rebuildUrgeWeights()
+    }
+
+    /// Rebuilds the cumulative urge weights from the habits.
+    mutating func rebuildUrgeWeights() {
+        var s = 0.0
+        for i in appWeights.indices {
+            s += appWeights[i] * intendedFloor
+            urgeCumulative[2 * i] = s
+            s += appWeights[i] * habits.strength[i]
+            urgeCumulative[2 * i + 1] = s
+        }
+    }
+
+    /// An urge for app `i` was acted on (the person opened the app).
+    public mutating func urgeActed(_ i: Int) { habits.acted(i) }
+    /// An urge for app `i` passed without the app.
+    public mutating func urgePassed(_ i: Int) { habits.passed(i) }
+    /// An urge counted as passed was acted on after all (a wait or a quest ended in the app).
+    public mutating func urgeActedAfterAll(_ i: Int) { habits.actedAfterAll(i) }
+
+    /// Closes a local day: the app habits move by the day's urges, and the urge rates follow.
+    public mutating func endOfDay() {
+        if habits.endOfDay() { rebuildUrgeWeights() }
+    }
+
+    /// The probability that a non-notification pickup is an urge: `urgeShare × Σ w_i (floor + h_i)`, capped at 0.95.
+    public var urgeProbability: Double {
+        min(0.95, parameters.urgeShare * (urgeCumulative.last ?? 0))
     }
 
     /// Expected session length in seconds (log-normal means mixed by source shares).
@@ -194,18 +244,20 @@ public struct PhoneUseProcess: Sendable {
         let atMs = max(afterMs + 1, Double(truncated) < eventMs ? truncated + 1 : truncated)
         let source: PickupSource
         let intensity: Double
+        var kind = UrgeKind.intended
         var seconds: Double
         if notification {
             source = .notification
             intensity = 0
             seconds = rng.lognormal(mu: muNotification, sigma: Self.notificationSigma)
         } else {
-            let h = min(max(scrollingHabitStrength, 0), 1)
-            let pUrge = min(0.95, parameters.urgeShare * (0.5 + h))
-            if !appCumulative.isEmpty && rng.uniform() < pUrge {
-                let r = rng.uniform() * appCumulative[appCumulative.count - 1]
-                var app = 0
-                while app < appCumulative.count - 1 && r >= appCumulative[app] { app += 1 }
+            if !urgeCumulative.isEmpty && rng.uniform() < urgeProbability {
+                let r = rng.uniform() * urgeCumulative[urgeCumulative.count - 1]
+                var slot = 0
+                while slot < urgeCumulative.count - 1 && r >= urgeCumulative[slot] { slot += 1 }
+                let app = slot / 2
+                kind = slot % 2 == 0 ? .intended : .habitual
+                let h = min(max(habits.strength[app], 0), 1)
                 source = .urge(app: app)
                 intensity = min(1, (0.3 + 0.7 * h) * (0.5 + rng.uniform()))
                 seconds = rng.lognormal(mu: muUrge, sigma: Self.urgeSigma) * (0.5 + intensity)
@@ -221,7 +273,7 @@ public struct PhoneUseProcess: Sendable {
         let endMs = Double(atMs + length.milliseconds)
         excitation = excitation * exp(-(endMs - eventMs) * decayPerMs) + jump
         excitationAt = endMs
-        return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity)
+        return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity, kind: kind)
     }
 
     /// The longest stretch searched for a base event (a year) before concluding the base profile is all zeros.

@@ -31,6 +31,13 @@ public enum PurchaseDecision: String, Hashable, Sendable { case none, monthly, a
 
 public enum PlanLength: String, Hashable, Sendable { case monthly, annual }
 
+/// What became of a keep-or-cancel decision (issue 26): kept, cancelled, or meant to cancel and not got round to.
+public enum KeepOutcome: String, Hashable, Sendable {
+    case keep, cancel, inert
+    /// Whether the plan goes on.
+    public var keeps: Bool { self != .cancel }
+}
+
 /// Buy, upgrade, renew and cancel decisions (docs/DESIGN.md principle 5). Surplus is
 /// r = ln(WTP·(0.5 + value felt) / monthly price), so at value 0.5 a person whose WTP equals the price has r = 0.
 ///
@@ -55,6 +62,10 @@ public struct PurchaseModel: Hashable, Sendable {
     public var renewIntercept = log(0.56 / 0.44)
     public var trialIntercept = log(0.36 / 0.64)
     public var loyaltyBoost = 0.8
+    /// Probability that a person who decides to cancel does not get round to it before the charge (issue 26).
+    public var inertia = 0.3
+    /// Value felt added at a keep-or-cancel decision per unit of the product's integration into the day.
+    public var integrationWeight = 1.0
     public var wValue = 3.0
     public var wPrice = 1.0
     public var tokenConstant = -2.0
@@ -87,6 +98,8 @@ public struct PurchaseModel: Hashable, Sendable {
         renewIntercept = values["purchase.renew_intercept"]
         trialIntercept = values["purchase.trial_intercept"]
         loyaltyBoost = values["purchase.loyalty_boost"]
+        inertia = values["purchase.inertia"]
+        integrationWeight = values["purchase.integration_weight"]
         wValue = values["purchase.renew_value_weight"]
         wPrice = values["purchase.renew_price_weight"]
         tokenConstant = values["purchase.token_constant"]
@@ -147,6 +160,20 @@ public struct PurchaseModel: Hashable, Sendable {
     /// Whether the person renews (one draw); not renewing is a cancellation.
     public func renews(plan: PlanLength, priceUSDPerMonth: Double, willingnessToPay wtp: Double, valueFelt v: Double, isFirstRenewal: Bool, rng: RandomStream) -> Bool {
         rng.uniform() < renewalProbability(plan: plan, priceUSDPerMonth: priceUSDPerMonth, willingnessToPay: wtp, valueFelt: v, isFirstRenewal: isFirstRenewal)
+    }
+
+    /// The value weighed at a keep-or-cancel decision: value felt now plus the product's integration into the day.
+    public func valueAtDecision(valueFelt v: Double, integration: Double) -> Double {
+        v + integrationWeight * min(max(integration, 0), 1)
+    }
+
+    /// A keep-or-cancel decision whose intention is to keep with probability `pKeep` (two uniforms from `rng`): a
+    /// person who means to cancel does so, except with probability `inertia` — they do not get round to it before
+    /// the charge, and the plan renews (auto-renewal inertia: Miller, Sahni & Strulov-Shlain 2023; Einav, Klopack &
+    /// Mahoney 2025; DellaVigna & Malmendier 2006).
+    public func keepOrCancel(probabilityOfKeeping pKeep: Double, rng: RandomStream) -> KeepOutcome {
+        if rng.uniform() < pKeep { return .keep }
+        return rng.uniform() < inertia ? .inert : .cancel
     }
 
     /// Probability that a trial converts to paid.

@@ -141,19 +141,20 @@ extension EarnedAccessAdapter {
         guard let plan = life.engine.plan, life.engine.autoRenew, life.engine.periodEnd == periodEnd, now < periodEnd,
               let months = plan.periodMonths else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(months)
-        let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
-        let keeps: Bool
+        let wtp = life.person.willingnessToPayUSDPerMonth
+        // Value weighed now: value felt plus the product's integration into the day (issue 26: a trial builds it).
+        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
+                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
         let inTrial = life.engine.inTrial
-        if inTrial {
-            keeps = life.purchases.uniform() < life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: wtp, valueFelt: value)
-        } else {
-            keeps = life.world.purchase.renews(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
-                                               valueFelt: value, isFirstRenewal: life.summary.tally.renewals == 0, rng: life.purchases)
-        }
-        let detail = "\(keeps ? "keep" : "cancel") \(plan)\(inTrial ? " (trial)" : "")"
+        let pKeep = inTrial
+            ? life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: wtp, valueFelt: value)
+            : life.world.purchase.renewalProbability(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
+                                                     valueFelt: value, isFirstRenewal: life.summary.tally.renewals == 0)
+        let outcome = life.world.purchase.keepOrCancel(probabilityOfKeeping: pKeep, rng: life.purchases)
+        let detail = "\(outcome.rawValue) \(plan)\(inTrial ? " (trial)" : "")"
         life.trace(kind: "renewal-decision", detail: detail, at: now)
-        life.decide(inTrial ? .trialKeep : .renewalKeep, keeps ? .keep : .cancel, at: now)
-        if !keeps { life.send(.cancelAutoRenew, at: now) }
+        life.decide(inTrial ? .trialKeep : .renewalKeep, DecisionOutcome(outcome), at: now)
+        if !outcome.keeps { life.send(.cancelAutoRenew, at: now) }
     }
 
     /// Screen Time access revoked (a churn kind): nothing is enforced any more.

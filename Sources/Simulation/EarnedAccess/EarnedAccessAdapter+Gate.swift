@@ -52,6 +52,12 @@ extension EarnedAccessAdapter {
             return
         }
         var redirect = life.world.choice.redirectStepSeconds
+        // The shield itself is an interruption: a habitual or weak urge may be let go before anything else (issue 26).
+        if life.choices.uniform() < life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: life.world.urges.shieldNoticeSeconds) {
+            life.decide(life.engine.gateApp != app ? .shieldChoice : .gateOption, life.engine.gateApp != app ? .letGo : .giveUp, at: now)
+            giveUp(app: app, intended: intended, &life, at: now)
+            return
+        }
         for _ in 0..<3 {
             // A person who no longer opens Earned Access (dormant) has no way through: the shield's only button.
             guard !life.dormant else {
@@ -60,7 +66,7 @@ extension EarnedAccessAdapter {
                 return
             }
             offerGate(app: app, intended: intended, redirectSeconds: redirect, &life, at: now)
-            let context = choiceContext(&life, urge: urge, intended: intended)
+            let context = choiceContext(&life, app: app, urge: urge, intended: intended)
             let pick = life.world.choice.choose(life.state.options, context: context, rng: life.choices)
             // At the shield the person decides to give up or to detour through the gate; at the gate, which option
             // (or to leave). Assumption (audit 2026-11-25 E14): one weighing at the shield — of giving up against
@@ -103,9 +109,14 @@ extension EarnedAccessAdapter {
     }
 
     /// The person gives up the app: closes the shield and does something else (a willpower win).
+    /// A dormant person, who no longer looks at the app, feels the shield as friction with no value (issue 26).
     static func giveUp(app: AppID, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
         if life.engine.gateApp == app { life.send(.leaveGate, at: now) } else { life.send(.shieldClose(app), at: now) }
         life.summary.tally.counts[.willpowerWins] += 1
+        guard !life.dormant else {
+            life.engagement.record(.dormantShield)
+            return
+        }
         life.person.selfEfficacy.recordWin()
         life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
         life.engagement.record(.resistedUrge)
@@ -138,26 +149,25 @@ extension EarnedAccessAdapter {
     }
 
     /// What the person brings to the choice: scarcity is how little of the intended use the balance buys.
-    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, intended: TimeSpan) -> ChoiceContext {
+    static func choiceContext(_ life: inout PersonLife<Self>, app: AppID, urge: Double, intended: TimeSpan) -> ChoiceContext {
         let perMinute = life.world.parameters.creditCostPerMinute
         let affordable = perMinute > 0 ? Double(life.engine.balance) / perMinute : .infinity
         let scarcity = 1 - min(1, affordable / max(1, intended.minutes))
         return ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
                              willingnessToPay: life.person.willingnessToPayUSDPerMonth,
-                             habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),
+                             habitStrength: life.habitStrength(for: app),
                              resistHabit: life.person.resistHabit.strength(onDay: Int64(life.dayIndex)),
                              frustration: life.engagement.frustration)
     }
 
     /// A quest or the emergency wait has begun at the gate: the person sees it through, or leaves part-way —
-    /// leaving cancels it without using up the emergency (inventory row 42). The person's
-    /// `exercise_skip_probability` is the chance of leaving a minute-long wait; a longer one is left as that many
-    /// minute-long waits would be, `1 − (1 − p)^(seconds / 60)` (assumption), so a quest's or wait's length matters.
+    /// leaving cancels it without using up the emergency (inventory row 42). The wait is an interruption of its
+    /// whole length: the urge is let go in it with `UrgeModel.letGoProbability` (issue 26) — likelier the longer the
+    /// wait, the weaker the urge, and for a habitual urge than an intended one — at a uniform moment of it.
     static func beginWait(app: AppID, urge: Double, intended: TimeSpan, questing: Bool, _ life: inout PersonLife<Self>, at now: Instant) {
         life.state.waitingUnlock = (app, urge, intended)
         guard let pending = life.engine.pending else { return }
-        let minutes = Double((pending.dueAt - now).milliseconds) / 60_000
-        let leaves = 1 - pow(1 - life.person.featureUse.exerciseSkipProbability, minutes)
+        let leaves = life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: (pending.dueAt - now).seconds)
         guard life.features.uniform() < leaves else { return }
         let leaveAt = now + .milliseconds(Int64(Double((pending.dueAt - now).milliseconds) * life.features.uniform()))
         schedule(questing ? .abandonQuest : .abandonEmergencyWait, at: max(now + .seconds(1), leaveAt), &life)

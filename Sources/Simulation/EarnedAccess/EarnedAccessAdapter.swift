@@ -78,9 +78,10 @@ public enum EarnedAccessAdapter: ProductAdapter {
     public static func initialState() -> PersonState { PersonState() }
 
     /// Earned Access's people decide at onboarding's steps, at the shield (give up, wait, or detour), at the Unlock Gate, at paywalls, before a trial or a paid
-    /// period ends, about refunds, after a downgrade (which 3 apps to keep), and daily whether to stay.
+    /// period ends, about refunds, after a downgrade (which 3 apps to keep), daily whether to stay, and — dormant — on a
+    /// day of shields what to do about them.
     public static var decisionKinds: [DecisionKind] {
-        [.onboardingStep, .shieldChoice, .gateOption, .paywallPurchase, .trialKeep, .renewalKeep, .refundRequest, .downgradeChoice, .churn]
+        [.onboardingStep, .shieldChoice, .gateOption, .paywallPurchase, .trialKeep, .renewalKeep, .refundRequest, .downgradeChoice, .churn, .dormantResponse]
     }
     public static func initialTally() -> EarnedAccessTally { EarnedAccessTally() }
 

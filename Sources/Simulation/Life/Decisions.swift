@@ -28,6 +28,9 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
     case downgradeChoice
     /// Once a local day: stay, or leave (uninstall, revoke access, go dormant, lift the restriction).
     case churn
+    /// Once a local day on which a dormant person met the product's shields: stay dormant, lift the blocking,
+    /// uninstall, or come back (issue 26: dormant is not frozen).
+    case dormantResponse
 
     /// The kind's id in `decisions.csv`.
     public var id: String {
@@ -41,6 +44,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .refundRequest: "refund_request"
         case .downgradeChoice: "downgrade_choice"
         case .churn: "churn"
+        case .dormantResponse: "dormant_response"
         }
     }
 
@@ -56,6 +60,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .refundRequest: "first_charge"
         case .downgradeChoice: "keep_apps_prompt"
         case .churn: "local_day_ended"
+        case .dormantResponse: "local_day_ended_with_dormant_shields"
         }
     }
 
@@ -72,13 +77,14 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
     public var outcomes: [DecisionOutcome] {
         switch self {
         case .onboardingStep: [.complete, .dropOut]
-        case .shieldChoice: [.close, .useCredits, .peek, .mindfulness, .buyToken, .useToken, .unblock, .giveUp, .walkAway, .detour, .waitForEnd]
+        case .shieldChoice: [.letGo, .close, .useCredits, .peek, .mindfulness, .buyToken, .useToken, .unblock, .giveUp, .walkAway, .detour, .waitForEnd]
         case .gateOption: [.useCredits, .quest, .emergency, .giveUp]
         case .paywallPurchase: [.decline, .startTrial, .buyMonthly, .buyAnnual, .buyLifetime, .upgrade]
-        case .trialKeep, .renewalKeep: [.keep, .cancel]
+        case .trialKeep, .renewalKeep: [.keep, .inert, .cancel]
         case .refundRequest: [.request, .noRequest]
         case .downgradeChoice: [.pickApps, .autoKeep]
         case .churn: [.stay, .uninstall, .revokeAccess, .dormant, .disableRestriction]
+        case .dormantResponse: [.stay, .disableRestriction, .uninstall, .comeBack]
         }
     }
 }
@@ -94,6 +100,12 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
     case request, noRequest
     case pickApps, autoKeep
     case stay, uninstall, revokeAccess, dormant, disableRestriction
+    /// A habitual or weak urge dropped during the shield's interruption (issue 26): the person closes it.
+    case letGo
+    /// Meant to cancel, did not get round to it before the charge: the plan goes on (auto-renewal inertia).
+    case inert
+    /// A dormant person opens the app again.
+    case comeBack
 
     /// The outcome's id in `decisions.csv`.
     public var id: String {
@@ -130,6 +142,9 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         case .revokeAccess: "revoke_access"
         case .dormant: "dormant"
         case .disableRestriction: "disable_restriction"
+        case .letGo: "let_go"
+        case .inert: "inert"
+        case .comeBack: "come_back"
         }
     }
 
@@ -146,6 +161,25 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         case .giveUp: self = .giveUp
         case .quest: self = .quest
         case .emergency: self = .emergency
+        }
+    }
+
+    /// A keep-or-cancel decision.
+    public init(_ keep: KeepOutcome) {
+        switch keep {
+        case .keep: self = .keep
+        case .cancel: self = .cancel
+        case .inert: self = .inert
+        }
+    }
+
+    /// A dormant person's answer to a day of shields.
+    public init(_ response: DormantResponse) {
+        switch response {
+        case .stay: self = .stay
+        case .liftBlocking: self = .disableRestriction
+        case .uninstall: self = .uninstall
+        case .comeBack: self = .comeBack
         }
     }
 
@@ -253,8 +287,10 @@ extension PersonLife {
         return completes
     }
 
-    /// The opportunity of a shield shown (or an exercise at it ending) over `app` at `t`: one per instant and app.
-    public mutating func offerShieldDecision(over app: AppID, at t: Instant) {
+    /// The opportunity of a shield shown (or, `shown` false, an exercise at it ending) over `app` at `t`: one per
+    /// instant and app. A shield shown is counted for the per-week view and marks the urge being answered as met.
+    public mutating func offerShieldDecision(over app: AppID, at t: Instant, shown: Bool = true) {
+        if shown { shieldShown(over: app) }
         offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
     }
 }

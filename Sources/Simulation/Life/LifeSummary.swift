@@ -47,7 +47,11 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     /// What the world check needs besides the shared counters (`world-check.csv`).
     public var world = PersonWorldFacts()
 
-    public init(tally: Adapter.Tally, unpaidSegment: String) {
+    /// Urges, shields and opens of the target apps per week since install (`learning.csv`).
+    public var learning: LearningAccumulator
+
+    public init(tally: Adapter.Tally, unpaidSegment: String, horizonDays: Int) {
+        learning = LearningAccumulator(horizonDays: horizonDays)
         self.tally = tally
         planSegment = unpaidSegment
     }

@@ -5,6 +5,11 @@ import RulesCore
 extension PersonLife {
     mutating func endOfDay(at now: Instant) {
         Adapter.endOfDay(&self, at: now)
+        settleCue()
+        summary.learning.add(day: dayIndex, status: dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
+        learningToday = LearningDay()
+        // The day's urges move the app habits, and the urge rates follow (issue 26).
+        phone.endOfDay()
         let saved = Double(intendedRestrictedMs - usedRestrictedMs) / 60_000
         summary.trueMinutesSavedPerDay.append(max(0, saved))
         intendedRestrictedMs = 0
@@ -32,8 +37,8 @@ extension PersonLife {
             snapshotMonth()
             currentMonth = month
         }
-        // Habit strength enters the urge process once a local day (it moves by days, Lally et al. 2010).
-        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: Int64(dayIndex))
+        if dormant { dormantDay(at: now) }
+        guard !uninstalled else { return }
         let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: person.featureUse.disableRestrictionExitShare)
         if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
         if let kind = churnKind {
@@ -47,6 +52,32 @@ extension PersonLife {
             }
         }
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))
+    }
+
+    /// A dormant person who met the product's shields today answers them (issue 26, `DormantModel`): stays dormant,
+    /// lifts the blocking, uninstalls, or comes back to the app.
+    mutating func dormantDay(at now: Instant) {
+        let shields = dormantShieldsToday
+        dormantShieldsToday = 0
+        guard shields > 0 else { return }
+        let response = world.dormancy.response(frustration: engagement.frustration, value: engagement.perceivedValue,
+                                               shields: shields, rng: churnStream)
+        decideAtMoment(.dormantResponse, moment: Int64(dayIndex), DecisionOutcome(response), at: now)
+        guard response != .stay else { return }
+        trace(kind: "dormant", detail: response.rawValue, at: now)
+        switch response {
+        case .stay: break
+        case .uninstall:
+            summary.churn = ChurnKind.uninstall.rawValue
+            uninstalled = true
+        case .liftBlocking:
+            summary.churn = ChurnKind.disableRestriction.rawValue
+            Adapter.disableRestriction(&self, at: now)
+        case .comeBack:
+            dormant = false
+            summary.churn = nil
+            engagement.record(.appOpened)
+        }
     }
 
     /// The plan and MRR in force now, recorded as the standing of the current local month (forecast.csv).
@@ -78,7 +109,7 @@ extension PersonLife {
         guard let trace else { return }
         let detail = detail()
         trace(TraceRow(time: t, kind: kind, detail: detail, product: Adapter.traceState(self),
-                       scrollingHabit: person.scrollingHabit.strength(onDay: Int64(dayIndex)),
+                       scrollingHabit: phone.habits.mean,
                        resistHabit: person.resistHabit.strength(onDay: Int64(dayIndex)),
                        selfEfficacy: person.selfEfficacy.value,
                        frustration: engagement.frustration, perceivedValue: engagement.perceivedValue))

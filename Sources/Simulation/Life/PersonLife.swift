@@ -12,6 +12,15 @@ import Stochastics
 /// exogenous urges (the next pickup follows the *intended* session, whatever the app decided), a day's end booked
 /// before anything else due at local midnight, churn decided once a local day, money booked with the store's
 /// commission, battery metered per person-day.
+/// An urge being answered: its app (index in `Person.apps`), its kind, whether a shield met it and whether the
+/// person got into the app.
+struct Cue {
+    var app: Int
+    var kind: UrgeKind
+    var shielded = false
+    var acted = false
+}
+
 public struct PersonLife<Adapter: ProductAdapter> {
     public typealias Engine = Adapter.Engine
 
@@ -84,6 +93,14 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public var ledgerLog: [LedgerEntry]?
     /// The local month of the current local day (updated at each day's end).
     public internal(set) var currentMonth: MonthID
+    /// The urge being answered now and what became of it so far (issue 26: it feeds or starves the app's habit).
+    var cue: Cue?
+    /// The last urge settled as passed (its app index), so that a wait or quest ending in the app counts it acted.
+    var lastPassedApp: Int?
+    /// Today's urges, shields, opens and passes of the target apps (`learning.csv`).
+    var learningToday = LearningDay()
+    /// Shields a dormant person met today (their day's response, `DormantModel`).
+    var dormantShieldsToday = 0
 
     public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
         self.world = world
@@ -108,7 +125,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         horizonEnd = zone.instant(on: world.start + Int64(world.horizonDays), at: .midnight)
         currentMonth = zone.monthID(installedAt)
         engine = Engine(parameters: world.parameters, zone: zone, installedAt: installedAt)
-        phone = PhoneUseProcess(person: person)
+        phone = PhoneUseProcess(person: person, urges: world.urges)
         engagement = world.engagement.starting(person: person)
         meter = PersonDayEnergyMeter(device: device, model: world.energy)
         urges = RandomStream(key: world.key(id, .urges))
@@ -121,7 +138,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         occurrenceStream = Adapter.Occurrences.isEmpty ? nil : RandomStream(key: world.key(id, Adapter.Occurrences.stream))
         queue = EventQueue(start: installedAt, timerSlots: Adapter.timerSlots, capacity: 32)
         state = Adapter.initialState()
-        summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment)
+        summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment, horizonDays: world.horizonDays)
         summary.persona = person.personaName
         summary.device = device.id
         summary.installedAt = installedAt
@@ -136,7 +153,6 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.world.habitDaysTo95 = [person.scrollingHabit.parameters.daysTo95, person.resistHabit.parameters.daysTo95]
         summary.world.closeHour(pickups: 0, at: installedAt, dayStart: zone.startOfDay(containing: installedAt))
         summary.world.habitLevelOffDays = [person.scrollingHabit.parameters.decayLevelOffDays, person.resistHabit.parameters.decayLevelOffDays]
-        phone.scrollingHabitStrength = person.scrollingHabit.strength(onDay: 0)
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
@@ -201,6 +217,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     // MARK: - Pickups and sessions
 
     mutating func pickup(_ p: Pickup, at now: Instant) {
+        settleCue()
         if now >= summary.world.hourEnd { summary.world.closeHour(pickups: summary.common[.pickups], at: now) }
         summary.common[.pickups] += 1
         summary.common[.sessions] += 1
@@ -216,8 +233,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case .spontaneous:
             Adapter.cue(.none, &self, at: now)
         case .urge(let index):
+            cue = Cue(app: index, kind: p.kind)
+            learningToday.urges += 1
             Adapter.urge(for: AppID(UInt16(index + 1)), pickup: p, &self, at: now)
-            person.scrollingHabit.reinforce(onDay: Int64(dayIndex))
         }
         trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
         // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
@@ -228,6 +246,16 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The person uses `app` (access granted) for `intended`; the session ends then unless access is taken away.
     public mutating func startSession(_ app: AppID, intended: TimeSpan, at now: Instant) {
+        let index = Int(app.rawValue) - 1
+        if cue?.app == index {
+            cue?.acted = true
+        } else if lastPassedApp == index {
+            // A wait or a quest for an urge already settled as passed ended in the app.
+            lastPassedApp = nil
+            phone.urgeActedAfterAll(index)
+            learningToday.acted += 1
+            learningToday.passed = max(0, learningToday.passed - 1)
+        }
         foregroundApp = app
         foregroundSince = now
         sessionGeneration &+= 1
@@ -259,7 +287,43 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public mutating func recordInUseDay() {
         guard !todayInUse else { return }
         todayInUse = true
+        engagement.recordProductUse(onDay: Int64(dayIndex))
         summary.inUseDays.append(dayIndex)
+    }
+
+    // MARK: - Urges and habits (issue 26)
+
+    /// The kind of the urge being answered now (`.intended` when none is).
+    public var urgeKind: UrgeKind { cue?.kind ?? .intended }
+
+    /// The habit of opening `app` (one of the person's target apps), 0…1; the mean of their apps' habits otherwise.
+    public func habitStrength(for app: AppID) -> Double {
+        let i = Int(app.rawValue) - 1
+        return phone.habits.strength.indices.contains(i) ? phone.habits.strength[i] : phone.habits.mean
+    }
+
+    /// A shield is shown over `app`: the urge being answered met the product (its habit is starved unless the person
+    /// gets in after all); counted for the per-week view, and for a dormant person's day.
+    mutating func shieldShown(over app: AppID) {
+        learningToday.shields += 1
+        if dormant { dormantShieldsToday += 1 }
+        if cue?.app == Int(app.rawValue) - 1 { cue?.shielded = true }
+    }
+
+    /// Settles the urge being answered: acted on (the app opened, or never shielded) feeds its app's habit, a shield
+    /// that held starves it.
+    mutating func settleCue() {
+        guard let c = cue else { return }
+        cue = nil
+        if c.shielded && !c.acted {
+            phone.urgePassed(c.app)
+            learningToday.passed += 1
+            lastPassedApp = c.app
+        } else {
+            phone.urgeActed(c.app)
+            learningToday.acted += 1
+            lastPassedApp = nil
+        }
     }
 
     /// Marks today as a day the person opened the product's app (retention, monthly actives); opening the app is

@@ -45,6 +45,10 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// The engagement model's constants; each person starts from a copy (`EngagementModel.starting(person:)`).
     let engagement: EngagementModel
     let onboarding: OnboardingModel
+    /// Urges, their habits and letting go at an interruption (`urges.*`, `shield.notice_seconds`).
+    public let urges: UrgeModel
+    /// What dormant people do on a day of shields (`dormant.*`).
+    let dormancy: DormantModel
     /// Focus sessions and habit check-ins, for products that ask people to earn (`focus.*`, `habits.*`).
     let focus: FocusSessionModel
     let habits: HabitCheckInModel
@@ -70,6 +74,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         purchase = PurchaseModel(values: behavior)
         engagement = EngagementModel(values: behavior)
         onboarding = OnboardingModel(values: behavior)
+        urges = UrgeModel(values: behavior)
+        dormancy = DormantModel(values: behavior)
         focus = FocusSessionModel(values: behavior)
         habits = HabitCheckInModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]

@@ -68,7 +68,7 @@ public protocol ProductAdapter: Sendable {
     /// with the person's columns placed among them (by default, the product's then the person's).
     static var traceColumns: [TraceColumn] { get }
     /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order); the life's own
-    /// daily churn decision is `.churn`.
+    /// daily decisions are `.churn` and, for a product whose shields a dormant person still meets, `.dormantResponse`.
     static var decisionKinds: [DecisionKind] { get }
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
     static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField]

@@ -25,11 +25,13 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     public var world: WorldAccumulator
     /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
     public var decisions = DecisionCounts()
+    /// Urges, shields and opens of the target apps per week since install (`learning.csv`).
+    public var learning: LearningAccumulator
 
     /// What a shard file holds (`ShardState`): every figure but `violation` — a shard whose people broke an invariant
     /// fails instead of writing a shard.
     enum CodingKeys: String, CodingKey {
-        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions
+        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions, learning
         case trueSavedPerDay = "true_saved_per_day", mrrAtEnd = "mrr_at_end"
     }
 
@@ -40,6 +42,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         battery = BatteryBudgetAccumulator(budgets: d.batteryBudgets)
         forecast = ForecastAccumulator(paidSegments: d.revenue.paidSegments)
         world = WorldAccumulator(trialDays: d.revenue.trialDays)
+        learning = LearningAccumulator(horizonDays: horizonDays)
     }
 
     /// People folded in.
@@ -75,6 +78,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         if let c = o.churn { churned[c, default: 0] += 1 }
         world.add(o.world, observedDays: max(0, o.observedDays), trialDays: world.trialDays)
         decisions.merge(o.decisions)
+        learning.merge(o.learning)
     }
 
     public mutating func merge(_ o: RunAccumulator) {
@@ -86,6 +90,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         for (k, v) in o.churned { churned[k, default: 0] += v }
         world.merge(o.world)
         decisions.merge(o.decisions)
+        learning.merge(o.learning)
     }
 
     /// Keeps the violation of the lowest person id (the one a sequential run would have met first).

@@ -115,6 +115,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
             ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
             ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader), ("decisions.csv", DecisionCounts.header),
+            ("learning.csv", LearningAccumulator.header),
         ]
         return shared.filter { !ProductReports.optional.contains($0.name) || product.contains($0.name) } + Adapter.Metrics.reportFiles
     }
@@ -130,6 +131,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         case "revenue.csv": return acc.revenue.rows(keys)
         case "energy-by-effect.csv": return acc.battery.energyRows(keys)
         case "decisions.csv": return acc.decisions.rows(keys, kinds: Adapter.decisionKinds)
+        case "learning.csv": return acc.learning.rows(keys)
         default:
             precondition(Adapter.Metrics.reportFiles.contains { $0.name == file }, "no rows for \(file)")
             return acc.product.reportRows(file, keys)

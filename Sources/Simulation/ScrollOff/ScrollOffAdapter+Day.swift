@@ -84,13 +84,16 @@ extension ScrollOffAdapter {
         guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
               now < life.engine.periodEnd else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
-        let keeps = life.world.purchase.renews(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
-                                               willingnessToPay: life.person.willingnessToPayUSDPerMonth,
-                                               valueFelt: life.engagement.perceivedValue,
-                                               isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40), rng: life.purchases)
-        life.trace(kind: "renewal-decision", detail: "\(keeps ? "keep" : "cancel") \(plan.sku)", at: now)
-        life.decide(.renewalKeep, keeps ? .keep : .cancel, at: now)
-        if !keeps { life.send(.cancelSubscription, at: now) }
+        // Value weighed now: value felt plus the product's integration into the day (issue 26).
+        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
+                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
+        let pKeep = life.world.purchase.renewalProbability(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
+                                                           willingnessToPay: life.person.willingnessToPayUSDPerMonth, valueFelt: value,
+                                                           isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40))
+        let outcome = life.world.purchase.keepOrCancel(probabilityOfKeeping: pKeep, rng: life.purchases)
+        life.trace(kind: "renewal-decision", detail: "\(outcome.rawValue) \(plan.sku)", at: now)
+        life.decide(.renewalKeep, DecisionOutcome(outcome), at: now)
+        if !outcome.keeps { life.send(.cancelSubscription, at: now) }
     }
 
     /// The person revokes Screen Time access (the engine is told; §8.3 authorization retention).

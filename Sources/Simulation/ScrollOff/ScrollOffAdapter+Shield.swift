@@ -76,7 +76,13 @@ extension ScrollOffAdapter {
             if round == 0, shield.inCurfew || shield.creditsAvailable == .zero { tryTheClock(&life, at: now) }
             offer(shield, intended: intended, &life)
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
-            let context = choiceContext(&life, urge: urge, scarcity: scarcity, exercise: exercise)
+            let context = choiceContext(&life, app: app, urge: urge, scarcity: scarcity, exercise: exercise)
+            // The shield itself is an interruption: a habitual or weak urge may be let go before any button (issue 26).
+            if round == 0, let close = life.state.options.firstIndex(where: { $0.kind == .close }),
+               life.choices.uniform() < life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: life.world.urges.shieldNoticeSeconds) {
+                letGo(app: app, button: close, intended: intended, &life, at: now)
+                return
+            }
             let pick = choose(&life, context: context)
             let chosen = life.state.options[pick].kind
             if chosen == .close, life.choices.uniform() < life.world.choice.walkAwayShare {
@@ -105,6 +111,20 @@ extension ScrollOffAdapter {
         life.person.selfEfficacy.recordWin()
         life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
         life.engagement.record(.resistedUrge)
+    }
+
+    /// The urge was let go at the shield (issue 26): the person taps Close, or leaves the shield without it as they
+    /// leave any shield they do not act on (`shield.walk_away_share`).
+    static func letGo(app: AppID, button: Int, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
+        if life.choices.uniform() < life.world.choice.walkAwayShare {
+            walkAway(app: app, &life, at: now)
+            return
+        }
+        life.decide(.shieldChoice, .letGo, at: now)
+        let d = life.send(.shield(life.state.buttons[button]), at: now)
+        life.trace(kind: "choice", detail: "let go → \(d)", at: now)
+        let context = choiceContext(&life, app: app, urge: 0, scarcity: 0, exercise: .none)
+        _ = apply(d, app: app, urge: 0, intended: intended, context: context, &life, at: now)
     }
 
     /// The shield the engine shows now, if any.
@@ -140,10 +160,10 @@ extension ScrollOffAdapter {
     }
 
     /// What the person brings to the choice (reads the life; `inout` only to pass it by address, see `offer`).
-    static func choiceContext(_ life: inout PersonLife<Self>, urge: Double, scarcity: Double, exercise: ExerciseOutcome) -> ChoiceContext {
+    static func choiceContext(_ life: inout PersonLife<Self>, app: AppID, urge: Double, scarcity: Double, exercise: ExerciseOutcome) -> ChoiceContext {
         ChoiceContext(urgeStrength: urge, selfEfficacy: life.person.selfEfficacy.value, creditScarcity: scarcity,
                       willingnessToPay: life.person.willingnessToPayUSDPerMonth,
-                      habitStrength: life.person.scrollingHabit.strength(onDay: Int64(life.dayIndex)),
+                      habitStrength: life.habitStrength(for: app),
                       resistHabit: life.person.resistHabit.strength(onDay: Int64(life.dayIndex)),
                       exercise: exercise, frustration: life.engagement.frustration, ifThenPlans: life.state.plansWritten)
     }
@@ -180,8 +200,8 @@ extension ScrollOffAdapter {
                 return .again(.skipped)
             }
             let length = life.world.parameters.mindfulnessLength[exercise] ?? .minutes(2)
-            life.state.exercise = ExerciseInProgress(app: app, exercise: exercise, urge: urge, intended: intended,
-                                                     endsAt: now + length, optsOut: optsOut)
+            life.state.exercise = ExerciseInProgress(app: app, exercise: exercise, urge: urge, kind: life.urgeKind, intended: intended,
+                                                     startedAt: now, endsAt: now + length, optsOut: optsOut)
             life.meter.charge(EnergyCharge(.foregroundSecond, length.seconds), phoneInUse: true)
             life.scheduleDecision(at: now + length)
             return .over
@@ -206,12 +226,15 @@ extension ScrollOffAdapter {
     /// probability after a completed exercise — and, if they still want in, the encounter goes on.
     static func finishExercise(_ e: ExerciseInProgress, _ life: inout PersonLife<Self>, at now: Instant) {
         guard life.engine.pendingShield?.mindfulnessOffered == e.exercise else { return }
-        let after = choiceContext(&life, urge: e.urge, scarcity: 0, exercise: .completed)
-        let acting = life.world.choice.actingProbability(life.state.options, context: after)
+        let after = choiceContext(&life, app: e.app, urge: e.urge, scarcity: 0, exercise: .completed)
+        // The exercise was an interruption of its whole length: the urge may have been let go in it (issue 26);
+        // if not, the completed exercise lowers acting (`ShieldChoiceModel.mindfulnessEffect`).
+        let letGo = life.world.urges.letGoProbability(e.kind, urge: e.urge, seconds: (e.endsAt - e.startedAt).seconds)
+        let acting = (1 - letGo) * life.world.choice.actingProbability(life.state.options, context: after)
         let avoided = life.choices.uniform() >= acting
         // The exercise's end is a moment of its own: the person answers it (avoided: the shield closes), and if they
         // still want in, the encounter's rounds go on under it.
-        life.offerShieldDecision(over: e.app, at: now)
+        life.offerShieldDecision(over: e.app, at: now, shown: false)
         if avoided { life.decide(.shieldChoice, .close, at: now) }
         life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
         if e.optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }

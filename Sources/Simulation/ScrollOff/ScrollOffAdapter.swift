@@ -87,7 +87,9 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var app: AppID
         var exercise: MindfulnessExercise
         var urge: Double
+        var kind: UrgeKind
         var intended: TimeSpan
+        var startedAt: Instant
         var endsAt: Instant
         /// The person turns the step off in Settings once this one is answered.
         var optsOut: Bool
@@ -97,7 +99,7 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
 
     /// Scroll Off's people decide at onboarding's steps, at shields, at paywall chips, before renewals, about refunds,
     /// and daily whether to stay (no trial, no gate, no downgrade prompt in seed 000).
-    public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn] }
+    public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn, .dormantResponse] }
     public static func initialTally() -> ScrollOffTally { ScrollOffTally() }
 
     // MARK: - Timer slots

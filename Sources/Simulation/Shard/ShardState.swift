@@ -16,7 +16,7 @@ public enum ShardState {
     /// The `format` field of the header.
     public static let format = "habitat-shard-state"
     /// The version this Habitat writes and reads; a change to any accumulator's encoding bumps it.
-    public static let formatVersion = 2   // 2: accumulators carry `decisions` (issue 25)
+    public static let formatVersion = 3   // 2: accumulators carry `decisions` (issue 25); 3: `learning` and new decision kinds (issue 26)
 }
 
 /// The first line of `shard-state.jsonl`.

@@ -1,0 +1,99 @@
+import Behavior
+import Reports
+
+/// A person's status on a day, for the per-week view of learning (`learning.csv`).
+public enum LearningStatus: Int, CaseIterable, Sendable {
+    /// The app installed and not dormant: the person still uses the product.
+    case active
+    /// The app installed, never opened (dormant, access revoked, restriction lifted): the product may still shield.
+    case dormant
+
+    public var id: String { self == .active ? "active" : "dormant" }
+}
+
+/// One day's urges for the person's target apps (`Person.apps`, the apps they want to use less) and what became of
+/// them, counted by the life (issue 26).
+public struct LearningDay: Sendable {
+    /// Urges for a target app.
+    public var urges = 0
+    /// Shields shown over a target app (every shield, urged or mid-session).
+    public var shields = 0
+    /// Urges acted on (the app opened) and passed (a shield held, the person let go).
+    public var acted = 0, passed = 0
+    public init() {}
+}
+
+/// Urges, shields and opens of the target apps per week since install and status: the per-week view of a product
+/// changing a habit (`learning.csv`; issue 26). Integer counts (the mean app habit in millionths), so it merges
+/// exactly across threads and shards.
+public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
+    /// Per week and status: person-days, urges, shields, acted, passed, habit (millionths, summed over person-days).
+    var values: [Int64]
+    public let weeks: Int
+    static let fields = 6
+
+    public init(horizonDays: Int) {
+        weeks = max(1, (horizonDays + 6) / 7 + 1)
+        values = Array(repeating: 0, count: weeks * LearningStatus.allCases.count * Self.fields)
+    }
+
+    /// Adds one person-day.
+    public mutating func add(day index: Int, status: LearningStatus, _ d: LearningDay, meanHabit: Double) {
+        let week = min(index / 7, weeks - 1)
+        let base = (week * LearningStatus.allCases.count + status.rawValue) * Self.fields
+        values[base] += 1
+        values[base + 1] += Int64(d.urges)
+        values[base + 2] += Int64(d.shields)
+        values[base + 3] += Int64(d.acted)
+        values[base + 4] += Int64(d.passed)
+        values[base + 5] += Int64((meanHabit * 1_000_000).rounded())
+    }
+
+    public mutating func merge(_ o: LearningAccumulator) {
+        precondition(o.values.count == values.count, "learning accumulators of different horizons")
+        for i in values.indices { values[i] += o.values[i] }
+    }
+
+    func cell(_ week: Int, _ status: LearningStatus?) -> [Int64] {
+        let statuses = status.map { [$0] } ?? LearningStatus.allCases
+        var sum = [Int64](repeating: 0, count: Self.fields)
+        for s in statuses {
+            let base = (week * LearningStatus.allCases.count + s.rawValue) * Self.fields
+            for f in 0..<Self.fields { sum[f] += values[base + f] }
+        }
+        return sum
+    }
+
+    /// The person-days, urges, shields, opens and passes of a week (every status when `status` is nil).
+    public func totals(week: Int, status: LearningStatus?) -> (personDays: Int64, urges: Int64, shields: Int64, acted: Int64, passed: Int64, habitMillionths: Int64) {
+        let c = cell(week, status)
+        return (c[0], c[1], c[2], c[3], c[4], c[5])
+    }
+
+    /// `learning.csv`'s columns after the report keys.
+    public static let header = ReportKeys.header + ["week_since_install", "status", "person_days", "urges_per_day", "shields_per_day",
+                                                     "opens_per_day", "passes_per_day", "opened_share", "dormant_shield_share", "mean_app_habit"]
+
+    /// One row per week with people in it, and status (`all`, `active`, `dormant`).
+    public func rows(_ keys: ReportKeys) -> [[CSVField]] {
+        var out: [[CSVField]] = []
+        for w in 0..<weeks {
+            let all = cell(w, nil), dormantShields = cell(w, .dormant)[2]
+            guard all[0] > 0 else { continue }
+            for status in [nil] + LearningStatus.allCases.map(Optional.some) {
+                let c = cell(w, status)
+                guard c[0] > 0 else { continue }
+                let days = Double(c[0])
+                func rate(_ x: Int64, _ n: Int64) -> CSVField { n > 0 ? .rate(Double(x) / Double(n)) : .empty }
+                out.append(keys.fields + [
+                    .integer(Int64(w + 1)), .text(status?.id ?? "all"), .integer(c[0]),
+                    .value(Double(c[1]) / days), .value(Double(c[2]) / days),
+                    .value(Double(c[3]) / days), .value(Double(c[4]) / days),
+                    rate(c[3], c[3] + c[4]), status == nil ? rate(dormantShields, all[2]) : .empty,
+                    .value(Double(c[5]) / 1_000_000 / days),
+                ])
+            }
+        }
+        return out
+    }
+}
