@@ -223,7 +223,7 @@ public enum BehaviorCatalogue {
         p("dormant.frustration_weight", 3.0, 0...20, "log-odds of leaving per unit of frustration"),
         p("dormant.shields_weight", 0.5, 0...20, "log-odds of leaving per unit of ln(1 + shields met that day)"),
         p("dormant.value_weight", 3.0, 0...20, "log-odds of leaving lowered, and of coming back raised, per unit of value felt"),
-        p("dormant.come_back_constant", -4.0, -20...20, "log-odds (against staying) of opening the app again and using it",
+        p("dormant.come_back_constant", -6.0, -20...20, "log-odds (against staying) of opening the app again and using it",
           .assumption("no published figure; reactivation of lapsed app users is a few % a week (assumption)")),
         p("dormant.uninstall_share", 0.5, 0...1, "share of dormant people leaving who uninstall (the rest lift the blocking and keep the app)"),
     ]

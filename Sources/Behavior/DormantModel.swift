@@ -27,7 +27,7 @@ public struct DormantModel: Hashable, Sendable {
     public var frustrationWeight = 3.0
     public var shieldsWeight = 0.5
     public var valueWeight = 3.0
-    public var comeBackConstant = -4.0
+    public var comeBackConstant = -6.0
     public var uninstallShare = 0.5
 
     public init() {}

@@ -151,6 +151,13 @@ public struct PhoneUseProcess: Sendable {
         if habits.endOfDay() { rebuildUrgeWeights() }
     }
 
+    /// The urge probability of a non-notification pickup at the apps' plateau habits: what it would be untreated.
+    public var plateauUrgeProbability: Double {
+        var s = 0.0
+        for i in appWeights.indices { s += appWeights[i] * (intendedFloor + habits.plateau[i]) }
+        return min(0.95, parameters.urgeShare * s)
+    }
+
     /// The probability that a non-notification pickup is an urge: `urgeShare × Σ w_i (floor + h_i)`, capped at 0.95.
     public var urgeProbability: Double {
         min(0.95, parameters.urgeShare * (urgeCumulative.last ?? 0))

@@ -20,6 +20,9 @@ public struct LearningDay: Sendable {
     public var shields = 0
     /// Urges acted on (the app opened) and passed (a shield held, the person let go).
     public var acted = 0, passed = 0
+    /// The urges the person would have had today untreated: Σ over the day's non-notification pickups of the urge
+    /// probability at their apps' plateau habits (`PhoneUseProcess.plateauUrgeProbability`), in millionths.
+    public var untreatedUrgeMillionths: Int64 = 0
     public init() {}
 }
 
@@ -27,19 +30,20 @@ public struct LearningDay: Sendable {
 /// changing a habit (`learning.csv`; issue 26). Integer counts (the mean app habit in millionths), so it merges
 /// exactly across threads and shards.
 public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
-    /// Per week and status: person-days, urges, shields, acted, passed, habit (millionths, summed over person-days).
+    /// Per week and status: person-days, urges, shields, acted, passed, habit (millionths, summed over person-days),
+    /// untreated urges (millionths). Week 0 is the install day (a part day); week w ≥ 1 is days 7w − 6 … 7w.
     var values: [Int64]
     public let weeks: Int
-    static let fields = 6
+    static let fields = 7
 
     public init(horizonDays: Int) {
-        weeks = max(1, (horizonDays + 6) / 7 + 1)
+        weeks = max(2, (horizonDays + 6) / 7 + 2)
         values = Array(repeating: 0, count: weeks * LearningStatus.allCases.count * Self.fields)
     }
 
     /// Adds one person-day.
     public mutating func add(day index: Int, status: LearningStatus, _ d: LearningDay, meanHabit: Double) {
-        let week = min(index / 7, weeks - 1)
+        let week = min(Self.week(ofDay: index), weeks - 1)
         let base = (week * LearningStatus.allCases.count + status.rawValue) * Self.fields
         values[base] += 1
         values[base + 1] += Int64(d.urges)
@@ -47,7 +51,11 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
         values[base + 3] += Int64(d.acted)
         values[base + 4] += Int64(d.passed)
         values[base + 5] += Int64((meanHabit * 1_000_000).rounded())
+        values[base + 6] += d.untreatedUrgeMillionths
     }
+
+    /// The week of day `index` since install: 0 for the install day, then 1 for days 1–7, 2 for days 8–14, ….
+    public static func week(ofDay index: Int) -> Int { index <= 0 ? 0 : (index - 1) / 7 + 1 }
 
     public mutating func merge(_ o: LearningAccumulator) {
         precondition(o.values.count == values.count, "learning accumulators of different horizons")
@@ -65,16 +73,20 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
     }
 
     /// The person-days, urges, shields, opens and passes of a week (every status when `status` is nil).
-    public func totals(week: Int, status: LearningStatus?) -> (personDays: Int64, urges: Int64, shields: Int64, acted: Int64, passed: Int64, habitMillionths: Int64) {
+    public func totals(week: Int, status: LearningStatus?) -> (personDays: Int64, urges: Int64, shields: Int64, acted: Int64, passed: Int64,
+                                                               habitMillionths: Int64, untreatedUrgeMillionths: Int64) {
         let c = cell(week, status)
-        return (c[0], c[1], c[2], c[3], c[4], c[5])
+        return (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
     }
 
     /// `learning.csv`'s columns after the report keys.
     public static let header = ReportKeys.header + ["week_since_install", "status", "person_days", "urges_per_day", "shields_per_day",
-                                                     "opens_per_day", "passes_per_day", "opened_share", "dormant_shield_share", "mean_app_habit"]
+                                                     "opens_per_day", "passes_per_day", "opened_share", "dormant_shield_share", "mean_app_habit",
+                                                     "untreated_urges_per_day", "urges_vs_untreated"]
 
-    /// One row per week with people in it, and status (`all`, `active`, `dormant`).
+    /// One row per week with people in it, and status (`all`, `active`, `dormant`). `urges_vs_untreated` is the
+    /// week's urges over the urges the same people would have had at their established habits: below 1, the
+    /// product has made the apps wanted less often — free of who is still in the row.
     public func rows(_ keys: ReportKeys) -> [[CSVField]] {
         var out: [[CSVField]] = []
         for w in 0..<weeks {
@@ -86,11 +98,12 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
                 let days = Double(c[0])
                 func rate(_ x: Int64, _ n: Int64) -> CSVField { n > 0 ? .rate(Double(x) / Double(n)) : .empty }
                 out.append(keys.fields + [
-                    .integer(Int64(w + 1)), .text(status?.id ?? "all"), .integer(c[0]),
+                    .integer(Int64(w)), .text(status?.id ?? "all"), .integer(c[0]),
                     .value(Double(c[1]) / days), .value(Double(c[2]) / days),
                     .value(Double(c[3]) / days), .value(Double(c[4]) / days),
                     rate(c[3], c[3] + c[4]), status == nil ? rate(dormantShields, all[2]) : .empty,
                     .value(Double(c[5]) / 1_000_000 / days),
+                    .value(Double(c[6]) / 1_000_000 / days), c[6] > 0 ? .rate(Double(c[1]) * 1_000_000 / Double(c[6])) : .empty,
                 ])
             }
         }

@@ -101,6 +101,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var learningToday = LearningDay()
     /// Shields a dormant person met today (their day's response, `DormantModel`).
     var dormantShieldsToday = 0
+    /// `phone.plateauUrgeProbability` in millionths (constant over the life).
+    var untreatedUrgeMillionths: Int64 = 0
 
     public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
         self.world = world
@@ -126,6 +128,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         currentMonth = zone.monthID(installedAt)
         engine = Engine(parameters: world.parameters, zone: zone, installedAt: installedAt)
         phone = PhoneUseProcess(person: person, urges: world.urges)
+        untreatedUrgeMillionths = Int64((phone.plateauUrgeProbability * 1_000_000).rounded())
         engagement = world.engagement.starting(person: person)
         meter = PersonDayEnergyMeter(device: device, model: world.energy)
         urges = RandomStream(key: world.key(id, .urges))
@@ -226,6 +229,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
         meter.addInUseSeconds(p.sessionLength.seconds)
         inUseUntil = max(inUseUntil, p.sessionEnd)
+        if p.source != .notification { learningToday.untreatedUrgeMillionths += untreatedUrgeMillionths }
         switch p.source {
         case .notification:
             summary.common[.notificationSessions] += 1
