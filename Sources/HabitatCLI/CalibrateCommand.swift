@@ -31,6 +31,11 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A behaviour parameter to fit, e.g. behavior.churn.base_hazard (repeat the option). Default: \(Calibration.defaultFit.joined(separator: ", ")).", valueName: "param"))
     var fit: [String] = []
 
+    @Option(name: .customLong("also"), help: ArgumentHelp(
+        "Another scenario, of another product, simulated at every evaluation with the same behaviour values (repeatable): a joint fit, one loss over every product's world check. --people, --days, --replications, --seed and --set apply to each; --targets then names figures <product>:<figure> (e.g. earned-access:retention_d7).",
+        valueName: "scenario"))
+    var also: [String] = []
+
     @Option(help: "Most simulations to run (the first simplex takes parameters + 1).")
     var budget = 60
 
@@ -48,13 +53,23 @@ struct CalibrateCommand: ParsableCommand {
         try ReportRun.checkRunnable(scenario, scenarioFile: options.scenario, threads: execution.threads, allowLarge: false)
         let calibration: Calibration
         do {
+            let others = try also.map { try options.load(other: $0) }
+            for (path, other) in zip(also, others) { try ReportRun.checkRunnable(other, scenarioFile: path, threads: execution.threads, allowLarge: false) }
+            let scenarios = [scenario] + others
+            let products = scenarios.map(\.product.rawValue)
+            guard Set(products).count == products.count else {
+                throw CalibrationInputError(file: "--also", "a joint fit takes one scenario per product; got \(products.joined(separator: ", "))")
+            }
+            let joint = !others.isEmpty
             let targetList = try targets.map { path -> [CalibrationTarget] in
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
                     throw CalibrationInputError(file: path, "cannot read the targets file: \(error.localizedDescription)")
                 }
-                return try CalibrationTargets.parse(csv: text, file: path)
-            } ?? CalibrationTargets.worldFigures
+                return try CalibrationTargets.parse(csv: text, file: path, products: joint ? products : [])
+            } ?? (joint ? products.flatMap { p in CalibrationTargets.worldFigures.map {
+                CalibrationTarget(figure: CalibrationTargets.jointID(product: p, figure: $0.figure), low: $0.low, high: $0.high) } }
+                  : CalibrationTargets.worldFigures)
             let parameters = try Calibration.parameters(fit.isEmpty ? Calibration.defaultFit : fit, catalogue: BehaviorCatalogue.parameters,
                                                         startValues: scenario.arms[0].behavior)
             guard budget >= parameters.count + 1 else {
@@ -62,9 +77,14 @@ struct CalibrateCommand: ParsableCommand {
             }
             let threads = execution.threads
             calibration = Calibration(parameters: parameters, targets: targetList, arm: scenario.arms[0].name) { values in
-                var run = try Products.run(try scenario.withBehavior(values), threads: threads)
-                try StopRequest.withCleanStop { try run.simulate(progress: nil) }
-                return run.worldCheck().first?.rows ?? []
+                var rows: [WorldCheckRow] = []
+                for s in scenarios {
+                    var run = try Products.run(try s.withBehavior(values), threads: threads)
+                    try StopRequest.withCleanStop { try run.simulate(progress: nil) }
+                    let own = run.worldCheck().first?.rows ?? []
+                    rows += joint ? own.map { $0.relabelled(CalibrationTargets.jointID(product: s.product.rawValue, figure: $0.figure.id)) } : own
+                }
+                return rows
             }
         } catch let e as CalibrationInputError {
             ReportRun.fail("habitat: \(e)")
@@ -73,7 +93,7 @@ struct CalibrateCommand: ParsableCommand {
         let path = out ?? "Reports/\(scenario.name)-calibration"
         let (best, result, seconds) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report in
             let started = ContinuousClock.now
-            CalibrationReport.say("calibrate \(scenario.name): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "
+            CalibrationReport.say("calibrate \(scenario.name)\(also.isEmpty ? "" : " jointly with " + also.joined(separator: ", ")): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "
                   + "budget \(budget) runs of \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)")
             var trace = CalibrationTrace(calibration)
             let (best, result) = try calibration.fit(budget: budget) { e in

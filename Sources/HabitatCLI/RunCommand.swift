@@ -120,6 +120,18 @@ struct ScenarioOptions: ParsableArguments {
 
     /// The scenario's name for messages: its file, or the embedded default.
     var shownFile: String { scenario ?? DefaultScenario.fileName }
+
+    /// Loads another scenario file with the same command-line overrides (a joint calibration's `--also`).
+    func load(other path: String) throws -> ResolvedScenario {
+        let overrides = ScenarioOverrides(seed: seed, replications: replications, people: people, days: days, outputDir: nil,
+                                          values: try assignments())
+        do {
+            return try ScenarioLoader(catalogues: Products.catalogues).load(path: path, overrides: overrides)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
 }
 
 /// `habitat run [SCENARIO.yaml]`: simulates a scenario and writes the reports of CONTRACT.md.

@@ -170,7 +170,9 @@ public struct Calibration {
 
     /// Which world-check figures were fitted and which only checked (out of sample), by figure id.
     public func roles() -> [String: String] {
-        Dictionary(uniqueKeysWithValues: WorldFigures.all.map { f in (f.id, targets.contains { $0.figure == f.id } ? "fitted" : "checked") })
+        var roles = Dictionary(uniqueKeysWithValues: WorldFigures.all.map { f in (f.id, "checked") })
+        for t in targets { roles[t.figure] = "fitted" }
+        return roles
     }
 }
 

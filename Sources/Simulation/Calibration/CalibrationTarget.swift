@@ -53,6 +53,9 @@ public struct CalibrationInputError: Error, CustomStringConvertible, Sendable {
 
 /// Targets files (`figure,low,high[,weight]`) and the default targets (every world-check figure and its range).
 public enum CalibrationTargets {
+    /// A figure's id in a joint calibration: `<product>:<figure>`.
+    public static func jointID(product: String, figure: String) -> String { "\(product):\(figure)" }
+
     /// Every world-check figure with its published range, weight 1 — what `habitat calibrate` fits by default.
     public static var worldFigures: [CalibrationTarget] {
         WorldFigures.all.map { CalibrationTarget(figure: $0.id, low: $0.low, high: $0.high) }
@@ -60,7 +63,10 @@ public enum CalibrationTargets {
 
     /// Reads a targets CSV: header `figure,low,high` or `figure,low,high,weight`, one row per figure (a
     /// `WorldFigures` id, each at most once), low ≤ high, finite numbers, weight > 0. Blank lines are skipped.
-    public static func parse(csv text: String, file: String) throws(CalibrationInputError) -> [CalibrationTarget] {
+    ///
+    /// For a joint calibration (`products` not empty, `habitat calibrate A --also B`), every figure names its product:
+    /// `<product>:<figure>`, e.g. `earned-access:retention_d7`.
+    public static func parse(csv text: String, file: String, products: [String] = []) throws(CalibrationInputError) -> [CalibrationTarget] {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard let headerIndex = lines.firstIndex(where: { !$0.isEmpty }) else {
@@ -71,7 +77,8 @@ public enum CalibrationTargets {
             throw CalibrationInputError(file: file, line: headerIndex + 1,
                                         "header is '\(lines[headerIndex])'; expected figure,low,high or figure,low,high,weight")
         }
-        let known = WorldFigures.all.map(\.id)
+        let ids = WorldFigures.all.map(\.id)
+        let known = products.isEmpty ? ids : products.flatMap { p in ids.map { jointID(product: p, figure: $0) } }
         var targets: [CalibrationTarget] = []
         for (i, raw) in lines.enumerated().dropFirst(headerIndex + 1) where !raw.isEmpty {
             let line = i + 1

@@ -122,6 +122,12 @@ public struct WorldCheckRow: Sendable {
     public let replications: Int
     public static let applicable = "yes"
 
+    /// The same row under another figure id (a joint calibration's `<product>:<figure>`).
+    public func relabelled(_ id: String) -> WorldCheckRow {
+        let f = WorldFigure(id: id, unit: figure.unit, source: figure.source, low: figure.low, high: figure.high, summary: figure.summary)
+        return WorldCheckRow(figure: f, mean: mean, ciLow: ciLow, ciHigh: ciHigh, inside: inside, applies: applies, replications: replications)
+    }
+
     public init(figure: WorldFigure, mean: Double?, ciLow: Double?, ciHigh: Double?, inside: Bool?, applies: String, replications: Int) {
         self.figure = figure
         self.mean = mean
