@@ -463,6 +463,34 @@ def unlocks(t: dict) -> go.Figure | None:
 
 
 # The page's charts in reading order: (id, section, function).
+def learning(t: dict) -> go.Figure | None:
+    """Issue 26: week by week since install, the urges for the target apps of people still using the product
+    against the urges the same people would have had untreated (1 = no change), and the dormant share of shields."""
+    if "learning" not in t or t["learning"].empty:
+        return None
+    df = hp._pooled(t["learning"])
+    df = df[df["week_since_install"].astype(int) >= 1]
+    if df.empty:
+        return None
+    fig = go.Figure()
+    arms = list(dict.fromkeys(df["arm"]))
+    for j, arm in enumerate(arms):
+        suffix = f" (arm {arm})" if len(arms) > 1 else ""
+        active = df[(df["arm"] == arm) & (df["status"] == "active")]
+        fig.add_trace(go.Scatter(x=active["week_since_install"].astype(int), y=active["urges_vs_untreated"].astype(float),
+                                 mode="lines+markers", name="urges vs untreated, people using the product" + suffix,
+                                 meta={"arm": str(arm)}, line=dict(color=colour(0), dash=["solid", "dot", "dash"][j % 3]),
+                                 hovertemplate="week %{x}: %{y:.3f} of the untreated urges<extra></extra>"))
+        every = df[(df["arm"] == arm) & (df["status"] == "all")]
+        fig.add_trace(go.Scatter(x=every["week_since_install"].astype(int), y=every["dormant_shield_share"].astype(float),
+                                 mode="lines+markers", name="dormant people's share of shields" + suffix,
+                                 meta={"arm": str(arm)}, line=dict(color=colour(1), dash=["solid", "dot", "dash"][j % 3]),
+                                 hovertemplate="week %{x}: %{y:.1%} of shields met by dormant people<extra></extra>"))
+    fig.update_xaxes(title="week since install", dtick=1)
+    fig.update_yaxes(title="ratio or share", rangemode="tozero")
+    return _layout(fig, "Learning: urges for the target apps against the untreated rate, and who meets the shields", height=400)
+
+
 CHARTS = [("world-check", world_check), ("funnel", funnel), ("retention", retention), ("revenue", revenue),
-          ("unlocks", unlocks), ("battery", battery), ("energy", energy), ("experiment", experiment),
+          ("unlocks", unlocks), ("learning", learning), ("battery", battery), ("energy", energy), ("experiment", experiment),
           ("forecast", forecast)]

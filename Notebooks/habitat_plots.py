@@ -34,6 +34,7 @@ REPORTS = {
     "worldcheck": "world-check.csv",
     "unlocks": "unlocks.csv",
     "decisions": "decisions.csv",   # runs written before it lack it (the run's page then has no Decisions section)
+    "learning": "learning.csv",     # issue 26; runs written before it lack it (no Learning section)
 }
 # Written by every run, whatever the product.
 REQUIRED = ["funnel", "retention", "revenue", "battery", "energy", "kpis"]

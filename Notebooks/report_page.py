@@ -357,6 +357,35 @@ def unlocks_table(t: dict) -> str:
                         rows, "unlocks-table", numeric_from=2)
 
 
+def learning_table(t: dict) -> str | None:
+    """learning.csv's pooled rows of people still using the product (status active), per arm and week: urges,
+    shields, opens per person-day, the share of urges opened, urges against the untreated rate, the mean app habit,
+    and (from the week's `all` row) the dormant share of shields. None without such rows."""
+    if "learning" not in t or t["learning"].empty:
+        return None
+    df = hp._pooled(t["learning"])
+    several = df["arm"].nunique() > 1
+    rows = []
+    for arm in dict.fromkeys(df["arm"]):
+        sub = df[df["arm"] == arm]
+        for _, r in sub[sub["status"] == "active"].iterrows():
+            every = sub[(sub["status"] == "all") & (sub["week_since_install"] == r["week_since_install"])]
+            dormant = every["dormant_shield_share"].iloc[0] if len(every) else ""
+
+            def cell(v, pct=False):
+                return "—" if is_missing(v) else (f"{float(v):.1%}" if pct else number(float(v)))
+            rows.append((arm if several else None, ([esc(arm)] if several else []) + [
+                esc(str(r["week_since_install"])), f"{int(float(r['person_days'])):,}", cell(r["urges_per_day"]),
+                cell(r["shields_per_day"]), cell(r["opens_per_day"]), cell(r["opened_share"], True),
+                cell(r["urges_vs_untreated"]), cell(r["mean_app_habit"]), cell(dormant, True)]))
+    if not rows:
+        return None
+    columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day", "shields a day",
+                                              "opens a day", "urges opened", "urges vs untreated", "mean app habit",
+                                              "dormant share of shields"]
+    return simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8)
+
+
 def battery_table(t: dict) -> str:
     df = hp._pooled(t["battery"])
     several = df["arm"].nunique() > 1
@@ -517,6 +546,13 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
             "allows it (the opportunity: an event such as the paywall shown) and how the decisions came out — e.g. "
             "how many paywall views led to a trial, how many trials were kept. Pooled over replications "
             "(decisions.csv).", table=decisions)
+    learning_rows = learning_table(t)
+    if learning_rows:
+        add("learning", "learning", "Learning, week by week", "What the product changes in its people: for those still "
+            "using it, the urges a day for their target apps (the apps they want to use less), the shields they meet, the "
+            "apps they open, and their urges against the urges the same people would have had untreated (below 1: the "
+            "apps are wanted less often, as a starved habit weakens); week 0 is the install day. The dormant share of "
+            "shields is over everyone (learning.csv).", ("learning",), learning_rows)
     add("retention", "retention", "Retention", "Day-N retention, read two ways: the product in use that day (the "
         "charter's KPIs) and the app opened that day (retention.csv).", ("retention",), retention_table(t))
     if "revenue" in t and len(t["revenue"]):
