@@ -80,6 +80,9 @@ public enum BehaviorCatalogue {
         p("engagement.app_open_per_pickup_scale", 0.05, 0...1,
           "share of a cue episode a pickup is: app-open probability per pickup = cue probability × this (Scroll Off adapter)",
           .assumption("tuned so that day-1 activity lands near Adjust 2023 D1 ≈ 25 %")),
+        p("engagement.plans_view_probability", 0.05, 0...1,
+          "probability that a Free person at value 0.5 opening the app looks at the plans (Plan & Billing's Upgrade CTA), scaled by 2·value; at most once a day (Scroll Off adapter)",
+          .assumption("audit 2026-11-25 E7: a charter path no one took; no published figure, fitted jointly")),
         p("engagement.insight_view_probability", 0.15, 0...1, "probability of looking at an insight when opening the app (funnel A6; Scroll Off adapter)"),
     ]
 

@@ -100,8 +100,12 @@ struct CalibrateCommand: ParsableCommand {
                 trace.append(e)
                 CalibrationReport.say(CalibrationReport.progressLine(e, calibration, budget: budget))
             }
+            CalibrationReport.say("identifiability: each parameter moved alone by 10 % of its value (\(2 * calibration.parameters.count) more runs)")
+            let pins = try calibration.identifiability(at: best.values)
             let seconds = (ContinuousClock.now - started).seconds
             try report.write("calibration.csv", table: trace.table)
+            try report.write("identifiability.csv", table: CalibrationReport.identifiabilityTable(pins))
+            for p in pins { CalibrationReport.say(CalibrationReport.identifiabilityLine(p)) }
             try report.write("fitted-behavior.yaml", text: CalibrationReport.overlay(best, calibration, result: result, scenario: scenario,
                                                                                    command: CommandLine.arguments.dropFirst().joined(separator: " ")))
             try report.write("world-check.csv", table: CalibrationReport.worldCheckTable(best, calibration, scenario: scenario))
@@ -177,6 +181,22 @@ enum CalibrationReport {
         return text
     }
 
+    /// `identifiability.csv`: per fitted parameter, the loss at the best value and with the parameter moved down and up.
+    static func identifiabilityTable(_ pins: [Identifiability]) -> CSVTable {
+        var t = CSVTable(header: ["parameter", "value", "low_value", "high_value", "loss", "loss_at_low", "loss_at_high", "loss_rise", "pinned"])
+        for p in pins {
+            t.append([.text(p.key), .number(p.value, decimals: 6), .number(p.lowValue, decimals: 6), .number(p.highValue, decimals: 6),
+                      .number(p.baseLoss, decimals: 6), .number(p.lowLoss, decimals: 6), .number(p.highLoss, decimals: 6),
+                      .number(p.lossRise, decimals: 6), .flag(!p.unpinned)])
+        }
+        return t
+    }
+
+    static func identifiabilityLine(_ p: Identifiability) -> String {
+        "  \(p.key) = \(number(p.value)): loss \(number(p.lowLoss)) at \(number(p.lowValue)), \(number(p.highLoss)) at \(number(p.highValue)) (best \(number(p.baseLoss)))"
+            + (p.unpinned ? "  — NOT pinned by any target" : "")
+    }
+
     /// The behaviour values of `arm` that differ from the catalogue's defaults.
     static func nonDefaultBehavior(_ arm: ParameterValues) -> [String: Double] {
         var out: [String: Double] = [:]
@@ -230,7 +250,7 @@ enum CalibrationReport {
         if !unmeasured.isEmpty {
             lines.append("Not measurable in this run (see the n/a reasons above), so not fitted: " + unmeasured.joined(separator: ", "))
         }
-        lines.append("Written to \(dir) (calibration.csv, fitted-behavior.yaml, world-check.csv, manifest.json)")
+        lines.append("Written to \(dir) (calibration.csv, identifiability.csv, fitted-behavior.yaml, world-check.csv, manifest.json)")
         return lines.joined(separator: "\n")
     }
 }

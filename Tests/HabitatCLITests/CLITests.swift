@@ -19,7 +19,7 @@ struct CLITests {
         let text = try String(contentsOf: out.appendingPathComponent("world-check.csv"), encoding: .utf8)
         let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.first == "scenario,arm,replication,product,figure,unit,source,range_low,range_high,simulated_mean,ci_low,ci_high,inside,applies,replications")
-        #expect(lines.count == 1 + 22)
+        #expect(lines.count == 1 + 23)
         for id in ["unlocks_per_day", "retention_d1", "download_to_paid_d35", "annual_12m_retention", "revenue_per_install_d14_usd"] {
             #expect(lines.contains { $0.hasPrefix("scroll-off-baseline,control,all,scroll-off,\(id),") }, "\(id)")
         }

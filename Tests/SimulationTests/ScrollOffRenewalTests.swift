@@ -34,7 +34,7 @@ struct ScrollOffRenewalTests {
             let box = Rows()
             var life = PersonLife(world: world, person: person) { box.rows.append($0) }
             _ = life.run()
-            let keeps = Set(box.rows.filter { $0.kind == "renewal-decision" && $0.detail.hasPrefix("keep") }.map(\.time))
+            let keeps = Set(box.rows.filter { $0.kind == "renewal-decision" && ($0.detail.hasPrefix("keep") || $0.detail.hasPrefix("inert")) }.map(\.time))
             for row in box.rows where row.kind == "engine" && row.detail.hasPrefix("subscription_renewed") {
                 renewals += 1
                 #expect(keeps.contains(row.time - .days(1)), "person \(person): renewed at \(row.time) without a decision a day before")

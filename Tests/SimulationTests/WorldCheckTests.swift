@@ -10,7 +10,7 @@ import ScrollOffRules
 /// Issue 14 part 1: a world check in every run (`world-check.csv`).
 @Suite("World check")
 struct WorldCheckTests {
-    @Test("the 22 figures, in order, with their published ranges and sources")
+    @Test("the 23 figures, in order, with their published ranges and sources")
     func figureList() {
         let ids = WorldFigures.all.map(\.id)
         #expect(ids == ["unlocks_per_day", "sessions_under_30s_share", "pickups_within_3min_share", "notification_session_share",
@@ -18,7 +18,7 @@ struct WorldCheckTests {
                         "habit_days_to_95_mean_over_median", "habit_decay_levelled_by_65d_share", "retention_d1", "retention_d7",
                         "retention_d14", "retention_d30", "download_to_paid_d35", "trial_to_paid", "trial_start_install_day_share",
                         "first_monthly_renewal", "monthly_12m_retention", "annual_12m_retention", "refund_share",
-                        "revenue_per_install_d14_usd"])
+                        "revenue_per_install_d14_usd", "target_app_opens_reduction_weeks_1_3"])
         let ranges: [String: (Double, Double)] = [
             "unlocks_per_day": (70, 95), "sessions_under_30s_share": (0.5, 1), "pickups_within_3min_share": (0.4, 0.6),
             "notification_session_share": (0.08, 0.15), "peak_hour": (17, 22), "night_to_peak_ratio": (0, 0.45),
@@ -27,7 +27,7 @@ struct WorldCheckTests {
             "retention_d14": (0.07, 0.12), "retention_d30": (0.03, 0.08), "download_to_paid_d35": (0.007, 0.046),
             "trial_to_paid": (0.16, 0.48), "trial_start_install_day_share": (0.8, 1), "first_monthly_renewal": (0.5, 0.6),
             "monthly_12m_retention": (0.05, 0.19), "annual_12m_retention": (0.17, 0.43), "refund_share": (0.03, 0.04),
-            "revenue_per_install_d14_usd": (0.10, 0.89),
+            "revenue_per_install_d14_usd": (0.10, 0.89), "target_app_opens_reduction_weeks_1_3": (0.13, 0.48),
         ]
         for f in WorldFigures.all {
             #expect(f.low == ranges[f.id]?.0 && f.high == ranges[f.id]?.1, "\(f.id)")

@@ -32,6 +32,17 @@ public struct CalibrationParameter: Sendable, Hashable {
     }
 }
 
+/// How much the loss moves when one fitted parameter moves alone (`Calibration.identifiability(at:)`).
+public struct Identifiability: Sendable {
+    public var key: String
+    public var value: Double, lowValue: Double, highValue: Double
+    public var baseLoss: Double, lowLoss: Double, highLoss: Double
+    /// The larger rise of the loss of the two moves (negative if both moves lower it: not at a minimum).
+    public var lossRise: Double { max(lowLoss, highLoss) - baseLoss }
+    /// Whether the loss barely moves (under 1 % of the loss, or 0.001): no target pins the parameter.
+    public var unpinned: Bool { abs(lowLoss - baseLoss) < max(0.001, 0.01 * baseLoss) && abs(highLoss - baseLoss) < max(0.001, 0.01 * baseLoss) }
+}
+
 /// One evaluation of a calibration: the parameter values, the world check they produced and its loss.
 public struct CalibrationEvaluation: Sendable {
     public var number: Int
@@ -166,6 +177,28 @@ public struct Calibration {
             })
         guard let best else { throw NelderMead.Failure(description: "no evaluation was made") }
         return (best, result)
+    }
+
+    /// Identifiability (issue 26): from the best values, each parameter alone moved 10 % of its value (at least 1 % of
+    /// its range) down and up, the loss re-measured. A parameter whose moves barely change the loss is one no target
+    /// pins: its fitted value says little. Two evaluations a parameter.
+    public func identifiability(at best: [Double]) throws -> [Identifiability] {
+        let base = loss(try evaluate(best)).total
+        var out: [Identifiability] = []
+        for (i, p) in parameters.enumerated() {
+            let step = max(0.1 * abs(best[i]), 0.01 * (p.upper - p.lower))
+            var losses: [Double] = []
+            var values: [Double] = []
+            for sign in [-1.0, 1.0] {
+                var v = best
+                v[i] = min(max(best[i] + sign * step, p.lower), p.upper)
+                values.append(v[i])
+                losses.append(loss(try evaluate(v)).total)
+            }
+            out.append(Identifiability(key: p.key, value: best[i], lowValue: values[0], highValue: values[1], baseLoss: base,
+                                       lowLoss: losses[0], highLoss: losses[1]))
+        }
+        return out
     }
 
     /// Which world-check figures were fitted and which only checked (out of sample), by figure id.

@@ -56,6 +56,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
     let insightViewProbability: Double
+    /// The probability, at value 0.5, of looking at the plans on an app open (`engagement.plans_view_probability`).
+    let plansViewProbability: Double
     /// How the product's money is reported (sources, segments), read once from its descriptor.
     let revenueModel: RevenueModel
     /// The store's commission (docs/DESIGN.md principle 6).
@@ -80,6 +82,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         habits = HabitCheckInModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
+        plansViewProbability = behavior["engagement.plans_view_probability"]
         start = scenario.start
         horizonDays = scenario.horizonDays
         installs = arm.population.installs

@@ -18,8 +18,25 @@ extension ScrollOffAdapter {
         // A subscriber weighs only a higher tier's chip (an upgrade); any other chip is no offer to them.
         if let current = life.engine.plan, !(current.tier == .premium && shown.sku.tier == .pro) { return }
         life.state.lastPaywallDay = life.dayIndex
+        weighPlans(reason: paywallReason(shown.context), &life, at: now)
+    }
+
+    /// Opening Scroll Off, a Free person who values it may look at Settings → Plan & Billing, whose "Upgrade to [next
+    /// tier]" CTA shows the plans (seed 000 §5 Settings; audit 2026-11-25 E7: a charter path no one took): with
+    /// probability `engagement.plans_view_probability` × 2·value felt, at most once a local day, and not on a day a
+    /// chip was already weighed. The plans are weighed as at any paywall (reason `placement`).
+    static func maybeViewPlans(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard life.engine.plan == nil, life.state.lastPaywallDay != life.dayIndex, life.state.pendingPaywall == nil else { return }
+        let p = life.world.plansViewProbability * 2 * life.engagement.perceivedValue
+        guard life.sessions.uniform() < p else { return }
+        life.state.lastPaywallDay = life.dayIndex
+        life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
+        weighPlans(reason: .placement, &life, at: now)
+    }
+
+    /// The person weighs the plans on show (a chip's, or Plan & Billing's): buys, upgrades, or declines.
+    static func weighPlans(reason: PaywallReason, _ life: inout PersonLife<Self>, at now: Instant) {
         let prices = life.world.parameters
-        let reason = paywallReason(shown.context)
         func offer(_ plan: Plan) -> PlanOffer {
             PlanOffer(id: Int(plan.rawValue), tierRank: plan.tier == .pro ? 2 : 1, periodMonths: plan.periodMonths,
                       priceUSD: prices.price(of: plan).usd)

@@ -139,5 +139,6 @@ extension ScrollOffAdapter {
             life.send(.viewInsight(InsightType(rawValue: UInt8(life.sessions.uniformInt(below: InsightType.allCases.count)))!), at: now)
         }
         settlePaywall(&life, at: now)
+        maybeViewPlans(&life, at: now)
     }
 }

@@ -82,6 +82,12 @@ public enum WorldFigures {
                     source: "RevenueCat State of Subscription Apps 2025 (all-app median $0.31, top quartile $0.89; health & fitness median $0.44)",
                     low: 0.10, high: 0.89,
                     summary: "gross less refunds and upgrade credits in install days 0-13 per install observable 14 days (before store fees)"),
+        // Issue 26: what a self-control tool does to the launches of the apps it targets, in field studies.
+        WorldFigure(id: "target_app_opens_reduction_weeks_1_3", unit: "fraction",
+                    source: "Kim et al. 2019 (CHI, LocknType; N 40, 3 weeks): lock-out screens stopped 13.1-47.5 % of launches; "
+                        + "Lu et al. 2024 (CHI, InteractOut; N 42, 5 weeks): -16.5 % app opens; Hiniker et al. 2016 (CHI, MyTime; N 23): -21 % time",
+                    low: 0.13, high: 0.48,
+                    summary: "1 - opens of the target apps / the urges the same people would have had untreated, over people still using the product in weeks 1-3 after install"),
     ]
 
     /// The figure with an id.

@@ -234,6 +234,15 @@ extension RunAccumulator {
             : needs(14).map { .notApplicable($0) }
             ?? (w[.observed14Days] > 0 ? .value(Double(w[.revenueFirst14DaysMicros]) / 1_000_000 / Double(w[.observed14Days]))
                                        : .notApplicable("no install observable for 14 days"))
+        var opens: Int64 = 0, untreated: Int64 = 0
+        for week in 1...3 {
+            let t = learning.totals(week: week, status: .active)
+            opens += t.acted
+            untreated += t.untreatedUrgeMillionths
+        }
+        m["target_app_opens_reduction_weeks_1_3"] = needs(22).map { .notApplicable($0) }
+            ?? (untreated > 0 ? .value(1 - Double(opens) * 1_000_000 / Double(untreated))
+                              : .notApplicable("nobody used the product in weeks 1-3"))
         return m
     }
 
