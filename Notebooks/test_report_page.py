@@ -464,6 +464,36 @@ def check_comparison_page(work: Path) -> None:
     check(not page.loads, f"the comparison page loads something: {page.loads[:3]}")
 
 
+LEARNING_HEADER = ("week_since_install,status,person_days,urges_per_day,shields_per_day,opens_per_day,passes_per_day,"
+                   "opened_share,dormant_shield_share,mean_app_habit,untreated_urges_per_day,urges_vs_untreated")
+
+
+def check_learning(work: Path) -> None:
+    """learning.csv's pooled rows of people still using the product as the Learning table, after the decisions and
+    before retention, in the nav; one row per week in file order with the week's dormant share of shields from its
+    `all` row; replication rows and the other statuses are not shown."""
+    run = work / "learning"
+    shutil.copytree(BASELINES / "premium-price-test", run)
+    rows = []
+    for rep in ["1", "all"]:
+        for arm in ["control"]:
+            rows += [f"premium-price-test,{arm},{rep},scroll-off,1,all,700,25.0000,10.0000,15.0000,5.0000,0.750000,0.200000,0.6000,28.0000,0.892857",
+                     f"premium-price-test,{arm},{rep},scroll-off,1,active,500,24.0000,12.5000,11.0000,6.0000,0.647059,,0.5500,29.0000,0.827586",
+                     f"premium-price-test,{arm},{rep},scroll-off,1,dormant,200,27.5000,3.7500,25.0000,2.5000,0.909091,,0.6500,26.0000,1.057692",
+                     f"premium-price-test,{arm},{rep},scroll-off,2,all,600,24.0000,9.0000,16.0000,4.0000,0.800000,0.100000,0.5500,28.0000,0.857143",
+                     f"premium-price-test,{arm},{rep},scroll-off,2,active,300,22.0000,11.0000,10.0000,5.5000,0.645161,,0.4500,29.5000,0.745763"]
+    write_csv(run / "learning.csv", LEARNING_HEADER, rows)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    headings = [h for h in page.headings if h in ("Decisions", "Learning, week by week", "Retention")]
+    check(headings[-2:] == ["Learning, week by week", "Retention"], f"learning: sections {page.headings}")
+    check(("#learning", "learning") in tables.nav, f"learning: not in the nav {tables.nav}")
+    got = [cells for _, cells in tables.body_rows("learning-table")]
+    expected = [["1", "500", "24.0", "12.5", "11.0", "64.7%", "0.828", "0.550", "20.0%"],
+                ["2", "300", "22.0", "11.0", "10.0", "64.5%", "0.746", "0.450", "10.0%"]]
+    check(got == expected, f"learning: rows {got}")
+
+
 def main() -> int:
     check_formatting()
     with tempfile.TemporaryDirectory() as d:
@@ -474,13 +504,15 @@ def main() -> int:
         check_comparison_page(work)
         check_headline_retention(work)
         check_decisions(work)
+        check_learning(work)
         check_kpi_applies(work)
     for f in FAILURES:
         print(f"test_report_page: FAIL {f}", file=sys.stderr)
     if FAILURES:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
-          "refusals, comparison page, headline retention readings, decisions table, KPI applies: all passed")
+          "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies: "
+          "all passed")
     return 0
 
 

@@ -48,6 +48,11 @@ struct BehaviorCatalogueTests {
         "focus.completion_intercept": log(0.75 / 0.25), "focus.completion_efficacy_weight": 2.0, "focus.completion_length_weight": 0.5,
         "purchase.trial_start_boost": 8.0,
         "habits.mean_count": 1.5, "habits.max_count": 3, "habits.daily_intercept": log(0.6 / 0.4), "habits.value_weight": 2.0,
+        // Issue 26: people who change (urges, letting go, dormant people's day, inertia, a trial's value, the plans).
+        "shield.notice_seconds": 5, "urges.intended_floor": 0.5, "urges.habit_residual_share": 0.3, "urges.reflection_seconds": 20,
+        "urges.intended_let_go_factor": 0.25, "dormant.leave_constant": -2.5, "dormant.frustration_weight": 3.0,
+        "dormant.shields_weight": 0.5, "dormant.value_weight": 3.0, "dormant.come_back_constant": -6.0, "dormant.uninstall_share": 0.5,
+        "purchase.inertia": 0.3, "purchase.integration_weight": 1.0, "engagement.plans_view_probability": 0.05,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {
