@@ -54,6 +54,8 @@ extension ScrollOffAdapter {
         switch context {
         case .blockedAppLimit, .cooldown, .dailyEarnCap, .freePeekLimit: return .tierLimit
         case .perAppWallets, .dailySpendCap, .curfewReminders, .patternInsights, .trend30Day: return .featureGate
+        // The hard paywall (`paywall.mode` hard) is a placement, not tied to an action: after onboarding, at an opening.
+        case .hardPaywall: return .placement
         }
     }
 
