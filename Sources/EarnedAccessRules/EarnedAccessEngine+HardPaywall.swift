@@ -15,6 +15,14 @@ extension EarnedAccessEngine {
         parameters.paywallMode == .hard && onboardingFinished && plan == nil
     }
 
+    /// The hard paywall withholds earning: `paywall.mode` hard and no plan (trial included). The Focus tab and habit
+    /// check-ins (§3 Tab structure, §6 Credits "Earned by focus sessions and habits") sit behind the wall, even for a
+    /// person who left onboarding before Home (they reach them only past it), so no focus session shields and no
+    /// credit is earned without the trial or Pro.
+    @inline(__always) public var hardPaywallWithholdsEarning: Bool {
+        parameters.paywallMode == .hard && plan == nil
+    }
+
     /// The hard paywall on screen (`paywall_shown(trigger=hard_paywall)`), answered like any paywall
     /// (`paywallResponse`).
     mutating func showHardPaywall(_ out: inout EarnedAccessOutcome) {

@@ -143,3 +143,27 @@ struct HardPaywallTests {
         #expect(EarnedAccessParameters.defaults == params(["paywall.mode": .text("freemium")]))
     }
 }
+
+extension HardPaywallTests {
+    @Test("earning is withheld without the trial or Pro even before Home (the Focus tab sits behind the wall): no focus shield, no credit")
+    func earningWithheldBeforeHome() {
+        var h = Harness(parameters: hard)
+        h.send(.appOpened, at: h.at(0, 8))
+        h.send(.authorization(.granted), at: h.at(0, 8))
+        h.send(.addApp(app), at: h.at(0, 8))
+        // Onboarding left at the first mode: no Home, so no wall and no lock, but nothing to earn or shield either.
+        #expect(!h.engine.hardPaywallLocks && h.engine.hardPaywallWithholdsEarning)
+        #expect(h.send(.startFocus(minutes: 30), at: h.at(0, 9)).decision == .hardPaywall)
+        #expect(h.send(.appForeground(app), at: h.at(0, 9, 5)).decision == .notShielded)
+        #expect(h.send(.createHabit, at: h.at(0, 9)).decision == .habitCreated)
+        #expect(h.send(.completeHabit(1), at: h.at(0, 20)).decision == .hardPaywall)
+        #expect(h.engine.balance == 0)
+        // Freemium: the same person earns from a focus session.
+        var f = Harness()
+        f.send(.appOpened, at: f.at(0, 8))
+        f.send(.authorization(.granted), at: f.at(0, 8))
+        f.send(.addApp(app), at: f.at(0, 8))
+        #expect(f.send(.startFocus(minutes: 30), at: f.at(0, 9)).decision == .focusStarted)
+        #expect(f.send(.appForeground(app), at: f.at(0, 9, 5)).decision == .shieldShown)
+    }
+}
