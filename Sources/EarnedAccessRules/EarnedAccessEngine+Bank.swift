@@ -5,7 +5,9 @@ import RulesCore
 extension EarnedAccessEngine {
     /// Seed 003 §3 Tab structure "Focus"; §6 Credits "Earned by focus sessions": starts a session of `minutes` (1…240,
     /// assumption); one at a time; it shields the enforced apps while it runs (`focus.shields_apps`, inventory row 23).
+    /// Refused without the trial or Pro under the hard paywall (`paywall.mode` hard, `hardPaywallWithholdsEarning`).
     mutating func startFocus(_ minutes: Int, _ now: Instant, _ out: inout EarnedAccessOutcome) {
+        guard !hardPaywallWithholdsEarning else { out.decision = .hardPaywall; return }
         guard focus == nil else { out.decision = .focusRunning; return }
         guard (1...240).contains(minutes) else { out.decision = .invalidChoice; return }
         let f = FocusSession(start: now, minutes: minutes)
@@ -50,8 +52,10 @@ extension EarnedAccessEngine {
     }
 
     /// Habits (undefined in the seed; inventory row 24, assumption): daily check-ins, once per day_id; a suspended
-    /// one neither earns nor counts. Seed 003 §6 Streak: "2 valid habits completed (not suspended)".
+    /// one neither earns nor counts. Seed 003 §6 Streak: "2 valid habits completed (not suspended)". Refused without the
+    /// trial or Pro under the hard paywall (`paywall.mode` hard, `hardPaywallWithholdsEarning`).
     mutating func completeHabit(_ h: HabitID, _ out: inout EarnedAccessOutcome) {
+        guard !hardPaywallWithholdsEarning else { out.decision = .hardPaywall; return }
         guard let i = habits.firstIndex(where: { $0.id == h }) else { out.decision = .notFound; return }
         guard !habits[i].suspended else { out.decision = .habitSuspended; return }
         guard habits[i].lastCompleted != dayID else { out.decision = .alreadyCompleted; return }

@@ -157,10 +157,12 @@ extension EarnedAccessEngine {
     /// auto-keep the 3 most recently added with a banner" (the engine auto-keeps and leaves the prompt pending for
     /// `keepApps`); "hide 15/30 in UI; keep only 5" (the gate offers 5 only); "honor existing grants until they
     /// expire (no rug-pull)" (grants are left alone). The kept mode's strictness falls back to Standard (assumption,
-    /// inventory row 18). To Pro: locked modes and dropped apps come back (assumption).
+    /// inventory row 18). To Pro: locked modes and dropped apps come back (assumption). Under the hard paywall
+    /// (`paywall.mode` hard) Free after onboarding locks the app.
     mutating func tierChanged(from old: AccessTier, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         let new = tier
         guard new != old else { return }
+        if new == .free && hardPaywallLocks { lockBehindHardPaywall(now, &out) }
         if new == .pro {
             for i in modes.indices { modes[i].locked = false }
             for i in apps.indices { apps[i].kept = true }

@@ -38,7 +38,7 @@ let earnedAccessDescriptor: ProductDescriptor = {
         reports: ["unlocks.csv"],
         inputs: [
             EngineInputInfo("appOpened", driven: true, parameters: ["energy.gate_browse_seconds"]),
-            EngineInputInfo("onboarding", driven: true, parameters: ["paywall.placement"]),
+            EngineInputInfo("onboarding", driven: true, parameters: ["paywall.placement", "paywall.mode"]),
             EngineInputInfo("authorization", driven: true),
             EngineInputInfo("addApp", driven: true, parameters: ["tiers.free.max_apps", "tiers.max_shielded_apps"]),
             EngineInputInfo("removeApp", driven: false),

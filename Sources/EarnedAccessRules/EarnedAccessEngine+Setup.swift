@@ -3,12 +3,21 @@ import RulesCore
 /// Onboarding, Screen Time authorization, distracting apps and modes. Seed 003 §3 A) First run / onboarding, §4
 /// "Distracting apps" definition, §5 Free / Pro limits and paywall triggers.
 extension EarnedAccessEngine {
-    /// Seed 003 §3 A) 1–6. Landing in Home finishes onboarding and may place the paywall (§9 Phase 3).
+    /// Seed 003 §3 A) 1–6. Landing in Home finishes onboarding and may place the paywall (§9 Phase 3); under the hard
+    /// paywall (`paywall.mode` hard, not in the seed) a person without the trial or Pro lands on the paywall instead,
+    /// and the app locks (it takes the placed paywall's place).
     mutating func onboarding(_ s: AccessOnboardingStep, _ now: Instant, _ out: inout EarnedAccessOutcome) {
         out.events.append(.onboardingStepCompleted(s))
         if s == .home {
+            let first = !onboardingFinished
             onboardingFinished = true
-            placePaywall(.afterOnboarding, &out)
+            if hardPaywallLocks {
+                if first { lockBehindHardPaywall(now, &out) }
+                placementShown = true
+                showHardPaywall(&out)
+            } else {
+                placePaywall(.afterOnboarding, &out)
+            }
         }
     }
 

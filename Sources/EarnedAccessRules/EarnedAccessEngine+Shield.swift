@@ -6,7 +6,10 @@ extension EarnedAccessEngine {
     /// What shields the enforced apps at `t`: the highest-priority active, unlocked mode (tie-breaker: most recently
     /// updated), else a running focus session when `focus.shields_apps` (mode nil, Standard). One global app list
     /// shielded by every active mode; overlapping modes are named by the highest priority (inventory row 31).
+    /// Nothing shields while the hard paywall locks the app (`paywall.mode` hard): the single gate of shields, the
+    /// gate's options and grant re-application.
     public func shieldingSource(at t: Instant) -> (mode: ModeID?, strictness: Strictness)? {
+        guard !hardPaywallLocks else { return nil }
         var best: AccessMode?
         for m in modes where !m.locked && m.spec.window.contains(t, in: zone) {
             if let b = best, (b.spec.priority, b.updatedAt) >= (m.spec.priority, m.updatedAt) { continue }
@@ -54,8 +57,14 @@ extension EarnedAccessEngine {
     }
 
     /// Seed 003 §2 "when the user opens Earned Access, it auto-opens the Unlock Gate for that app"; §3 B) 3.
+    /// Under the hard paywall (`paywall.mode` hard) every opening of the locked app shows the paywall instead.
     mutating func appOpened(_ now: Instant, _ out: inout EarnedAccessOutcome) {
         out.events.append(.appOpened)
+        if hardPaywallLocks {
+            lastBlockedApp = nil
+            showHardPaywall(&out)
+            return
+        }
         if let a = lastBlockedApp {
             lastBlockedApp = nil
             openGate(a, .lastBlocked, now, &out)
@@ -91,17 +100,20 @@ extension EarnedAccessEngine {
     }
 
     /// Seed 003 §7 Key behaviors "Mode start → apply shield to selected tokens", "Mode end → remove shield (or compute
-    /// next active mode)": reports each mode's start and end (one monitor callback each) and arms its next edge.
+    /// next active mode)": reports each mode's start and end (one monitor callback each) and arms its next edge. No
+    /// mode runs while the hard paywall locks the app (`paywall.mode` hard), as a mode locked by a downgrade.
     mutating func refreshModes(_ now: Instant, _ out: inout EarnedAccessOutcome) {
+        let paywalled = hardPaywallLocks
         for i in modes.indices {
-            let occurrence = modes[i].locked ? nil : modes[i].spec.window.occurrence(containing: now, in: zone)
+            let off = modes[i].locked || paywalled
+            let occurrence = off ? nil : modes[i].spec.window.occurrence(containing: now, in: zone)
             let active = occurrence != nil
             if active != modes[i].running {
                 modes[i].running = active
                 out.events.append(active ? .modeStarted(modes[i].id) : .modeEnded(modes[i].id))
                 out.effects.append(.monitorCallback)
             }
-            guard !modes[i].locked else { continue }
+            guard !off else { continue }
             let edge: Instant?
             let kind: EarnedAccessTimer.Kind
             if let o = occurrence { edge = o.upperBound; kind = .modeEnd(modes[i].id) }

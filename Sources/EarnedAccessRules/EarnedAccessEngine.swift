@@ -237,6 +237,9 @@ public struct EarnedAccessEngine: Sendable {
             if modes.filter({ !$0.locked }).count > parameters.freeMaxModes { v.append("Free enforces more than \(parameters.freeMaxModes) modes") }
         }
         if apps.count > parameters.maxShieldedApps { v.append("more than \(parameters.maxShieldedApps) apps") }
+        if hardPaywallLocks && (!shieldedApps.isEmpty || pending != nil || focus != nil || modes.contains(where: \.running)) {
+            v.append("the hard paywall locks the app but it enforces or earns")
+        }
         return v
     }
 

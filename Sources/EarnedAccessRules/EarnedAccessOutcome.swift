@@ -77,6 +77,9 @@ public enum EarnedAccessDecision: UInt8, Hashable, Sendable {
     case habitSuspended, alreadyCompleted
     case trialUsed, trialNotOffered, lifetimeNotOffered, alreadySubscribed, noSubscription
     case authorizationRequired
+    /// The hard paywall locks the app (`paywall.mode` hard, an assumption-option not in seed 003): focus sessions and
+    /// habit check-ins earn nothing until the person starts the trial or pays.
+    case hardPaywall
 
     /// True for refusals (the request was not carried out).
     public var isRefusal: Bool { rawValue >= EarnedAccessDecision.paywall.rawValue }

@@ -27,6 +27,10 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
 
     // MARK: Paywall (seed 003 §9 Phase 3)
     public var paywallPlacement: PaywallPlacement
+    /// Assumption-option (`paywall.mode`, issue 26 item 5): `freemium` is the seed (§5 "Free (forever)", §0 "Free is
+    /// intentionally useful"); `hard` is an experiment product teams run, not in the seed: after onboarding the app
+    /// does nothing for a person without the trial or Pro and shows the paywall at every opening.
+    public var paywallMode: AccessPaywallMode
 
     // MARK: Day and Focus Bank (seed 003 §6)
     /// Seed 003 §6 Day boundary: "Day starts at 04:00 local time".
@@ -88,6 +92,7 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
         freeMaxUnlockMinutes = v.int("tiers.free.max_unlock_minutes")
         maxShieldedApps = v.int("tiers.max_shielded_apps")
         paywallPlacement = PaywallPlacement(rawValue: v.text("paywall.placement")) ?? .afterOnboarding
+        paywallMode = AccessPaywallMode(rawValue: v.text("paywall.mode")) ?? .freemium
         dayBoundary = v.timeOfDay("day.boundary")
         carryoverMax = v.int("credits.carryover_max")
         focusMinutesPerCredit = v.int("focus.minutes_per_credit")
@@ -205,6 +210,10 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
             int("emergency.unlock_minutes", 1...60, 5, "minutes an emergency unlock lasts", seed("§6 Unlock methods")),
             int("energy.gate_browse_seconds", 0...120, 10, "seconds of gate UI per visit (energy)",
                 .assumption("inventory §5: browsing the gate ~10 s")),
+            RuleParameter("paywall.mode", .choice(AccessPaywallMode.allCases.map(\.rawValue)), default: .text(AccessPaywallMode.freemium.rawValue),
+                          "freemium: the seed's Free tier works without paying; hard: after onboarding the app does nothing until the person starts the trial or pays",
+                          source: .assumption("freemium is seed 003 §5 Recommended tier definition \"Free (forever)\" with §5 Best paywall / trial trigger moments (§0 \"Free is intentionally useful\"); hard is an experiment product teams run, not in the seed (issue 26 item 5)"),
+                          listedWhenDefault: false),
         ]
     }()
 }

@@ -181,9 +181,25 @@ public struct PendingUnlock: Hashable, Sendable {
 /// What triggered a paywall. Seed 003 §5 Best paywall / trial trigger moments; §9 Phase 3 placement.
 public enum PaywallTrigger: UInt8, Hashable, Sendable, CustomStringConvertible {
     case fourthApp, secondMode, longUnlock, strictness, copyText, placement
+    /// The hard paywall (`paywall.mode` hard; not in seed 003): when onboarding lands in Home and at every opening of
+    /// the app while the person has neither the trial nor Pro.
+    case hardPaywall
     public var description: String {
-        ["fourth_app", "second_mode", "long_unlock", "strictness", "copy_text", "placement"][Int(rawValue)]
+        ["fourth_app", "second_mode", "long_unlock", "strictness", "copy_text", "placement", "hard_paywall"][Int(rawValue)]
     }
+}
+
+/// What the app does for a person who has neither the trial nor Pro (parameter `paywall.mode`; issue 26 item 5).
+public enum AccessPaywallMode: String, Hashable, Sendable, CaseIterable {
+    /// Seed 003 §5 Recommended tier definition: "Free (forever)" — 1 mode, up to 3 apps, 5-minute credit unlocks,
+    /// breathing quest, emergency unlock, basic progress — works without paying; §0 Monetization "Free is
+    /// intentionally useful (so users trust it)"; §5 Best paywall / trial trigger moments upsell it.
+    case freemium
+    /// Not in seed 003 — an experiment product teams run: after onboarding the app does nothing (no mode enforced, no
+    /// shield, no credits earned) until the person starts the 7-day trial (§5 Pro + 7-day free trial) or buys Pro,
+    /// and shows the paywall whenever the person opens it; when the trial ends unconverted or the subscription
+    /// lapses (§5 Trial downgrade behavior: "User becomes Free immediately") the app locks again.
+    case hard
 }
 
 /// Where the paywall placement is (seed 003 §9 Phase 3 "Paywall placement (after onboarding or after first

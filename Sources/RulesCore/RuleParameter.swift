@@ -91,13 +91,20 @@ public struct RuleParameter: Hashable, Sendable {
     public var summary: String
     /// Where the default comes from.
     public var source: ParameterSource
+    /// Whether the resolved scenario lists the parameter at its default. False for a parameter added after committed
+    /// baselines were recorded (`paywall.mode`): a scenario lists it only where its value differs from the default, so
+    /// a scenario at the default keeps the resolved text and hash it had before the parameter existed (as behaviour
+    /// parameters do). `validate --explain` lists every parameter either way.
+    public var listedWhenDefault: Bool
 
-    public init(_ keyPath: String, _ kind: ParameterKind, default defaultValue: ParameterValue, _ summary: String, source: ParameterSource) {
+    public init(_ keyPath: String, _ kind: ParameterKind, default defaultValue: ParameterValue, _ summary: String, source: ParameterSource,
+                listedWhenDefault: Bool = true) {
         self.keyPath = keyPath
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
         self.source = source
+        self.listedWhenDefault = listedWhenDefault
     }
 
     /// Checks a value against the kind; returns a problem text or nil when valid.

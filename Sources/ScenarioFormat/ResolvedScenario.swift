@@ -36,12 +36,17 @@ public struct ResolvedScenario: Sendable, Hashable {
     /// The behaviour-parameter catalogue the scenario was checked against (`ProductCatalogues.behavior`; empty when
     /// none was registered): `withBehavior(_:)` validates against it, `yaml` writes values that differ from its defaults.
     public var behaviorCatalogue: [RuleParameter]
+    /// The rule parameters the resolved text lists only where they differ from their default (catalogue entries with
+    /// `listedWhenDefault` false), with that default: `yaml` leaves them out of the top-level `rules` at the default.
+    public var unlistedRuleDefaults: [String: ParameterValue]
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
                 population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
                 precision: PrecisionTarget? = nil, outputs: OutputSpec,
-                behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = []) {
+                behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = [],
+                unlistedRuleDefaults: [String: ParameterValue] = [:]) {
+        self.unlistedRuleDefaults = unlistedRuleDefaults
         self.name = name
         self.product = product
         self.seed = seed

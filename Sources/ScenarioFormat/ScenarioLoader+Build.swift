@@ -124,7 +124,9 @@ extension ScenarioLoader {
             horizonDays: horizon,
             replications: replications,
             population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, precision: precision, outputs: outputs,
-            behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue)
+            behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue,
+            unlistedRuleDefaults: Dictionary(catalogue.filter { !$0.listedWhenDefault }.map { ($0.keyPath, canonical($0.defaultValue, $0.kind)) },
+                                             uniquingKeysWith: { a, _ in a }))
     }
 
     /// One arm per sweep grid point, each over the scenario-level rules and population (command-line rule

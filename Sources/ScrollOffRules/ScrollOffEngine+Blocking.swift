@@ -1,9 +1,10 @@
 import RulesCore
 
 extension ScrollOffEngine {
-    /// Is the app shielded unless unlocked: on the Blocked list, or covered by an active curfew (§3.1, §7.4)?
+    /// Is the app shielded unless unlocked: on the Blocked list, or covered by an active curfew (§3.1, §7.4)? Nothing
+    /// is while the app does not enforce (no authorization, §7.5; the hard paywall, `paywall.mode`).
     @inline(__always) public func isRestricted(_ app: AppID, at now: Instant) -> Bool {
-        guard authorized else { return false }
+        guard enforcing else { return false }
         return blockedIndex(app) != nil || curfewActive(for: app, at: now)
     }
 

@@ -112,7 +112,7 @@ extension ScrollOffEngine {
             p.inCurfew = true
             pendingShield = p
         }
-        if c.spec.blockSafari { out.effects.append(.shieldShown(.safari)) }
+        if c.spec.blockSafari && !hardPaywallLocks { out.effects.append(.shieldShown(.safari)) }
         refreshEarning(now, &out)
         out.timers.append(ScrollOffTimer(.curfewEnd(c.id), at: occ.upperBound))
         armNextCurfew(i, now, &out)
@@ -142,8 +142,10 @@ extension ScrollOffEngine {
     mutating func curfewEndTimer(_ id: CurfewID, _ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let i = curfews.firstIndex(where: { $0.id == id }), activeOccurrence(curfews[i], now) == nil else { return }
         out.effects.append(.monitorCallback)
-        if curfews[i].spec.blockSafari { out.effects.append(.shieldRemoved(.safari)) }
-        for a in curfews[i].spec.apps where blockedIndex(a) == nil { out.effects.append(.shieldRemoved(a)) }
+        if !hardPaywallLocks {
+            if curfews[i].spec.blockSafari { out.effects.append(.shieldRemoved(.safari)) }
+            for a in curfews[i].spec.apps where blockedIndex(a) == nil { out.effects.append(.shieldRemoved(a)) }
+        }
         if var p = pendingShield, p.inCurfew, !curfewActive(for: p.app, at: now) { p.inCurfew = false; pendingShield = p }
         armNextCurfew(i, now, &out)
         out.decision = .curfewEnded

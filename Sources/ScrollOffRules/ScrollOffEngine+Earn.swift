@@ -1,11 +1,12 @@
 import RulesCore
 
 extension ScrollOffEngine {
-    /// Earning runs while the user is authorized, has at least one blocked app and is not inside a restricted app.
+    /// Earning runs while the user is authorized, has at least one blocked app and is not inside a restricted app —
+    /// and not while the hard paywall locks the app (`paywall.mode` hard, an assumption-option).
     ///
     /// Assumption (README): the earn engine starts with the first blocked app — §6.1 lands the user on the
     /// Dashboard "with earn engine active" once apps are blocked; with nothing blocked there is nothing to abstain from.
-    var earningShouldRun: Bool { authorized && !blocked.isEmpty && foreground == nil }
+    var earningShouldRun: Bool { enforcing && !blocked.isEmpty && foreground == nil }
 
     /// Starts the abstinence counter if earning should run and it is not running; stops it otherwise.
     mutating func refreshEarning(_ now: Instant, _ out: inout ScrollOffOutcome) {

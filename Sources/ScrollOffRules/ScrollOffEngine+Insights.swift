@@ -7,6 +7,8 @@ extension ScrollOffEngine {
         switch step {
         case .appOpened:
             out.events.append(.appOpened)
+            // The hard paywall (`paywall.mode` hard): every opening of the locked app shows it.
+            if hardPaywallLocks { showHardPaywall(&out) }
         case .demoBlockCompleted:
             // §4 "After permissions, run a 10-second demo block and award a one-time starter credit" (assumption
             // `earn.starter_credit_requires_authorization`: §6.1's flow lists the demo before permission).
@@ -23,7 +25,16 @@ extension ScrollOffEngine {
             // acceptance "At least 1 blocked app selected".
             guard !ifThenPlans.isEmpty else { out.decision = .ifThenPlanRequired; return }
             guard !blocked.isEmpty else { out.decision = .blockedAppRequired; return }
-            if !onboardingFinished { onboardingFinished = true; plansCreatedAtOnboarding = ifThenPlans.count }
+            if !onboardingFinished {
+                onboardingFinished = true
+                plansCreatedAtOnboarding = ifThenPlans.count
+                // The hard paywall (`paywall.mode` hard): a person without a plan lands on the paywall, not the
+                // Dashboard, and the app does nothing for them until they buy.
+                if hardPaywallLocks {
+                    lockBehindHardPaywall(now, &out)
+                    showHardPaywall(&out)
+                }
+            }
         }
     }
 
@@ -80,7 +91,7 @@ extension ScrollOffEngine {
     /// The app's "time saved today" as the dashboard shows it (`insights.time_saved_method`): under usage_baseline
     /// the day's figure so far (credited to the totals when the day closes), else the wins' minutes.
     public var timeSavedEstimateToday: TimeSpan {
-        parameters.timeSavedMethod == .usageBaseline ? (authorized && !blocked.isEmpty ? usageSavedToday : .zero) : timeSavedToday
+        parameters.timeSavedMethod == .usageBaseline ? (enforcing && !blocked.isEmpty ? usageSavedToday : .zero) : timeSavedToday
     }
 
     /// Time saved as the app estimates it (`insights.time_saved_method`), and the "100-hour champion" milestone (§6.1).

@@ -38,7 +38,7 @@ let scrollOffDescriptor: ProductDescriptor = {
         // Which inputs the simulated people send (issue 13, audit D11: the optional mechanics are driven by person
         // traits — Sources/Simulation/README.md).
         inputs: [
-            EngineInputInfo("onboarding", driven: true, parameters: ["earn.starter_credit_seconds", "earn.starter_credit_requires_authorization"]),
+            EngineInputInfo("onboarding", driven: true, parameters: ["earn.starter_credit_seconds", "earn.starter_credit_requires_authorization", "paywall.mode"]),
             EngineInputInfo("createIfThenPlan", driven: true),
             EngineInputInfo("viewIfThenPlan", driven: false),
             EngineInputInfo("blockApp", driven: true, parameters: ["tiers."]),

@@ -125,6 +125,7 @@ extension ScrollOffEngine {
     /// Consequences of a tier change. Becoming Pro grants this month's included tokens at once (§9 "Pro users start
     /// each month with 3 included tokens"); leaving Pro forfeits unused included tokens and returns per-app wallets
     /// to the global wallet (assumptions). Blocked apps above Free's limit stay blocked; only new blocks are refused.
+    /// Under the hard paywall (`paywall.mode` hard) Free locks the app and a plan unlocks it.
     mutating func tierChanged(from old: Tier, _ now: Instant, _ out: inout ScrollOffOutcome) {
         let new = tier
         guard new != old else { return }
@@ -140,5 +141,6 @@ extension ScrollOffEngine {
         }
         resumeCappedSlots(now, &out)
         checkForegroundSession(now, &out)
+        hardPaywallTierChanged(from: old, now, &out)
     }
 }

@@ -229,7 +229,7 @@ public struct ScrollOffEngine: Sendable {
 
     mutating func rollDay(at boundary: Instant, _ out: inout ScrollOffOutcome) {
         settleSpend(at: boundary, &out)
-        if parameters.timeSavedMethod == .usageBaseline, authorized, !blocked.isEmpty { addTimeSaved(usageSavedToday, &out) }
+        if parameters.timeSavedMethod == .usageBaseline, enforcing, !blocked.isEmpty { addTimeSaved(usageSavedToday, &out) }
         closeDay(&out)
         today = zone.localDate(boundary)
         earnedToday = .zero
@@ -304,6 +304,9 @@ public struct ScrollOffEngine: Sendable {
             v.append("\(a.app) unlocked during curfew")
         }
         if includedTokensRemaining < 0 || purchasedTokensHeld < 0 { v.append("negative token count") }
+        if hardPaywallLocks && (!accesses.isEmpty || pendingShield != nil || foreground != nil || abstinenceStart != nil) {
+            v.append("the hard paywall locks the app but it enforces or earns")
+        }
         return v
     }
 }

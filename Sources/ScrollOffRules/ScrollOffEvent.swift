@@ -24,12 +24,18 @@ public enum WalletID: Hashable, Sendable, CustomStringConvertible {
 public enum PaywallContext: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case blockedAppLimit, perAppWallets, dailySpendCap, curfewReminders
     case cooldown, dailyEarnCap, freePeekLimit, patternInsights, trend30Day
+    /// The hard paywall (`paywall.mode` hard, an assumption-option: seed 000 has none — §5.1's Free tier is "Try-it"
+    /// and §6.1's chips are its only paywalls). Not a chip: shown when onboarding finishes and at every opening of the
+    /// app while the person has no plan, never switched off by a `paywall.chips.<context>` key.
+    case hardPaywall
     public var description: String {
         ["blocked_app_limit", "per_app_wallets", "daily_spend_cap", "curfew_reminders",
-         "cooldown", "daily_earn_cap", "free_peek_limit", "pattern_insights", "trend_30_day"][Int(rawValue)]
+         "cooldown", "daily_earn_cap", "free_peek_limit", "pattern_insights", "trend_30_day", "hard_paywall"][Int(rawValue)]
     }
     /// One of the two chips §6.1 names: "Unlock unlimited apps → Premium", "Get 1-hour cooldown → Premium".
     public var isChartersChip: Bool { self == .blockedAppLimit || self == .cooldown }
+    /// The contextual chips of §6.1 (every context but the hard paywall): each has its `paywall.chips.<context>` key.
+    public static let chips: [PaywallContext] = allCases.filter { $0 != .hardPaywall }
 }
 
 /// Why a shield ended without being a willpower win (`shield_abandoned.reason`; audit 2026-11 D8).

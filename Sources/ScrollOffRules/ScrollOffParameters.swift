@@ -53,6 +53,17 @@ public enum StreakDayRule: String, Hashable, Sendable, CaseIterable {
     case earnAward = "earn_award"
 }
 
+/// What the app does for a person who has not paid (parameter `paywall.mode`; issue 26 item 5).
+public enum PaywallMode: String, Hashable, Sendable, CaseIterable {
+    /// Seed 000 §5.1 Tiers: the Free plan ($0, "Try-it") works without paying; §6.1 "Paywall chips (contextual):
+    /// Shown when user hits tier limits" are the only paywalls.
+    case freemium
+    /// Not in seed 000 — an experiment product teams run: after onboarding the app does nothing (no shields, no
+    /// earning, no curfews) until the person buys a plan (seed 000 has no trial), and shows the paywall whenever the
+    /// person opens it; when the plan lapses or is refunded the app locks again.
+    case hard
+}
+
 /// Every rule parameter of the Scroll Off engine, with the charter's defaults (seed 000).
 ///
 /// Durations are stored as `TimeSpan`, credit amounts in milliseconds of app time, money as `Money`.
@@ -181,6 +192,13 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     /// the limit refuses without an upsell.
     public var chipsShown: Set<PaywallContext>
 
+    // MARK: Paywall mode (issue 26 item 5)
+    /// Assumption-option (`paywall.mode`): `freemium` is the seed — §5.1 Tiers' Free plan ($0, "Try-it": Block 3 apps,
+    /// 2h cooldown, Cap 45m/day …) works without paying and §6.1's contextual chips upsell it; `hard` is an experiment
+    /// product teams run, not in the seed: once onboarding has finished, the app enforces nothing for a person
+    /// without a plan and shows the paywall at every opening.
+    public var paywallMode: PaywallMode
+
     /// The charter's defaults.
     public static let defaults = ScrollOffParameters(values: ParameterValues(defaultsOf: catalogue))
 
@@ -235,7 +253,8 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
         streakMinAwardsPerDay = v.int("milestones.streak_min_awards_per_day")
         minutesSavedPerResistedUrge = v.int("insights.minutes_saved_per_resisted_urge")
         timeSavedMethod = TimeSavedMethod(rawValue: v.text("insights.time_saved_method")) ?? .usageBaseline
-        chipsShown = Set(PaywallContext.allCases.filter { v.bool("paywall.chips.\($0)") })
+        chipsShown = Set(PaywallContext.chips.filter { v.bool("paywall.chips.\($0)") })
+        paywallMode = PaywallMode(rawValue: v.text("paywall.mode")) ?? .freemium
     }
 
     /// The price of a plan.
@@ -332,11 +351,16 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
             RuleParameter("insights.time_saved_method", .choice(TimeSavedMethod.allCases.map(\.rawValue)), default: .text(TimeSavedMethod.usageBaseline.rawValue),
                           "how the app estimates time saved",
                           source: .assumption("charter shows \"time saved\" as usage (\"12h 48m total • 6 urges resisted\", per-app hours) with no formula; usage_baseline = last week's usage of the blocked apps − today's allowed use (DeviceActivity, §4); per_resisted_urge = the earlier 10 min a win (audit 2026-11-25 E5)")),
-        ] + PaywallContext.allCases.map { c in
+        ] + PaywallContext.chips.map { c in
             c.isChartersChip
                 ? bool("paywall.chips.\(c)", true, "whether the \(c) limit shows its upsell chip", seed("§6.1 Paywall chips"))
                 : bool("paywall.chips.\(c)", false, "whether the \(c) limit shows an upsell chip",
                        .assumption("§6.1 names only the app-limit and cooldown chips; elsewhere the limit refuses without an upsell (audit 2026-11-25 E2)"))
-        }
+        } + [
+            RuleParameter("paywall.mode", .choice(PaywallMode.allCases.map(\.rawValue)), default: .text(PaywallMode.freemium.rawValue),
+                          "freemium: the seed's Free tier works without paying; hard: after onboarding the app does nothing until the person pays",
+                          source: .assumption("freemium is seed 000 §5.1 Tiers (Free $0 \"Try-it\": Block 3 apps …) with §6.1 Paywall chips; hard is an experiment product teams run, not in the seed (issue 26 item 5)"),
+                          listedWhenDefault: false),
+        ]
     }()
 }

@@ -5,7 +5,7 @@ import RulesCore
 /// Seed 000 §6.1 "Paywall chips (contextual): Shown when user hits tier limits: 'Unlock unlimited apps → Premium' ·
 /// 'Get 1-hour cooldown → Premium' · Never intrusive; always contextual to action attempted" (audit 2026-11 D1).
 /// Every chip on: the tests of the chips beyond §6.1's two (assumptions, off by default).
-let allChips = params(Dictionary(uniqueKeysWithValues: PaywallContext.allCases.map { ("paywall.chips.\($0)", ParameterValue.bool(true)) }))
+let allChips = params(Dictionary(uniqueKeysWithValues: PaywallContext.chips.map { ("paywall.chips.\($0)", ParameterValue.bool(true)) }))
 
 @Suite("Paywall chips at the tier limits (§6.1)")
 struct PaywallChipTests {
@@ -161,7 +161,7 @@ struct CharterChipTests {
     @Test("the defaults: the app-limit and cooldown chips on, every other chip off (each an assumption parameter)")
     func defaults() {
         #expect(ScrollOffParameters.defaults.chipsShown == [.blockedAppLimit, .cooldown])
-        for c in PaywallContext.allCases {
+        for c in PaywallContext.chips {
             let p = ScrollOffParameters.catalogue.first { $0.keyPath == "paywall.chips.\(c)" }
             #expect(p != nil, "\(c)")
             if case .assumption = p?.source { #expect(!c.isChartersChip) } else { #expect(c.isChartersChip) }

@@ -78,11 +78,16 @@ extension EarnedAccessAdapter {
 
     /// The person weighs the paywall the engine last showed, in the moment it is shown, at most once a local day
     /// (as for every product): monthly, annual (with the 7-day trial where the engine offers it and the person has
-    /// not used one), lifetime where enabled (weighed as 36 months, assumption), or not now.
+    /// not used one), lifetime where enabled (weighed as 36 months, assumption), or not now. The hard paywall
+    /// (`paywall.mode` hard) met in Home at the end of onboarding is always weighed (the decision the wall asks for,
+    /// even after a paywall moment weighed during onboarding); every later opening of the locked app shows it again, a
+    /// new opportunity weighed on the first opening of a local day. Both are placements (no action attempted).
     static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
-        guard shown.at == now, life.engine.paywallShowing != nil, life.state.lastPaywallDay != life.dayIndex else {
+        let firstHardWall = shown.trigger == .hardPaywall && !life.state.metHardWall
+        if shown.trigger == .hardPaywall { life.state.metHardWall = true }
+        guard shown.at == now, life.engine.paywallShowing != nil, firstHardWall || life.state.lastPaywallDay != life.dayIndex else {
             if life.engine.paywallShowing != nil { declinePaywall(&life, at: now) }
             return
         }
@@ -95,7 +100,7 @@ extension EarnedAccessAdapter {
             offers.append(PlanOffer(id: Int(plan.rawValue), tierRank: 1, periodMonths: plan.periodMonths ?? 36, priceUSD: p.price(of: plan).usd, trialDays: trial))
             plans.append(plan)
         }
-        let reason: PaywallReason = shown.trigger == .placement ? .placement : .tierLimit
+        let reason: PaywallReason = shown.trigger == .placement || shown.trigger == .hardPaywall ? .placement : .tierLimit
         let paywall = Paywall(reason: reason, offers: offers)
         guard let pick = life.world.purchase.choose(paywall, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                     valueFelt: life.engagement.perceivedValue, rng: life.purchases) else {

@@ -139,7 +139,9 @@ extension EarnedAccessAdapter {
         life.send(.appOpened, at: now)
         life.engagement.record(.appOpened)
         if life.engine.gateApp != nil, life.engine.pending == nil { life.send(.leaveGate, at: now) }
-        if life.sessions.uniform() < life.world.insightViewProbability {
+        // Under the hard paywall (`paywall.mode` hard) the opening lands on the paywall, not Home: no Progress view.
+        let walled = life.state.pendingPaywall.map { $0.trigger == .hardPaywall && $0.at == now } ?? false
+        if !walled, life.sessions.uniform() < life.world.insightViewProbability {
             // Progress; on Pro the weekly review, once a week (seed 003 §5 Pro "Weekly review + insights"; assumption:
             // looked at with the same probability, on the first such open of a day_id week).
             let week = life.engine.dayID.isoWeek

@@ -73,6 +73,9 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var declinedPaywall = false
         /// The person leaves by lifting the restriction (modes deleted, apps removed).
         var leavingByUnblocking = false
+        /// The person has met the hard paywall (`paywall.mode` hard) once: the first one, in Home at the end of
+        /// onboarding, is always weighed; later ones at most once a local day, like every paywall.
+        var metHardWall = false
     }
 
     public static func initialState() -> PersonState { PersonState() }

@@ -9,12 +9,18 @@ extension ScrollOffAdapter {
     /// The person weighs the paywall the engine last showed, if any (seed 000 §6.1 "Paywall chips (contextual):
     /// Shown when user hits tier limits"). The engine alone decides when a paywall appears (issue 13, audit D1);
     /// every adapter hook that sends inputs ends here. Assumption: a person weighs a purchase at most once a local
-    /// day, however many paywalls they meet that day.
+    /// day, however many paywalls they meet that day — but for the hard paywall (`paywall.mode` hard) met when
+    /// onboarding finishes, always weighed (the decision the wall asks for, even after a chip weighed during
+    /// onboarding); every later opening of the locked app shows the wall again, a new opportunity weighed on the
+    /// first opening of a local day.
     static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
         // A chip is weighed in the moment it is shown or not at all (it is contextual to the action attempted).
-        guard shown.at == now, life.state.lastPaywallDay != life.dayIndex else { return }
+        guard shown.at == now else { return }
+        let firstHardWall = shown.context == .hardPaywall && !life.state.metHardWall
+        if shown.context == .hardPaywall { life.state.metHardWall = true }
+        guard firstHardWall || life.state.lastPaywallDay != life.dayIndex else { return }
         // A subscriber weighs only a higher tier's chip (an upgrade); any other chip is no offer to them.
         if let current = life.engine.plan, !(current.tier == .premium && shown.sku.tier == .pro) { return }
         life.state.lastPaywallDay = life.dayIndex
@@ -71,6 +77,8 @@ extension ScrollOffAdapter {
         switch context {
         case .blockedAppLimit, .cooldown, .dailyEarnCap, .freePeekLimit: return .tierLimit
         case .perAppWallets, .dailySpendCap, .curfewReminders, .patternInsights, .trend30Day: return .featureGate
+        // The hard paywall (`paywall.mode` hard) is a placement, not tied to an action: after onboarding, at an opening.
+        case .hardPaywall: return .placement
         }
     }
 

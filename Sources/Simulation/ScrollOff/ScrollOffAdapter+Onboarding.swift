@@ -115,7 +115,8 @@ extension ScrollOffAdapter {
 
     /// Opening Scroll Off itself on a cue (engagement habit); sometimes looking at an insight (funnel A6) — a
     /// locked one shows the engine's chip. A chip the engine raised today while the person was not looking (the
-    /// Free earn cap, met by a timer) is seen now, on the dashboard, and weighed.
+    /// Free earn cap, met by a timer) is seen now, on the dashboard, and weighed. Under the hard paywall the locked
+    /// app shows the paywall at the opening, weighed there (`settlePaywall`).
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.dormant else { return }
         // The probability is at most the scale: most draws are decided before the probability is computed.
@@ -135,7 +136,9 @@ extension ScrollOffAdapter {
                 life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
             }
         }
-        if life.sessions.uniform() < life.world.insightViewProbability {
+        // Under the hard paywall (`paywall.mode` hard) the opening lands on the paywall, not the Dashboard: no insight.
+        let walled = life.state.pendingPaywall.map { $0.context == .hardPaywall && $0.at == now } ?? false
+        if !walled, life.sessions.uniform() < life.world.insightViewProbability {
             life.send(.viewInsight(InsightType(rawValue: UInt8(life.sessions.uniformInt(below: InsightType.allCases.count)))!), at: now)
         }
         settlePaywall(&life, at: now)

@@ -80,6 +80,9 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var refundDay: Int?
         /// The person wants Pro's per-app budgets and has not set them up yet.
         var wantsBudgets = false
+        /// The person has met the hard paywall (`paywall.mode` hard) once: the first one, when onboarding finishes, is
+        /// always weighed; later ones at most once a local day, like every paywall.
+        var metHardWall = false
     }
 
     /// A mindfulness exercise the person is doing at a shield (seed 000 §3.4 step 4, §4 lengths).
