@@ -24,26 +24,35 @@ public enum BehaviorCatalogue {
 
     /// Where a fitted default comes from (`validate --explain`).
     static let fittedSource = "fitted end to end to Adjust 2023 retention and RevenueCat SOSA 2025–26 conversion, renewal, "
-        + "refund and revenue figures by `habitat calibrate` (Calibration/README.md)"
+        + "refund and revenue figures by `habitat calibrate` (Calibration/README.md; issue 26: jointly for Scroll Off and Earned Access)"
 
-    /// The defaults the end-to-end fit set (issue 14): the `behavior:` block of
-    /// `Calibration/stages/stage-4/fitted-behavior.yaml` with `Calibration/default-fit/fitted-behavior.yaml` over it
-    /// (the last stage fitted only the renewal intercept), value for value (a test holds them equal). Every other key keeps its component value — the literal the model had before it
-    /// became a parameter, which the model's own `init()` still uses for component tests.
+    /// The defaults the end-to-end fits set: the `behavior:` block of `Calibration/stages/stage-4/fitted-behavior.yaml`
+    /// (issue 14), `Calibration/default-fit/fitted-behavior.yaml` over it, then issue 26's joint fit
+    /// (`Calibration/joint/fit/fitted-behavior.yaml`) over both, value for value (a test holds them equal). Every other
+    /// key keeps its component value — the literal the model had before it became a parameter, which the model's own
+    /// `init()` still uses for component tests.
     public static let fittedDefaults: [String: Double] = [
-        "churn.base_hazard": 0.5114,
+        // Issue 14's fit (Scroll Off alone), kept where the joint fit did not move the key.
         "churn.engagement_weight": 1.506,
         "churn.frustration_weight": 2.721,
-        "churn.value_weight": 2.79,
         "engagement.app_open_habit_daily_retention": 0.9996,
         "engagement.app_open_habit_gain": 0.0268,
-        "engagement.app_open_per_pickup_scale": 0.04088,
         "engagement.value_daily_retention": 0.9373,
-        "purchase.buy_constant": -11.75,
-        "purchase.renew_intercept": -1.6973361066116652,
         "purchase.surplus_weight": 2.171,
-        "refund.value_weight": 0.44908425490490583,
         "shield.constant.buy_token": -9.418,
+        // Issue 26's joint fit (Scroll Off and Earned Access, one loss): Calibration/joint/fit/fitted-behavior.yaml.
+        "churn.base_hazard": 0.6218777496291604,
+        "churn.value_weight": 2.3194829899425926,
+        "dormant.leave_constant": -5.037438290992615,
+        "engagement.app_open_per_pickup_scale": 0.036145061761441485,
+        "engagement.frustration.detour": 0.06507089955086888,
+        "engagement.plans_view_probability": 0.05045331662458889,
+        "purchase.buy_constant": -6.570994607884424,
+        "purchase.inertia": 0.3704319334010874,
+        "purchase.renew_intercept": -0.5367287507207728,
+        "purchase.trial_intercept": 0.7864403796716992,
+        "purchase.trial_start_boost": 1.537426146236342,
+        "refund.value_weight": 2.0378201204091657,
     ]
 
     /// Churn hazard and its weights (`EngagementModel.churnHazardPerDay`).

@@ -95,6 +95,14 @@ public struct EngagementModel: Hashable, Sendable {
 
     public init(person: Person) {
         self.init(frustrationSensitivity: person.frustrationSensitivity, appOpenHabit: person.appOpenHabit)
+        integration = Self.integrationHabit(person)
+    }
+
+    /// The product's integration into the person's day, from nothing, at the person's pace of habit formation.
+    static func integrationHabit(_ person: Person) -> HabitModel {
+        let habit = person.resistHabit.parameters
+        return HabitModel(parameters: HabitParameters(asymptote: 1, daysTo95: habit.daysTo95, decayLevelOffDays: habit.decayLevelOffDays),
+                          initialStrength: 0)
     }
 
     /// A model with the constants of `values` (`BehaviorCatalogue`: `churn.*`, `engagement.*`) and the default state;
@@ -133,9 +141,7 @@ public struct EngagementModel: Hashable, Sendable {
         m.perceivedValue = 0.3
         m.frustration = 0
         m.daysSinceOpen = 0
-        let habit = person.resistHabit.parameters
-        m.integration = HabitModel(parameters: HabitParameters(asymptote: 1, daysTo95: habit.daysTo95, decayLevelOffDays: habit.decayLevelOffDays),
-                                   initialStrength: 0)
+        m.integration = Self.integrationHabit(person)
         return m
     }
 

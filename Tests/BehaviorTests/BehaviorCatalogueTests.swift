@@ -109,11 +109,13 @@ struct BehaviorCatalogueTests {
         return values
     }
 
-    @Test("the fitted defaults are the committed fit's values, every one (Calibration/: stage 4, the last stage over it)")
+    @Test("the fitted defaults are the committed fits' values, every one (Calibration/: stage 4, the last stage, then the joint fit of issue 26 over them)")
     func fittedDefaultsAreTheCommittedFit() throws {
         let last = try Self.fittedOverlay("default-fit")
         #expect(Array(last.keys) == ["purchase.renew_intercept"])
-        let overlay = try Self.fittedOverlay("stages/stage-4").merging(last) { _, new in new }
+        let joint = try Self.fittedOverlay("joint/fit")
+        #expect(joint.count == 12)
+        let overlay = try Self.fittedOverlay("stages/stage-4").merging(last) { _, new in new }.merging(joint) { _, new in new }
         #expect(!overlay.isEmpty)
         #expect(overlay == BehaviorCatalogue.fittedDefaults)
         for (key, value) in overlay { #expect(BehaviorCatalogue.defaultValue(key) == value, "\(key)") }
