@@ -1,3 +1,4 @@
+import Behavior
 import Foundation
 import Testing
 
@@ -20,7 +21,12 @@ struct CalibrateCommandTests {
         #expect(trace.count == 1 + 4)
         // The first evaluation is the scenario's own value (the catalogue default).
         #expect(trace[1].hasPrefix("1,"))
-        #expect(trace[1].contains(",0.511400,"))
+        #expect(trace[1].contains(String(format: ",%.6f,", BehaviorCatalogue.defaultValue("churn.base_hazard"))))
+        // Identifiability: each fitted parameter moved alone, down and up (issue 26).
+        let pins = try String(contentsOf: out.appendingPathComponent("identifiability.csv"), encoding: .utf8)
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(pins.first == "parameter,value,low_value,high_value,loss,loss_at_low,loss_at_high,loss_rise,pinned")
+        #expect(pins.count == 2 && pins[1].hasPrefix("behavior.churn.base_hazard,"))
         let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
         #expect(overlay.contains("behavior:\n  churn:\n    base_hazard: "))
         #expect(overlay.contains("# Targets fitted: retention_d1, retention_d7"))
@@ -79,5 +85,33 @@ struct CalibrateCommandTests {
         let r = try CLIProcess.run(["calibrate", "--people", "10", "--days", "2", "--targets", targets.path, "--out", dir.appendingPathComponent("x").path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("\(targets.path):2: figure: unknown world-check figure 'retention_d3'"), "stderr: \(r.stderr)")
+    }
+
+    @Test("a joint fit runs every product at each evaluation and scores <product>:<figure> targets (issue 26)")
+    func jointFit() throws {
+        let dir = CLIProcess.tempDir()
+        let targets = dir.appendingPathComponent("targets.csv")
+        try "figure,low,high\nscroll-off:retention_d1,0.22,0.30\nearned-access:retention_d1,0.22,0.30\n".write(to: targets, atomically: true, encoding: .utf8)
+        let ea = dir.appendingPathComponent("ea.yaml")
+        try "name: ea\nproduct: earned-access\nstart: 2026-01-05\nhorizon_days: 5\npopulation:\n  installs: 10\n".write(to: ea, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("joint")
+        let r = try CLIProcess.run(["calibrate", "--also", ea.path, "--people", "20", "--days", "4", "--replications", "1", "--targets", targets.path,
+                                    "--fit", "behavior.churn.base_hazard", "--budget", "3", "--out", out.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("jointly with \(ea.path)"))
+        let trace = try String(contentsOf: out.appendingPathComponent("calibration.csv"), encoding: .utf8)
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(trace.first == "evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,scroll-off:retention_d1,earned-access:retention_d1")
+        // Both products were measured at every evaluation: neither target column is empty.
+        for line in trace.dropFirst() { #expect(!line.hasSuffix(",") && !line.contains(",,"), "\(line)") }
+        let check = try String(contentsOf: out.appendingPathComponent("world-check.csv"), encoding: .utf8)
+        #expect(check.contains(",earned-access:retention_d1,") && check.contains(",scroll-off:unlocks_per_day,"))
+        // Unprefixed figures, and two scenarios of one product, are refused before any simulation.
+        let plain = dir.appendingPathComponent("plain.csv")
+        try "figure,low,high\nretention_d1,0.22,0.30\n".write(to: plain, atomically: true, encoding: .utf8)
+        let bad = try CLIProcess.run(["calibrate", "--also", ea.path, "--people", "5", "--days", "2", "--targets", plain.path, "--out", dir.appendingPathComponent("x").path])
+        #expect(bad.status == 2 && bad.stderr.contains("unknown world-check figure 'retention_d1'"), "stderr: \(bad.stderr)")
+        let twice = try CLIProcess.run(["calibrate", "--also", ea.path, "--also", ea.path, "--people", "5", "--days", "2", "--out", dir.appendingPathComponent("y").path])
+        #expect(twice.status == 2 && twice.stderr.contains("one scenario per product"), "stderr: \(twice.stderr)")
     }
 }

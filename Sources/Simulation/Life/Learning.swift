@@ -62,9 +62,11 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
         for i in values.indices { values[i] += o.values[i] }
     }
 
+    /// A week's sums (zeros for a week beyond the horizon).
     func cell(_ week: Int, _ status: LearningStatus?) -> [Int64] {
         let statuses = status.map { [$0] } ?? LearningStatus.allCases
         var sum = [Int64](repeating: 0, count: Self.fields)
+        guard week >= 0, week < weeks else { return sum }
         for s in statuses {
             let base = (week * LearningStatus.allCases.count + s.rawValue) * Self.fields
             for f in 0..<Self.fields { sum[f] += values[base + f] }
