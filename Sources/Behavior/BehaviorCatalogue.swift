@@ -28,7 +28,7 @@ public enum BehaviorCatalogue {
 
     /// The defaults the end-to-end fits set: the `behavior:` block of `Calibration/stages/stage-4/fitted-behavior.yaml`
     /// (issue 14), `Calibration/default-fit/fitted-behavior.yaml` over it, then issue 26's joint fit
-    /// (`Calibration/joint/fit/fitted-behavior.yaml`) over both, value for value (a test holds them equal). Every other
+    /// (`Calibration/joint/fit/fitted-behavior.yaml`, then `Calibration/joint/stage-2/`) over them, value for value (a test holds them equal). Every other
     /// key keeps its component value — the literal the model had before it became a parameter, which the model's own
     /// `init()` still uses for component tests.
     public static let fittedDefaults: [String: Double] = [
@@ -40,19 +40,19 @@ public enum BehaviorCatalogue {
         "engagement.value_daily_retention": 0.9373,
         "purchase.surplus_weight": 2.171,
         "shield.constant.buy_token": -9.418,
-        // Issue 26's joint fit (Scroll Off and Earned Access, one loss): Calibration/joint/fit/fitted-behavior.yaml.
-        "churn.base_hazard": 0.6218777496291604,
-        "churn.value_weight": 2.3194829899425926,
-        "dormant.leave_constant": -5.037438290992615,
-        "engagement.app_open_per_pickup_scale": 0.036145061761441485,
-        "engagement.frustration.detour": 0.06507089955086888,
-        "engagement.plans_view_probability": 0.05045331662458889,
-        "purchase.buy_constant": -6.570994607884424,
-        "purchase.inertia": 0.3704319334010874,
-        "purchase.renew_intercept": -0.5367287507207728,
-        "purchase.trial_intercept": 0.7864403796716992,
-        "purchase.trial_start_boost": 1.537426146236342,
-        "refund.value_weight": 2.0378201204091657,
+        // Issue 26's joint fit (Scroll Off and Earned Access, one loss): Calibration/joint/stage-2/fitted-behavior.yaml
+        // over Calibration/joint/fit/ (stage 2 held dormant.leave_constant at its component value, -2.5).
+        "churn.base_hazard": 0.6255849357397898,
+        "churn.value_weight": 2.319072190260478,
+        "engagement.app_open_per_pickup_scale": 0.04280762637975414,
+        "engagement.frustration.detour": 0.06482713576338811,
+        "engagement.plans_view_probability": 0.05145814651301247,
+        "purchase.buy_constant": -6.580321360109259,
+        "purchase.inertia": 0.3726471848234096,
+        "purchase.renew_intercept": 0.5036044696203597,
+        "purchase.trial_intercept": 0.8262563952486133,
+        "purchase.trial_start_boost": 1.5310710360070665,
+        "refund.value_weight": 2.0578161173136085,
     ]
 
     /// Churn hazard and its weights (`EngagementModel.churnHazardPerDay`).

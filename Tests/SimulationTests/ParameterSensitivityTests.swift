@@ -124,9 +124,15 @@ struct ParameterSensitivityTests {
         // Premium's rules need Premium subscribers: with only the charter's chips (issue 25, E2) 40 people rarely
         // buy, so these are probed with the earn-cap and used-up-peek chips on (Free's daily upsells).
         "earn.daily_cap_minutes.premium": Self.freeUpsells, "earn.rollover_days.premium": Self.freeUpsells,
-        "earn.rollover_counts_earning_day": Self.freeUpsells, "bypass.free_peeks_per_day.premium": Self.freeUpsells,
+        // Whether the earning day counts as a rollover day binds only where credit outlives its day: on Free it lives
+        // one day, so it is probed with Free's credit rolling over three days (issue 26: fewer urges reach the
+        // shields of the few Premium people of a 40-person run).
+        "earn.rollover_counts_earning_day": [("earn.rollover_days.free", "3")], "bypass.free_peeks_per_day.premium": Self.freeUpsells,
         "curfew.reminder_lead_minutes": Self.freeUpsells,
         "prices.lifetime": [("prices.lifetime_enabled", "true")],
+        // Earned Access: a Free person weighs a paywalled gate option only until they first decline a paywall, which
+        // most do at the one placed after onboarding; without that placement the copy-text quest's trigger binds.
+        "paywall.copy_text_trigger": [("paywall.placement", "none")],
     ]
 
     /// The parameters of `A`'s catalogue no report moves with, on 40 people over 45 days (each tried at its far
