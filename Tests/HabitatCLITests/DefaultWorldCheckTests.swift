@@ -52,12 +52,12 @@ struct DefaultWorldCheckTests {
         // Everything but the two trial figures (Scroll Off offers none) and the 12-month ones (need 367 days).
         #expect(measured.count == 19, "measured: \(measured)")
         // Issue 26 re-fitted the population jointly for both products (Calibration/README.md, "One population, one
-        // fit"). What the joint fit cannot reach, each for a named missing mechanism: Scroll Off's D1 (one churn
-        // hazard serves two products whose day-1 differs by a factor 2: Earned Access's detour opens the app), and
-        // the launches of the target apps Scroll Off stops (0.60 against field studies' 0.13–0.48: its credits
-        // refuse where the studied tools let people through; letting go hardly moves it). Any other figure outside
-        // fails, and so does one of these if it comes back inside (the expectation must then be removed).
-        let expectedToMiss: Set<String> = ["retention_d1", "target_app_opens_reduction_weeks_1_3"]
+        // fit"). What the joint fit cannot reach, with its named mechanism: the launches of the target apps Scroll Off
+        // stops (0.60 against field studies' 0.13–0.48: its credits refuse where the studied tools let people
+        // through; letting go hardly moves it). Any other figure outside fails, and so does this one if it comes
+        // back inside (the expectation must then be removed).
+        let expectedToMiss: Set<String> = ["target_app_opens_reduction_weeks_1_3"]
+        #expect(expectedToMiss.isSubset(of: Set(outside.map { String($0.split(separator: " ")[0]) })), "an expected miss is back inside: \(outside)")
         let missing = Set(outside.map { String($0.split(separator: " ")[0]) })
         #expect(missing.subtracting(expectedToMiss).isEmpty, "outside the published range: \(outside)")
         withKnownIssue("the joint fit of issue 26 leaves these outside, each for a named mechanism: \(expectedToMiss.sorted())") {

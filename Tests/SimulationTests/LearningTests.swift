@@ -32,7 +32,9 @@ struct LearningTests {
     }
 
     static let scrollOff = learning(ScrollOffProduct.self, people: 300, days: 56, product: "scroll-off")
-    static let earnedAccess = learning(EarnedAccessProduct.self, people: 300, days: 56, product: "earned-access")
+    /// Earned Access's people mostly go dormant within days (its D7 is below the world's, Calibration/README.md), so
+    /// its run is larger: enough people still use it in week 4.
+    static let earnedAccess = learning(EarnedAccessProduct.self, people: 1200, days: 56, product: "earned-access")
 
     static func urgesVersusUntreated(_ acc: LearningAccumulator, week: Int) -> Double {
         let t = acc.totals(week: week, status: .active)
@@ -49,14 +51,15 @@ struct LearningTests {
 
     @Test("Earned Access: urges of people still using it fall below the untreated rate and keep falling")
     func earnedAccessUrgesFall() {
-        let first = Self.urgesVersusUntreated(Self.earnedAccess.0, week: 1), sixth = Self.urgesVersusUntreated(Self.earnedAccess.0, week: 6)
-        #expect(first < 1 && sixth < first - 0.05, "week 1 \(first), week 6 \(sixth)")
+        let weeks = (1...4).map { Self.urgesVersusUntreated(Self.earnedAccess.0, week: $0) }
+        for w in 1..<weeks.count { #expect(weeks[w] < weeks[w - 1] + 0.01, "week \(w + 1): \(weeks)") }
+        #expect(weeks[0] < 1 && weeks[3] < weeks[0] - 0.05, "\(weeks)")
     }
 
     @Test("dormant people's shields are a minority of all shields, every week, in both products")
     func dormantShieldsAreAMinority() {
         for acc in [Self.scrollOff.0, Self.earnedAccess.0] {
-            for w in 1...7 {
+            for w in 1...6 {
                 let dormant = acc.totals(week: w, status: .dormant).shields, all = acc.totals(week: w, status: nil).shields
                 #expect(all > 0 && Double(dormant) < 0.5 * Double(all), "week \(w): \(dormant) of \(all)")
             }
