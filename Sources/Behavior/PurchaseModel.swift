@@ -66,6 +66,9 @@ public struct PurchaseModel: Hashable, Sendable {
     public var inertia = 0.3
     /// Value felt added at a keep-or-cancel decision per unit of the product's integration into the day.
     public var integrationWeight = 1.0
+    /// Share of people who, knowing they may forget, cancel a trial's auto-renewal when it starts unless they mean to
+    /// keep it (issue 26).
+    public var cancelAtTrialStart = 0.3
     public var wValue = 3.0
     public var wPrice = 1.0
     public var tokenConstant = -2.0
@@ -100,6 +103,7 @@ public struct PurchaseModel: Hashable, Sendable {
         loyaltyBoost = values["purchase.loyalty_boost"]
         inertia = values["purchase.inertia"]
         integrationWeight = values["purchase.integration_weight"]
+        cancelAtTrialStart = values["purchase.cancel_at_trial_start"]
         wValue = values["purchase.renew_value_weight"]
         wPrice = values["purchase.renew_price_weight"]
         tokenConstant = values["purchase.token_constant"]
@@ -174,6 +178,15 @@ public struct PurchaseModel: Hashable, Sendable {
     public func keepOrCancel(probabilityOfKeeping pKeep: Double, rng: RandomStream) -> KeepOutcome {
         if rng.uniform() < pKeep { return .keep }
         return rng.uniform() < inertia ? .inert : .cancel
+    }
+
+    /// Whether a person starting a trial cancels its auto-renewal at once (two uniforms from `rng`): sophisticated
+    /// about their own inertia with probability `cancelAtTrialStart` (Miller, Sahni & Strulov-Shlain 2023: 24–36 % of
+    /// consumers avoid auto-renewal when offered), and not meaning to keep it now (probability 1 − `pKeep`).
+    public func cancelsAtTrialStart(probabilityOfKeeping pKeep: Double, rng: RandomStream) -> Bool {
+        let sophisticated = rng.uniform() < cancelAtTrialStart
+        let meansToKeep = rng.uniform() < pKeep
+        return sophisticated && !meansToKeep
     }
 
     /// Probability that a trial converts to paid.

@@ -52,7 +52,7 @@ struct BehaviorCatalogueTests {
         "shield.notice_seconds": 5, "urges.intended_floor": 0.5, "urges.habit_residual_share": 0.3, "urges.reflection_seconds": 20,
         "urges.intended_let_go_factor": 0.25, "dormant.leave_constant": -2.5, "dormant.frustration_weight": 3.0,
         "dormant.shields_weight": 0.5, "dormant.value_weight": 3.0, "dormant.come_back_constant": -6.0, "dormant.uninstall_share": 0.5,
-        "purchase.inertia": 0.3, "purchase.integration_weight": 1.0, "engagement.plans_view_probability": 0.05,
+        "purchase.inertia": 0.3, "purchase.integration_weight": 1.0, "purchase.cancel_at_trial_start": 0.3, "engagement.plans_view_probability": 0.05,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {

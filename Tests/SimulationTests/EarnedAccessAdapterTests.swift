@@ -233,13 +233,15 @@ struct EarnedAccessAdapterTests {
         #expect(trials > 5 && decisions > 5 && downgrades > 0, "trials \(trials), decisions \(decisions), downgrades \(downgrades)")
     }
 
-    @Test("a person who stopped opening Earned Access (dormant) never opens it again to get through a shield")
+    @Test("a person who stopped opening Earned Access (dormant) never opens it again to get through a shield, until they decide to come back")
     func dormantPeopleDoNotDetour() {
         var dormant = 0
         for life in Self.population {
             guard let churn = life.rows.firstIndex(where: { $0.kind == "churn" && $0.detail == "dormant" }) else { continue }
             dormant += 1
-            #expect(!life.rows[(churn + 1)...].contains { $0.kind == "engine" && $0.detail.hasPrefix("unlock_gate_opened") })
+            // Dormant is not frozen (issue 26): the person may come back (`dormant` row `comeBack`), and may then detour.
+            let back = life.rows[(churn + 1)...].firstIndex { $0.kind == "dormant" && $0.detail == "comeBack" } ?? life.rows.endIndex
+            #expect(!life.rows[(churn + 1)..<back].contains { $0.kind == "engine" && $0.detail.hasPrefix("unlock_gate_opened") })
         }
         #expect(dormant > 0)
     }
@@ -345,7 +347,9 @@ struct EarnedAccessOneDecisionTests {
 struct EarnedAccessStrictnessTests {
     @Test("asking for Strict/Hard on Free shows the strictness paywall; Strict/Hard modes exist only on Pro")
     func strictnessIsAskedForAndGated() {
-        let scenario = EarnedAccessAdapterTests.scenario(installs: 220, days: 20)
+        // Component purchase behaviour (`MechanismBehavior`): at the fitted defaults 2 % of installs pay, too few Pro
+        // people in 220 to see a firm mode enforced.
+        let scenario = EarnedAccessAdapterTests.scenario(MechanismBehavior.yaml(), installs: 220, days: 20)
         var paywalls = 0, firmModes = 0
         for life in EarnedAccessAdapterTests.lives(of: scenario) {
             #expect(life.summary.violation == nil)

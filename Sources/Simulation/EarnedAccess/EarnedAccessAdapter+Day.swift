@@ -137,7 +137,27 @@ extension EarnedAccessAdapter {
         guard life.state.renewalDecisionFor != end else { return }
         life.state.renewalDecisionFor = end
         life.offerDecision(life.engine.inTrial ? .trialKeep : .renewalKeep, moment: end.millisecondsSinceEpoch)
+        if life.engine.inTrial, cancelsAtTrialStart(plan, &life) {
+            // Sophisticated about their own inertia (issue 26): the trial's one keep-or-cancel is taken now; the trial
+            // runs to its end unpaid, and a later paywall may sell again.
+            life.trace(kind: "renewal-decision", detail: "cancel at the trial's start \(plan)", at: life.queue.now)
+            life.decide(.trialKeep, .cancelAtStart, at: life.queue.now)
+            life.send(.cancelAutoRenew, at: life.queue.now)
+            return
+        }
         schedule(.renewalDecision(periodEnd: end), at: max(life.engine.periodEnd - .days(1), life.installedAt + .seconds(1)), &life)
+    }
+
+    /// Whether a person starting a trial cancels its auto-renewal at once: sophisticated about their inertia (share
+    /// `purchase.cancel_at_trial_start`) and not, at the start, meaning to keep (`PurchaseModel.cancelsAtTrialStart`).
+    static func cancelsAtTrialStart(_ plan: ProPlan, _ life: inout PersonLife<Self>) -> Bool {
+        guard let months = plan.periodMonths else { return false }
+        let monthly = life.world.parameters.price(of: plan).usd / Double(months)
+        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
+                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
+        let pKeep = life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
+                                                                   valueFelt: value)
+        return life.world.purchase.cancelsAtTrialStart(probabilityOfKeeping: pKeep, rng: life.purchases)
     }
 
     /// Before the trial ends: convert (`PurchaseModel.trialConversionProbability`) or cancel; before a paid period

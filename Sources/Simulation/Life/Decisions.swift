@@ -18,7 +18,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
     case gateOption
     /// Buy (a plan, a trial, an upgrade) or decline at a paywall the engine showed.
     case paywallPurchase
-    /// Keep or cancel a trial, once per trial, before it ends.
+    /// Keep or cancel a trial, once per trial: as it starts (cancelling, issue 26), or a day before it ends.
     case trialKeep
     /// Keep or cancel auto-renewal, once per paid period, before it ends.
     case renewalKeep
@@ -80,7 +80,8 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .shieldChoice: [.letGo, .close, .useCredits, .peek, .mindfulness, .buyToken, .useToken, .unblock, .giveUp, .walkAway, .detour, .waitForEnd]
         case .gateOption: [.useCredits, .quest, .emergency, .giveUp]
         case .paywallPurchase: [.decline, .startTrial, .buyMonthly, .buyAnnual, .buyLifetime, .upgrade]
-        case .trialKeep, .renewalKeep: [.keep, .inert, .cancel]
+        case .trialKeep: [.keep, .inert, .cancel, .cancelAtStart]
+        case .renewalKeep: [.keep, .inert, .cancel]
         case .refundRequest: [.request, .noRequest]
         case .downgradeChoice: [.pickApps, .autoKeep]
         case .churn: [.stay, .uninstall, .revokeAccess, .dormant, .disableRestriction]
@@ -106,6 +107,8 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
     case inert
     /// A dormant person opens the app again.
     case comeBack
+    /// A trial's auto-renewal cancelled as the trial starts (sophisticated inertia); the trial runs on unpaid.
+    case cancelAtStart
 
     /// The outcome's id in `decisions.csv`.
     public var id: String {
@@ -145,6 +148,7 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         case .letGo: "let_go"
         case .inert: "inert"
         case .comeBack: "come_back"
+        case .cancelAtStart: "cancel_at_start"
         }
     }
 

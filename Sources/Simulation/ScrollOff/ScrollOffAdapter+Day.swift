@@ -36,6 +36,7 @@ extension ScrollOffAdapter {
         let p = life.world.plansViewProbability * 2 * life.engagement.perceivedValue
         guard life.sessions.uniform() < p else { return }
         life.state.lastPaywallDay = life.dayIndex
+        life.trace(kind: "plans", detail: "Plan & Billing viewed (Upgrade)", at: now)
         life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
         weighPlans(reason: .placement, &life, at: now)
     }
