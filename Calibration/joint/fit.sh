@@ -2,8 +2,8 @@
 # The joint fit of issue 26 (Calibration/README.md, "One population, one fit"): Scroll Off and Earned Access simulated
 # at every evaluation with the same behaviour values, one loss over both world checks (Calibration/joint/targets.csv).
 # Usage: Calibration/joint/fit.sh [HABITAT] [OUT]   (default: .build/release/habitat, /tmp/habitat-joint-fit)
-# Cost: stage 1 160 evaluations + 24 for identifiability, stage 2 60 + 22, about 3.5 s each on 2 cores (release
-# build): about 17 minutes. STAGE1=0 or STAGE2=0 skips a stage.
+# Cost: stage 1 160 evaluations + 24 for identifiability, stage 2 60 + 22, stage 3 70 + 24, about 3.5 s each on 2 cores (release
+# build): about 24 minutes. STAGE1=0, STAGE2=0 or STAGE3=0 skips a stage.
 # Start: the first joint fit's best (without the plans view, E7) with buy_constant at -6.5 (Scroll Off's plans need
 # it) and the trial boost at 1.5 (so Earned Access's trial offer keeps the utility the first fit gave it).
 set -euo pipefail
@@ -45,4 +45,24 @@ if [[ "${STAGE2:-1}" == 1 ]]; then
   --fit behavior.purchase.trial_intercept --fit behavior.refund.value_weight \
   --fit behavior.engagement.plans_view_probability --fit behavior.engagement.frustration.detour \
   --fit behavior.purchase.trial_start_boost
+fi
+
+# Stage 3 (Calibration/joint/stage-3, the defaults): after stage 2 the model gained the decision at a trial's start
+# (purchase.cancel_at_trial_start, sophisticated inertia), the mechanism stage 2 named for trial → paid; re-fitted
+# from stage 2's best with it, dormant.leave_constant still held at -2.5.
+STAGE2_VALUES=(--set behavior.churn.base_hazard=0.6255849357397898 --set behavior.churn.value_weight=2.319072190260478
+  --set behavior.engagement.app_open_per_pickup_scale=0.04280762637975414 --set behavior.engagement.frustration.detour=0.06482713576338811
+  --set behavior.engagement.plans_view_probability=0.05145814651301247 --set behavior.purchase.buy_constant=-6.580321360109259
+  --set behavior.purchase.inertia=0.3726471848234096 --set behavior.purchase.renew_intercept=0.5036044696203597
+  --set behavior.purchase.trial_intercept=0.8262563952486133 --set behavior.purchase.trial_start_boost=1.5310710360070665
+  --set behavior.refund.value_weight=2.0578161173136085)
+if [[ "${STAGE3:-1}" == 1 ]]; then
+"$HABITAT" calibrate Scenarios/scroll-off-baseline.yaml --also Scenarios/earned-access-baseline.yaml \
+  --people 2000 --days 60 --replications 1 --targets Calibration/joint/targets.csv --budget 70 --out "$OUT-stage-3" \
+  "${STAGE2_VALUES[@]}" --set behavior.dormant.leave_constant=-2.5 --set behavior.purchase.cancel_at_trial_start=0.3 \
+  --fit behavior.churn.base_hazard --fit behavior.churn.value_weight --fit behavior.engagement.app_open_per_pickup_scale \
+  --fit behavior.purchase.buy_constant --fit behavior.purchase.renew_intercept --fit behavior.purchase.inertia \
+  --fit behavior.purchase.trial_intercept --fit behavior.refund.value_weight \
+  --fit behavior.engagement.plans_view_probability --fit behavior.engagement.frustration.detour \
+  --fit behavior.purchase.trial_start_boost --fit behavior.purchase.cancel_at_trial_start
 fi

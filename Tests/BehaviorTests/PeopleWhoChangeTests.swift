@@ -153,4 +153,18 @@ struct PeopleWhoChangeTests {
         let p21 = m.trialConversionProbability(priceUSDPerMonth: 5, willingnessToPay: 3, valueFelt: m.valueAtDecision(valueFelt: 0.3, integration: afterTwentyOne))
         #expect(p21 > p3)
     }
+
+    @Test("sophisticated inertia: only people sophisticated about it, and not meaning to keep, cancel as a trial starts")
+    func cancelAtTrialStart() {
+        var m = PurchaseModel()
+        let rng = RandomStream(seed: 11)
+        m.cancelAtTrialStart = 0
+        #expect((0..<1000).allSatisfy { _ in !m.cancelsAtTrialStart(probabilityOfKeeping: 0, rng: rng) })
+        m.cancelAtTrialStart = 1
+        #expect((0..<1000).allSatisfy { _ in m.cancelsAtTrialStart(probabilityOfKeeping: 0, rng: rng) })
+        #expect((0..<1000).allSatisfy { _ in !m.cancelsAtTrialStart(probabilityOfKeeping: 1, rng: rng) })
+        m.cancelAtTrialStart = 0.3
+        let n = (0..<20_000).filter { _ in m.cancelsAtTrialStart(probabilityOfKeeping: 0.4, rng: rng) }.count
+        #expect(abs(Double(n) / 20_000 - 0.3 * 0.6) < 0.012)
+    }
 }
