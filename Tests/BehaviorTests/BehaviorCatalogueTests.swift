@@ -114,10 +114,11 @@ struct BehaviorCatalogueTests {
         let last = try Self.fittedOverlay("default-fit")
         #expect(Array(last.keys) == ["purchase.renew_intercept"])
         let joint = try Self.fittedOverlay("joint/fit"), stage2 = try Self.fittedOverlay("joint/stage-2")
-        #expect(joint.count == 12 && stage2.count == 12)
+        let stage3 = try Self.fittedOverlay("joint/stage-3")
+        #expect(joint.count == 12 && stage2.count == 12 && stage3.count == 12)
         // Stage 2 held dormant.leave_constant at its component value: a key back at its literal is not a fitted default.
         let overlay = try Self.fittedOverlay("stages/stage-4").merging(last) { _, new in new }.merging(joint) { _, new in new }
-            .merging(stage2) { _, new in new }.filter { Self.formerLiterals[$0.key] != $0.value }
+            .merging(stage2) { _, new in new }.merging(stage3) { _, new in new }.filter { Self.formerLiterals[$0.key] != $0.value }
         #expect(!overlay.isEmpty)
         #expect(overlay == BehaviorCatalogue.fittedDefaults)
         for (key, value) in overlay { #expect(BehaviorCatalogue.defaultValue(key) == value, "\(key)") }
