@@ -320,7 +320,7 @@ struct EarnedAccessAdapterTests {
 /// again at the next midnight, so trial → paid was about the intended rate squared.
 @Suite("Earned Access: a trial or a period is decided once (audit 2026-11-25 E10)", .serialized)
 struct EarnedAccessOneDecisionTests {
-    @Test("each trial's and each paid period's keep-or-cancel is drawn exactly once, a day before it ends")
+    @Test("each trial's and each paid period's keep-or-cancel is drawn exactly once: a day before it ends, or (cancelling) as a trial starts")
     func oneDecisionPerTrial() {
         let scenario = EarnedAccessAdapterTests.scenario("behavior: {purchase.buy_constant: -4}", installs: 260, days: 40)
         var trials = 0, trialDecisions = 0
@@ -335,6 +335,10 @@ struct EarnedAccessOneDecisionTests {
             #expect(Set(decisions.map(\.time)).count == decisions.count)
             #expect(life.summary.decisions.decisions(.trialKeep) == onTrial.count)
             #expect(life.summary.decisions.count(.trialKeep, .keep) == onTrial.filter { $0.detail.hasPrefix("keep") }.count)
+            // A trial cancelled as it starts has no second decision at its end.
+            for start in onTrial where start.detail.hasPrefix("cancel_at_start") {
+                #expect(!life.rows.contains { $0.kind == "renewal-decision" && $0.time > start.time && $0.detail.hasSuffix("(trial)") })
+            }
         }
         #expect(trials >= 10 && trialDecisions >= 8, "the scenario must start and end trials (\(trials), \(trialDecisions))")
     }

@@ -140,7 +140,7 @@ extension EarnedAccessAdapter {
         if life.engine.inTrial, cancelsAtTrialStart(plan, &life) {
             // Sophisticated about their own inertia (issue 26): the trial's one keep-or-cancel is taken now; the trial
             // runs to its end unpaid, and a later paywall may sell again.
-            life.trace(kind: "renewal-decision", detail: "cancel at the trial's start \(plan)", at: life.queue.now)
+            life.trace(kind: "renewal-decision", detail: "cancel_at_start \(plan) (trial)", at: life.queue.now)
             life.decide(.trialKeep, .cancelAtStart, at: life.queue.now)
             life.send(.cancelAutoRenew, at: life.queue.now)
             return
