@@ -1,4 +1,5 @@
 import Behavior
+import RulesCore
 import EarnedAccessRules
 import ScenarioFormat
 import ScrollOffRules
@@ -83,5 +84,40 @@ struct LearningTests {
         let t = Self.scrollOff.0.totals(week: 7, status: .dormant)
         let ratio = Double(t.urges) * 1_000_000 / Double(t.untreatedUrgeMillionths)
         #expect(ratio > 0.85 && ratio < 1.03, "\(ratio)")
+    }
+
+    final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
+
+    @Test("the untreated day after a block ends is not the day before it began: habits are weaker when people lift their blocking, and regrow after")
+    func liftedBlockLeavesWeakerHabits() throws {
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: lifted
+            product: scroll-off
+            seed: 26
+            start: 2026-01-05
+            horizon_days: 56
+            population:
+              installs: 400
+            """, fileName: "lifted.yaml")
+        let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        var lifted = 0, weaker = 0, regrew = 0
+        var atInstall = 0.0, atLift = 0.0
+        for person in 0..<400 {
+            let box = Rows()
+            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
+            _ = life.run()
+            guard let first = box.rows.first,
+                  let lift = box.rows.firstIndex(where: { ($0.kind == "churn" && $0.detail == "disableRestriction") || ($0.kind == "dormant" && $0.detail == "liftBlocking") }),
+                  box.rows[lift].time - first.time > .days(7), let last = box.rows.last, last.time - box.rows[lift].time > .days(7) else { continue }
+            lifted += 1
+            atInstall += first.scrollingHabit
+            atLift += box.rows[lift].scrollingHabit
+            if box.rows[lift].scrollingHabit < first.scrollingHabit - 0.01 { weaker += 1 }
+            if last.scrollingHabit > box.rows[lift].scrollingHabit { regrew += 1 }
+        }
+        #expect(lifted >= 10, "people who lifted their blocking after a week, observed a week more: \(lifted)")
+        #expect(atLift < atInstall - 0.05 * Double(lifted), "mean habit at install \(atInstall / Double(max(lifted, 1))), at the lift \(atLift / Double(max(lifted, 1)))")
+        #expect(weaker * 2 > lifted, "\(weaker) of \(lifted) lifted with a weaker habit")
+        #expect(regrew * 2 > lifted, "\(regrew) of \(lifted) regrew after the lift")
     }
 }
