@@ -18,7 +18,7 @@ public struct LearningDay: Sendable {
     public var urges = 0
     /// Shields shown over a target app (every shield, urged or mid-session).
     public var shields = 0
-    /// Urges acted on (the app opened) and passed (a shield held, the person let go).
+    /// Urges acted on (the app opened) and passed (a shield held, the person let go): `AppHabits`' counts of the day.
     public var acted = 0, passed = 0
     /// The urges the person would have had today untreated: Σ over the day's non-notification pickups of the urge
     /// probability at their apps' plateau habits (`PhoneUseProcess.plateauUrgeProbability`), in millionths.

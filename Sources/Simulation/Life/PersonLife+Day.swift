@@ -6,6 +6,9 @@ extension PersonLife {
     mutating func endOfDay(at now: Instant) {
         Adapter.endOfDay(&self, at: now)
         settleCue()
+        // The day's opens and passes are the app habits' own counts, read before they move.
+        learningToday.acted = phone.habits.actedToday.reduce(0) { $0 + Int($1) }
+        learningToday.passed = phone.habits.passedToday.reduce(0) { $0 + Int($1) }
         summary.learning.add(day: dayIndex, status: dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
         learningToday = LearningDay()
         // The day's urges move the app habits, and the urge rates follow (issue 26).

@@ -257,8 +257,6 @@ public struct PersonLife<Adapter: ProductAdapter> {
             // A wait or a quest for an urge already settled as passed ended in the app.
             lastPassedApp = nil
             phone.urgeActedAfterAll(index)
-            learningToday.acted += 1
-            learningToday.passed = max(0, learningToday.passed - 1)
         }
         foregroundApp = app
         foregroundSince = now
@@ -321,11 +319,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
         cue = nil
         if c.shielded && !c.acted {
             phone.urgePassed(c.app)
-            learningToday.passed += 1
             lastPassedApp = c.app
         } else {
             phone.urgeActed(c.app)
-            learningToday.acted += 1
             lastPassedApp = nil
         }
     }
