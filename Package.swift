@@ -38,9 +38,9 @@ let package = Package(
         // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
         .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
         // Scroll Off's rule engine (seed 000), pure and clock-injected.
-        .target(name: "ScrollOffRules", dependencies: ["RulesCore"], exclude: ["README.md"]),
+        .target(name: "ScrollOffRules", dependencies: ["RulesCore"], path: "Sources/Products/ScrollOff/Rules", exclude: ["README.md"]),
         // Earned Access's rule engine (seed 003), pure and clock-injected.
-        .target(name: "EarnedAccessRules", dependencies: ["RulesCore"], exclude: ["README.md"]),
+        .target(name: "EarnedAccessRules", dependencies: ["RulesCore"], path: "Sources/Products/EarnedAccess/Rules", exclude: ["README.md"]),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
         .target(name: "ScenarioFormat", dependencies: [
             "RulesCore",
@@ -54,7 +54,8 @@ let package = Package(
         // Population, product adapters, person-parallel runner.
         .target(name: "Simulation", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat",
-        ], exclude: ["README.md", "Energy/README.md"]),
+        ], path: "Sources", exclude: ["Simulation/README.md", "Simulation/Energy/README.md", "Simulation/Shard/README.md"],
+        sources: ["Simulation", "Products/ScrollOff/Life", "Products/EarnedAccess/Life"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat", "Simulation",
