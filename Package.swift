@@ -3,6 +3,24 @@
 // Licence: GPL-3.0-or-later (links the GNU Scientific Library).
 import PackageDescription
 
+/// The products Habitat simulates, each a folder `Sources/Products/<Name>/` holding two targets: `<Name>Rules`, its
+/// pure rule engine, and `<Name>Life`, its person side (the adapter). The registry (`Sources/Products/Registry`)
+/// names each once more, as a type; nothing else in the package names a product.
+let products = ["ScrollOff", "EarnedAccess"]
+
+/// The two targets of one product.
+func productTargets(_ name: String) -> [Target] {
+    [
+        .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "Sources/Products/\(name)/Rules", exclude: ["README.md"]),
+        .target(name: "\(name)Life", dependencies: [.target(name: "\(name)Rules"), "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "Simulation"],
+                path: "Sources/Products/\(name)/Life", swiftSettings: crossModule),
+    ]
+}
+
+/// The generic life and run are specialised for each product where the registry names it, in another module:
+/// cross-module optimisation makes their bodies available there (docs/ARCHITECTURE.md, "Speed across modules").
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "Habitat",
     platforms: [.macOS(.v15)],
@@ -37,10 +55,6 @@ let package = Package(
         ], exclude: ["README.md"]),
         // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
         .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
-        // Scroll Off's rule engine (seed 000), pure and clock-injected.
-        .target(name: "ScrollOffRules", dependencies: ["RulesCore"], path: "Sources/Products/ScrollOff/Rules", exclude: ["README.md"]),
-        // Earned Access's rule engine (seed 003), pure and clock-injected.
-        .target(name: "EarnedAccessRules", dependencies: ["RulesCore"], path: "Sources/Products/EarnedAccess/Rules", exclude: ["README.md"]),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
         .target(name: "ScenarioFormat", dependencies: [
             "RulesCore",
@@ -51,14 +65,19 @@ let package = Package(
                 plugins: ["GitCommitStamp"]),
         // Build-tool plugin: writes the source tree's git commit and dirty flag into the target before every build.
         .plugin(name: "GitCommitStamp", capability: .buildTool()),
-        // Population, product adapters, person-parallel runner.
+        // The generic machinery every product shares: the person's life, the product seam, runs, shards, checks,
+        // calibration, energy, the world check. Names no product.
         .target(name: "Simulation", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat",
-        ], path: "Sources", exclude: ["Simulation/README.md", "Simulation/Energy/README.md", "Simulation/Shard/README.md"],
-        sources: ["Simulation", "Products/ScrollOff/Life", "Products/EarnedAccess/Life"]),
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat",
+        ], exclude: ["README.md", "Energy/README.md", "Shard/README.md"], swiftSettings: crossModule),
+    ] + products.flatMap(productTargets) + [
+        // The one list of products (Sources/Products/Registry/Products.swift): the dispatch, the catalogues, and
+        // the place where each product's run is specialised.
+        .target(name: "ProductRegistry", dependencies: ["RulesCore", "ScenarioFormat", "Simulation"] + products.map { .target(name: "\($0)Life") },
+                path: "Sources/Products/Registry", exclude: ["README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "Behavior", "ScrollOffRules", "EarnedAccessRules", "Reports", "ScenarioFormat", "Simulation",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "Simulation", "ProductRegistry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["README.md"]),
         .executableTarget(name: "habitat", dependencies: ["HabitatCLI"]),
@@ -76,7 +95,8 @@ let package = Package(
         .testTarget(name: "EarnedAccessRulesTests", dependencies: ["EarnedAccessRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "HabitatTestSupport"]),
-        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "HabitatTestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport"]
+                    + products.flatMap { [.target(name: "\($0)Rules"), .target(name: "\($0)Life")] }),
+        .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "ProductRegistry", "HabitatTestSupport"]),
     ]
 )

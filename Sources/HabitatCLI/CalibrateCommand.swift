@@ -1,6 +1,7 @@
 import ArgumentParser
 import Behavior
 import Foundation
+import ProductRegistry
 import Reports
 import RulesCore
 import ScenarioFormat

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProductRegistry
 import Reports
 import ScenarioFormat
 import Simulation
@@ -149,7 +150,7 @@ struct CheckCommand: ParsableCommand {
         print(FinishedRun.samePeople(stored, current)
               ? "Same people as the baseline: differences are paired replication by replication."
               : "Different people from the baseline (seed or population changed): unpaired comparison.")
-        if !changes.isEmpty, let divergence = try RegressionCheck.firstDivergence(baseline: old, current: scenario) {
+        if !changes.isEmpty, let divergence = try RegressionCheck.firstDivergence(baseline: old, current: scenario, run: { try Products.run($0, threads: 1) }) {
             print("First divergence: \(divergence)")
         }
         if moved.isEmpty {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProductRegistry
 import Reports
 import ScenarioFormat
 import Simulation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Behavior
+import ProductRegistry
 import ScenarioFormat
 import Simulation
 

@@ -3,6 +3,7 @@ import HabitatTestSupport
 import ScenarioFormat
 import Simulation
 import Testing
+import ProductRegistry
 
 /// Example scenarios are golden tests against the committed regression baselines, `Reports/baselines/<name>/` — the
 /// one golden set (`make check-baselines` checks the same folders with `habitat check`). The CLI runs each example at

@@ -3,6 +3,7 @@ import RulesCore
 import ScenarioFormat
 import Simulation
 import Testing
+import ProductRegistry
 
 /// Issue 12: one dispatch point decides how every command treats every product. A product whose engine is not
 /// built gets the same clear refusal (exit 2) from every command — never a crash, never a silent Scroll Off run —

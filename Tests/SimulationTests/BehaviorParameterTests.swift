@@ -4,6 +4,8 @@ import Foundation
 import ScenarioFormat
 import Testing
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 14 part 2: the behaviour parameters reach the simulated people. A run at the defaults is unchanged (the
 /// goldens and baselines check that byte for byte); a changed value changes a run.

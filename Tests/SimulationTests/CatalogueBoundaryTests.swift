@@ -4,6 +4,8 @@ import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Every value a scenario may set runs: each Scroll Off rule parameter at the minimum and maximum of its declared
 /// range (booleans both ways, choices every value) and each behaviour parameter at both ends of its valid range,

@@ -6,6 +6,7 @@ import ScenarioFormat
 import Stochastics
 import Testing
 @testable import Simulation
+import ProductRegistry
 
 /// The toy product's people, deciding at each task: once (as they should), or twice for one moment (a defect the
 /// audit must catch, like audit 2026-11-25's E1 and E10), or without the product giving the moment at all.

@@ -2,6 +2,8 @@ import Testing
 import Reports
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 6: the first-divergence explanation points at the right person and event in a constructed case.
 @Suite("First divergence", .serialized)
@@ -31,7 +33,7 @@ struct DivergenceTests {
             }
         }
         let e = try #require(expected, "no one earned 45 minutes on a Free day; make the case bigger")
-        let d = try #require(try RegressionCheck.firstDivergence(baseline: before, current: after))
+        let d = try #require(try RegressionCheck.firstDivergence(baseline: before, current: after, run: { try Products.run($0, threads: 1) }))
         #expect(d.person == e.person)
         #expect(d.time == e.time)
         #expect(d.before.contains("earn_award seconds=300"))

@@ -4,6 +4,9 @@ import RulesCore
 import ScenarioFormat
 import Testing
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
+@testable import EarnedAccessLife
 
 /// Issue 15: what the simulated people do with Earned Access, checked on whole lives against the seed's words
 /// (seed 003). Each test reads the engine's own analytics events from every person's trace.

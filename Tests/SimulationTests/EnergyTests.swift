@@ -4,6 +4,7 @@ import Reports
 import RulesCore
 import Stochastics
 @testable import Simulation
+@testable import ScrollOffLife
 
 @Suite("Energy: devices, costs, person-day meter, battery budget")
 struct EnergyTests {

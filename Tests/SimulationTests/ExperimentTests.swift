@@ -3,6 +3,8 @@ import Testing
 import Reports
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 5: arms run on the same people with the same urges (common random numbers), and `experiment.csv`
 /// shows the paired difference beside the unpaired one.

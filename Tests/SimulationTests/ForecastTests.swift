@@ -5,6 +5,8 @@ import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 5: forecasts from an acquisition curve — totals are the sum of their months, MRR matches the ledger.
 @Suite("Forecasts", .serialized)

@@ -6,6 +6,9 @@ import ScenarioFormat
 import ScrollOffRules
 import Testing
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
+@testable import EarnedAccessLife
 
 /// Issue 26 item 5 on whole lives: under `paywall.mode: hard` (an assumption-option, not in seed 000 or 003) nobody
 /// without a paid plan or a trial meets the product after onboarding — no shield, no mode, no credit — while the

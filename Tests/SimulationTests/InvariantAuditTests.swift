@@ -4,6 +4,8 @@ import ScenarioFormat
 import HabitatTestSupport
 import ScrollOffRules
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 6: engine invariants are checked on every engine call of every run; a violation stops the run with a
 /// person id, seed and event that `habitat trace` replays.

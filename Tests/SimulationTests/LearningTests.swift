@@ -5,6 +5,9 @@ import ScenarioFormat
 import ScrollOffRules
 import Testing
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
+@testable import EarnedAccessLife
 
 /// Whole runs of issue 26's people who change: an 8-week run with a product blocking apps, read week by week
 /// (`learning.csv`), as a product manager would.

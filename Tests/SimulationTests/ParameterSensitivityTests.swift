@@ -5,6 +5,9 @@ import RulesCore
 import ScrollOffRules
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
+@testable import EarnedAccessLife
 
 /// Issue 13, "must hold": every rule parameter of a product's catalogue can move at least one report. Each
 /// parameter is set to another valid value (the far end of its range, the other boolean, another choice) in its own

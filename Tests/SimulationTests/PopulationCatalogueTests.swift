@@ -3,6 +3,8 @@ import Behavior
 import RulesCore
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Validation checks personas, overrides and devices against `Products.catalogues`; the run builds them with
 /// `PersonaCatalog`, `Persona.applying(overrides:)` and `DeviceCatalog`. The two must agree, in both directions.

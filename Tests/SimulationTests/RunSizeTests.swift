@@ -1,6 +1,7 @@
 import Testing
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
 
 /// Issue 11 ("limits stated before work starts"): what cannot finish on the machine is refused with the numbers.
 @Suite("Run size limits")

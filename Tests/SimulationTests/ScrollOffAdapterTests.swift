@@ -4,6 +4,8 @@ import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 13: what the simulated people do with Scroll Off, checked on whole lives against the charter's words
 /// (seed 000). Each test reads the engine's own analytics events from every person's trace.

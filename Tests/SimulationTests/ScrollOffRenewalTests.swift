@@ -2,6 +2,8 @@ import Testing
 import RulesCore
 import ScenarioFormat
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 13, audit D12: a subscriber's keep-or-cancel decision falls a day before the engine's own period end —
 /// calendar months (seed 000 §5.1, §9 renewal) — never on a 30-day month.

@@ -6,6 +6,7 @@ import ScenarioFormat
 import Stochastics
 import Testing
 @testable import Simulation
+import ProductRegistry
 
 /// A whole product in a page: a toy engine and adapter run through the generic life and run, to show the seam
 /// needs no special case for a product with its own exogenous process (a to-do list, as Nudge will have), no

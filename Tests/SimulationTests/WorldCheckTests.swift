@@ -6,6 +6,8 @@ import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
 
 /// Issue 14 part 1: a world check in every run (`world-check.csv`).
 @Suite("World check")

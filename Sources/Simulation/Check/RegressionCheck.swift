@@ -290,9 +290,11 @@ public enum RegressionCheck {
     }
 
     /// Replays people 0, 1, … (up to `maxPeople`) of each arm under both scenarios and returns the first whose
-    /// timelines differ, with the first differing row.
-    public static func firstDivergence(baseline: ResolvedScenario, current: ResolvedScenario, maxPeople: Int = 200) throws -> Divergence? {
-        let before = try Products.run(baseline, threads: 1), now = try Products.run(current, threads: 1)
+    /// timelines differ, with the first differing row. `run` makes a run of a scenario (the registry's
+    /// `Products.run`).
+    public static func firstDivergence(baseline: ResolvedScenario, current: ResolvedScenario, maxPeople: Int = 200,
+                                       run: (ResolvedScenario) throws -> any ProductRun) throws -> Divergence? {
+        let before = try run(baseline), now = try run(current)
         for arm in current.arms {
             guard let old = baseline.arm(named: arm.name) else { continue }
             for person in 0..<min(maxPeople, arm.population.installs, old.population.installs) {

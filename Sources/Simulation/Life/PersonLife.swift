@@ -38,14 +38,14 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     public let world: World<Adapter>
     public let id: Int
-    public internal(set) var person: Person
+    public var person: Person
     public let zone: ZoneCalendar
     public let device: Device
     /// The product's engine for this person.
     public internal(set) var engine: Engine
     public internal(set) var phone: PhoneUseProcess
-    public internal(set) var engagement: EngagementModel
-    public internal(set) var meter: PersonDayEnergyMeter
+    public var engagement: EngagementModel
+    public var meter: PersonDayEnergyMeter
     /// The person's random streams, keyed without arm or product (docs/DESIGN.md principle 3).
     public let urges: RandomStream, sessions: RandomStream, choices: RandomStream, purchases: RandomStream
     public let onboarding: RandomStream, churnStream: RandomStream
@@ -55,7 +55,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The engine's last outcome (reused for every call).
     public internal(set) var out = Engine.Outcome()
     /// What the life contributes to the reports.
-    public internal(set) var summary: LifeSummary<Adapter>
+    public var summary: LifeSummary<Adapter>
     /// The person's product-specific memory.
     public var state: Adapter.PersonState
     var queue: EventQueue<Event>
@@ -185,6 +185,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
         finish()
         return summary
     }
+
+    /// The life's clock: the time of the event being handled.
+    public var now: Instant { queue.now }
 
     // MARK: - Scheduling
 

@@ -40,26 +40,26 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// The arm's behaviour-parameter values (`BehaviorCatalogue`; the scenario's `behavior:` blocks), read once into
     /// the models below and the adapter's constants.
     public let behavior: BehaviorValues
-    let choice: ShieldChoiceModel
-    let purchase: PurchaseModel
+    public let choice: ShieldChoiceModel
+    public let purchase: PurchaseModel
     /// The engagement model's constants; each person starts from a copy (`EngagementModel.starting(person:)`).
-    let engagement: EngagementModel
-    let onboarding: OnboardingModel
+    public let engagement: EngagementModel
+    public let onboarding: OnboardingModel
     /// Urges, their habits and letting go at an interruption (`urges.*`, `shield.notice_seconds`).
     public let urges: UrgeModel
     /// What dormant people do on a day of shields (`dormant.*`).
-    let dormancy: DormantModel
+    public let dormancy: DormantModel
     /// Focus sessions and habit check-ins, for products that ask people to earn (`focus.*`, `habits.*`).
-    let focus: FocusSessionModel
-    let habits: HabitCheckInModel
+    public let focus: FocusSessionModel
+    public let habits: HabitCheckInModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
-    let appOpenPerPickupScale: Double
+    public let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
-    let insightViewProbability: Double
+    public let insightViewProbability: Double
     /// The probability, at value 0.5, of looking at the plans on an app open (`engagement.plans_view_probability`).
-    let plansViewProbability: Double
+    public let plansViewProbability: Double
     /// How the product's money is reported (sources, segments), read once from its descriptor.
-    let revenueModel: RevenueModel
+    public let revenueModel: RevenueModel
     /// The store's commission (docs/DESIGN.md principle 6).
     let storeFees = StoreFeePolicy()
 
@@ -113,7 +113,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     }
 
     /// The key of one of a person's streams.
-    func key(_ person: Int, _ stream: StreamName) -> StreamKey {
+    public func key(_ person: Int, _ stream: StreamName) -> StreamKey {
         StreamKey(seed: seed, replication: UInt32(replication - 1), person: UInt64(person), stream: stream)
     }
 }

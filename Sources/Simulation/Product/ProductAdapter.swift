@@ -112,3 +112,8 @@ extension ProductMetrics {
     public static var reportFiles: [(name: String, header: [String])] { [] }
     public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] { [] }
 }
+
+extension ProductAdapter {
+    /// The product as data (its engine's descriptor).
+    public static var descriptor: ProductDescriptor { Engine.descriptor }
+}

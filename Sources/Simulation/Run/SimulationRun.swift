@@ -35,9 +35,16 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// The number of shards the run was merged from (`merge(_:)`), nil for a run simulated whole.
     public internal(set) var mergedShards: Int?
 
+    /// One person's life folded into an accumulator: the run's hot path, specialised where the product is
+    /// registered (`RegisteredProduct`).
+    let kernel: LifeKernel<Adapter>
+
     /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
-    public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) {
+    /// `kernel` is the hot path (the registry passes the one specialised for the product; the default is the
+    /// generic code, for tests).
+    public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, kernel: LifeKernel<Adapter> = .specialised) {
         self.scenario = scenario
+        self.kernel = kernel
         self.threads = threads
         spool = RowSpool(folder: spoolFolder)
     }
@@ -51,11 +58,6 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// Simulates everything: `replications` of every arm, then — under a precision target — one more replication of
     /// every arm at a time until each named KPI's 95 % half-width is at or below its target in every arm, or the
     /// maximum is reached. `progress` receives people done so far across the whole run.
-    // Commands reach a run through `any ProductRun`, whose witnesses are this generic code: each product's
-    // specialisation is listed here, so the generic entry dispatches to compiler-specialised code (no metadata
-    // lookups or witness calls per event). Adding a product adds its line (docs/ARCHITECTURE.md, step 5).
-    @_specialize(where Adapter == ScrollOffProduct)
-    @_specialize(where Adapter == EarnedAccessProduct)
     public mutating func simulate(progress: (@Sendable (Int) -> Void)? = nil) throws {
         resetArms()
         var done = 0
@@ -89,10 +91,19 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// finished before, for `progress`) grows by their count. A broken engine invariant is thrown, lowest person first.
     func simulate(_ arm: ResolvedArm, replication r: Int, people: Range<Int>, done: inout Int,
                   progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter> {
+        let acc = try kernel.live(self, arm, r, people, done, progress)
+        done += people.count
+        if let v = acc.violation { throw v }
+        return acc
+    }
+
+    /// The people `people` of one arm and replication lived person-parallel and folded into one accumulator: the
+    /// body of the run's `LifeKernel`, called through it so that it runs specialised for the product.
+    public func livePeople(_ arm: ResolvedArm, replication r: Int, people: Range<Int>, done base: Int,
+                           progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter> {
         let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
-        let base = done
         let horizon = scenario.horizonDays
-        let acc = try PersonParallelRunner(threads: threads, blockSize: 64).run(
+        return try PersonParallelRunner(threads: threads, blockSize: 64).run(
             people: people,
             makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
             progress: progress.map { p in { @Sendable n in p(base + n) } }
@@ -100,9 +111,6 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             var life = PersonLife(world: world, person: person)
             acc.add(life.run())
         }
-        done += people.count
-        if let v = acc.violation { throw v }
-        return acc
     }
 
     /// The report files in the order they are written, with their headers: every run's, with the optional ones the

@@ -16,8 +16,6 @@ extension SimulationRun {
     ///
     /// A precision target (replications added until a half-width is met) needs every person's results after
     /// each replication, so it cannot be sharded: `precondition` — the command refuses it first.
-    @_specialize(where Adapter == ScrollOffProduct)
-    @_specialize(where Adapter == EarnedAccessProduct)
     public func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
                               progress: (@Sendable (Int) -> Void)? = nil) throws -> (people: Int, personDays: Int, events: Int) {
         precondition(scenario.precision == nil, "a precision target cannot be sharded")
@@ -55,8 +53,6 @@ extension SimulationRun {
     /// `write`. `progress` receives the arm × replication records folded so far. The scenario is the shards' own
     /// (`ShardSet.manifest`), with `outputs.dir` set to the merge's destination as `run --out` would set it; shards
     /// are run without `--out` in the scenario, so their hash names the simulation only.
-    @_specialize(where Adapter == ScrollOffProduct)
-    @_specialize(where Adapter == EarnedAccessProduct)
     public mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)? = nil) throws {
         let expected = shardHeader(ShardSpec(index: 1, count: shards.count)!)
         for f in shards.folders {

@@ -1,3 +1,4 @@
+@testable import ScrollOffLife
 import HabitatTestSupport
 import RulesCore
 import ScrollOffRules

@@ -1,3 +1,4 @@
+import Simulation
 import Behavior
 import EarnedAccessRules
 import Reports
@@ -140,9 +141,9 @@ extension EarnedAccessAdapter {
         if life.engine.inTrial, cancelsAtTrialStart(plan, &life) {
             // Sophisticated about their own inertia (issue 26): the trial's one keep-or-cancel is taken now; the trial
             // runs to its end unpaid, and a later paywall may sell again.
-            life.trace(kind: "renewal-decision", detail: "cancel_at_start \(plan) (trial)", at: life.queue.now)
-            life.decide(.trialKeep, .cancelAtStart, at: life.queue.now)
-            life.send(.cancelAutoRenew, at: life.queue.now)
+            life.trace(kind: "renewal-decision", detail: "cancel_at_start \(plan) (trial)", at: life.now)
+            life.decide(.trialKeep, .cancelAtStart, at: life.now)
+            life.send(.cancelAutoRenew, at: life.now)
             return
         }
         schedule(.renewalDecision(periodEnd: end), at: max(life.engine.periodEnd - .days(1), life.installedAt + .seconds(1)), &life)

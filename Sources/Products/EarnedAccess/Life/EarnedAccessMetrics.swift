@@ -1,3 +1,4 @@
+import Simulation
 import EarnedAccessRules
 import Reports
 import RulesCore

@@ -1,3 +1,4 @@
+import Simulation
 import Behavior
 import RulesCore
 import ScrollOffRules

@@ -1,3 +1,4 @@
+import Simulation
 import Reports
 import RulesCore
 import ScrollOffRules

@@ -1,0 +1,93 @@
+import Behavior
+import EarnedAccessLife
+import EarnedAccessRules
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+import ScrollOffLife
+import ScrollOffRules
+import Simulation
+
+/// The one list of the products Habitat simulates: each product's adapter registered once, here. Every command —
+/// `run`, `trace`, `check`, `validate`, `compare`, `list`, `bench run` — finds a product through it, its run is
+/// specialised for the product because it is made here (`RegisteredProduct`), and the scenario catalogues, KPI ids
+/// and trace headers derive from it. A product whose engine is not built yet is refused with `ProductWithoutEngine`.
+public enum Products {
+    /// The products with engines, in seed order. Adding a product is adding its line (docs/ARCHITECTURE.md, "How to
+    /// add a product").
+    public static let registered: [RegisteredProduct] = [
+        RegisteredProduct(ScrollOffAdapter<ScrollOffEngine>.self),
+        RegisteredProduct(EarnedAccessAdapter.self),
+    ]
+
+    /// The registration of `product`, nil while Habitat has no rule engine for it.
+    public static func registration(for product: Product) -> RegisteredProduct? {
+        registered.first { $0.descriptor.id == product.rawValue }
+    }
+
+    /// The product's adapter, nil while Habitat has no rule engine for it.
+    public static func adapter(for product: Product) -> (any ProductAdapter.Type)? { registration(for: product)?.adapter }
+
+    /// The product's descriptor, nil without an engine.
+    public static func descriptor(_ product: Product) -> ProductDescriptor? { adapter(for: product)?.descriptor }
+
+    /// Products Habitat can simulate, in seed order.
+    public static var withEngines: [Product] { Product.allCases.filter { adapter(for: $0) != nil } }
+
+    /// The product's adapter, or the error every command reports for a product without one (exit 2).
+    public static func requireAdapter(_ product: Product) throws(ProductWithoutEngine) -> any ProductAdapter.Type {
+        guard let a = adapter(for: product) else { throw ProductWithoutEngine(product: product) }
+        return a
+    }
+
+    /// A run of the scenario's product (one existential per run; the per-person hot path is specialised).
+    public static func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) throws(ProductWithoutEngine) -> any ProductRun {
+        guard let r = registration(for: scenario.product) else { throw ProductWithoutEngine(product: scenario.product) }
+        return r.run(scenario, threads: threads, spoolFolder: spoolFolder)
+    }
+
+    /// Everything scenario validation checks names against: the rule-parameter catalogue and the KPI ids
+    /// `precision.kpis` may name of every product with an engine, and the personas (with the parameters each
+    /// accepts and their ranges) and device models of the behaviour and energy models, and the behaviour model's
+    /// constants (`BehaviorCatalogue`, the `behavior:` blocks).
+    public static var catalogues: ProductCatalogues {
+        var c = ProductCatalogues()
+        for p in Product.allCases {
+            if let d = descriptor(p) { c.register(p, d.parameters) }
+            if let ids = kpiIDs(p) { c.registerKPIs(p, ids) }
+        }
+        c.population = population
+        c.behavior = BehaviorCatalogue.parameters
+        return c
+    }
+
+    /// The behaviour model's personas and overridable parameters (`Persona.applying(overrides:)` accepts exactly
+    /// these names; drawn values are clamped to the ranges) and the energy model's devices.
+    public static var population: PopulationCatalogue {
+        let parameters = PersonaParameter.allCases.map { PopulationCatalogue.Parameter(name: $0.rawValue, range: $0.validRange) }
+        return PopulationCatalogue(personas: PersonaCatalog.builtIn.mapValues { _ in parameters }, devices: DeviceCatalog.ids)
+    }
+
+    /// The header record of the product's `habitat trace` timelines (by which an earlier trace file is
+    /// recognised), nil without an engine.
+    public static func traceHeaderLine(_ product: Product) -> String? {
+        func line<A: ProductAdapter>(_ a: A.Type) -> String { TraceFormat.headerLine(a) }
+        return adapter(for: product).map { line($0) }
+    }
+
+    /// Every KPI id a run of the product reports (its own, then Habitat's), nil without an engine.
+    public static func kpiIDs(_ product: Product) -> [String]? {
+        func ids<A: ProductAdapter>(_: A.Type) -> [String] { RunAccumulator<A>.kpiIDs }
+        return adapter(for: product).map { ids($0) }
+    }
+}
+
+/// A scenario names a product whose rule engine this version does not have.
+public struct ProductWithoutEngine: Error, CustomStringConvertible {
+    public let product: Product
+    public var description: String {
+        "product '\(product.rawValue)' has no rule engine in this version; products with engines: "
+            + Products.withEngines.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Reports
+import RulesCore
+import ScenarioFormat
+
+/// A run of some product, as the commands see it: one existential per command, never per event.
+public protocol ProductRun {
+    var scenario: ResolvedScenario { get }
+    var threads: Int { get }
+    /// People to simulate in all (arms × replications × installs), for progress bars.
+    var totalPeople: Int { get }
+    /// Replications simulated so far (per arm).
+    var replicationsRun: Int { get }
+    /// Simulates every arm × replication (more under a precision target).
+    mutating func simulate(progress: (@Sendable (Int) -> Void)?) throws
+    /// Writes every report into `report` and returns the files written.
+    func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void,
+               extra: (ReportDirectory) throws -> Void) throws -> [String]
+    /// The KPI rows pooled per arm.
+    func kpiSummary() -> [(arm: String, table: KPITable)]
+    /// The paired comparison of every arm with the first (control) arm.
+    func experiment() -> [ExperimentComparison]
+    /// The world check of every arm (`world-check.csv`): published figures against the simulated people.
+    func worldCheck() -> [(arm: String, rows: [WorldCheckRow])]
+    /// The 95 % half-width of each targeted KPI, per arm.
+    func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)]
+    /// One person's timeline (`habitat trace`).
+    func trace(person: Int, arm: String, replication: Int) throws -> CSVTable
+    /// People, person-days and events simulated, over every arm.
+    var totals: (people: Int, personDays: Int, events: Int) { get }
+    /// Simulates one shard, handing `shard-state.jsonl`'s lines to `emit` (`SimulationRun+Shard`).
+    func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
+                       progress: (@Sendable (Int) -> Void)?) throws -> (people: Int, personDays: Int, events: Int)
+    /// People one shard simulates in all.
+    func shardPeople(_ shard: ShardSpec) -> Int
+    /// Folds checked shards into the state `simulate` would have reached.
+    mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)?) throws
+}
+
+extension SimulationRun: ProductRun {
+    public var totals: (people: Int, personDays: Int, events: Int) {
+        arms.reduce((0, 0, 0)) { ($0.0 + $1.pooled.people, $0.1 + $1.pooled.personDays, $0.2 + $1.pooled.events) }
+    }
+}
+
+/// The hot path of a product's run: a range of people of one arm and replication lived person-parallel and folded
+/// into one accumulator. Made where the product is registered (`RegisteredProduct.init`), with the adapter a
+/// concrete type, so the compiler specialises the runner, the life and the accumulators for the product there; the
+/// generic run calls it once per block of people (docs/ARCHITECTURE.md, "Speed across modules").
+public struct LifeKernel<Adapter: ProductAdapter>: Sendable {
+    /// Lives `people` of `arm` in replication `replication` of `run` (`SimulationRun.livePeople`).
+    public let live: @Sendable (_ run: SimulationRun<Adapter>, _ arm: ResolvedArm, _ replication: Int, _ people: Range<Int>,
+                                _ done: Int, _ progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter>
+
+    /// The generic code, specialised by the compiler wherever this is read with a concrete adapter (the registry);
+    /// read from generic code (a test's `SimulationRun<A>`), it runs unspecialised.
+    @inlinable
+    public static var specialised: LifeKernel<Adapter> {
+        LifeKernel(live: { run, arm, r, people, done, progress in
+            try run.livePeople(arm, replication: r, people: people, done: done, progress: progress)
+        })
+    }
+
+    @inlinable
+    public init(live: @escaping @Sendable (SimulationRun<Adapter>, ResolvedArm, Int, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter>) {
+        self.live = live
+    }
+}
+
+/// One product as the registry holds it: its adapter type and the run made for it, whose per-person hot path is
+/// specialised for the adapter (`LifeKernel`).
+public struct RegisteredProduct: Sendable {
+    /// The product's adapter (its person side); its engine and descriptor come with it.
+    public let adapter: any ProductAdapter.Type
+    /// The product's descriptor: plain data (parameters, funnel, KPIs, budgets, plans, reports).
+    public let descriptor: ProductDescriptor
+    /// The name of the adapter type, as the compiler spells it in a specialisation (the speed gate looks for it).
+    public let adapterTypeName: String
+    let makeRun: @Sendable (ResolvedScenario, Int, URL?) -> any ProductRun
+
+    /// Registers `adapter`; call it with the concrete type, once, in the registry.
+    @inlinable
+    public init<A: ProductAdapter>(_ adapter: A.Type) {
+        let kernel = LifeKernel<A>.specialised
+        self.init(adapter: adapter, makeRun: { SimulationRun<A>(scenario: $0, threads: $1, spoolFolder: $2, kernel: kernel) })
+    }
+
+    @usableFromInline
+    init<A: ProductAdapter>(adapter: A.Type, makeRun: @escaping @Sendable (ResolvedScenario, Int, URL?) -> any ProductRun) {
+        self.adapter = adapter
+        self.descriptor = A.Engine.descriptor
+        self.adapterTypeName = String(describing: A.self)
+        self.makeRun = makeRun
+    }
+
+    /// A run of `scenario` (which must name this product).
+    public func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) -> any ProductRun {
+        makeRun(scenario, threads, spoolFolder)
+    }
+}
