@@ -80,7 +80,8 @@ public struct EventQueue<Payload> {
     /// Default priority: the middle of the 0…255 range.
     public static var defaultPriority: UInt8 { 128 }
 
-    /// Creates an empty queue whose clock starts at `start`, with `timerSlots` keyed timer slots.
+    /// Creates an empty queue whose clock starts at `start`, with `timerSlots` keyed timer slots to begin with (arming
+    /// a slot beyond them adds it).
     @inlinable public init(start: Instant = .epoch, timerSlots: Int = 0, capacity: Int = 16) {
         clock = start
         heap = Heap()
@@ -117,12 +118,13 @@ public struct EventQueue<Payload> {
     /// Arms a timer slot: the event fires at `time` unless the slot is armed again or disarmed first.
     @inlinable @discardableResult
     public mutating func arm(slot: Int, _ payload: Payload, at time: Instant, priority: UInt8 = 128) -> EventID {
+        if slot >= slotGenerations.count { slotGenerations.append(contentsOf: repeatElement(0, count: slot + 1 - slotGenerations.count)) }
         slotGenerations[slot] &+= 1
         return push(payload, at: time, priority: priority, slot: UInt32(slot + 1), generation: slotGenerations[slot])
     }
 
     /// Withdraws whatever the slot holds (lazily).
-    @inlinable public mutating func disarm(slot: Int) { slotGenerations[slot] &+= 1 }
+    @inlinable public mutating func disarm(slot: Int) { if slot < slotGenerations.count { slotGenerations[slot] &+= 1 } }
 
     /// Cancels one event by handle (lazily). Cancelling an event that already fired has no effect.
     @inlinable public mutating func cancel(_ id: EventID) {

@@ -20,35 +20,21 @@ enum DecidingToy {
 
     enum Adapter<M: Mode>: ProductAdapter {
         typealias Engine = Toy.Engine
-        typealias Occurrences = Toy.Tasks
         typealias Metrics = Toy.Metrics
         static var decisionKinds: [DecisionKind] { [.paywallPurchase, .churn] }
         static func initialState() -> Int { 0 }
         static func initialTally() -> Counters<Toy.Count> { Counters() }
-        static var timerSlots: Int { 1 }
-        static func slot(of kind: Int) -> Int { 0 }
         static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }
         static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {}
         /// Each task shows a paywall (the opportunity); the person declines it.
-        static func occurrence(_ o: Int, _ life: inout PersonLife<Self>, at now: Instant) {
+        static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
             life.send(.taskArrived, at: now)
             if M.fault != .withoutOpportunity || life.state > 0 { life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch) }
             life.state += 1
             life.decide(.paywallPurchase, .decline, at: now)
             if M.fault == .twice, life.state == 2 { life.decide(.paywallPurchase, .buyMonthly, at: now) }
         }
-        static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
         static func observe(_ event: Toy.Event, _ life: inout PersonLife<Self>, at now: Instant) { life.summary.tally[.tasks] += 1 }
-        static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
-        static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { ("free", .zero) }
-        static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
-        static func finish(_ life: inout PersonLife<Self>) {}
-        static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }
     }
 }
 
@@ -68,7 +54,7 @@ struct DecisionAuditTests {
 
     @Test("honest decisions: one per opportunity, counted per kind and outcome, and a churn decision a day per person")
     func honestDecisionsAreCounted() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Honest>>(scenario: try scenario(), threads: 2)
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Honest>>(scenario: try scenario(), threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
         try run.simulate()
         let d = run.arms[0].pooled.decisions
         let tasks = run.arms[0].pooled.product.counts[.tasks]
@@ -84,7 +70,7 @@ struct DecisionAuditTests {
 
     @Test("an injected double decision stops the run with a replayable person id")
     func doubleDecisionStopsTheRun() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), threads: 2)
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
         do {
             try run.simulate()
             Issue.record("a decision taken twice for one opportunity was not caught")
@@ -96,17 +82,17 @@ struct DecisionAuditTests {
             // The lowest person id whose life broke it, as a sequential run would meet first.
             let world = try World<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), arm: try scenario().arms[0], replication: 1)
             for p in 0..<v.person {
-                var life = PersonLife(world: world, person: p)
+                var life = PersonLife(world: world, person: p, extraProcesses: [Toy.Tasks.self])
                 #expect(life.run().violation == nil)
             }
-            var life = PersonLife(world: world, person: v.person)
+            var life = PersonLife(world: world, person: v.person, extraProcesses: [Toy.Tasks.self])
             #expect(life.run().violation == v)
         }
     }
 
     @Test("a decision the product never gave the moment for is a violation too")
     func decisionWithoutOpportunity() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Unasked>>(scenario: try scenario(), threads: 1)
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Unasked>>(scenario: try scenario(), threads: 1, kernel: .withProcesses([Toy.Tasks.self]))
         #expect(throws: InvariantViolation.self) { try run.simulate() }
         do { try run.simulate() } catch let v as InvariantViolation {
             #expect(v.problems[0].contains("without its opportunity (paywall_shown)"))

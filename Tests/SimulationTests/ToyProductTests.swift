@@ -67,10 +67,10 @@ enum Toy {
         }
     }
 
-    /// A to-do every 6 hours after the install, from the person's own stream.
-    struct Tasks: OccurrenceProcess {
-        static var isEmpty: Bool { false }
-        static var stream: StreamName { "tasks" }
+    /// A to-do every 6 hours after the install, from the person's own stream: a person process (`PersonProcess`),
+    /// as Nudge's tasks will be — the person's, whatever product they meet.
+    struct Tasks: PersonProcess {
+        static var stream: StreamName { "toy-tasks" }
         init(person: Person) {}
         func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, occurrence: Int)? {
             (t + .hours(6) + .minutes(Int64(rng.uniformInt(below: 30))), 1)
@@ -83,41 +83,28 @@ enum Toy {
         init() {}
         mutating func add(_ t: Counters<Count>) { counts.merge(t) }
         mutating func merge(_ o: Metrics) { counts.merge(o.counts) }
-        func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)] {
-            [(Engine.descriptor.kpis[0], Counters<Count>.ratio(counts[.tasks], common[.people]))]
+        func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] {
+            [(Engine.descriptor.kpis[0], Counters<Count>.ratio(counts[.tasks], run.common[.people]))]
         }
     }
 
+    /// The whole person side: only what the protocol cannot default — every other hook is the neutral default
+    /// (an urge: the person uses the app as meant; no paywall, money, restriction or trace columns).
     enum Adapter: ProductAdapter {
         typealias Engine = Toy.Engine
-        typealias Occurrences = Tasks
         typealias Metrics = Toy.Metrics
         static func initialState() -> Int { 0 }
         static func initialTally() -> Counters<Count> { Counters() }
-        static var timerSlots: Int { 1 }
-        static func slot(of kind: Int) -> Int { 0 }
         static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }
-        static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {}
-        static func occurrence(_ o: Int, _ life: inout PersonLife<Self>, at now: Instant) {
+        static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
+            guard o.value(as: Int.self) != nil else { return }
             life.state += 1
             life.send(.taskArrived, at: now)
         }
-        static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
         static func observe(_ event: Event, _ life: inout PersonLife<Self>, at now: Instant) {
             life.summary.tally[.tasks] += 1
             life.recordActiveDay()
         }
-        static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
-        static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { ("free", .zero) }
-        static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
-        static func finish(_ life: inout PersonLife<Self>) {}
-        static var traceColumns: [TraceColumn] { [.product("plan")] + TraceColumn.personColumns }
-        static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [.text("free")] }
     }
 }
 
@@ -134,7 +121,7 @@ struct ToyProductTests {
     @Test("the generic life delivers the product's own occurrences, and every report is written without a special case")
     func toyRunsEndToEnd() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "toy.yaml")
-        var run = SimulationRun<Toy.Adapter>(scenario: scenario, threads: 2)
+        var run = SimulationRun<Toy.Adapter>(scenario: scenario, threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
         try run.simulate()
         let pooled = run.arms[0].pooled
         #expect(pooled.people == 60)
@@ -159,7 +146,7 @@ struct ToyProductTests {
         var times: [[String]] = []
         for _ in 0..<2 {
             let box = TraceBox()
-            var life = PersonLife(world: world, person: 3, trace: { box.rows.append($0) })
+            var life = PersonLife(world: world, person: 3, trace: { box.rows.append($0) }, extraProcesses: [Toy.Tasks.self])
             _ = life.run()
             times.append(box.rows.filter { $0.detail.hasPrefix("task_captured") }.map { $0.time.description })
         }

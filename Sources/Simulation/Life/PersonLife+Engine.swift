@@ -22,7 +22,7 @@ extension PersonLife {
         for i in 0..<out.effects.count { meter.charge(out.effects[i].energyCharge, phoneInUse: phoneInUse) }
         for i in 0..<out.timers.count where out.timers[i].at < horizonEnd {
             let timer = out.timers[i]
-            queue.arm(slot: Adapter.slot(of: timer.kind), .engine(timer), at: max(timer.at, queue.now))
+            queue.arm(slot: timerSlots.slot(for: timer.kind), .engine(timer), at: max(timer.at, queue.now))
         }
         summary.eventsSimulated += 1
         return out.decision

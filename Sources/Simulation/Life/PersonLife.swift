@@ -32,8 +32,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case engine(Engine.Outcome.Timer)
         /// Local midnight: the day's figures, churn.
         case dayEnd
-        /// The adapter's scheduled decision (e.g. keep or cancel before a renewal).
-        case decision
+        /// Something the adapter scheduled (`schedule(_:at:)`): e.g. keep or cancel before a renewal.
+        case intent(Adapter.Intent)
     }
 
     public let world: World<Adapter>
@@ -85,10 +85,11 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var trace: ((TraceRow) -> Void)?
     /// The person's next pickup (kept outside the queue, see `run`).
     var nextPickup: Pickup?
-    /// The product's occurrence process (to-dos, places) and its next occurrence, outside the queue like pickups.
-    var occurrences: Adapter.Occurrences
-    var nextOccurrence: (at: Instant, occurrence: Adapter.Occurrences.Occurrence)?
-    let occurrenceStream: RandomStream?
+    /// The person's own processes besides pickups (things to do, places), outside the queue like pickups; the same
+    /// whatever product the person meets.
+    var processes: PersonProcesses
+    /// The engine's timer kinds and the queue slots they hold (one slot per kind, never shared).
+    var timerSlots = TimerSlots<Engine.TimerKind>()
     /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
     public var ledgerLog: [LedgerEntry]?
     /// The local month of the current local day (updated at each day's end).
@@ -104,7 +105,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// `phone.plateauUrgeProbability` in millionths (constant over the life).
     var untreatedUrgeMillionths: Int64 = 0
 
-    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil) {
+    /// The life of person `id` of `world`; `trace` receives each row of their timeline; `extraProcesses` are
+    /// processes besides `PersonProcesses.standard` (a test's toy process).
+    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil, extraProcesses: [any PersonProcess.Type] = []) {
         self.world = world
         self.id = id
         self.trace = trace
@@ -112,7 +115,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         let persona = world.personas[mix.categorical(weights: world.personaWeights)]
         let zone = world.zones[mix.categorical(weights: world.zoneWeights)]
         let device = world.devices[mix.categorical(weights: world.deviceWeights)]
-        self.person = Person.draw(persona: persona, id: UInt64(id), seed: world.seed, replication: UInt32(world.replication - 1))
+        let drawn = Person.draw(persona: persona, id: UInt64(id), seed: world.seed, replication: UInt32(world.replication - 1))
+        self.person = drawn
         self.zone = zone
         self.device = device
         onboarding = RandomStream(key: world.key(id, .onboarding))
@@ -137,9 +141,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         purchases = RandomStream(key: world.key(id, .purchases))
         churnStream = RandomStream(key: world.key(id, .churn))
         features = RandomStream(key: world.key(id, .featureUse))
-        occurrences = Adapter.Occurrences(person: person)
-        occurrenceStream = Adapter.Occurrences.isEmpty ? nil : RandomStream(key: world.key(id, Adapter.Occurrences.stream))
-        queue = EventQueue(start: installedAt, timerSlots: Adapter.timerSlots, capacity: 32)
+        processes = PersonProcesses(person: drawn, key: { world.key(id, $0) }, extra: extraProcesses)
+        queue = EventQueue(start: installedAt, timerSlots: 8, capacity: 32)
         state = Adapter.initialState()
         summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment, horizonDays: world.horizonDays)
         summary.persona = person.personaName
@@ -159,16 +162,16 @@ public struct PersonLife<Adapter: ProductAdapter> {
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
-        if let rng = occurrenceStream { nextOccurrence = occurrences.next(after: installedAt, zone: zone, rng: rng) }
+        if !processes.isEmpty { processes.start(after: installedAt, zone: zone) }
         // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
-        // times the queue's events come first, then pickups, then the product's occurrences.
+        // times the queue's events come first, then pickups, then the person's other processes.
         while !uninstalled {
             let queued = queue.peekTime()
-            if !Adapter.Occurrences.isEmpty, let o = nextOccurrence, queued.map({ o.at < $0 }) ?? true,
-               nextPickup.map({ o.at < $0.at }) ?? true {
-                guard o.at < horizonEnd else { nextOccurrence = nil; continue }
+            if !processes.isEmpty, let at = processes.nextTime, queued.map({ at < $0 }) ?? true,
+               nextPickup.map({ at < $0.at }) ?? true {
+                guard at < horizonEnd else { processes.stop(); continue }
+                guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
-                nextOccurrence = occurrenceStream.flatMap { occurrences.next(after: o.at, zone: zone, rng: $0) }
                 Adapter.occurrence(o.occurrence, &self, at: o.at)
                 continue
             }
@@ -198,8 +201,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if t < horizonEnd { queue.schedule(e, at: max(t, queue.now), priority: priority) }
     }
 
-    /// Schedules the adapter's decision hook (`ProductAdapter.scheduledDecision`) at `t`.
-    public mutating func scheduleDecision(at t: Instant) { schedule(.decision, at: t) }
+    /// Schedules `intent` on the person's queue: the adapter's `carryOut` receives it at `t` (not before now; never
+    /// at or after the horizon). Events due at the same time come in the order they were scheduled.
+    public mutating func schedule(_ intent: Adapter.Intent, at t: Instant) { schedule(.intent(intent), at: t) }
 
     mutating func schedulePickup(after t: Instant) {
         nextPickup = phone.nextPickup(after: t, zone: zone, rng: urges)
@@ -215,8 +219,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
             Adapter.timerHandled(&self, at: now)
         case .dayEnd:
             endOfDay(at: now)
-        case .decision:
-            Adapter.scheduledDecision(&self, at: now)
+        case .intent(let intent):
+            Adapter.carryOut(intent, &self, at: now)
         }
     }
 

@@ -12,7 +12,9 @@ import RulesCore
 /// An adapter is a namespace of hooks; the person's product-specific memory is its `PersonState` (kept in
 /// `PersonLife.state`) and what the reports need from the life is its `Tally` (in `PersonLife.summary.tally`),
 /// folded into the product's `Metrics`. Every hook receives the whole life, `inout`, and sends engine inputs
-/// through `PersonLife.send(_:at:)`.
+/// through `PersonLife.send(_:at:)`. Like `ParsableCommand`, which needs only `run()`, an adapter must give only
+/// its types and its state and tally at install: every hook has a neutral default (docs/ARCHITECTURE.md, "How to
+/// add a product").
 public protocol ProductAdapter: Sendable {
     /// The product's rule engine.
     associatedtype Engine: RuleEngine
@@ -22,68 +24,90 @@ public protocol ProductAdapter: Sendable {
     associatedtype Tally: Sendable
     /// The product's report figures over many people (its KPIs).
     associatedtype Metrics: ProductMetrics where Metrics.Tally == Tally
-    /// What else the person lives through besides pickups (a to-do process, places), merged into the life's loop;
-    /// `NoOccurrences` (the default) for none.
-    associatedtype Occurrences: OccurrenceProcess = NoOccurrences
+    /// Something the person means to do later, with what it needs (start a focus session, decide before a renewal,
+    /// try again once a block ends): scheduled on the person's own queue with `PersonLife.schedule(_:at:)` and
+    /// handed back to `carryOut` at its time. `Never` (the default) for a product whose people plan nothing.
+    associatedtype Intent: Sendable = Never
 
-    /// A person's state and tally at install.
+    // MARK: Required: the person's state and tally at install
+
     static func initialState() -> PersonState
     static func initialTally() -> Tally
 
-    /// Queue slots for the engine's timers: arming a timer of a kind supersedes the earlier one of that kind, so
-    /// each kind gets a slot (`0..<timerSlots`) and superseded timers never reach the engine.
-    static var timerSlots: Int { get }
-    static func slot(of kind: Engine.TimerKind) -> Int
+    // MARK: Hooks, each with a neutral default
 
-    /// The install: the product's onboarding flow.
+    /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
     /// An urge for one of the person's apps (a pickup from `PhoneUseProcess`): what it becomes as engine input.
+    /// Default: the product stands aside — the person uses the app for the session they meant.
     static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant)
-    /// One occurrence of the product's `Occurrences` process (a to-do arrives, the person leaves home).
-    static func occurrence(_ o: Occurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant)
-    /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup).
+    /// One occurrence of one of the person's own processes (`PersonProcesses`: a thing to do arising, a move to
+    /// another place). Default: the product does not see it.
+    static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant)
+    /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup). Default:
+    /// nothing.
     static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
-    /// One analytics event the engine emitted (after the funnel saw it).
+    /// One analytics event the engine emitted (after the funnel saw it). Default: nothing.
     static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant)
-    /// A due engine timer was handled (its outcome is in `life.out`): e.g. access ran out mid-session.
+    /// A due engine timer was handled (its outcome is in `life.out`): e.g. access ran out mid-session. Default:
+    /// nothing.
     static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
-    /// The person leaves an app whose session the life started (`PersonLife.startSession`).
+    /// The person leaves an app whose session the life started (`PersonLife.startSession`). Default: nothing.
     static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant)
-    /// The product-specific scheduled decision came due (e.g. keep or cancel a subscription before renewal).
-    static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant)
-    /// End of a local day: the product's own day figures (the life then books battery, churn and months).
+    /// An intent the adapter scheduled came due (`PersonLife.schedule(_:at:)`).
+    static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant)
+    /// End of a local day: the product's own day figures (the life then books battery, churn and months). Default:
+    /// nothing.
     static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant)
-    /// The person revokes the app's device permission (a churn kind).
+    /// The person revokes the app's device permission (a churn kind). Default: nothing to revoke.
     static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person keeps the app but lifts its restriction (a churn kind, `ChurnKind.disableRestriction`): unblocks
-    /// the apps, deletes the schedules — as far as the product's rules let them.
+    /// the apps, deletes the schedules — as far as the product's rules let them. Default: nothing restricts.
     static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
+    /// Default: the unpaid segment, nothing a month (a product that sells nothing).
     static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding
     /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.
+    /// Default: nil.
     static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money?
-    /// End of the life: figures that need the whole life (e.g. retention eligibility).
+    /// End of the life: figures that need the whole life (e.g. retention eligibility). Default: nothing.
     static func finish(_ life: inout PersonLife<Self>)
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
-    /// with the person's columns placed among them (by default, the product's then the person's).
+    /// with the person's columns placed among them. Default: the person's columns only.
     static var traceColumns: [TraceColumn] { get }
     /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order); the life's own
     /// daily decisions are `.churn` and, for a product whose shields a dormant person still meets, `.dormantResponse`.
+    /// Default: `[.churn]`.
     static var decisionKinds: [DecisionKind] { get }
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
+    /// Default: nothing (no product columns).
     static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField]
 }
 
 extension ProductAdapter {
-    /// A product with no state columns of its own: the person's columns only.
+    public static func onboard(_ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.startSession(app, intended: pickup.sessionLength, at: now)
+    }
+    public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { (life.world.revenueModel.unpaidSegment, .zero) }
+    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
+    public static func finish(_ life: inout PersonLife<Self>) {}
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
-    /// A product whose people decide nothing but, each day, whether to stay.
     public static var decisionKinds: [DecisionKind] { [.churn] }
+    public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }
 }
 
-extension ProductAdapter where Occurrences == NoOccurrences {
-    /// Nothing occurs besides pickups.
-    public static func occurrence(_ o: NoOccurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
+extension ProductAdapter where Intent == Never {
+    /// Nothing is ever scheduled.
+    public static func carryOut(_ intent: Never, _ life: inout PersonLife<Self>, at now: Instant) {}
 }
 
 /// A person's plan segment (one of the descriptor's `planSegments`) and what it is worth per month.
@@ -97,8 +121,8 @@ public protocol ProductMetrics: Mergeable, Sendable, Codable {
     /// Folds one person's tally in.
     mutating func add(_ tally: Tally)
     /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty);
-    /// `common` holds the product-independent figures.
-    func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)]
+    /// `run` holds the run's product-independent figures (people, days, money, consumables).
+    func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)]
 
     /// The reports the product's own figures make (file name and header), written after every run's reports in
     /// this order; each must also be named in the descriptor's `reports` (e.g. Earned Access's `unlocks.csv`).
@@ -116,4 +140,14 @@ extension ProductMetrics {
 extension ProductAdapter {
     /// The product as data (its engine's descriptor).
     public static var descriptor: ProductDescriptor { Engine.descriptor }
+}
+
+/// What a product's KPIs may read of a run besides its own metrics: the product-independent counters and money.
+public struct RunFigures {
+    /// People, person-days, pickups, sessions, subscribers, … (`CommonCounters`).
+    public let common: CommonCounters
+    /// Money by month and source (`revenue.csv`).
+    public let revenue: RevenueAccumulator
+    /// Consumables against subscriptions by month (`token-revenue-share.csv`, for a product that sells consumables).
+    public let consumables: TokenShareAccumulator
 }

@@ -1,3 +1,4 @@
+import Behavior
 import Foundation
 import Reports
 import RulesCore
@@ -58,6 +59,13 @@ public struct LifeKernel<Adapter: ProductAdapter>: Sendable {
     public static var specialised: LifeKernel<Adapter> {
         LifeKernel(live: { run, arm, r, people, done, progress in
             try run.livePeople(arm, replication: r, people: people, done: done, progress: progress)
+        })
+    }
+
+    /// The generic code with person processes besides the standard ones (a test's toy process).
+    public static func withProcesses(_ extra: [any PersonProcess.Type]) -> LifeKernel<Adapter> {
+        LifeKernel(live: { run, arm, r, people, done, progress in
+            try run.livePeople(arm, replication: r, people: people, done: done, progress: progress, extraProcesses: extra)
         })
     }
 

@@ -111,7 +111,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// The KPI values of this replication: the product's KPIs first (its descriptor's order), then Habitat's own
     /// figures (true time saved, phone-use calibration, MRR, revenue, battery). NaN where a KPI's population is empty.
     public func kpiValues() -> [(KPIDefinition, Double)] {
-        var v = product.kpiValues(common: common, tokens: tokens)
+        var v = product.kpiValues(RunFigures(common: common, revenue: revenue, consumables: tokens))
         let own = Self.commonKPIs
         var i = 0
         func add(_ value: Double) { v.append((own[i], value)); i += 1 }

@@ -1,3 +1,4 @@
+import Behavior
 import Foundation
 import Reports
 import RulesCore
@@ -99,8 +100,9 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// The people `people` of one arm and replication lived person-parallel and folded into one accumulator: the
     /// body of the run's `LifeKernel`, called through it so that it runs specialised for the product.
+    /// `extraProcesses` are person processes besides `PersonProcesses.standard` (a test's toy process).
     public func livePeople(_ arm: ResolvedArm, replication r: Int, people: Range<Int>, done base: Int,
-                           progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter> {
+                           progress: (@Sendable (Int) -> Void)?, extraProcesses: [any PersonProcess.Type] = []) throws -> RunAccumulator<Adapter> {
         let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
         let horizon = scenario.horizonDays
         return try PersonParallelRunner(threads: threads, blockSize: 64).run(
@@ -108,7 +110,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
             progress: progress.map { p in { @Sendable n in p(base + n) } }
         ) { person, acc in
-            var life = PersonLife(world: world, person: person)
+            var life = PersonLife(world: world, person: person, extraProcesses: extraProcesses)
             acc.add(life.run())
         }
     }

@@ -7,11 +7,9 @@ import RulesCore
 extension EarnedAccessAdapter {
     // MARK: - Plans the person makes
 
-    /// Books `plan` at `t` (kept in time order) and wakes the adapter then.
-    static func schedule(_ plan: Plan, at t: Instant, _ life: inout PersonLife<Self>) {
-        let i = life.state.plans.firstIndex { $0.at > t } ?? life.state.plans.endIndex
-        life.state.plans.insert((t, plan), at: i)
-        life.scheduleDecision(at: t)
+    /// Books `intent` at `t` on the person's queue.
+    static func schedule(_ intent: Intent, at t: Instant, _ life: inout PersonLife<Self>) {
+        life.schedule(intent, at: t)
     }
 
     /// The person's earning for a local day (seed 003 §6 "Earned by focus sessions and habits"): focus sessions
@@ -37,17 +35,14 @@ extension EarnedAccessAdapter {
         }
     }
 
-    /// The adapter's scheduled moments: every plan now due, in order.
-    public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
-        while let first = life.state.plans.first, first.at <= now {
-            life.state.plans.removeFirst()
-            carryOut(first.plan, &life, at: now)
-        }
+    /// An intent come due: the person carries it out, then weighs a paywall it brought up.
+    public static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant) {
+        perform(intent, &life, at: now)
         settlePaywall(&life, at: now)
     }
 
-    static func carryOut(_ plan: Plan, _ life: inout PersonLife<Self>, at now: Instant) {
-        switch plan {
+    static func perform(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch intent {
         case .startFocus(let minutes, let quits):
             guard !life.dormant, life.send(.startFocus(minutes: minutes), at: now) == .focusStarted else { return }
             if let quits { schedule(.cancelFocus, at: now + .minutes(Int64(quits)), &life) }

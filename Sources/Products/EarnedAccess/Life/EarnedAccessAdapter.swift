@@ -19,9 +19,9 @@ public enum EarnedAccessAdapter: ProductAdapter {
     public typealias Tally = EarnedAccessTally
     public typealias Metrics = EarnedAccessMetrics
 
-    /// Something the person means to do later (a focus session, a habit, a decision), kept in time order; the life's
-    /// scheduled decision wakes the adapter at each.
-    enum Plan: Sendable {
+    /// Something the person means to do later (a focus session, a habit, a decision), scheduled on the person's
+    /// queue (`PersonLife.schedule(_:at:)`) and carried out at its time (`carryOut`).
+    public enum Intent: Sendable {
         case startFocus(minutes: Int, quitsAfter: Int?)
         case cancelFocus
         case checkOffHabit(HabitID)
@@ -52,7 +52,6 @@ public enum EarnedAccessAdapter: ProductAdapter {
         /// The day_id (04:00 boundary, seed 003 §6) of the install: day 0 of the per-day figures.
         var installDayID = LocalDate(year: 1970, month: 1, day: 1)!
         var habits: [HabitID] = []
-        var plans: [(at: Instant, plan: Plan)] = []
         var lastPaywallDay = -1
         /// The paywall the engine showed and the person has not weighed yet.
         var pendingPaywall: (trigger: PaywallTrigger, at: Instant)?
@@ -88,24 +87,6 @@ public enum EarnedAccessAdapter: ProductAdapter {
         [.onboardingStep, .shieldChoice, .gateOption, .paywallPurchase, .trialKeep, .renewalKeep, .refundRequest, .downgradeChoice, .churn, .dormantResponse]
     }
     public static func initialTally() -> EarnedAccessTally { EarnedAccessTally() }
-
-    // MARK: - Timer slots
-
-    public static var timerSlots: Int { 6 + 2 * 9 + 17 }
-
-    /// One slot per timer kind (per mode modulo 9, per app for the first 16 apps).
-    public static func slot(of kind: EarnedAccessTimer.Kind) -> Int {
-        switch kind {
-        case .dayBoundary: return 0
-        case .emergencyWaitEnd: return 1
-        case .questEnd: return 2
-        case .focusEnd: return 3
-        case .periodEnd: return 4
-        case .modeStart(let m): return 6 + Int(m % 9)
-        case .modeEnd(let m): return 15 + Int(m % 9)
-        case .unlockEnd(let a): return 24 + Int(min(a.rawValue, 16))
-        }
-    }
 
     // MARK: - Plans and money
 

@@ -89,7 +89,8 @@ public struct EarnedAccessMetrics: ProductMetrics {
     }
 
     /// Seed 003 through inventory §4, each KPI's value by id (definitions in `EarnedAccessKPIs.definitions`).
-    public func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)] {
+    public func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] {
+        let common = run.common
         let c = counts
         typealias C = Counters<EarnedAccessCount>
         let enforced = c[.enforcedDays], personDays = common[.personDays]

@@ -93,19 +93,26 @@ extension ScrollOffAdapter {
         life.state.renewalDecisionFor = life.engine.periodEnd
         life.offerDecision(.renewalKeep, moment: life.engine.periodEnd.millisecondsSinceEpoch)
         life.state.renewalDecisionAt = life.engine.periodEnd - .days(1)
-        life.scheduleDecision(at: life.engine.periodEnd - .days(1))
+        life.schedule(.renewalDecision, at: life.engine.periodEnd - .days(1))
     }
 
     /// The adapter's scheduled moments: the end of a mindfulness exercise (the shield encounter resumes), and a
     /// day before renewal, where the person keeps or cancels the plan — each only at its own moment (audit
     /// 2026-11-25 E1: an exercise's end used to draw the renewal decision again). A renewal decision booked for a
     /// period that has since changed — an upgrade, a refund — does nothing.
-    public static func scheduledDecision(_ life: inout PersonLife<Self>, at now: Instant) {
-        if let exercise = life.state.exercise, now >= exercise.endsAt {
+    public static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch intent {
+        case .exerciseEnds:
+            guard let exercise = life.state.exercise, now >= exercise.endsAt else { return }
             life.state.exercise = nil
             finishExercise(exercise, &life, at: now)
             settlePaywall(&life, at: now)
+        case .renewalDecision:
+            decideRenewal(&life, at: now)
         }
+    }
+
+    static func decideRenewal(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let due = life.state.renewalDecisionAt, now >= due else { return }
         life.state.renewalDecisionAt = nil
         guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,

@@ -204,7 +204,7 @@ extension ScrollOffAdapter {
             life.state.exercise = ExerciseInProgress(app: app, exercise: exercise, urge: urge, kind: life.urgeKind, intended: intended,
                                                      startedAt: now, endsAt: now + length, optsOut: optsOut)
             life.meter.charge(EnergyCharge(.foregroundSecond, length.seconds), phoneInUse: true)
-            life.scheduleDecision(at: now + length)
+            life.schedule(.exerciseEnds, at: now + length)
             return .over
         case .tokenCapReached:
             // §6.2 "Token limit reached — fresh start next month": a refusal, not an upsell (audit D1).

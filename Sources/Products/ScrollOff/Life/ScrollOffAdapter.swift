@@ -106,27 +106,14 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn, .dormantResponse] }
     public static func initialTally() -> ScrollOffTally { ScrollOffTally() }
 
-    // MARK: - Timer slots
+    // MARK: - Intents
 
-    public static var timerSlots: Int { 4 + 4 * 17 + 3 * 9 }
-
-    /// One slot per timer kind (per app for the first 16 apps, per curfew modulo 9).
-    public static func slot(of kind: ScrollOffTimer.Kind) -> Int {
-        func app(_ a: AppID) -> Int { Int(min(a.rawValue, 16)) }
-        func curfew(_ c: CurfewID) -> Int { Int(c % 9) }
-        switch kind {
-        case .earnAward: return 0
-        case .localMidnight: return 1
-        case .monthStart: return 2
-        case .renewal: return 3
-        case .cooldownEnd(let a): return 4 + app(a)
-        case .unlockEnd(let a): return 4 + 17 + app(a)
-        case .walletEmpty(let a): return 4 + 34 + app(a)
-        case .pausedSessionEnd(let a): return 4 + 51 + app(a)
-        case .curfewStart(let c): return 72 + curfew(c)
-        case .curfewEnd(let c): return 72 + 9 + curfew(c)
-        case .curfewReminder(let c): return 72 + 18 + curfew(c)
-        }
+    /// What the person scheduled for later on their queue (`PersonLife.schedule(_:at:)`).
+    public enum Intent: Sendable {
+        /// A mindfulness exercise comes to its end: the shield encounter resumes (`state.exercise`).
+        case exerciseEnds
+        /// A day before the period ends: keep or cancel (`state.renewalDecisionAt`).
+        case renewalDecision
     }
 
     // MARK: - Plans and money

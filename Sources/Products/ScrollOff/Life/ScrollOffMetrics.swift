@@ -45,7 +45,8 @@ public struct ScrollOffMetrics: ProductMetrics {
     }
 
     /// Seed 000 §8.3, each KPI's value by id (its definition is in `ScrollOffKPIs.definitions`).
-    public func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)] {
+    public func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] {
+        let common = run.common
         let c = counts
         let people = common[.people]
         let values: [String: Double] = [
@@ -65,7 +66,7 @@ public struct ScrollOffMetrics: ProductMetrics {
             "self_efficacy_views": Counters<ScrollOffCount>.ratio(c[.sawSelfEfficacyMessage], people),
             "free_to_paid_14d": c.ratio(.paidWithin14Days, .paid14Eligible),
             "annual_mix": Counters<ScrollOffCount>.ratio(c[.annualSubscribers], common[.subscribers]),
-            "token_revenue_share": tokens.total.tokenShare ?? .nan,
+            "token_revenue_share": run.consumables.total.tokenShare ?? .nan,
             "authorization_retention": c[.reachedA1] > 0 ? 1 - c.ratio(.a1Revoked, .reachedA1) : .nan,
         ]
         return ScrollOffKPIs.definitions.map { d in
