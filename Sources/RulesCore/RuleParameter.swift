@@ -152,3 +152,15 @@ public struct ParameterValues: Hashable, Sendable {
         return set
     }
 }
+
+extension RuleParameter {
+    /// An integer parameter in `range` with default `value` (the catalogues' shorthand).
+    public static func int(_ key: String, _ range: ClosedRange<Int>, _ value: Int, _ summary: String, _ source: ParameterSource) -> RuleParameter {
+        RuleParameter(key, .integer(range), default: .int(value), summary, source: source)
+    }
+
+    /// A boolean parameter with default `value` (the catalogues' shorthand).
+    public static func bool(_ key: String, _ value: Bool, _ summary: String, _ source: ParameterSource) -> RuleParameter {
+        RuleParameter(key, .boolean, default: .bool(value), summary, source: source)
+    }
+}

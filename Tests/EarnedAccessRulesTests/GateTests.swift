@@ -157,6 +157,6 @@ struct GateTests {
         for d in Int64(0)...2 { h.focus(30, from: h.at(d, 9)) }
         h.reachGate(AppID(1), at: h.at(2, 12))
         h.send(.unlock(AppID(1), .credits(minutes: 5)), at: h.at(2, 12))
-        #expect(EarnedAccessFunnel.reached(h.log) == Array(repeating: true, count: 10))
+        #expect(EarnedAccessFunnel.Tracker.reached(h.log) == Array(repeating: true, count: 10))
     }
 }

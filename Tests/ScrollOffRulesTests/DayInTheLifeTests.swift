@@ -71,7 +71,7 @@ struct DayInTheLifeTests {
         // Time saved is a usage figure (usage_baseline, audit 2026-11-25 E5): a win credits no minutes of its own, and
         // without a Screen Time baseline nothing is saved.
         #expect(h.engine.timeSavedToday == .zero && h.engine.timeSavedEstimateToday == .zero)
-        #expect(ScrollOffFunnel.reached(h.log) == [true, true, true, true, true, true, true, true, true, false])
+        #expect(ScrollOffFunnel.Tracker.reached(h.log) == [true, true, true, true, true, true, true, true, true, false])
         #expect(h.problems.isEmpty)
     }
 }

@@ -25,15 +25,15 @@ struct FunnelTests {
         h.send(.appForeground(AppID(1)), at: h.at(0, 7, 20))
         h.send(.shield(.useCredits), at: h.at(0, 7, 20))
         h.send(.appBackground(AppID(1)), at: h.at(0, 7, 20, 29))
-        var partial = ScrollOffFunnel.reached(h.log)
+        var partial = ScrollOffFunnel.Tracker.reached(h.log)
         #expect(partial == [true, true, true, true, true, true, false, false, false, false])   // 29 s < 30 s
         h.send(.appForeground(AppID(1)), at: h.at(0, 7, 21))
         h.send(.appBackground(AppID(1)), at: h.at(0, 7, 21, 1))
         h.run(until: h.at(0, 8, 30))
-        partial = ScrollOffFunnel.reached(h.log)
+        partial = ScrollOffFunnel.Tracker.reached(h.log)
         #expect(partial == [true, true, true, true, true, true, true, true, false, false])
         h.send(.viewInsight(.trend7Day), at: h.at(8, 12))          // more than 7 days after A5: outside the window
-        #expect(ScrollOffFunnel.reached(h.log)[8] == false)
+        #expect(ScrollOffFunnel.Tracker.reached(h.log)[8] == false)
     }
 
     @Test("The starter credit is not A5's first earn")

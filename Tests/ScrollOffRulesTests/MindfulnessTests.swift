@@ -88,7 +88,7 @@ struct HonestWinTests {
         #expect(!o.events[0].isCharterEvent)
         #expect(h.engine.timeSavedToday == .zero)
         #expect(h.engine.pendingShield == nil)
-        #expect(ScrollOffFunnel.reached(h.log)[5] == false)          // not A3.5
+        #expect(ScrollOffFunnel.Tracker.reached(h.log)[5] == false)          // not A3.5
     }
 
     @Test("A shield left by opening another app is abandoned")

@@ -67,3 +67,29 @@ public protocol FunnelTracking: Sendable {
     /// Which stages were reached, in stage order (a stage counts only when every earlier stage was reached).
     var reached: [Bool] { get }
 }
+
+extension FunnelStage {
+    /// Which of `stages` a person reached, given the first time they met each stage's event (index = order − 1):
+    /// a stage counts when every earlier one was reached and, if it has a window, it came within `window` of its
+    /// `windowAnchor` stage's time (an anchor not reached sets no limit). The one funnel rule of every product (the products' copies had diverged: one
+    /// ignored the anchor).
+    public static func reached(_ stages: [FunnelStage], firstAt: [Instant?]) -> [Bool] {
+        var out = Array(repeating: false, count: stages.count)
+        for (i, s) in stages.enumerated() {
+            guard i < firstAt.count, let t = firstAt[i], i == 0 || out[i - 1] else { break }
+            if let w = s.window, let a = s.windowAnchor, let ai = stages.firstIndex(where: { $0.id == a }), ai < firstAt.count,
+               let at = firstAt[ai], t > at + w { break }
+            out[i] = true
+        }
+        return out
+    }
+}
+
+extension FunnelTracking {
+    /// The stages one person reached, from their whole event stream.
+    public static func reached(_ events: some Sequence<(Instant, Event)>) -> [Bool] {
+        var tracker = Self()
+        for (t, e) in events { tracker.observe(e, at: t) }
+        return tracker.reached
+    }
+}

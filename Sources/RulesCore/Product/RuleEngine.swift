@@ -14,12 +14,13 @@ public protocol RuleEngine: Sendable {
     associatedtype Parameters: EngineParameters
     /// Everything a user, the OS or a due timer can do to the engine.
     associatedtype Input: Sendable
-    /// The engine's answer to one input, with a reason code.
-    associatedtype Decision: Hashable, Sendable
-    /// The product's analytics events (its own taxonomy, e.g. seed 000 §8.1).
-    associatedtype Event: AnalyticsEvent
-    /// What a timer the engine arms is for; the simulator keeps one pending timer per `TimerSlots.slot(of:)`.
-    associatedtype TimerKind: Hashable, Sendable
+    /// The engine's answer to one input, with a reason code (the outcome's).
+    associatedtype Decision: Hashable, Sendable = Outcome.Decision
+    /// The product's analytics events (its own taxonomy, e.g. seed 000 §8.1; the outcome's).
+    associatedtype Event: AnalyticsEvent = Outcome.Event
+    /// What a timer the engine arms is for (the outcome's timers'); the simulator keeps one pending timer per kind
+    /// (`SimKernel.TimerSlots`).
+    associatedtype TimerKind: Hashable, Sendable = Outcome.Timer.Kind
     /// The outcome buffer one call writes into.
     associatedtype Outcome: EngineOutcome where Outcome.Decision == Decision, Outcome.Event == Event,
                                                 Outcome.Timer.Kind == TimerKind

@@ -2,12 +2,6 @@ import RulesCore
 
 /// Earned Access as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor.
 extension EarnedAccessEngine: RuleEngine {
-    public typealias Parameters = EarnedAccessParameters
-    public typealias Input = EarnedAccessInput
-    public typealias Decision = EarnedAccessDecision
-    public typealias Event = EarnedAccessEvent
-    public typealias TimerKind = EarnedAccessTimer.Kind
-    public typealias Outcome = EarnedAccessOutcome
     public typealias Funnel = EarnedAccessFunnel.Tracker
 
     /// The seed document: Earned Access — Consolidated Product + Build Spec v1.2.

@@ -44,22 +44,8 @@ public enum EarnedAccessFunnel {
             if firstAt[k] == nil { firstAt[k] = t }
         }
 
-        public var reached: [Bool] {
-            var out = Array(repeating: false, count: EarnedAccessFunnel.stages.count)
-            for (i, s) in EarnedAccessFunnel.stages.enumerated() {
-                guard let t = firstAt[i], i == 0 || out[i - 1] else { break }
-                if let w = s.window, let e0 = firstAt[0], t > e0 + w { break }
-                out[i] = true
-            }
-            return out
-        }
-    }
-
-    /// The stages one person reached, from their whole event stream.
-    public static func reached(_ events: some Sequence<(Instant, EarnedAccessEvent)>) -> [Bool] {
-        var tr = Tracker()
-        for (t, e) in events { tr.observe(e, at: t) }
-        return tr.reached
+        /// Which stages the person reached within their windows (index = order − 1; the one rule in RulesCore).
+        public var reached: [Bool] { FunnelStage.reached(EarnedAccessFunnel.stages, firstAt: firstAt) }
     }
 }
 

@@ -112,25 +112,7 @@ public enum EarnedAccessEffect: Hashable, Sendable, EnergyPriced {
     }
 }
 
-/// Everything one input produced. Reuse one value with `handle(_:at:into:)`.
-public struct EarnedAccessOutcome: Hashable, Sendable, EngineOutcome {
-    public var decision: EarnedAccessDecision = .ok
-    public var events: OutcomeList<EarnedAccessEvent> = []
-    public var ledger: OutcomeList<LedgerEntry> = []
-    public var effects: OutcomeList<EarnedAccessEffect> = []
-    public var timers: OutcomeList<EarnedAccessTimer> = []
+/// Everything one input produced (the seam's standard buffer). Reuse one value with `handle(_:at:into:)`.
+public typealias EarnedAccessOutcome = StandardOutcome<EarnedAccessDecision, EarnedAccessEvent, EarnedAccessEffect, EarnedAccessTimer>
 
-    public init() {}
-
-    /// Empties every list, keeping capacity.
-    public mutating func reset() {
-        decision = .ok
-        events.removeAll()
-        ledger.removeAll()
-        effects.removeAll()
-        timers.removeAll()
-    }
-
-    /// The energy charges of all effects.
-    public var energyCharges: [EnergyCharge] { effects.map(\.energyCharge) }
-}
+extension EarnedAccessDecision: OutcomeDecision {}

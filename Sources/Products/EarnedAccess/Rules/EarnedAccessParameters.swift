@@ -136,12 +136,7 @@ public struct EarnedAccessParameters: Hashable, Sendable, EngineParameters {
     public static let catalogue: [RuleParameter] = {
         let file = EarnedAccessEngine.seedFile
         func seed(_ s: String) -> ParameterSource { .seed(file: file, section: s) }
-        func int(_ k: String, _ r: ClosedRange<Int>, _ d: Int, _ s: String, _ src: ParameterSource) -> RuleParameter {
-            RuleParameter(k, .integer(r), default: .int(d), s, source: src)
-        }
-        func bool(_ k: String, _ d: Bool, _ s: String, _ src: ParameterSource) -> RuleParameter {
-            RuleParameter(k, .boolean, default: .bool(d), s, source: src)
-        }
+        let int = RuleParameter.int, bool = RuleParameter.bool
         return [
             int("trial.days", 0...90, 7, "length of the Pro free trial, days", seed("§0 Monetization")),
             RuleParameter("trial.plans", .choice(TrialPlans.allCases.map(\.rawValue)), default: .text(TrialPlans.annual.rawValue),

@@ -2,12 +2,6 @@ import RulesCore
 
 /// Scroll Off as a product on Habitat's seam: the engine's conformance to `RuleEngine` and its descriptor.
 extension ScrollOffEngine: RuleEngine {
-    public typealias Parameters = ScrollOffParameters
-    public typealias Input = ScrollOffInput
-    public typealias Decision = ScrollOffDecision
-    public typealias Event = ScrollOffEvent
-    public typealias TimerKind = ScrollOffTimer.Kind
-    public typealias Outcome = ScrollOffOutcome
     public typealias Funnel = ScrollOffFunnel.Tracker
 
     /// The seed document: Scroll Off Product Charter v2.0.

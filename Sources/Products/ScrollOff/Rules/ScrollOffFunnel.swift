@@ -64,24 +64,8 @@ public enum ScrollOffFunnel {
             if firstAt[k] == nil { firstAt[k] = t }
         }
 
-        /// Which stages the user reached within their windows (index = order − 1).
-        public var reached: [Bool] {
-            var out = Array(repeating: false, count: ScrollOffFunnel.stages.count)
-            for (i, s) in ScrollOffFunnel.stages.enumerated() {
-                guard let t = firstAt[i], i == 0 || out[i - 1] else { break }
-                if let w = s.window, let a = s.windowAnchor, let ai = ScrollOffFunnel.stages.firstIndex(where: { $0.id == a }),
-                   let at = firstAt[ai], t > at + w { break }
-                out[i] = true
-            }
-            return out
-        }
-    }
-
-    /// The stages one user reached, from their whole event stream.
-    public static func reached(_ events: some Sequence<(Instant, ScrollOffEvent)>) -> [Bool] {
-        var tr = Tracker()
-        for (t, e) in events { tr.observe(e, at: t) }
-        return tr.reached
+        /// Which stages the person reached within their windows (index = order − 1; the one rule in RulesCore).
+        public var reached: [Bool] { FunnelStage.reached(ScrollOffFunnel.stages, firstAt: firstAt) }
     }
 }
 

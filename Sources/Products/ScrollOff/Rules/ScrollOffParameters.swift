@@ -270,15 +270,10 @@ public struct ScrollOffParameters: Hashable, Sendable, EngineParameters {
     public static let catalogue: [RuleParameter] = {
         let file = ScrollOffEngine.seedFile
         func seed(_ s: String) -> ParameterSource { .seed(file: file, section: s) }
-        func int(_ k: String, _ r: ClosedRange<Int>, _ d: Int, _ s: String, _ src: ParameterSource) -> RuleParameter {
-            RuleParameter(k, .integer(r), default: .int(d), s, source: src)
-        }
         func usd(_ k: String, _ d: Double, _ s: String, _ src: ParameterSource) -> RuleParameter {
             RuleParameter(k, .number(0...1000), default: .number(d), s, source: src)
         }
-        func bool(_ k: String, _ d: Bool, _ s: String, _ src: ParameterSource) -> RuleParameter {
-            RuleParameter(k, .boolean, default: .bool(d), s, source: src)
-        }
+        let int = RuleParameter.int, bool = RuleParameter.bool
         return [
             int("tiers.free.max_blocked_apps", 1...50, 3, "apps a Free user may block", seed("§5.1")),
             int("tiers.max_shielded_apps", 1...500, 50, "apps any plan may shield individually (iOS limit)", seed("§7.5")),
