@@ -1,37 +1,39 @@
 import Foundation
 import Stochastics
 
-/// The kinds of option a rule engine may offer at a shield.
-public enum ShieldOptionKind: String, CaseIterable, Hashable, Sendable {
-    case close, useCredits, peek, mindfulness, buyToken, useToken, unblock, giveUp
-    /// An effort unlock: a breathing or typing quest that grants time (Earned Access's QUEST, seed 003 §6).
-    case quest
-    /// The once-a-day emergency unlock after a wait (Earned Access's EMERGENCY, seed 003 §6).
-    case emergency
-    /// Options that satisfy the urge now (acting on it).
-    public var actsOnUrge: Bool {
-        switch self {
-        case .useCredits, .peek, .buyToken, .useToken, .unblock, .quest, .emergency: return true
-        case .close, .mindfulness, .giveUp: return false
-        }
-    }
+/// What taking an option at a shield does, as the person weighs it: product-neutral attributes, so the choice model
+/// knows no product's buttons. The adapter describes each button the engine shows by its role and its costs.
+public enum OptionRole: Hashable, Sendable {
+    /// Closes the shield and stays out of the app: the urge is not acted on.
+    case close
+    /// A reflection step before anything else (a mindfulness prompt): not acting, with its own appeal.
+    case reflect
+    /// Leaves the app for something else, pulled by frustration with the blocker (a give-up button).
+    case giveUp
+    /// Opens the app now, acting on the urge: `fulfilment` is the share of the urge it satisfies (a peek only part
+    /// of it, lifting the block more than all), `constant` the option's own pull or reluctance (guilt of unblocking,
+    /// reluctance to spend a scarce token).
+    case open(fulfilment: Double, constant: Double)
 }
 
-/// One option as the engine offers it.
+/// One option as the engine offers it: its role and what it costs the person now.
 public struct OfferedOption: Hashable, Sendable {
-    public var kind: ShieldOptionKind
+    public var role: OptionRole
     /// Money the option costs now, USD (buying a token).
     public var priceUSD: Double
     /// Earned credit the option spends, seconds.
     public var creditCostSeconds: Double
     /// Waiting or effort the option demands, seconds (cooldowns, typing a reason, a breathing exercise).
     public var frictionSeconds: Double
-    public init(kind: ShieldOptionKind, priceUSD: Double = 0, creditCostSeconds: Double = 0, frictionSeconds: Double = 0) {
-        self.kind = kind
+    public init(_ role: OptionRole, priceUSD: Double = 0, creditCostSeconds: Double = 0, frictionSeconds: Double = 0) {
+        self.role = role
         self.priceUSD = priceUSD
         self.creditCostSeconds = creditCostSeconds
         self.frictionSeconds = frictionSeconds
     }
+
+    /// True for an option that opens the app (acts on the urge).
+    public var actsOnUrge: Bool { if case .open = role { true } else { false } }
 }
 
 /// What became of a friction exercise (mindfulness prompt, breathing quest) at this shield encounter.
@@ -191,40 +193,34 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         plans <= 0 ? 0 : planEffectMax * (1 - pow(planEffectDecay, Double(plans)))
     }
 
-    /// Share of the urge an option satisfies (a peek only partly).
-    public func fulfilment(_ kind: ShieldOptionKind) -> Double {
-        switch kind {
-        case .useCredits, .useToken, .buyToken, .quest, .emergency: return 1
-        case .peek: return peekFulfilment
-        case .unblock: return unblockFulfilment
-        case .close, .mindfulness, .giveUp: return 0
-        }
-    }
+    // The roles of the kinds of unlock the behaviour catalogue has constants for (`shield.constant.*`,
+    // `shield.fulfilment.*`); an adapter describes each of its buttons with one of them.
 
-    /// A constant per acting option (guilt of unblocking, reluctance to spend a scarce token). Assumption.
-    public func constant(_ kind: ShieldOptionKind) -> Double {
-        switch kind {
-        case .useCredits: return 0
-        case .peek: return peekConstant
-        case .useToken: return useTokenConstant
-        case .buyToken: return buyTokenConstant
-        case .unblock: return unblockConstant
-        case .quest: return questConstant
-        case .emergency: return emergencyConstant
-        case .close, .mindfulness, .giveUp: return 0
-        }
-    }
+    /// Spending earned credit on the whole intended use.
+    public var spendCredits: OptionRole { .open(fulfilment: 1, constant: 0) }
+    /// A short look (a peek): part of the urge satisfied.
+    public var peek: OptionRole { .open(fulfilment: peekFulfilment, constant: peekConstant) }
+    /// Using an emergency token the person holds.
+    public var useToken: OptionRole { .open(fulfilment: 1, constant: useTokenConstant) }
+    /// Buying an emergency token (its price is the option's `priceUSD`).
+    public var buyToken: OptionRole { .open(fulfilment: 1, constant: buyTokenConstant) }
+    /// Lifting the block altogether.
+    public var unblock: OptionRole { .open(fulfilment: unblockFulfilment, constant: unblockConstant) }
+    /// An effort unlock (a breathing or typing quest that grants time).
+    public var quest: OptionRole { .open(fulfilment: 1, constant: questConstant) }
+    /// The once-a-day emergency unlock after a wait.
+    public var emergency: OptionRole { .open(fulfilment: 1, constant: emergencyConstant) }
 
     /// The utility of one option.
     public func utility(_ o: OfferedOption, _ c: ChoiceContext) -> Double {
         let friction = wFriction * o.frictionSeconds / 60
-        switch o.kind {
+        switch o.role {
         case .close: return -friction
-        case .mindfulness: return mindfulnessConstant + wEfficacy / 2 * c.selfEfficacy - friction
+        case .reflect: return mindfulnessConstant + wEfficacy / 2 * c.selfEfficacy - friction
         case .giveUp: return giveUpConstant + wFrustration * c.frustration - friction
-        case .useCredits, .peek, .buyToken, .useToken, .unblock, .quest, .emergency:
+        case let .open(fulfilment, constant):
             let d = 1 - habitDeliberationCut * min(max(c.habitStrength, 0), 1)
-            var u = fulfilment(o.kind) * (wUrge * c.urgeStrength + wHabit * c.habitStrength) + constant(o.kind)
+            var u = fulfilment * (wUrge * c.urgeStrength + wHabit * c.habitStrength) + constant
             u -= d * (wEfficacy * c.selfEfficacy + wResist * c.resistHabit)
             u -= d * wPrice * o.priceUSD / max(c.willingnessToPay, 0.5)
             u -= d * wScarcity * c.creditScarcity * min(2, o.creditCostSeconds / 600)
@@ -242,7 +238,7 @@ public struct ShieldChoiceModel: Hashable, Sendable {
 
     /// Probability of choosing any option that acts on the urge.
     public func actingProbability(_ options: [OfferedOption], context: ChoiceContext) -> Double {
-        zip(options, probabilities(options, context: context)).reduce(0) { $0 + ($1.0.kind.actsOnUrge ? $1.1 : 0) }
+        zip(options, probabilities(options, context: context)).reduce(0) { $0 + ($1.0.actsOnUrge ? $1.1 : 0) }
     }
 
     /// The index of the chosen option (one uniform from `rng`; each utility and weight computed once, on the stack).

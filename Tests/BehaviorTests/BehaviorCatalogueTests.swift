@@ -84,8 +84,8 @@ struct BehaviorCatalogueTests {
         }
         // The old per-option literals behind the switch statements.
         let m = ShieldChoiceModel(values: d)
-        #expect(m.constant(.peek) == 0.2 && m.constant(.useToken) == -0.5 && m.constant(.buyToken) == -0.8 && m.constant(.unblock) == -1.5)
-        #expect(m.fulfilment(.peek) == 0.6 && m.fulfilment(.unblock) == 1.1)
+        #expect(m.peek == .open(fulfilment: 0.6, constant: 0.2) && m.useToken == .open(fulfilment: 1, constant: -0.5))
+        #expect(m.buyToken == .open(fulfilment: 1, constant: -0.8) && m.unblock == .open(fulfilment: 1.1, constant: -1.5))
         #expect(PurchaseModel(values: d).reasonBoost(.usageCapReached) == 0.5 && PurchaseModel(values: d).reasonBoost(.tierLimit) == 0.3)
         #expect(EngagementModel(values: d).appOpenProbability(cue: .walletCheck) == EngagementModel().appOpenProbability(cue: .walletCheck))
         #expect(FocusSessionModel(values: d) == FocusSessionModel())

@@ -4,11 +4,12 @@ import Stochastics
 
 @Suite("Shield choice (multinomial logit)")
 struct ShieldChoiceTests {
-    let model = ShieldChoiceModel()
+    static let model = ShieldChoiceModel()
+    var model: ShieldChoiceModel { Self.model }
     let all: [OfferedOption] = [
-        .init(kind: .close), .init(kind: .useCredits, creditCostSeconds: 300), .init(kind: .peek, frictionSeconds: 10),
-        .init(kind: .mindfulness, frictionSeconds: 30), .init(kind: .buyToken, priceUSD: 0.99),
-        .init(kind: .useToken), .init(kind: .unblock, frictionSeconds: 20), .init(kind: .giveUp),
+        .init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(model.peek, frictionSeconds: 10),
+        .init(.reflect, frictionSeconds: 30), .init(model.buyToken, priceUSD: 0.99),
+        .init(model.useToken), .init(model.unblock, frictionSeconds: 20), .init(.giveUp),
     ]
     let context = ChoiceContext(urgeStrength: 0.6, creditScarcity: 0.3)
 
@@ -40,13 +41,13 @@ struct ShieldChoiceTests {
 
     @Test("only offered options are chosen; empirical shares match the probabilities (seed 17, 20 000 draws, ±0.015)")
     func onlyOffered() {
-        let offered = [OfferedOption(kind: .close), OfferedOption(kind: .peek), OfferedOption(kind: .unblock)]
+        let offered = [OfferedOption(.close), OfferedOption(model.peek), OfferedOption(model.unblock)]
         let rng = RandomStream(seed: 17)
         var counts = [0, 0, 0]
         for _ in 0..<20_000 { counts[model.choose(offered, context: context, rng: rng)] += 1 }
         let p = model.probabilities(offered, context: context)
         for i in 0..<3 { #expect(abs(Double(counts[i]) / 20_000 - p[i]) < 0.015) }
-        #expect(model.choose([OfferedOption(kind: .close)], context: context, rng: rng) == 0)
+        #expect(model.choose([OfferedOption(.close)], context: context, rng: rng) == 0)
     }
 }
 

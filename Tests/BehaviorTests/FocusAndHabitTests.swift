@@ -50,15 +50,15 @@ struct FocusAndHabitTests {
 
     @Test func questAndEmergencyAreWaysThroughThatCostEffortAndReluctance() {
         let m = ShieldChoiceModel()
-        #expect(ShieldOptionKind.quest.actsOnUrge && ShieldOptionKind.emergency.actsOnUrge)
         let c = ChoiceContext(urgeStrength: 0.7)
-        let credits = OfferedOption(kind: .useCredits)
-        let quest = OfferedOption(kind: .quest, frictionSeconds: 60)
-        let emergency = OfferedOption(kind: .emergency, frictionSeconds: 60)
+        let credits = OfferedOption(m.spendCredits)
+        let quest = OfferedOption(m.quest, frictionSeconds: 60)
+        let emergency = OfferedOption(m.emergency, frictionSeconds: 60)
+        #expect(quest.actsOnUrge && emergency.actsOnUrge)
         #expect(m.utility(quest, c) < m.utility(credits, c), "a minute of breathing costs more than credits at no scarcity")
         #expect(m.utility(emergency, c) < m.utility(quest, c), "the day's only emergency is spent reluctantly")
         // The redirect step (a shield that cannot open the blocker) lowers every way through.
-        let stepped = OfferedOption(kind: .useCredits, frictionSeconds: m.redirectStepSeconds)
+        let stepped = OfferedOption(m.spendCredits, frictionSeconds: m.redirectStepSeconds)
         #expect(m.utility(stepped, c) < m.utility(credits, c))
     }
 }

@@ -125,9 +125,10 @@ struct PlanOfferTests {
 
 @Suite("If-then plans and friction exercises at the shield (audit D4, D6)")
 struct PlansAtTheShieldTests {
-    let model = ShieldChoiceModel()
-    let options: [OfferedOption] = [.init(kind: .close), .init(kind: .useCredits, creditCostSeconds: 300), .init(kind: .peek),
-                                    .init(kind: .mindfulness), .init(kind: .useToken)]
+    static let model = ShieldChoiceModel()
+    var model: ShieldChoiceModel { Self.model }
+    let options: [OfferedOption] = [.init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(model.peek),
+                                    .init(.reflect), .init(model.useToken)]
     let context = ChoiceContext(urgeStrength: 0.7, creditScarcity: 0.2)
 
     @Test("plans lower acting, with diminishing returns; no plans change nothing")

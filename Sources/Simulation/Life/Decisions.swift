@@ -152,22 +152,6 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The option the person took at a shield or gate.
-    public init(_ option: ShieldOptionKind) {
-        switch option {
-        case .close: self = .close
-        case .useCredits: self = .useCredits
-        case .peek: self = .peek
-        case .mindfulness: self = .mindfulness
-        case .buyToken: self = .buyToken
-        case .useToken: self = .useToken
-        case .unblock: self = .unblock
-        case .giveUp: self = .giveUp
-        case .quest: self = .quest
-        case .emergency: self = .emergency
-        }
-    }
-
     /// A keep-or-cancel decision.
     public init(_ keep: KeepOutcome) {
         switch keep {

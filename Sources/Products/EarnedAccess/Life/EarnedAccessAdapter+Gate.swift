@@ -86,7 +86,7 @@ extension EarnedAccessAdapter {
                 life.engagement.record(.detour)
                 redirect = 0
             }
-            life.decide(.gateOption, DecisionOutcome(life.state.options[pick].kind), at: now)
+            life.decide(.gateOption, outcome(of: choice.method), at: now)
             let d = life.send(.unlock(app, choice), at: now)
             life.trace(kind: "choice", detail: "\(choice) → \(d)", at: now)
             switch d {
@@ -132,20 +132,30 @@ extension EarnedAccessAdapter {
     static func offerGate(app: AppID, intended: TimeSpan, redirectSeconds: Double, _ life: inout PersonLife<Self>, at now: Instant) {
         life.state.options.removeAll(keepingCapacity: true)
         life.state.choices.removeAll(keepingCapacity: true)
-        life.state.options.append(OfferedOption(kind: .close))
+        life.state.options.append(OfferedOption(.close))
         life.state.choices.append(nil)
         let gate = life.engine.gateOffer(for: app, at: now)
         let secondsPerCredit = Double(life.world.parameters.focusMinutesPerCredit * 60)
         for o in gate.options where o.isEnabled || (o.disabledReason == .paywall && !life.state.declinedPaywall) {
             let friction = redirectSeconds + Double(o.delaySeconds)
-            let kind: ShieldOptionKind
+            let m = life.world.choice
+            let role: OptionRole
             switch o.choice.method {
-            case .credits: kind = .useCredits
-            case .quest: kind = .quest
-            case .emergency: kind = .emergency
+            case .credits: role = m.spendCredits
+            case .quest: role = m.quest
+            case .emergency: role = m.emergency
             }
-            life.state.options.append(OfferedOption(kind: kind, creditCostSeconds: Double(o.cost) * secondsPerCredit, frictionSeconds: friction))
+            life.state.options.append(OfferedOption(role, creditCostSeconds: Double(o.cost) * secondsPerCredit, frictionSeconds: friction))
             life.state.choices.append(o.choice)
+        }
+    }
+
+    /// The decision a gate option is, in `decisions.csv`.
+    static func outcome(of method: UnlockMethod) -> DecisionOutcome {
+        switch method {
+        case .credits: .useCredits
+        case .quest: .quest
+        case .emergency: .emergency
         }
     }
 

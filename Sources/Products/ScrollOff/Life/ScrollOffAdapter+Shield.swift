@@ -79,20 +79,20 @@ extension ScrollOffAdapter {
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
             let context = choiceContext(&life, app: app, urge: urge, scarcity: scarcity, exercise: exercise)
             // The shield itself is an interruption: a habitual or weak urge may be let go before any button (issue 26).
-            if round == 0, let close = life.state.options.firstIndex(where: { $0.kind == .close }),
+            if round == 0, let close = life.state.buttons.firstIndex(of: .close),
                life.choices.uniform() < life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: life.world.urges.shieldNoticeSeconds) {
                 letGo(app: app, button: close, intended: intended, &life, at: now)
                 return
             }
             let pick = choose(&life, context: context)
-            let chosen = life.state.options[pick].kind
+            let chosen = life.state.outcomes[pick]
             if chosen == .close, life.choices.uniform() < life.world.choice.walkAwayShare {
                 walkAway(app: app, &life, at: now)
                 return
             }
-            life.decide(.shieldChoice, DecisionOutcome(chosen), at: now)
+            life.decide(.shieldChoice, chosen, at: now)
             let d = life.send(.shield(life.state.buttons[pick]), at: now)
-            life.trace(kind: "choice", detail: "\(chosen.rawValue) → \(d)", at: now)
+            life.trace(kind: "choice", detail: "\(chosen) → \(d)", at: now)
             switch apply(d, app: app, urge: urge, intended: intended, context: context, &life, at: now) {
             case .over: return
             case .again(let outcome): exercise = outcome
@@ -144,19 +144,32 @@ extension ScrollOffAdapter {
     static func offer(_ shield: ShieldOffer, intended: TimeSpan, _ life: inout PersonLife<Self>) {
         life.state.options.removeAll(keepingCapacity: true)
         life.state.buttons.removeAll(keepingCapacity: true)
+        life.state.outcomes.removeAll(keepingCapacity: true)
         // A person who was refused at the token cap this month no longer presses the token button (assumption).
         let knowsCapIsReached = shield.tokenCapReached && life.state.capRefusedMonth == life.currentMonth
         for c in ShieldOffer.order where shield.offers(c) && !(c == .emergencyToken && knowsCapIsReached) {
+            let m = life.world.choice
             switch c {
-            case .close: life.state.options.append(OfferedOption(kind: .close))
+            case .close: life.state.options.append(OfferedOption(.close))
             case .useCredits:
-                life.state.options.append(OfferedOption(kind: .useCredits, creditCostSeconds: min(intended, shield.creditsAvailable).seconds))
-            case .peek: life.state.options.append(OfferedOption(kind: .peek, creditCostSeconds: shield.peekCost.seconds))
+                life.state.options.append(OfferedOption(m.spendCredits, creditCostSeconds: min(intended, shield.creditsAvailable).seconds))
+            case .peek: life.state.options.append(OfferedOption(m.peek, creditCostSeconds: shield.peekCost.seconds))
             case .emergencyToken:
-                life.state.options.append(shield.tokenNeedsPurchase ? OfferedOption(kind: .buyToken, priceUSD: shield.tokenPrice.usd)
-                                                                    : OfferedOption(kind: .useToken))
+                life.state.options.append(shield.tokenNeedsPurchase ? OfferedOption(m.buyToken, priceUSD: shield.tokenPrice.usd)
+                                                                    : OfferedOption(m.useToken))
             }
             life.state.buttons.append(c)
+            life.state.outcomes.append(outcome(of: c, buying: shield.tokenNeedsPurchase))
+        }
+    }
+
+    /// The decision a button is, in `decisions.csv`.
+    static func outcome(of button: ShieldChoice, buying: Bool) -> DecisionOutcome {
+        switch button {
+        case .close: .close
+        case .useCredits: .useCredits
+        case .peek: .peek
+        case .emergencyToken: buying ? .buyToken : .useToken
         }
     }
 

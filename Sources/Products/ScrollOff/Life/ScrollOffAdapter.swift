@@ -52,6 +52,8 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         /// Reused buffers for the options of a shield (no allocation per encounter).
         var options: [OfferedOption] = []
         var buttons: [ShieldChoice] = []
+        /// The decision each button is (`decisions.csv`), aligned with `buttons`.
+        var outcomes: [DecisionOutcome] = []
         /// The month the person was last refused a token at the cap.
         var capRefusedMonth: MonthID?
         /// Shields met today.
