@@ -13,7 +13,7 @@ func productTargets(_ name: String) -> [Target] {
     [
         .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "Sources/Products/\(name)/Rules", exclude: ["README.md"]),
         .target(name: "\(name)Life", dependencies: [.target(name: "\(name)Rules"), "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "Simulation"],
-                path: "Sources/Products/\(name)/Life", swiftSettings: crossModule),
+                path: "Sources/Products/\(name)/Life", exclude: ["README.md"], swiftSettings: crossModule),
     ]
 }
 

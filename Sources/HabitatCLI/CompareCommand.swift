@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProductRegistry
 import Reports
+import RulesCore
 import ScenarioFormat
 import Simulation
 
@@ -89,9 +90,10 @@ struct CompareCommand: ParsableCommand {
     /// Refuses (exit 2) a run of a product this version has no engine for, as every command does.
     static func requireEngine(of run: FinishedRun, in dir: String) throws {
         let id = product(of: run)
-        guard let product = Product(rawValue: id) else {
+        let product = Product(rawValue: id)
+        guard Products.all.contains(where: { $0.id == product }) else {
             throw ComparisonError("\(dir): manifest.json names an unknown product '\(id)'; products: "
-                                  + Product.allCases.map(\.rawValue).joined(separator: ", "))
+                                  + Products.all.map(\.id.rawValue).joined(separator: ", "))
         }
         do { _ = try Products.requireAdapter(product) } catch { throw ComparisonError("\(dir): \(error)") }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Behavior
 import ProductRegistry
+import RulesCore
 import ScenarioFormat
 import Simulation
 
@@ -14,9 +15,9 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         print("Products (product: key in a scenario):")
-        for p in Product.allCases {
-            let status = Products.descriptor(p).map { "engine ready, \($0.parameters.count) rule parameters" } ?? "no engine yet"
-            print("  \(p.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.displayName) — seed \(p.seedFile) — \(status)")
+        for p in Products.all {
+            let status = Products.descriptor(p.id).map { "engine ready, \($0.parameters.count) rule parameters" } ?? "no engine yet"
+            print("  \(p.id.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.name) — seed \(p.seedFile) — \(status)")
             print("  \(String(repeating: " ", count: 14)) \(p.summary)")
         }
         print("")

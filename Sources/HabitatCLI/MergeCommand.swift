@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProductRegistry
 import Reports
+import RulesCore
 import ScenarioFormat
 import Simulation
 

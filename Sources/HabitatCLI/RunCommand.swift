@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ProductRegistry
 import Reports
+import RulesCore
 import ScenarioFormat
 import Simulation
 
@@ -10,7 +11,7 @@ enum DefaultScenario {
     static let fileName = "<embedded scroll-off-baseline>"
     /// The same scenario for another product (`bench run --product`): the same people, without Scroll Off's rules.
     static func yaml(product: Product) -> String {
-        guard product != .scrollOff else { return yaml }
+        guard !yaml.contains("product: \(product.rawValue)\n") else { return yaml }
         return yaml.components(separatedBy: "rules:\n")[0]
             .replacingOccurrences(of: "product: scroll-off\n", with: "product: \(product.rawValue)\n")
     }

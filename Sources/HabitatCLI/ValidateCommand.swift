@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProductRegistry
+import RulesCore
 import ScenarioFormat
 import Simulation
 

@@ -1,55 +1,5 @@
 import RulesCore
 
-/// The digital-wellbeing products whose rule engines Habitat can run; the scenario key `product`.
-public enum Product: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
-    /// Scroll Off (seed 000): earn/spend minutes, wallets, bypass ladder, emergency tokens.
-    case scrollOff = "scroll-off"
-    /// Nudge (seed 001): task capture, One-Thing queue, nudge notifications.
-    case nudge = "nudge"
-    /// Lazuri (seed 002): blocking schedules, promise shield, flashcards, achievements.
-    case lazuri = "lazuri"
-    /// Earned Access (seed 003): Focus Bank credits, 04:00 day boundary, unlock gate.
-    case earnedAccess = "earned-access"
-    /// Clavis (seed 004): lock and unlock by scanning a physical key object.
-    case clavis = "clavis"
-
-    /// The id as written in scenario files, e.g. `scroll-off`.
-    public var description: String { rawValue }
-
-    /// Display name, e.g. `Scroll Off` (the engine's descriptor repeats it; a test checks they agree).
-    public var displayName: String {
-        switch self {
-        case .scrollOff: "Scroll Off"
-        case .nudge: "Nudge"
-        case .lazuri: "Lazuri"
-        case .earnedAccess: "Earned Access"
-        case .clavis: "Clavis"
-        }
-    }
-
-    /// The file name of the product's seed document, the source of truth for its rules.
-    public var seedFile: String {
-        switch self {
-        case .scrollOff: "000_5f03618b73c6ae9a.txt"
-        case .nudge: "001_2c48cacf5aaf28c7.txt"
-        case .lazuri: "002_80c8c6af1a4e5690.txt"
-        case .earnedAccess: "003_39dd72775d0311b4.txt"
-        case .clavis: "004_8fa1e69c755a74b3.txt"
-        }
-    }
-
-    /// What the product's rules own, in a line.
-    public var summary: String {
-        switch self {
-        case .scrollOff: "earn/spend minutes, tier caps and rollover, cooldowns, hard curfew, bypass ladder, emergency tokens, subscriptions"
-        case .nudge: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro"
-        case .lazuri: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements"
-        case .earnedAccess: "modes and schedules, Focus Bank credits, 04:00 day boundary, unlock gate, Free/Pro with trial"
-        case .clavis: "modes with main and temporary keys, lock/unlock by scanning a physical object"
-        }
-    }
-}
-
 /// The registry of what a scenario is checked against: for each product, every rule parameter its engine reads and
 /// the KPI ids `precision.kpis` may name; and the population catalogue (personas, their parameters, devices).
 ///
@@ -61,6 +11,12 @@ public struct ProductCatalogues: Sendable, Hashable {
     public private(set) var catalogues: [Product: [RuleParameter]]
     /// KPI ids by product: what `precision.kpis` may name.
     public private(set) var kpis: [Product: [String]] = [:]
+    /// The products a scenario may name, in the registry's order (`habitat list`); empty: the products with a
+    /// registered catalogue.
+    public var products: [ProductListing] = []
+    /// The product of a scenario that names none: set by the registry (its first product with an engine); nil: the
+    /// first product with an engine among `products`, else the first product with a catalogue.
+    public var defaultProductOverride: Product?
     /// Personas, their parameters and device models (nil: not checked).
     public var population: PopulationCatalogue?
     /// The behaviour model's parameters (`behavior:` blocks, `behavior.<key>` sweeps and overrides), for every
@@ -81,6 +37,16 @@ public struct ProductCatalogues: Sendable, Hashable {
 
     /// Adds or replaces the KPI ids of one product.
     public mutating func registerKPIs(_ product: Product, _ ids: [String]) { kpis[product] = ids }
+
+    /// The ids a scenario's `product:` may name.
+    public var productIDs: [String] {
+        products.isEmpty ? catalogues.keys.sorted().map(\.rawValue) : products.map(\.id.rawValue)
+    }
+
+    /// The product of a scenario that names none.
+    public var defaultProduct: Product? {
+        defaultProductOverride ?? products.first(where: \.hasEngine)?.id ?? catalogues.keys.sorted().first
+    }
 
     /// The catalogue of a product, or nil when none is registered yet.
     public subscript(_ product: Product) -> [RuleParameter]? { catalogues[product] }

@@ -140,6 +140,13 @@ extension ScenarioChecker {
             return shared(.boolean)
         case .choice(let words):
             return shared(.choice(words))
+        case .product:
+            guard products.isEmpty || products.contains(raw) else {
+                report(.outOfRange, path, at: mark, "'\(raw)' is not allowed", value: raw, allowed: "one of " + products.joined(separator: ", "),
+                       suggestion: Suggestion.closest(to: raw, among: products))
+                return nil
+            }
+            return .text(raw)
         case .date:
             guard let d = LocalDate(iso: raw) else {
                 report(.badDate, path, at: mark, "'\(raw)' is not a valid date", value: raw, allowed: kind.description)

@@ -23,6 +23,8 @@ struct ScenarioChecker {
     var kpis: [String]?
     /// The behaviour-parameter catalogue (nil: none registered; `behavior` then accepts no keys).
     var behavior: [RuleParameter]?
+    /// The product ids `product:` may name (`ProductCatalogues.productIDs`); empty: any.
+    var products: [String] = []
 
     init(file: String, product: Product?, catalogue: [RuleParameter]?) {
         self.file = file

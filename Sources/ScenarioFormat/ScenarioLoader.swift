@@ -58,7 +58,7 @@ public struct ScenarioLoader: Sendable {
         // The product decides which catalogue `rules` is checked against.
         var productText: String? = overrides.values["product"]
         if productText == nil, case .scalar(let s)? = root?.mapping?["product"] { productText = s.string }
-        let product: Product? = productText.map { Product(rawValue: $0) } ?? ScenarioSchema.defaultProduct
+        let product: Product? = productText.map { Product(rawValue: $0) } ?? catalogues.defaultProduct
         let catalogue = product.flatMap { catalogues[$0] }
 
         var checker = ScenarioChecker(file: fileName, product: product, catalogue: catalogue)
@@ -66,6 +66,7 @@ public struct ScenarioLoader: Sendable {
         checker.population = catalogues.population
         checker.kpis = product.flatMap { catalogues.kpis(of: $0) }
         checker.behavior = catalogues.behavior
+        checker.products = catalogues.productIDs
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
         var fileIssues = checker.issues
@@ -76,9 +77,14 @@ public struct ScenarioLoader: Sendable {
         }
 
         // Command-line overrides.
-        let cli = overrides.apply(to: &tree, product: product, catalogue: catalogue, behavior: catalogues.behavior)
+        let cli = overrides.apply(to: &tree, product: product, catalogue: catalogue, behavior: catalogues.behavior,
+                                  products: catalogues.productIDs)
         let issues = fileIssues + cli.issues
-        guard issues.isEmpty, let product else { throw ScenarioError(issues: issues) }
+        guard let product else {
+            throw ScenarioError(issues: issues + [ScenarioIssue(file: fileName, keyPath: "product", kind: .invalid,
+                                                                message: "no product is named and none is registered", allowed: "a product id")])
+        }
+        guard issues.isEmpty else { throw ScenarioError(issues: issues) }
         return try Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
                               ruleOverrides: cli.rules, installsOverride: cli.installs,
                               behaviorCatalogue: catalogues.behavior ?? [], behaviorOverrides: cli.behavior,

@@ -59,8 +59,10 @@ extension ScenarioOverrides {
 
     /// Checks every override and sets the non-rule ones in the checked scenario tree; rule overrides are returned,
     /// to be layered over every arm's rules.
-    func apply(to tree: inout ScenarioValue, product: Product?, catalogue: [RuleParameter]?, behavior: [RuleParameter]? = nil) -> Applied {
+    func apply(to tree: inout ScenarioValue, product: Product?, catalogue: [RuleParameter]?, behavior: [RuleParameter]? = nil,
+               products: [String] = []) -> Applied {
         var cli = ScenarioChecker(file: ScenarioLoader.commandLine, product: product, catalogue: catalogue)
+        cli.products = products
         cli.behavior = behavior
         cli.locates = false
         var applied = Applied()

@@ -7,7 +7,6 @@ public enum ScenarioSchema {
     /// The default first simulated day (a Monday).
     public static let defaultStart = LocalDate(year: 2026, month: 1, day: 5)!
     /// The default product.
-    public static let defaultProduct = Product.scrollOff
     /// The default number of days simulated.
     public static let defaultHorizonDays = 90
     /// The default number of Monte Carlo replications.
@@ -74,8 +73,8 @@ public enum ScenarioSchema {
     /// The whole scenario file.
     public static let scenario: SchemaNode = .map([
         SchemaField("name", .scalar(.identifier, doc: "scenario name"), doc: "scenario name (default: the file name without extension)"),
-        SchemaField("product", .scalar(.choice(Product.allCases.map(\.rawValue)), doc: "product id"),
-                    default: .text(defaultProduct.rawValue), doc: "the product whose rule engine runs"),
+        SchemaField("product", .scalar(.product, doc: "product id"),
+                    doc: "the product whose rule engine runs (default: the registry's first, `habitat list`)"),
         SchemaField("seed", .scalar(.unsigned, doc: "master seed"), default: .unsigned(defaultSeed),
                     doc: "master random seed; `--seed` overrides it"),
         SchemaField("start", .scalar(.date, doc: "first day"), default: .date(defaultStart), doc: "first simulated day, ISO date"),

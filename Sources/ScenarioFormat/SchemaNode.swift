@@ -104,6 +104,8 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
     case boolean
     /// One word of a fixed list.
     case choice([String])
+    /// A product id: one of the products registered with the loader (`ProductCatalogues.productIDs`).
+    case product
     /// An ISO date `YYYY-MM-DD`.
     case date
     /// An IANA time-zone identifier such as `Europe/Berlin`.
@@ -121,6 +123,7 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
         case .positive: return "a number > 0"
         case .boolean: return "true or false"
         case .choice(let c): return "one of " + c.joined(separator: ", ")
+        case .product: return "a product id (`habitat list`)"
         case .date: return "a date YYYY-MM-DD from \(ScenarioChecker.dateYears.lowerBound)-01-01 to \(ScenarioChecker.dateYears.upperBound)-12-31"
         case .timeZone: return "an IANA time-zone identifier such as Europe/Berlin"
         }
@@ -133,7 +136,7 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
         case .integer, .unsigned: return "an integer"
         case .number, .share, .positive: return "a number"
         case .boolean: return "true or false"
-        case .choice: return "a word"
+        case .choice, .product: return "a word"
         case .date: return "a date YYYY-MM-DD"
         case .timeZone: return "a time-zone identifier"
         }

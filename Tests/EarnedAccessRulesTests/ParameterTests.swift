@@ -36,8 +36,8 @@ struct ParameterTests {
         }
         // Every key is documented in the folder's README.
         let readme = (try? String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/EarnedAccessRulesTests/ParameterTests.swift",
-                                                                                with: "Sources/EarnedAccessRules/README.md"), encoding: .utf8)) ?? ""
-        for k in keys { #expect(readme.contains("`\(k)`"), "\(k) missing from Sources/EarnedAccessRules/README.md") }
+                                                                                with: "Sources/Products/EarnedAccess/Rules/README.md"), encoding: .utf8)) ?? ""
+        for k in keys { #expect(readme.contains("`\(k)`"), "\(k) missing from Sources/Products/EarnedAccess/Rules/README.md") }
     }
 
     @Test("Prices: the defaults and the allowed ranges lie inside the seed's ranges (§5 Pricing suggestion)")

@@ -1,5 +1,6 @@
 import Foundation
 import HabitatTestSupport
+import RulesCore
 import ScenarioFormat
 import Simulation
 import Testing
@@ -76,7 +77,7 @@ struct GoldenScenarioTests {
         let scenarioText = try String(contentsOf: file, encoding: .utf8)
         // The core reports every product writes, and the product's own (its descriptor's `reports`).
         let productID = scenarioText.split(separator: "\n").first { $0.hasPrefix("product: ") }.map { String($0.dropFirst(9)) } ?? "scroll-off"
-        let own = try #require(Product(rawValue: productID).flatMap(Products.descriptor), "\(name): product \(productID)").reports
+        let own = try #require(Products.descriptor(Product(rawValue: productID)), "\(name): product \(productID)").reports
         let core = ["activation-funnel.csv", "battery-budget.csv", "decisions.csv", "energy-by-effect.csv", "kpis.csv", "learning.csv", "retention.csv", "revenue.csv", "world-check.csv"]
         #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == (core + own).sorted())
         #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),

@@ -58,7 +58,7 @@ struct ProductDispatchTests {
         }
     }
 
-    @Test(arguments: Product.allCases)
+    @Test(arguments: Products.all.map(\.id))
     func everyCommandDispatchesOrRefuses(_ p: Product) throws {
         let (dir, file) = try Self.scenario(p)
         let out = dir.appendingPathComponent("out")
@@ -74,7 +74,7 @@ struct ProductDispatchTests {
         // size (which exists) when it has none — refused all the same.
         var against = baseline
         if Products.adapter(for: p) == nil {
-            let (sdir, sfile) = try Self.scenario(.scrollOff)
+            let (sdir, sfile) = try Self.scenario(Products.defaultProduct)
             against = sdir.appendingPathComponent("baseline")
             let recorded = try CLIProcess.run(["check", sfile.path, "--baseline", against.path, "--record", "--reason", "dispatch test",
                                                "--threads", "1", "--progress", "never"])
@@ -89,15 +89,25 @@ struct ProductDispatchTests {
                     command: "compare")
     }
 
-    @Test("the registry agrees with the scenario format's product list")
-    func descriptorsAgreeWithProductCases() {
-        #expect(Products.withEngines == [.scrollOff, .earnedAccess])
-        for p in Product.allCases {
-            guard let d = Products.descriptor(p) else { continue }
-            #expect(d.id == p.rawValue)
-            #expect(d.name == p.displayName)
-            #expect(d.seedFile == p.seedFile)
-            #expect(Products.catalogues[p] == d.parameters)
+    @Test("the registry is the one list: products, catalogues, the scenario's product key and the default derive from it")
+    func theRegistryIsTheOneList() throws {
+        #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "earned-access"])
+        #expect(Products.all.map(\.id.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"], "seed order")
+        #expect(Set(Products.all.map(\.id)).count == Products.all.count)
+        let c = Products.catalogues
+        #expect(c.productIDs == Products.all.map(\.id.rawValue))
+        #expect(c.defaultProduct == Products.registered.first.map { Product(rawValue: $0.descriptor.id) })
+        for r in Products.registered {
+            let p = Product(rawValue: r.descriptor.id)
+            #expect(Products.descriptor(p)?.id == r.descriptor.id)
+            #expect(c[p] == r.descriptor.parameters)
+            #expect(c.kpis(of: p) == Products.kpiIDs(p))
+            #expect(Products.all.first { $0.id == p }?.hasEngine == true)
         }
+        // A scenario may name exactly the listed products.
+        let loader = ScenarioLoader(catalogues: c)
+        #expect(throws: ScenarioError.self) { try loader.load(yaml: "product: tiktok\n", fileName: "x.yaml") }
+        for p in Products.withEngines { #expect(try loader.load(yaml: "product: \(p)\n", fileName: "x.yaml").product == p) }
+        #expect(try loader.load(yaml: "name: x\n", fileName: "x.yaml").product == Products.defaultProduct)
     }
 }

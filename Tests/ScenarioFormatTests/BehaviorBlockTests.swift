@@ -13,7 +13,7 @@ struct BehaviorBlockTests {
         RuleParameter("shield.temperature", .number(0.01...100), default: .number(1), "logit temperature",
                       source: .publication("a test paper")),
     ]
-    static let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: TestCatalogue.parameters], behavior: behavior))
+    static let loader = ScenarioLoader(catalogues: ProductCatalogues(["scroll-off": TestCatalogue.parameters], behavior: behavior))
 
     static func load(_ yaml: String, overrides: ScenarioOverrides = .none) throws -> ResolvedScenario {
         try loader.load(yaml: yaml, fileName: "b.yaml", overrides: overrides)
@@ -88,7 +88,7 @@ struct BehaviorBlockTests {
     }
 
     @Test func withoutACatalogueTheBlockAcceptsNoKeys() {
-        let plain = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: TestCatalogue.parameters]))
+        let plain = ScenarioLoader(catalogues: ProductCatalogues(["scroll-off": TestCatalogue.parameters]))
         #expect(throws: ScenarioError.self) { try plain.load(yaml: "behavior:\n  churn.base_hazard: 0.1\n") }
         #expect((try? plain.load(yaml: "name: x\n"))?.behavior.values.isEmpty == true)
     }

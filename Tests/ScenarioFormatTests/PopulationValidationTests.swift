@@ -15,10 +15,10 @@ struct PopulationValidationTests {
             PopulationCatalogue.Parameter(name: "self_efficacy", range: 0...1),
             PopulationCatalogue.Parameter(name: "sleep_hours", range: 3...12),
         ]
-        var c = ProductCatalogues([.scrollOff: TestCatalogue.parameters])
+        var c = TestCatalogue.catalogues
         c.population = PopulationCatalogue(personas: ["general": parameters, "student": parameters], devices: ["iphone-13", "iphone-15"])
-        c.registerKPIs(.scrollOff, ["retention_d30", "download_to_paid"])
-        c.registerKPIs(.nudge, ["tasks_completed_per_day"])
+        c.registerKPIs("scroll-off", ["retention_d30", "download_to_paid"])
+        c.registerKPIs("nudge", ["tasks_completed_per_day"])
         return c
     }()
 
@@ -31,7 +31,7 @@ struct PopulationValidationTests {
         }
     }
 
-    static let products: [Product] = [.scrollOff, .nudge]
+    static let products: [Product] = ["scroll-off", "nudge"]
 
     @Test("a misspelt persona is reported at its line and column with a suggestion", arguments: products)
     func misspeltPersona(product: Product) throws {

@@ -11,7 +11,7 @@ struct ScenarioResolutionTests {
     func defaultsFilled() throws {
         let s = try loader.load(yaml: "product: scroll-off\n", fileName: "Scenarios/baseline.yaml")
         #expect(s.name == "baseline")
-        #expect(s.product == .scrollOff)
+        #expect(s.product == "scroll-off")
         #expect(s.seed == 20_261_122)
         #expect(s.start == LocalDate(year: 2026, month: 1, day: 5))
         #expect(s.horizonDays == 90)
@@ -186,7 +186,7 @@ struct ScenarioFileTests {
         try "product: nudge\nreplications: 2\n".write(to: good, atomically: true, encoding: .utf8)
         let s = try TestCatalogue.loader.load(path: good.path)
         #expect(s.name == "nudge-baseline")
-        #expect(s.product == .nudge)
+        #expect(s.product == "nudge")
         #expect(s.rules.values.isEmpty)
         #expect(s.explain([]).contains("no rule catalogue"))
         #expect(try TestCatalogue.loader.load(yaml: s.yaml) == s)

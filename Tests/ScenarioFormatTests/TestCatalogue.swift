@@ -20,7 +20,19 @@ enum TestCatalogue {
                       source: .publication("RevenueCat 2025")),
     ]
 
-    static let loader = ScenarioLoader(catalogues: ProductCatalogues([.scrollOff: parameters]))
+    /// The five products as the registry lists them (only Scroll Off with a catalogue here).
+    static let products: [ProductListing] = ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"].map {
+        ProductListing(id: Product(rawValue: $0), name: $0, seedFile: "", summary: "", hasEngine: $0 == "scroll-off")
+    }
+
+    /// The made-up catalogue registered for Scroll Off, with the five products listed.
+    static var catalogues: ProductCatalogues {
+        var c = ProductCatalogues(["scroll-off": parameters])
+        c.products = products
+        return c
+    }
+
+    static let loader = ScenarioLoader(catalogues: catalogues)
 
     /// Loads YAML text and returns the error, failing the test if it loads.
     /// Loads a scenario file and returns the error, or nil if it loads.

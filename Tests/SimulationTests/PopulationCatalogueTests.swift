@@ -57,7 +57,7 @@ struct PopulationCatalogueTests {
     @Test("Scroll Off's precision KPIs are its accumulator's")
     func kpis() throws {
         let ids = RunAccumulator<ScrollOffProduct>(horizonDays: 1).kpiValues().map(\.0.id)
-        #expect(Products.catalogues.kpis(of: .scrollOff) == ids)
+        #expect(Products.catalogues.kpis(of: "scroll-off") == ids)
         _ = try loader.load(yaml: "precision: {kpis: {\(ids[0]): 0.1}}", fileName: "k.yaml")
         #expect(throws: ScenarioError.self) { try loader.load(yaml: "precision: {kpis: {\(ids[0])_x: 0.1}}", fileName: "k.yaml") }
     }

@@ -153,3 +153,41 @@ struct ToyProductTests {
         #expect(times[0] == times[1] && times[0].count >= 2)
     }
 }
+
+/// A toy adapter with intents: each task arrival plans a reminder an hour later, carrying the task's number.
+enum RemindingToy: ProductAdapter {
+    typealias Engine = Toy.Engine
+    typealias Metrics = Toy.Metrics
+    enum Intent: Sendable { case remind(task: Int, plannedAt: Instant) }
+    struct State: Sendable { var tasks = 0; var reminded: [Int] = []; var late = 0 }
+    static func initialState() -> State { State() }
+    static func initialTally() -> Counters<Toy.Count> { Counters() }
+    static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.tasks += 1
+        life.schedule(.remind(task: life.state.tasks, plannedAt: now), at: now + .hours(1))
+    }
+    static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard case let .remind(task, plannedAt) = intent else { return }
+        life.state.reminded.append(task)
+        if now != plannedAt + .hours(1) { life.state.late += 1 }
+    }
+    static func finish(_ life: inout PersonLife<Self>) { life.summary.tally[.tasks] = life.state.reminded.count }
+}
+
+@Suite("Adapter intents on the person's queue")
+struct AdapterIntentTests {
+    @Test("an intent comes back at its time with its payload, in the order planned; none past the horizon")
+    func intentsComeBack() throws {
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: ToyProductTests.yaml, fileName: "toy.yaml")
+        let world = try World<RemindingToy>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+        for person in 0..<10 {
+            var life = PersonLife(world: world, person: person, extraProcesses: [Toy.Tasks.self])
+            _ = life.run()
+            #expect(life.state.tasks > 0)
+            #expect(life.state.reminded == Array(1...life.state.reminded.count), "in order, each once")
+            #expect(life.state.late == 0)
+            // Only reminders due before the horizon came back (a task in the last hour has none).
+            #expect(life.state.reminded.count >= life.state.tasks - 1 && life.state.reminded.count <= life.state.tasks)
+        }
+    }
+}

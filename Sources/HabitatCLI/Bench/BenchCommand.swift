@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import ProductRegistry
 import Reports
+import RulesCore
 import ScenarioFormat
 import Simulation
 
@@ -138,7 +140,13 @@ struct KernelBench: ParsableCommand {
 }
 
 extension ProgressMode: ExpressibleByArgument {}
-extension Product: ExpressibleByArgument {}
+extension Product: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard Products.all.contains(where: { $0.id.rawValue == argument }) else { return nil }
+        self.init(rawValue: argument)
+    }
+    public static var allValueStrings: [String] { Products.all.map(\.id.rawValue) }
+}
 
 extension Duration {
     /// The duration in seconds as a floating-point number.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProductRegistry
+import RulesCore
 import ScenarioFormat
 import Simulation
 
@@ -13,7 +14,7 @@ struct RunBench: ParsableCommand {
     )
 
     @Option(help: "The product to simulate (its engine's default rules; the embedded baseline's population).")
-    var product: Product = .scrollOff
+    var product: Product = Products.defaultProduct
 
     @Option(help: "People (installs).")
     var people: Int = 10_000

@@ -21,6 +21,29 @@ public enum Products {
         RegisteredProduct(EarnedAccessAdapter.self),
     ]
 
+    /// The products whose seeds Habitat holds but whose engines are not built yet, in seed order: what `habitat list`
+    /// shows of them and what a scenario naming one is told (exit 2). Each moves to `registered` when built.
+    public static let planned: [ProductListing] = [
+        ProductListing(id: "nudge", name: "Nudge", seedFile: "001_2c48cacf5aaf28c7.txt",
+                       summary: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro", hasEngine: false),
+        ProductListing(id: "lazuri", name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",
+                       summary: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements", hasEngine: false),
+        ProductListing(id: "clavis", name: "Clavis", seedFile: "004_8fa1e69c755a74b3.txt",
+                       summary: "modes with main and temporary keys, lock/unlock by scanning a physical object", hasEngine: false),
+    ]
+
+    /// Every product, with an engine or planned, in seed order (`habitat list`, scenario validation).
+    public static var all: [ProductListing] {
+        let built = registered.map {
+            ProductListing(id: Product(rawValue: $0.descriptor.id), name: $0.descriptor.name, seedFile: $0.descriptor.seedFile,
+                           summary: $0.descriptor.summary, hasEngine: true)
+        }
+        return (built + planned).sorted { $0.seedFile < $1.seedFile }
+    }
+
+    /// The product a scenario that names none runs: the first registered.
+    public static var defaultProduct: Product { Product(rawValue: registered[0].descriptor.id) }
+
     /// The registration of `product`, nil while Habitat has no rule engine for it.
     public static func registration(for product: Product) -> RegisteredProduct? {
         registered.first { $0.descriptor.id == product.rawValue }
@@ -33,7 +56,7 @@ public enum Products {
     public static func descriptor(_ product: Product) -> ProductDescriptor? { adapter(for: product)?.descriptor }
 
     /// Products Habitat can simulate, in seed order.
-    public static var withEngines: [Product] { Product.allCases.filter { adapter(for: $0) != nil } }
+    public static var withEngines: [Product] { all.filter(\.hasEngine).map(\.id) }
 
     /// The product's adapter, or the error every command reports for a product without one (exit 2).
     public static func requireAdapter(_ product: Product) throws(ProductWithoutEngine) -> any ProductAdapter.Type {
@@ -53,7 +76,9 @@ public enum Products {
     /// constants (`BehaviorCatalogue`, the `behavior:` blocks).
     public static var catalogues: ProductCatalogues {
         var c = ProductCatalogues()
-        for p in Product.allCases {
+        c.products = all
+        c.defaultProductOverride = defaultProduct
+        for p in all.map(\.id) {
             if let d = descriptor(p) { c.register(p, d.parameters) }
             if let ids = kpiIDs(p) { c.registerKPIs(p, ids) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 import ScenarioFormat
 
 /// The size of what a scenario asks for — arms × replications × people × days, the reports it will write and the

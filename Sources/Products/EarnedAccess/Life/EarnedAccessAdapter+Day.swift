@@ -81,13 +81,12 @@ extension EarnedAccessAdapter {
     static func settlePaywall(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let shown = life.state.pendingPaywall else { return }
         life.state.pendingPaywall = nil
-        let firstHardWall = shown.trigger == .hardPaywall && !life.state.metHardWall
-        if shown.trigger == .hardPaywall { life.state.metHardWall = true }
-        guard shown.at == now, life.engine.paywallShowing != nil, firstHardWall || life.state.lastPaywallDay != life.dayIndex else {
+        let weighable = life.meetPaywall(hardWall: shown.trigger == .hardPaywall)
+        guard shown.at == now, life.engine.paywallShowing != nil, weighable else {
             if life.engine.paywallShowing != nil { declinePaywall(&life, at: now) }
             return
         }
-        life.state.lastPaywallDay = life.dayIndex
+        life.paywallWeighed()
         let p = life.world.parameters
         var offers: [PlanOffer] = []
         var plans: [ProPlan] = []
@@ -130,9 +129,7 @@ extension EarnedAccessAdapter {
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
         guard let plan = life.engine.plan, plan != .lifetime, life.engine.autoRenew else { return }
         let end = life.engine.periodEnd
-        guard life.state.renewalDecisionFor != end else { return }
-        life.state.renewalDecisionFor = end
-        life.offerDecision(life.engine.inTrial ? .trialKeep : .renewalKeep, moment: end.millisecondsSinceEpoch)
+        guard life.offerKeepDecision(life.engine.inTrial ? .trialKeep : .renewalKeep, periodEnd: end) else { return }
         if life.engine.inTrial, cancelsAtTrialStart(plan, &life) {
             // Sophisticated about their own inertia (issue 26): the trial's one keep-or-cancel is taken now; the trial
             // runs to its end unpaid, and a later paywall may sell again.
@@ -149,10 +146,8 @@ extension EarnedAccessAdapter {
     static func cancelsAtTrialStart(_ plan: ProPlan, _ life: inout PersonLife<Self>) -> Bool {
         guard let months = plan.periodMonths else { return false }
         let monthly = life.world.parameters.price(of: plan).usd / Double(months)
-        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
-                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
         let pKeep = life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
-                                                                   valueFelt: value)
+                                                                   valueFelt: life.valueAtDecision)
         return life.world.purchase.cancelsAtTrialStart(probabilityOfKeeping: pKeep, rng: life.purchases)
     }
 
@@ -164,17 +159,14 @@ extension EarnedAccessAdapter {
         let monthly = life.world.parameters.price(of: plan).usd / Double(months)
         let wtp = life.person.willingnessToPayUSDPerMonth
         // Value weighed now: value felt plus the product's integration into the day (issue 26: a trial builds it).
-        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
-                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
+        let value = life.valueAtDecision
         let inTrial = life.engine.inTrial
         let pKeep = inTrial
             ? life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: wtp, valueFelt: value)
             : life.world.purchase.renewalProbability(plan: months > 1 ? .annual : .monthly, priceUSDPerMonth: monthly, willingnessToPay: wtp,
                                                      valueFelt: value, isFirstRenewal: life.summary.tally.renewals == 0)
-        let outcome = life.world.purchase.keepOrCancel(probabilityOfKeeping: pKeep, rng: life.purchases)
-        let detail = "\(outcome.rawValue) \(plan)\(inTrial ? " (trial)" : "")"
-        life.trace(kind: "renewal-decision", detail: detail, at: now)
-        life.decide(inTrial ? .trialKeep : .renewalKeep, DecisionOutcome(outcome), at: now)
+        let outcome = life.keepOrCancel(inTrial ? .trialKeep : .renewalKeep, probabilityOfKeeping: pKeep,
+                                        detail: "\(plan)\(inTrial ? " (trial)" : "")", at: now)
         if !outcome.keeps { life.send(.cancelAutoRenew, at: now) }
     }
 
@@ -211,10 +203,7 @@ extension EarnedAccessAdapter {
             life.decide(.downgradeChoice, picks ? .pickApps : .autoKeep, at: now)
             if picks { life.send(.keepApps(Array(life.state.apps.prefix(life.world.parameters.freeMaxApps))), at: now) }
         }
-        if let day = life.state.refundDay, life.dayIndex >= day {
-            life.state.refundDay = nil
-            if life.engine.plan != nil, !life.engine.inTrial { life.send(.refund, at: now, phoneInUse: false) }
-        }
+        if life.refundIsDue(), life.engine.plan != nil, !life.engine.inTrial { life.send(.refund, at: now, phoneInUse: false) }
         bookRenewalDecision(&life)
         planDay(&life, day: life.zone.localDate(now), after: now)
         settlePaywall(&life, at: now)

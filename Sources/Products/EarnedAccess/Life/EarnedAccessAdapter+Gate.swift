@@ -11,8 +11,7 @@ extension EarnedAccessAdapter {
         if life.state.leavingByUnblocking { liftRestriction(&life, at: now) }
         guard life.state.apps.contains(app), life.state.waitingUnlock == nil else { return }
         life.summary.tally.counts[.urgesForDistractingApps] += 1
-        life.intendedRestrictedMs += p.sessionLength.milliseconds
-        if let fg = life.foregroundApp, fg != app { life.endSession(fg, at: now) }
+        life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         openApp(app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
         settlePaywall(&life, at: now)
     }
@@ -54,7 +53,7 @@ extension EarnedAccessAdapter {
         }
         var redirect = life.world.choice.redirectStepSeconds
         // The shield itself is an interruption: a habitual or weak urge may be let go before anything else (issue 26).
-        if life.choices.uniform() < life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: life.world.urges.shieldNoticeSeconds) {
+        if life.letsGoAtShield(urge: urge) {
             life.decide(life.engine.gateApp != app ? .shieldChoice : .gateOption, life.engine.gateApp != app ? .letGo : .giveUp, at: now)
             giveUp(app: app, intended: intended, &life, at: now)
             return
@@ -91,11 +90,11 @@ extension EarnedAccessAdapter {
             life.trace(kind: "choice", detail: "\(choice) → \(d)", at: now)
             switch d {
             case .granted:
-                life.person.selfEfficacy.recordLapse()
+                life.recordLapse()
                 startSession(app, urge: urge, intended: intended, &life, at: now)
                 return
             case .questStarted, .emergencyWaitStarted:
-                life.person.selfEfficacy.recordLapse()
+                life.recordLapse()
                 beginWait(app: app, urge: urge, intended: intended, questing: d == .questStarted, &life, at: now)
                 return
             case .paywall:
@@ -118,10 +117,7 @@ extension EarnedAccessAdapter {
             life.engagement.record(.dormantShield)
             return
         }
-        life.person.selfEfficacy.recordWin()
-        life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
-        life.engagement.record(.resistedUrge)
-        life.engagement.record(.minutesSaved(intended.minutes))
+        life.recordWillpowerWin(minutesSaved: intended.minutes)
         cue(.afterShield, &life, at: now)
     }
 

@@ -79,7 +79,7 @@ extension EarnedAccessAdapter {
             if life.summary.tally.counts[.startedTrial] == 1 { life.summary.tally.counts.flag(.trialThenPaid) }
             life.summary.planSegment = "pro"
             // Every first charge — bought outright or a trial converting — may be refunded by the store within days.
-            if let day = life.refundRequestDay(at: t) { life.state.refundDay = day }
+            life.considerRefund(at: t)
         case .subscriptionRenewed(let plan, _):
             life.summary.tally.renewals += 1
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)

@@ -52,7 +52,6 @@ public enum EarnedAccessAdapter: ProductAdapter {
         /// The day_id (04:00 boundary, seed 003 §6) of the install: day 0 of the per-day figures.
         var installDayID = LocalDate(year: 1970, month: 1, day: 1)!
         var habits: [HabitID] = []
-        var lastPaywallDay = -1
         /// The paywall the engine showed and the person has not weighed yet.
         var pendingPaywall: (trigger: PaywallTrigger, at: Instant)?
         /// The app, urge and intended use waiting on a quest or an emergency wait at the gate.
@@ -63,19 +62,15 @@ public enum EarnedAccessAdapter: ProductAdapter {
         /// Reused buffers for the options weighed at a shield.
         var options: [OfferedOption] = []
         var choices: [GateChoice?] = []
-        var refundDay: Int?
-        /// The end of the trial or paid period whose keep-or-cancel decision is booked (once per period: audit
-        /// 2026-11-25 E10 — after the decision ran, the next midnight booked it again and drew it a second time).
-        var renewalDecisionFor: Instant?
         /// The downgrade whose "pick the 3 to keep" prompt the person has answered (a count of downgrades).
         var keepAppsPromptSeen = 0
         /// The person has said "not now" to a paywall, and no longer reaches for the options it guards.
         var declinedPaywall = false
         /// The person leaves by lifting the restriction (modes deleted, apps removed).
         var leavingByUnblocking = false
-        /// The person has met the hard paywall (`paywall.mode` hard) once: the first one, in Home at the end of
-        /// onboarding, is always weighed; later ones at most once a local day, like every paywall.
-        var metHardWall = false
+        /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for (shared with every product that
+        /// sells a subscription).
+        public var subscriber = SubscriberMemory()
     }
 
     public static func initialState() -> PersonState { PersonState() }
@@ -120,3 +115,5 @@ public enum EarnedAccessAdapter: ProductAdapter {
         return [.integer(Int64(e.balance)), .integer(Int64(e.streak)), .text(plan), .text(grants)]
     }
 }
+
+extension EarnedAccessAdapter.PersonState: SubscriberState {}

@@ -12,11 +12,16 @@ extension EarnedAccessEngine: RuleEngine {
     public static var descriptor: ProductDescriptor { earnedAccessDescriptor }
 }
 
+extension Product {
+    /// Earned Access (seed 003), as scenarios name it.
+    public static let earnedAccess: Product = "earned-access"
+}
+
 /// Earned Access as plain data (seed 003).
 let earnedAccessDescriptor: ProductDescriptor = {
     let file = EarnedAccessEngine.seedFile
     return ProductDescriptor(
-        id: "earned-access", name: "Earned Access", seedFile: file,
+        id: Product.earnedAccess.rawValue, name: "Earned Access", seedFile: file,
         summary: "modes shield apps; Focus Bank credits, breathing quests and a daily emergency unlock apps at the Unlock Gate; 04:00 day boundary, carry-over, streak; Free/Pro with a 7-day trial and downgrade",
         parameters: EarnedAccessParameters.catalogue,
         funnel: EarnedAccessFunnel.stages,

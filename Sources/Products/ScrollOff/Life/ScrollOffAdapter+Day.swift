@@ -19,12 +19,10 @@ extension ScrollOffAdapter {
         life.state.pendingPaywall = nil
         // A chip is weighed in the moment it is shown or not at all (it is contextual to the action attempted).
         guard shown.at == now else { return }
-        let firstHardWall = shown.context == .hardPaywall && !life.state.metHardWall
-        if shown.context == .hardPaywall { life.state.metHardWall = true }
-        guard firstHardWall || life.state.lastPaywallDay != life.dayIndex else { return }
+        guard life.meetPaywall(hardWall: shown.context == .hardPaywall) else { return }
         // A subscriber weighs only a higher tier's chip (an upgrade); any other chip is no offer to them.
         if let current = life.engine.plan, !(current.tier == .premium && shown.sku.tier == .pro) { return }
-        life.state.lastPaywallDay = life.dayIndex
+        life.paywallWeighed()
         weighPlans(reason: paywallReason(shown.context), &life, at: now)
     }
 
@@ -33,10 +31,10 @@ extension ScrollOffAdapter {
     /// probability `engagement.plans_view_probability` × 2·value felt, at most once a local day, and not on a day a
     /// chip was already weighed. The plans are weighed as at any paywall (reason `placement`).
     static func maybeViewPlans(_ life: inout PersonLife<Self>, at now: Instant) {
-        guard life.engine.plan == nil, life.state.lastPaywallDay != life.dayIndex, life.state.pendingPaywall == nil else { return }
+        guard life.engine.plan == nil, !life.weighedPaywallToday, life.state.pendingPaywall == nil else { return }
         let p = life.world.plansViewProbability * 2 * life.engagement.perceivedValue
         guard life.sessions.uniform() < p else { return }
-        life.state.lastPaywallDay = life.dayIndex
+        life.paywallWeighed()
         life.trace(kind: "plans", detail: "Plan & Billing viewed (Upgrade)", at: now)
         life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
         weighPlans(reason: .placement, &life, at: now)
@@ -70,7 +68,7 @@ extension ScrollOffAdapter {
         guard d == .subscribed || d == .upgraded else { return }
         bookRenewalDecision(&life)
         // A person may ask the store for a refund within days (D11).
-        if let day = life.refundRequestDay(at: now) { life.state.refundDay = day }
+        life.considerRefund(at: now)
         if plan.tier == .pro, life.features.uniform() < life.person.featureUse.perAppBudgetPropensity { life.state.wantsBudgets = true }
     }
 
@@ -89,9 +87,7 @@ extension ScrollOffAdapter {
     /// change at the next local midnight — never a 30-day month (audit D12: around February the old schedule
     /// decided after the charge).
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
-        guard life.engine.plan != nil, life.engine.autoRenew, life.state.renewalDecisionFor != life.engine.periodEnd else { return }
-        life.state.renewalDecisionFor = life.engine.periodEnd
-        life.offerDecision(.renewalKeep, moment: life.engine.periodEnd.millisecondsSinceEpoch)
+        guard life.engine.plan != nil, life.engine.autoRenew, life.offerKeepDecision(.renewalKeep, periodEnd: life.engine.periodEnd) else { return }
         life.state.renewalDecisionAt = life.engine.periodEnd - .days(1)
         life.schedule(.renewalDecision, at: life.engine.periodEnd - .days(1))
     }
@@ -115,18 +111,13 @@ extension ScrollOffAdapter {
     static func decideRenewal(_ life: inout PersonLife<Self>, at now: Instant) {
         guard let due = life.state.renewalDecisionAt, now >= due else { return }
         life.state.renewalDecisionAt = nil
-        guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
+        guard let plan = life.engine.plan, life.engine.autoRenew, life.keepDecisionIsFor(life.engine.periodEnd),
               now < life.engine.periodEnd else { return }
         let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
-        // Value weighed now: value felt plus the product's integration into the day (issue 26).
-        let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
-                                                        integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
         let pKeep = life.world.purchase.renewalProbability(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
-                                                           willingnessToPay: life.person.willingnessToPayUSDPerMonth, valueFelt: value,
+                                                           willingnessToPay: life.person.willingnessToPayUSDPerMonth, valueFelt: life.valueAtDecision,
                                                            isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40))
-        let outcome = life.world.purchase.keepOrCancel(probabilityOfKeeping: pKeep, rng: life.purchases)
-        life.trace(kind: "renewal-decision", detail: "\(outcome.rawValue) \(plan.sku)", at: now)
-        life.decide(.renewalKeep, DecisionOutcome(outcome), at: now)
+        let outcome = life.keepOrCancel(.renewalKeep, probabilityOfKeeping: pKeep, detail: plan.sku, at: now)
         if !outcome.keeps { life.send(.cancelSubscription, at: now) }
     }
 
@@ -165,10 +156,7 @@ extension ScrollOffAdapter {
         if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
             liftRestriction(&life, at: now)
         }
-        if let day = life.state.refundDay, life.dayIndex >= day {
-            life.state.refundDay = nil
-            if life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }
-        }
+        if life.refundIsDue(), life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }
         if life.state.wantsBudgets, life.engine.tier == .pro { setUpBudgets(&life, at: now) }
         settlePaywall(&life, at: now)
         if life.dayIndex == 30 { life.summary.tally.subscribedAtDay30 = life.engine.plan != nil }

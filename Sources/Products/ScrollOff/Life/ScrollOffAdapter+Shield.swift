@@ -13,8 +13,7 @@ extension ScrollOffAdapter {
         }
         guard life.state.blockedApps.contains(app), life.state.exercise == nil else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
-        life.intendedRestrictedMs += p.sessionLength.milliseconds
-        if let fg = life.foregroundApp, fg != app { life.endSession(fg, at: now) }
+        life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         life.state.sessionUrge = p.urgeIntensity
         switch life.send(.appForeground(app), at: now) {
         case .shieldShown, .curfewShieldShown:
@@ -79,8 +78,7 @@ extension ScrollOffAdapter {
             let scarcity = 1 - min(1, shield.creditsAvailable.seconds / max(1, intended.seconds))
             let context = choiceContext(&life, app: app, urge: urge, scarcity: scarcity, exercise: exercise)
             // The shield itself is an interruption: a habitual or weak urge may be let go before any button (issue 26).
-            if round == 0, let close = life.state.buttons.firstIndex(of: .close),
-               life.choices.uniform() < life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: life.world.urges.shieldNoticeSeconds) {
+            if round == 0, let close = life.state.buttons.firstIndex(of: .close), life.letsGoAtShield(urge: urge) {
                 letGo(app: app, button: close, intended: intended, &life, at: now)
                 return
             }
@@ -109,9 +107,7 @@ extension ScrollOffAdapter {
         life.decide(.shieldChoice, .walkAway, at: now)
         life.send(.appBackground(app), at: now)
         life.trace(kind: "choice", detail: "walk away → shield abandoned", at: now)
-        life.person.selfEfficacy.recordWin()
-        life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
-        life.engagement.record(.resistedUrge)
+        life.recordWillpowerWin(minutesSaved: nil)
     }
 
     /// The urge was let go at the shield (issue 26): the person taps Close, or leaves the shield without it as they
@@ -190,14 +186,11 @@ extension ScrollOffAdapter {
                       _ life: inout PersonLife<Self>, at now: Instant) -> ShieldStep {
         switch d {
         case .willpowerWin:
-            life.person.selfEfficacy.recordWin()
-            life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
-            life.engagement.record(.resistedUrge)
-            life.engagement.record(.minutesSaved(intended.minutes))
+            life.recordWillpowerWin(minutesSaved: intended.minutes)
             cue(.afterShield, &life, at: now)
             return .over
         case .spendStarted, .freePeek, .creditPeek, .tokenUsed:
-            life.person.selfEfficacy.recordLapse()
+            life.recordLapse()
             startSession(app, intended: intended, &life, at: now)
             return .over
         case .mindfulnessPrompted:
@@ -253,9 +246,7 @@ extension ScrollOffAdapter {
         life.send(.mindfulness(e.exercise, .complete(bypassAvoided: avoided)), at: now)
         if e.optsOut { life.send(.setPreference(.mindfulnessAtBypasses(false)), at: now) }
         if avoided {
-            life.person.selfEfficacy.recordWin()
-            life.person.resistHabit.reinforce(onDay: Int64(life.dayIndex))
-            life.engagement.record(.resistedUrge)
+            life.recordWillpowerWin(minutesSaved: nil)
             return
         }
         meetShield(app: e.app, urge: e.urge, intended: e.intended, exercise: .completed, &life, at: now)

@@ -48,7 +48,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     public struct PersonState: Sendable {
         /// Apps the person put on the Blocked list.
         var blockedApps: [AppID] = []
-        var lastPaywallDay = -1
         /// Reused buffers for the options of a shield (no allocation per encounter).
         var options: [OfferedOption] = []
         var buttons: [ShieldChoice] = []
@@ -58,8 +57,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var capRefusedMonth: MonthID?
         /// Shields met today.
         var todayShields = 0
-        /// The end of the subscription period whose keep-or-cancel decision is booked.
-        var renewalDecisionFor: Instant?
         /// When that decision is due; nil once taken. Only this moment draws it (audit 2026-11-25 E1: any scheduled
         /// moment — an exercise's end — used to draw it again).
         var renewalDecisionAt: Instant?
@@ -79,13 +76,11 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var metMindfulness = false
         /// The person decided to leave by unblocking their apps (retried while a cooldown refuses).
         var leavingByUnblocking = false
-        /// The local day on which the person asks the store for a refund of their purchase, if they will.
-        var refundDay: Int?
         /// The person wants Pro's per-app budgets and has not set them up yet.
         var wantsBudgets = false
-        /// The person has met the hard paywall (`paywall.mode` hard) once: the first one, when onboarding finishes, is
-        /// always weighed; later ones at most once a local day, like every paywall.
-        var metHardWall = false
+        /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for (shared with every product that
+        /// sells a subscription).
+        public var subscriber = SubscriberMemory()
     }
 
     /// A mindfulness exercise the person is doing at a shield (seed 000 §3.4 step 4, §4 lengths).
@@ -145,3 +140,5 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         [.integer(life.engine.balance(for: nil).wholeSeconds), .text(life.engine.plan?.description ?? "free")]
     }
 }
+
+extension ScrollOffAdapter.PersonState: SubscriberState {}

@@ -12,12 +12,17 @@ extension ScrollOffEngine: RuleEngine {
     public static var descriptor: ProductDescriptor { scrollOffDescriptor }
 }
 
+extension Product {
+    /// Scroll Off (seed 000), as scenarios name it.
+    public static let scrollOff: Product = "scroll-off"
+}
+
 /// Scroll Off as plain data (seed 000).
 let scrollOffDescriptor: ProductDescriptor = {
     let file = ScrollOffEngine.seedFile
     func seed(_ section: String) -> ParameterSource { .seed(file: file, section: section) }
     return ProductDescriptor(
-        id: "scroll-off", name: "Scroll Off", seedFile: file,
+        id: Product.scrollOff.rawValue, name: "Scroll Off", seedFile: file,
         summary: "earn/spend minutes, tier caps and rollover, cooldowns, hard curfew, bypass ladder, emergency tokens, subscriptions",
         parameters: ScrollOffParameters.catalogue,
         funnel: ScrollOffFunnel.stages,
