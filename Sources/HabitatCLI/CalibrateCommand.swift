@@ -87,10 +87,7 @@ struct CalibrateCommand: ParsableCommand {
                 }
                 return rows
             }
-        } catch let e as CalibrationInputError {
-            ReportRun.fail("habitat: \(e)")
-            throw ExitCode(2)
-        }
+        }   // a CalibrationInputError: exit status 2 (HabitatError)
         let path = out ?? "Reports/\(scenario.name)-calibration"
         let (best, result, seconds) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report in
             let started = ContinuousClock.now

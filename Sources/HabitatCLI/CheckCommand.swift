@@ -57,20 +57,13 @@ struct CheckCommand: ParsableCommand {
         let dir = URL(fileURLWithPath: baseline)
         if let out {
             guard !record else {
-                FileHandle.standardError.write(Data("habitat check: --out writes a check's comparison; with --record the baseline folder is the output\n".utf8))
-                throw ExitCode(2)
+                throw HabitatError.refused("--out writes a check's comparison; with --record the baseline folder is the output")
             }
             do { try SingleFileOutput.check(out, headerLine: Self.outHeaderLine) } catch {
-                FileHandle.standardError.write(Data("habitat check: --out: \(error)\n".utf8))
-                throw ExitCode(2)
+                throw HabitatError.refused("--out: \(error)")
             }
         }
-        do {
-            if record { try recordBaseline(dir) } else { try check(dir) }
-        } catch let e as ComparisonError {
-            FileHandle.standardError.write(Data("habitat check: \(e)\n".utf8))
-            throw ExitCode(2)
-        }
+        if record { try recordBaseline(dir) } else { try check(dir) }   // a ComparisonError: exit status 2 (HabitatError)
     }
 
     /// The size flags a baseline was recorded with, for the re-record hint.
@@ -122,7 +115,7 @@ struct CheckCommand: ParsableCommand {
                 print("  first difference: \(d)")
                 print("  Something other than the rule parameters changed the simulation (engine code, behaviour model, tool).")
                 print("  If that is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
-                throw ExitCode(1)
+                throw HabitatError.checkFailed
             }
             print("PASS (exact) \(name): all \(files.count) reports byte-identical (scenario hash \(scenario.scenarioHash)).")
             return
@@ -161,7 +154,7 @@ struct CheckCommand: ParsableCommand {
         print("FAIL (statistical) \(name): \(moved.count) KPI(s) moved beyond tolerance:")
         for m in moved { print("  \(m)") }
         print("If the change is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
-        throw ExitCode(1)
+        throw HabitatError.checkFailed
     }
 
     /// Writes the check's comparison to `--out` (when given): one row per KPI and arm, the baseline as the control.
@@ -174,12 +167,7 @@ struct CheckCommand: ParsableCommand {
             let keys = ReportKeys(scenario: scenario, arm: c.arm, replication: nil, product: product)
             table.append(c.row(keys) + [.optional(m.allowed, decimals: 6), .text(m.beyondTolerance ? "true" : "false"), .text(mode)])
         }
-        do {
-            try SingleFileOutput.write(table.text, to: out, headerLine: Self.outHeaderLine)
-        } catch let e as FileSystemError {
-            FileHandle.standardError.write(Data("habitat check: \(e)\n".utf8))
-            throw ExitCode(1)
-        }
+        try SingleFileOutput.write(table.text, to: out, headerLine: Self.outHeaderLine)   // a full disk: exit status 1
         print("Comparison written to \(out) (page: make plots RUN=\(out))")
     }
 }

@@ -40,10 +40,9 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let headerLine = CSVTable(header: ExperimentComparison.header).headerLine
         do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
-            FileHandle.standardError.write(Data("habitat compare: --out: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw HabitatError.refused("--out: \(error)")
         }
-        do {
+        do {   // a ComparisonError (a run folder that cannot be read, an unknown arm): exit status 2 (HabitatError)
             let runA = try FinishedRun(directory: URL(fileURLWithPath: a))
             let runB = try b.map { try FinishedRun(directory: URL(fileURLWithPath: $0)) } ?? runA
             for (dir, run) in [(a, runA), (b ?? a, runB)] { try Self.requireEngine(of: run, in: dir) }
@@ -69,21 +68,14 @@ struct CompareCommand: ParsableCommand {
             let keys = ReportKeys(scenario: runB.manifest.scenarioName, arm: labelB, replication: nil,
                                   product: Self.product(of: runB))
             for c in comparisons { table.append(c.row(keys)) }
-            do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as FileSystemError {
-                FileHandle.standardError.write(Data("habitat compare: \(e)\n".utf8))
-                throw ExitCode(1)
+            do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
+                throw HabitatError.refused("--out: \(e)")
             }
             print("\(labelB) − \(labelA): " + (paired
                 ? "paired (same seed and population: replication r of both simulated the same people)"
                 : "unpaired (different seed or population: the people differ, so only Welch's interval applies)"))
             print(ExperimentPrinter.render(comparisons))
             print("Written to \(out)")
-        } catch let e as ComparisonError {
-            FileHandle.standardError.write(Data("habitat compare: \(e)\n".utf8))
-            throw ExitCode(2)
-        } catch let e as OutputRefused {
-            FileHandle.standardError.write(Data("habitat compare: --out: \(e)\n".utf8))
-            throw ExitCode(2)
         }
     }
 

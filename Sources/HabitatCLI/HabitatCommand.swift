@@ -21,13 +21,23 @@ public struct HabitatCommand: ParsableCommand {
     static let usageStatus: Int32 = 2
 
     /// The process entry point: installs the signal handlers, then parses and runs the command. Usage errors exit
-    /// with status 2, as the help says.
+    /// with status 2, as the help says; `--help` and `--version` are argument-parser's.
+    ///
+    /// The one place an error is written: whatever the command throws is printed once, as `HabitatError.report`
+    /// says (`habitat: …`, or a scenario's diagnostics), and becomes the exit status.
     public static func start() {
         StopRequest.installInterruptHandler()
         let arguments = joinNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            guard isOwn(type(of: command)) else { return try command.run() }   // argument-parser's `help`
+            do {
+                try command.run()
+            } catch let error where !(error is CleanExit) {   // CleanExit: a command group's help, argument-parser's
+                let (message, status) = HabitatError.report(error)
+                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                Foundation.exit(status)
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
@@ -37,6 +47,12 @@ public struct HabitatCommand: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// Whether `command` is one of Habitat's commands, not one argument-parser adds (`help`, `--help`), whose
+    /// errors are argument-parser's to print.
+    static func isOwn(_ command: ParsableCommand.Type, in root: ParsableCommand.Type = HabitatCommand.self) -> Bool {
+        command == root || root.configuration.subcommands.contains { isOwn(command, in: $0) }
     }
 
     /// `--people -1` reads `-1` as an option and says "missing value"; a negative number right after an option

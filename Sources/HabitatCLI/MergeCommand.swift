@@ -35,19 +35,14 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let set: ShardSet
-        do { set = try ShardSet(paths: shards) } catch {
-            ReportRun.fail("habitat merge: \(error)")
-            throw ExitCode(2)
-        }
+        let set = try ShardSet(paths: shards)   // a ShardRefused: exit status 2 (HabitatError)
         let source = "\(set.folders[0].path)/manifest.json (resolved_scenario)"
         let scenario: ResolvedScenario
         do {
             scenario = try ScenarioLoader(catalogues: Products.catalogues, allowLarge: true)
                 .load(yaml: set.manifest.resolvedScenario, fileName: source, overrides: ScenarioOverrides(outputDir: out))
         } catch {
-            ReportRun.fail("habitat merge: the shards' scenario cannot be loaded:\n\(error)")
-            throw ExitCode(2)
+            throw HabitatError.refused("the shards' scenario cannot be loaded:\n\(error)")
         }
         try ReportRun.requireEngine(scenario, scenarioFile: source)
         let dir = URL(fileURLWithPath: out)

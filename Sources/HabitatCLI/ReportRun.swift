@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import ProductRegistry
 import Reports
@@ -8,11 +7,11 @@ import Simulation
 
 /// Runs a resolved scenario into an atomically written report directory — what `run` and `check` share.
 ///
-/// Errors are written to stderr and become exit codes: 2 for a product without an engine, an invalid population, a
-/// run too large for the machine or a destination Habitat must not replace (all refused before any simulation);
-/// 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP) for an interruption; 1 for a run that failed (a broken
-/// engine invariant, a full disk). On any error the previous report at `dir` is left as it was and no staging
-/// folder remains.
+/// Errors are thrown as `HabitatError`s (printed once by `HabitatCommand.start()`): 2 for a product without an engine,
+/// an invalid population, a run too large for the machine or a destination Habitat must not replace (all refused
+/// before any simulation); 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP) for an interruption; 1 for a run
+/// that failed (a broken engine invariant, a full disk). On any error the previous report at `dir` is left as it was
+/// and no staging folder remains.
 enum ReportRun {
     /// - Parameters:
     ///   - shownPath: the destination as the user gave it, for messages.
@@ -71,15 +70,13 @@ enum ReportRun {
                               threads: Int, progress: ProgressMode, allowLarge: Bool) throws -> (totals: (people: Int, personDays: Int, events: Int), seconds: Double) {
         let file = scenarioFile ?? DefaultScenario.fileName
         if scenario.precision != nil {
-            fail("habitat: \(file): --shard cannot split a run with a precision target (precision: replications are added until "
-                 + "a half-width is met, which needs every person's results after each replication). Run it whole, or remove "
-                 + "`precision` and give a fixed number of replications to shard it")
-            throw ExitCode(2)
+            throw HabitatError.refused("\(file): --shard cannot split a run with a precision target (precision: replications are added until "
+                + "a half-width is met, which needs every person's results after each replication). Run it whole, or remove "
+                + "`precision` and give a fixed number of replications to shard it")
         }
         try requireEngine(scenario, scenarioFile: scenarioFile)
         if !allowLarge, let refusal = RunSize(scenario, threads: threads, shards: shard.count).refusal {
-            fail("habitat: \(file): shard \(shard): \(refusal)")
-            throw ExitCode(2)
+            throw HabitatError.refused("\(file): shard \(shard): \(refusal)")
         }
         return try writeFolder(dir, kind: .shard, shownPath: shownPath) { report in
             let run = try Products.run(scenario, threads: threads)
@@ -99,25 +96,22 @@ enum ReportRun {
         }
     }
 
-    /// Runs `body`, printing an error as one line and turning it into the exit status the help documents: 2 for a
-    /// destination Habitat will not write, 128 + the signal for an interruption, 1 for anything else.
+    /// Runs `body`, giving its errors the exit status the help documents for a folder being written: 2 for a
+    /// destination Habitat will not write (or a shard `merge` refuses), 128 + the signal for an interruption, 1 for
+    /// anything else — a failed run, whatever the error would mean elsewhere.
     static func exitStatus<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let e as ExitCode {
+        } catch let e as HabitatError {
             throw e
-        } catch let interrupted as RunInterrupted {
-            fail("habitat: \(interrupted)")
-            throw ExitCode(interrupted.exitStatus)
+        } catch let e as RunInterrupted {
+            throw HabitatError(e)
+        } catch let e as ShardRefused {
+            throw HabitatError(e)
         } catch let refused as OutputRefused {
-            fail("habitat: \(refused)")
-            throw ExitCode(2)
-        } catch let refused as ShardRefused {
-            fail("habitat merge: \(refused)")
-            throw ExitCode(2)
+            throw HabitatError.refused("\(refused)")
         } catch {
-            fail("habitat: \(error)")
-            throw ExitCode(1)
+            throw HabitatError.failed("\(error)")
         }
     }
 
@@ -127,22 +121,21 @@ enum ReportRun {
         try requireEngine(scenario, scenarioFile: scenarioFile)
         if let descriptor = Products.descriptor(scenario.product) {
             for warning in ProductContract.unexercisedArmWarnings(scenario, descriptor) {
-                fail("\(scenarioFile ?? DefaultScenario.fileName): warning: \(warning)")
+                warn("\(scenarioFile ?? DefaultScenario.fileName): warning: \(warning)")
             }
         }
         if !allowLarge, let refusal = RunSize(scenario, threads: threads).refusal {
-            fail("habitat: \(scenarioFile ?? DefaultScenario.fileName): \(refusal)")
-            throw ExitCode(2)
+            throw HabitatError.refused("\(scenarioFile ?? DefaultScenario.fileName): \(refusal)")
         }
     }
 
     /// Refuses, with exit 2, a scenario whose product has no rule engine in this version (every command).
     static func requireEngine(_ scenario: ResolvedScenario, scenarioFile: String?) throws {
         do { _ = try Products.requireAdapter(scenario.product) } catch {
-            fail("habitat: \(scenarioFile ?? DefaultScenario.fileName): \(error)")
-            throw ExitCode(2)
+            throw HabitatError.refused("\(scenarioFile ?? DefaultScenario.fileName): \(error)")
         }
     }
 
-    static func fail(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+    /// Writes a warning (`file: warning: …`) to stderr; the run goes on. Errors are thrown (`HabitatError`).
+    static func warn(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 }

@@ -87,26 +87,24 @@ struct ScenarioOptions: ParsableArguments {
         + "rules.<parameter>, or a scalar such as start. Applies to every arm; checked like the file.", valueName: "KEY=VALUE"))
     var set: [String] = []
 
-    /// `--set` as key → value text; a malformed assignment is printed and becomes exit status 2.
+    /// `--set` as key → value text; a malformed assignment is refused (exit status 2).
     func assignments() throws -> [String: String] {
         var values: [String: String] = [:]
         for a in set {
             guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
-                FileHandle.standardError.write(Data("\(ScenarioLoader.commandLine): error: --set '\(a)' is not KEY=VALUE (e.g. --set behavior.churn.base_hazard=0.1)\n".utf8))
-                throw ExitCode(2)
+                throw HabitatError.diagnostic(file: ScenarioLoader.commandLine, "--set '\(a)' is not KEY=VALUE (e.g. --set behavior.churn.base_hazard=0.1)")
             }
             let key = a[..<eq].trimmingCharacters(in: .whitespaces), value = a[a.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             if values[key] != nil {
-                FileHandle.standardError.write(Data("\(ScenarioLoader.commandLine): error: --set \(key) is given twice\n".utf8))
-                throw ExitCode(2)
+                throw HabitatError.diagnostic(file: ScenarioLoader.commandLine, "--set \(key) is given twice")
             }
             values[key] = value
         }
         return values
     }
 
-    /// Loads the scenario (or the embedded default) with the command line's overrides; a bad scenario is printed
-    /// and becomes exit status 2.
+    /// Loads the scenario (or the embedded default) with the command line's overrides; a bad scenario is refused
+    /// with its diagnostics (exit status 2).
     func load(outputDir: String? = nil, allowLarge: Bool = false) throws -> ResolvedScenario {
         let overrides = ScenarioOverrides(seed: seed, replications: replications, people: people, days: days, outputDir: outputDir,
                                           values: try assignments())
@@ -115,8 +113,7 @@ struct ScenarioOptions: ParsableArguments {
             if let scenario { return try loader.load(path: scenario, overrides: overrides) }
             return try loader.load(yaml: DefaultScenario.yaml, fileName: DefaultScenario.fileName, overrides: overrides)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            throw HabitatError.diagnostics(error)
         }
     }
 
@@ -130,8 +127,7 @@ struct ScenarioOptions: ParsableArguments {
         do {
             return try ScenarioLoader(catalogues: Products.catalogues).load(path: path, overrides: overrides)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            throw HabitatError.diagnostics(error)
         }
     }
 }
@@ -251,30 +247,18 @@ struct TraceCommand: ParsableCommand {
         let scenario = try options.load()
         try ReportRun.requireEngine(scenario, scenarioFile: options.shownFile)
         guard (1...scenario.replications).contains(replication) else {
-            ReportRun.fail("habitat: --replication \(replication) is out of range; allowed 1…\(scenario.replications)")
-            throw ExitCode(2)
+            throw HabitatError.refused("--replication \(replication) is out of range; allowed 1…\(scenario.replications)")
         }
         let headerLine = Products.traceHeaderLine(scenario.product) ?? ""
         if let out {
             do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
-                ReportRun.fail("habitat: --out: \(error)")
-                throw ExitCode(2)
+                throw HabitatError.refused("--out: \(error)")
             }
         }
-        let table: CSVTable
-        do {
-            table = try Products.run(scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
-        } catch let e as TraceError {
-            ReportRun.fail("habitat: \(e)")
-            throw ExitCode(2)
-        }
+        let table = try Products.run(scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
         guard let out else { print(table.text, terminator: ""); return }
         do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
-            ReportRun.fail("habitat: --out: \(e)")
-            throw ExitCode(2)
-        } catch {
-            ReportRun.fail("habitat: \(error)")
-            throw ExitCode(1)
+            throw HabitatError.refused("--out: \(e)")
         }
     }
 

@@ -35,11 +35,10 @@ struct ValidateCommand: ParsableCommand {
             let descriptor = Products.descriptor(resolved.product)!
             let size = RunSize(resolved, threads: PersonParallelRunner.defaultThreads)
             if !allowLarge, let refusal = size.refusal {
-                FileHandle.standardError.write(Data("\(scenario): error: \(refusal)\n".utf8))
-                throw ExitCode(2)
+                throw HabitatError.diagnostic(file: scenario, refusal)
             }
             for warning in ProductContract.unexercisedArmWarnings(resolved, descriptor) {
-                FileHandle.standardError.write(Data("\(scenario): warning: \(warning)\n".utf8))
+                ReportRun.warn("\(scenario): warning: \(warning)")
             }
             print(resolved.yaml, terminator: resolved.yaml.hasSuffix("\n") ? "" : "\n")
             print("# scenario_hash: \(resolved.scenarioHash)")
@@ -52,11 +51,10 @@ struct ValidateCommand: ParsableCommand {
                 print("")
                 print(resolved.explainBehavior(), terminator: "")
             }
-        } catch let e as ExitCode {
+        } catch let e as HabitatError {
             throw e
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
+            throw HabitatError.diagnostics(error)
         }
     }
 }
