@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Behavior
+import Reports
 import ScenarioFormat
 import Simulation
 
@@ -11,7 +12,14 @@ struct ListCommand: ParsableCommand {
         abstract: "List the products, personas and example scenarios that ship with Habitat."
     )
 
+    @Option(help: "text (for people) or csv (the products only, for scripts: product,name,seed,engine,adapter).")
+    var format: ListFormat = .text
+
     func run() throws {
+        if format == .csv {
+            print(Self.productsCSV.text, terminator: "")
+            return
+        }
         print("Products (product: key in a scenario):")
         for p in Product.allCases {
             let status = Products.descriptor(p).map { "engine ready, \($0.parameters.count) rule parameters" } ?? "no engine yet"
@@ -35,6 +43,24 @@ struct ListCommand: ParsableCommand {
         if scenarios.isEmpty { print("  (none)") }
         for s in scenarios { print("  \(s.lastPathComponent)") }
     }
+
+    /// Every product, one row each: its key, name, seed file, whether it has an engine, and its adapter's type as
+    /// Swift names it without modules (e.g. `ScrollOffAdapter<ScrollOffEngine>`; empty without an engine). The speed
+    /// gate (Benchmarks/speed_gate.py) reads this to measure every product and to find its specialised event loop.
+    static var productsCSV: CSVTable {
+        var t = CSVTable(header: ["product", "name", "seed", "engine", "adapter"])
+        for p in Product.allCases {
+            let adapter = Products.adapter(for: p)
+            t.append([.text(p.rawValue), .text(p.displayName), .text(p.seedFile), .flag(adapter != nil),
+                      adapter.map { .text(String(describing: $0)) } ?? .empty])
+        }
+        return t
+    }
+}
+
+/// The output of `habitat list`.
+enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, csv
 }
 
 /// Finds the example scenarios shipped in the repository's `Scenarios/` folder.

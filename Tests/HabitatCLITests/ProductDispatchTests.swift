@@ -88,6 +88,20 @@ struct ProductDispatchTests {
                     command: "compare")
     }
 
+    @Test("list --format csv names every product, whether it has an engine, and its adapter (read by the speed gate)")
+    func listCSVNamesEachProductsAdapter() throws {
+        let r = try CLIProcess.run(["list", "--format", "csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "product,name,seed,engine,adapter")
+        #expect(lines.dropFirst().map { String($0.prefix { $0 != "," }) } == Product.allCases.map(\.rawValue))
+        for p in Product.allCases {
+            let adapter = Products.adapter(for: p).map { String(describing: $0) } ?? ""
+            #expect(lines.contains("\(p.rawValue),\(p.displayName),\(p.seedFile),\(adapter.isEmpty ? "false" : "true"),\(adapter)"))
+        }
+        #expect(lines.contains("scroll-off,Scroll Off,\(Product.scrollOff.seedFile),true,ScrollOffAdapter<ScrollOffEngine>"))
+    }
+
     @Test("the registry agrees with the scenario format's product list")
     func descriptorsAgreeWithProductCases() {
         #expect(Products.withEngines == [.scrollOff, .earnedAccess])
