@@ -7,7 +7,7 @@ BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
 setup:
@@ -26,6 +26,16 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
 	fi
 	@command -v chromium >/dev/null || { echo "setup: chromium still missing"; exit 1; }
+	@if ! command -v valgrind >/dev/null 2>&1; then \
+		echo "setup: installing valgrind (the speed gate counts instructions with callgrind) with apt-get"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind >/dev/null; \
+	fi
+	@command -v valgrind >/dev/null || { echo "setup: valgrind still missing"; exit 1; }
+	@if ! command -v strip >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then \
+		echo "setup: installing binutils (strip and nm, for the speed gate) with apt-get"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq binutils >/dev/null; \
+	fi
+	@command -v strip >/dev/null && command -v nm >/dev/null || { echo "setup: strip or nm (binutils) still missing"; exit 1; }
 	@if ! python3 -c 'import ray, habitat_ray' 2>/dev/null; then \
 		echo "setup: installing Ray and the habitat-ray launcher (Distributed/requirements.txt) with pip"; \
 		python3 -m pip install -q --disable-pip-version-check -r Distributed/requirements.txt && \
@@ -52,6 +62,7 @@ test: setup
 	$(MAKE) --no-print-directory notebooks pages HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory test-distributed HABITAT=.build/debug/habitat
 	$(MAKE) --no-print-directory bench-check
+	$(MAKE) --no-print-directory speed-gate
 	$(MAKE) --no-print-directory fuzz-smoke
 
 ## notebook-runs: four small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
@@ -132,6 +143,14 @@ bench-kernel: build $(PEER_C)
 ## trajectory as the SimPy reference (small sizes, about a second; part of make test, skips SimPy cleanly).
 bench-check: $(PEER_C)
 	$(PYTHON) Benchmarks/check_trajectories.py $(PEER_C)
+
+## speed-gate: instructions per simulated person-day of every product (callgrind, 300 people × 56 days, one thread)
+## against Benchmarks/instructions.csv — more than 5 % more fails — and every product's specialised event loop in the
+## release build (Benchmarks/README.md, "The speed gate"; about a minute). A cost that is meant is recorded in the same
+## commit: make speed-gate REASON="why it changed" (REASON is read from the command line only, never the environment).
+speed-gate:
+	$(SWIFT) build -c release --product habitat
+	python3 Benchmarks/speed_gate.py $(BIN) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
 
 ## bench-run: the full simulation's speed (person-days/s) and peak memory.
 bench-run: build

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Behavior
 import ProductRegistry
+import Reports
 import RulesCore
 import ScenarioFormat
 import Simulation
@@ -13,7 +14,14 @@ struct ListCommand: ParsableCommand {
         abstract: "List the products, personas and example scenarios that ship with Habitat."
     )
 
+    @Option(help: "text (for people) or csv (the products only, for scripts: product,name,seed,engine,adapter).")
+    var format: ListFormat = .text
+
     func run() throws {
+        if format == .csv {
+            print(Self.productsCSV.text, terminator: "")
+            return
+        }
         print("Products (product: key in a scenario):")
         for p in Products.all {
             let status = Products.descriptor(p.id).map { "engine ready, \($0.parameters.count) rule parameters" } ?? "no engine yet"
@@ -37,6 +45,23 @@ struct ListCommand: ParsableCommand {
         if scenarios.isEmpty { print("  (none)") }
         for s in scenarios { print("  \(s.lastPathComponent)") }
     }
+
+    /// Every product, one row each: its key, name, seed file, whether it has an engine, and its adapter's type as
+    /// Swift names it without modules (e.g. `ScrollOffAdapter<ScrollOffEngine>`; empty without an engine). The speed
+    /// gate (Benchmarks/speed_gate.py) reads this to measure every product and to find its specialised event loop.
+    static var productsCSV: CSVTable {
+        var t = CSVTable(header: ["product", "name", "seed", "engine", "adapter"])
+        for p in Products.all {
+            let adapter = Products.registration(for: p.id)?.adapterTypeName
+            t.append([.text(p.id.rawValue), .text(p.name), .text(p.seedFile), .flag(p.hasEngine), adapter.map { .text($0) } ?? .empty])
+        }
+        return t
+    }
+}
+
+/// The output of `habitat list`.
+enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, csv
 }
 
 /// Finds the example scenarios shipped in the repository's `Scenarios/` folder.

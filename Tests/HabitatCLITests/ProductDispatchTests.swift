@@ -89,6 +89,20 @@ struct ProductDispatchTests {
                     command: "compare")
     }
 
+    @Test("list --format csv names every product, whether it has an engine, and its adapter (read by the speed gate)")
+    func listCSVNamesEachProductsAdapter() throws {
+        let r = try CLIProcess.run(["list", "--format", "csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "product,name,seed,engine,adapter")
+        #expect(lines.dropFirst().map { String($0.prefix { $0 != "," }) } == Products.all.map(\.id.rawValue))
+        for p in Products.all {
+            let adapter = Products.registration(for: p.id)?.adapterTypeName ?? ""
+            #expect(lines.contains("\(p.id),\(p.name),\(p.seedFile),\(p.hasEngine),\(adapter)"))
+        }
+        #expect(lines.contains { $0.hasPrefix("scroll-off,Scroll Off,") && $0.hasSuffix(",true,ScrollOffAdapter<ScrollOffEngine>") })
+    }
+
     @Test("the registry is the one list: products, catalogues, the scenario's product key and the default derive from it")
     func theRegistryIsTheOneList() throws {
         #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "earned-access"])
