@@ -9,11 +9,11 @@ HABITAT is an unstripped release build (`swift build -c release --product habita
 lists with an engine (`habitat list --format csv`):
 
 1. The specialisation check: the binary must hold the compiler's specialised copy, for the product's adapter, of the
-   life's event loop (`PersonLife.run()`) and of the run's entry points that carry an `@_specialize` line per product
-   (`SimulationRun.simulate(progress:)`, `.simulateShard`, `.merge`). A forgotten line leaves the generic code, with
-   metadata look-ups and witness calls per event (6.6× the wall time in the review of issue 26; 2.55× the instructions
-   per person-day when Earned Access's lines were taken out for issue 27). Matched on the adapter's
-   type name (`ScrollOffAdapter<ScrollOffEngine>`), not on its module.
+   life's event loop (`PersonLife.run()`) and of the run's hot path (`SimulationRun.livePeople`, the body of the
+   `LifeKernel` the registry makes for each product). Without them a run goes through generic code, with metadata
+   look-ups and witness calls per event (6.6× the wall time in the review of issue 26; 2.55× the instructions per
+   person-day when Earned Access's specialisation was taken out). Matched on the adapter's type name
+   (`ScrollOffAdapter<ScrollOffEngine>`), not on its module.
 2. The instruction count: `habitat bench run --product P --people 300 --days 56 --threads 1` under callgrind, on a
    copy without debug information (`strip --strip-debug`: valgrind 3.19 cannot read Swift 6.3's; the symbols stay,
    so the profiles kept in .build/speed-gate/ name the functions), with a fixed environment
@@ -47,14 +47,13 @@ PEOPLE, DAYS = 300, 56
 TOLERANCE = 0.05
 COLUMNS = ["product", "people", "days", "person_days", "events", "instructions", "instructions_per_person_day",
            "build", "toolchain", "recorded", "reason"]
-# The functions that must exist specialised for every product's adapter: the life's event loop, and the generic
-# entry points `any ProductRun` reaches, each of which lists the products in `@_specialize(where Adapter == …)`.
-# Each is matched as the end of the demangled function's qualified name (modules and enclosing types may vary).
+# The functions that must exist specialised for every product's adapter: the life's event loop and the run's hot
+# path, which the registry's `RegisteredProduct(Adapter.self)` specialises through `LifeKernel`
+# (docs/ARCHITECTURE.md, "Speed across modules"). Each is matched as the end of the demangled function's qualified
+# name (modules and enclosing types may vary).
 SPECIALISED = [
     ("PersonLife.run()", "PersonLife.run()", "the life's event loop"),
-    ("SimulationRun.simulate(progress:", "SimulationRun.simulate(progress:)", "a whole run's entry point, Sources/Simulation/Run/SimulationRun.swift"),
-    ("SimulationRun.simulateShard(", "SimulationRun.simulateShard(…)", "a shard's entry point, Sources/Simulation/Shard/SimulationRun+Shard.swift"),
-    ("SimulationRun.merge(", "SimulationRun.merge(…)", "the merge of shards, Sources/Simulation/Shard/SimulationRun+Shard.swift"),
+    ("SimulationRun.livePeople(", "SimulationRun.livePeople(…)", "a run's hot path, made by the registry's LifeKernel"),
 ]
 # The environment of the measured runs: nothing from the caller's (its size and contents move the count a little).
 RUN_ENV = {"PATH": "/usr/bin:/bin", "SWIFT_DETERMINISTIC_HASHING": "1", "LC_ALL": "C"}
