@@ -697,6 +697,7 @@ def screenshot(tab: Tab, path: Path) -> tuple[int, int]:
     data = base64.b64decode(tab.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
                                                                 "clip": clip}, timeout=30)["data"])
     path.write_bytes(data)
+    report_spec.set_report_mode(path)   # the mode of the CSVs beside it
     width, height = struct.unpack(">II", data[16:24])
     return width, height
 

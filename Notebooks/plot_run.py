@@ -7,7 +7,7 @@ A `habitat calibrate` folder (one holding calibration.csv) gets its calibration 
 check instead.
 
 PNGs go to RUN_DIR/plots/ unless --out says otherwise, one per chart of the report specification
-(docs/report-spec.json), named after the chart; the run's page, RUN_DIR/report.html
+(docs/report-spec.json), named after the chart, with the mode of the run's CSVs; the run's page, RUN_DIR/report.html
 (report_page.py), is written too. Figures without data are skipped with a note saying why, from the specification:
 experiment without arms, forecast without an acquisition curve, a product's own reports in another product's run.
 """
@@ -59,6 +59,7 @@ def save(fig, name: str, out: Path) -> bool:
         return False
     path = out / f"{name}.png"
     fig.savefig(path, dpi=110)
+    hp.spec.set_report_mode(path)
     print(f"  wrote {path}")
     return True
 

@@ -16,6 +16,8 @@ with consumables) → unlocks (Earned Access) → battery and energy → arms ag
 forecast (runs with an acquisition curve); a section is left out when the run lacks its file. Targets are those the
 run's files carry. An arm selector filters charts and tables where there are arms.
 
+The page is written with the mode the CSVs beside it have (0644 under the usual umask).
+
 The page is written beside the reports and replaces only a page this script wrote (it carries a generator mark);
 any other `report.html` is refused (exit 2).
 """
@@ -667,7 +669,8 @@ def plotly_bundle() -> str:
 
 
 def write_text_safely(path: Path, text: str) -> None:
-    """Writes `path` atomically; refuses to replace a file this script did not write, a link or a folder."""
+    """Writes `path` atomically, with the mode Habitat's CSVs get (`report_spec.report_file_mode`); refuses to
+    replace a file this script did not write, a link or a folder."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise PageError(f"{path}: exists and is not a regular file; Habitat will not replace it")
     if path.exists():
@@ -677,6 +680,7 @@ def write_text_safely(path: Path, text: str) -> None:
             raise PageError(f"{path}: exists and was not written by Habitat's report page; move it away first")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        spec.set_report_mode(tmp, fd)   # mkstemp makes it 0600: give it the CSVs' mode (0644 under umask 022)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

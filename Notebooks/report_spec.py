@@ -11,6 +11,7 @@ Standard library only (browser_check.py uses it too).
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -144,3 +145,32 @@ def output_columns(output_id: str) -> list[str]:
     o = output(output_id)
     return header(by_name()[o["columns_of"]]) + [c["name"] for c in o["extra_columns"]]
 
+
+# --- How report files are written ------------------------------------------------------------------------------
+
+
+def report_file_mode() -> int:
+    """The mode Habitat's Swift writer gives the CSVs (`open(…, 0o644)` under the process umask): 0644 under the
+    usual umask 022. report.html, comparison pages, PNGs and screenshots are given the same."""
+    return 0o644 & ~current_umask()
+
+
+def current_umask() -> int:
+    """The process umask (read from /proc where it is shown, else set and restored)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def set_report_mode(path, fd: int | None = None) -> None:
+    """Gives a file Habitat's Python writes the mode of the CSVs beside it (see `report_file_mode`)."""
+    if fd is not None:
+        os.fchmod(fd, report_file_mode())
+    else:
+        os.chmod(path, report_file_mode())

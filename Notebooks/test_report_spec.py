@@ -12,13 +12,16 @@
 - a target is drawn only where the run's own file carries it, whatever the product: funnel step targets, retention
   targets from kpis.csv, the token-share ceiling, battery budgets; no forecast target line (no file carries one);
 - a money column added to revenue.csv is one change, to the specification: the page and the PNG then show it;
+- the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general).
 
 Runs on copies of the committed baselines (Reports/baselines/*), some CSVs edited in the copy.
 """
 from __future__ import annotations
 
 import ast
+import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -326,6 +329,36 @@ def check_new_money_column(work: Path) -> None:
         hp.plt.close("all")
 
 
+# --- File modes -------------------------------------------------------------------------------------------------
+
+
+def check_modes(work: Path) -> None:
+    run = work / "modes"
+    shutil.copytree(BASELINES / "scroll-off-baseline", run)
+    old = os.umask(0o022)
+    try:
+        os.chmod(run / "kpis.csv", 0o644)   # as the Swift writer makes it under umask 022
+        page = rp.write_page(run, STUB_PLOTLY)
+        mode = stat.S_IMODE(page.stat().st_mode)
+        check(mode == stat.S_IMODE((run / "kpis.csv").stat().st_mode) == 0o644,
+              f"report.html is {mode:o}, kpis.csv beside it {stat.S_IMODE((run / 'kpis.csv').stat().st_mode):o}")
+        os.umask(0o027)   # the Swift writer then makes 0o644 & ~0o027 = 0640: so must the page, replaced or new
+        page = rp.write_page(run, STUB_PLOTLY)
+        check(stat.S_IMODE(page.stat().st_mode) == 0o640, f"report.html under umask 027 is "
+                                                          f"{stat.S_IMODE(page.stat().st_mode):o}, not 640")
+        comparison = work / "modes-comparison.csv"
+        shutil.copy(BASELINES / "premium-price-test" / "experiment.csv", comparison)
+        html_page = rp.write_page(comparison, STUB_PLOTLY)
+        check(stat.S_IMODE(html_page.stat().st_mode) == 0o640, f"comparison page is {stat.S_IMODE(html_page.stat().st_mode):o}")
+        import plot_run
+        fig = hp.energy(hp.load_run(run))
+        check(plot_run.save(fig, "energy", run) and stat.S_IMODE((run / "energy.png").stat().st_mode) == 0o640,
+              "a PNG is not written with the CSVs' mode")
+    finally:
+        os.umask(old)
+        hp.plt.close("all")
+
+
 def main() -> int:
     check_spec_is_consistent()
     check_contract_agrees()
@@ -335,13 +368,14 @@ def main() -> int:
         check_consumers_draw_the_spec(work)
         check_targets_from_files(work)
         check_new_money_column(work)
+        check_modes(work)
     for f in FAILURES:
         print(f"test_report_spec: FAIL {f}", file=sys.stderr)
     if FAILURES:
         return 1
     print("test_report_spec: the specification holds together; habitat_plots, habitat_charts, report_page, plot_run "
           "and run_notebooks read it (no registry, file, product or KPI of their own); targets only from the run's "
-          "files; a new column is one change: all passed")
+          "files; page and PNGs with the CSVs' mode: all passed")
     return 0
 
 
