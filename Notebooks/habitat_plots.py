@@ -824,7 +824,7 @@ def learning(t: dict):
 
 
 # Every figure of the specification's charts, in its order: (chart id, the function of its name). A chart the
-# specification lists without a function here fails at import; test_habitat_plots.py fails on a figure function
+# specification lists without a function here fails at import; test_report_spec.py fails on a figure function
 # the specification does not list.
 ALL = [(c["id"], globals()[spec.function_name(c["id"])]) for c in spec.charts()]
 

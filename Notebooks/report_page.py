@@ -471,8 +471,8 @@ def d1_retention_text(t: dict, arm: str, charter_kpi: bool) -> str | None:
     """The headline's D1 retention, both readings named, from retention.csv's pooled rows (cohort and segment
     `all`, day 1) of `arm`: the product in use (the reading of the charter's KPIs — `charter_kpi` when the run's
     kpis.csv has the KPI the specification names for day-1 retention) and the app opened (the reading of the world
-    check's retention_d1). None without a day-1
-    row (a run shorter than 2 days). Reports written before the `activity` column have the app-opened reading only."""
+    check's retention_d1). None without a day-1 row (a run shorter than 2 days). Reports written before the
+    `activity` column have the app-opened reading only."""
     if "retention" not in t:
         return None
     df = t["retention"]
