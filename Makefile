@@ -82,12 +82,14 @@ notebooks: notebook-runs
 	python3 Notebooks/test_habitat_plots.py
 	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
 
-## pages: write each small run's report.html (and the comparison's page) and load them in headless Chromium with
+## pages: check that every report tool reads docs/report-spec.json (test_report_spec.py), write each small run's
+## report.html (and the comparison's page) and load them in headless Chromium with
 ## networking off: no console error, no request, every chart drawn, the KPI table equal to kpis.csv, readable with
 ## JavaScript off; a full-page screenshot PNG beside each page (Notebooks/README.md).
 PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access
 pages: notebook-runs
 	python3 Notebooks/test_report_page.py
+	python3 Notebooks/test_report_spec.py
 	python3 Notebooks/test_browser_check.py
 	python3 Notebooks/report_page.py $(PAGES) $(NB_RUNS)/price-comparison.csv $(NB_RUNS)/price-check.csv
 	python3 Notebooks/browser_check.py $(addsuffix /report.html,$(PAGES)) $(NB_RUNS)/price-comparison.html $(NB_RUNS)/price-check.html

@@ -45,6 +45,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import report_spec  # noqa: E402  (standard library only, like this checker)
+
 PAGE_SECONDS = 60.0             # everything about one page (both loads and the screenshot)
 RENDER_SECONDS = 30.0           # until document.body.dataset.rendered is "true"
 COMMAND_SECONDS = 15.0          # one DevTools command
@@ -637,14 +640,15 @@ def compare_kpis(table: list[dict] | None, pooled: dict[tuple[str, str], dict]) 
 
 
 def kpis_expected(page: Path, no_kpis: bool) -> tuple[Path | None, str | None]:
-    """kpis.csv to compare the page with, or None and why not."""
+    """kpis.csv (the report specification's name for it) to compare the page with, or None and why not."""
     if no_kpis:
         return None, "--no-kpis"
     if page.name.startswith("comparison"):
         return None, "a comparison page"
-    if not (page.parent / "kpis.csv").is_file():
-        return None, "no kpis.csv beside the page"
-    return page.parent / "kpis.csv", None
+    kpis = page.parent / report_spec.file_name("kpis")
+    if not kpis.is_file():
+        return None, f"no {kpis.name} beside the page"
+    return kpis, None
 
 
 # ---- without JavaScript ----
@@ -693,6 +697,7 @@ def screenshot(tab: Tab, path: Path) -> tuple[int, int]:
     data = base64.b64decode(tab.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
                                                                 "clip": clip}, timeout=30)["data"])
     path.write_bytes(data)
+    report_spec.set_report_mode(path)   # the mode of the CSVs beside it
     width, height = struct.unpack(">II", data[16:24])
     return width, height
 

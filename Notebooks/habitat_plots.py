@@ -2,15 +2,18 @@
 
 Every function takes a run directory's tables (see `load_run`) and returns a matplotlib figure, or None when the
 run has no data for it (e.g. no experiment.csv without arms, no token-revenue-share.csv for Earned Access, no
-unlocks.csv for Scroll Off). Columns are those of docs/CONTRACT.md.
+unlocks.csv for Scroll Off).
 
-Reports every product writes are REQUIRED; a product's own reports are in PRODUCT_REPORTS. Marks that come from the
-Scroll Off charter (seed 000: the §8.2 funnel targets, the D1/D7/D30 retention targets, the $20K MRR goal) are drawn
-only for Scroll Off runs (the `product` column).
+Which files a run holds, their columns, which products write them, where their targets come from and which figures
+are drawn is read from the report specification (docs/report-spec.json, through `report_spec`): a figure is drawn
+for each of its charts (`ALL`), by the function of the chart's name. Targets, budgets, ceilings and ranges are
+those the run's own files carry (a funnel's target columns, kpis.csv's targets, battery-budget.csv's budgets,
+token-revenue-share.csv's threshold, world-check.csv's ranges); where no file carries one, none is drawn.
 """
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -21,26 +24,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-REPORTS = {
-    "funnel": "activation-funnel.csv",
-    "retention": "retention.csv",
-    "tokens": "token-revenue-share.csv",
-    "revenue": "revenue.csv",
-    "battery": "battery-budget.csv",
-    "energy": "energy-by-effect.csv",
-    "kpis": "kpis.csv",
-    "experiment": "experiment.csv",
-    "forecast": "forecast.csv",
-    "worldcheck": "world-check.csv",
-    "unlocks": "unlocks.csv",
-    "decisions": "decisions.csv",   # runs written before it lack it (the run's page then has no Decisions section)
-    "learning": "learning.csv",     # issue 26; runs written before it lack it (no Learning section)
-}
-# Written by every run, whatever the product.
-REQUIRED = ["funnel", "retention", "revenue", "battery", "energy", "kpis"]
-# Written only by one product's runs (a run of that product without them is refused).
-PRODUCT_REPORTS = {"scroll-off": ["tokens"], "earned-access": ["unlocks"]}
-SCROLL_OFF = "scroll-off"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import report_spec as spec  # noqa: E402
+
+# The run's files by table key ("funnel" → "activation-funnel.csv"), as the specification names them.
+REPORTS = {f["key"]: f["file"] for f in spec.files()}
+# Written by every run, whatever the product (the specification's files written always, by every product).
+REQUIRED = [f["key"] for f in spec.required(None)]
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
@@ -84,7 +74,7 @@ def run_product(run_dir) -> str | None:
 
 def product(t: dict) -> str | None:
     """The product of a run's tables (see `run_product`): the one value of the `product` column, else None."""
-    for key in ["kpis", "funnel", "retention", "revenue", "battery", "unlocks", "tokens", "worldcheck"]:
+    for key in REPORTS:
         if key in t and "product" in t[key].columns:
             values = t[key]["product"].dropna().unique()
             if len(values):
@@ -92,13 +82,11 @@ def product(t: dict) -> str | None:
     return None
 
 
-def is_scroll_off(t: dict) -> bool:
-    """Whether the Scroll Off charter's marks (seed 000) apply to this run."""
-    return product(t) == SCROLL_OFF
-
-
 def load_run(run_dir) -> dict:
-    """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing)."""
+    """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing).
+
+    Refuses a folder without the files every run writes, and a run without the files the specification says its
+    product writes (token-revenue-share.csv for a Scroll Off run, unlocks.csv for an Earned Access run)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
@@ -106,7 +94,7 @@ def load_run(run_dir) -> dict:
     if missing:
         raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
     name = run_product(run_dir)
-    missing = [REPORTS[k] for k in PRODUCT_REPORTS.get(name, []) if not (run_dir / REPORTS[k]).is_file()]
+    missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
     if missing:
         raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
     tables = {}
@@ -114,6 +102,13 @@ def load_run(run_dir) -> dict:
         path = run_dir / name
         if path.is_file():
             tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+    manifest = run_dir / "manifest.json"
+    if manifest.is_file():
+        import json
+        try:
+            tables["manifest"] = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass   # the figures do without it (report_page.py says why it cannot read it)
     tables["dir"] = run_dir
     return tables
 
@@ -157,22 +152,30 @@ def _stage_label(stage: str, name: str, width: int = 16) -> str:
     return "\n".join(textwrap.wrap(f"{stage} {name}", width=width, break_long_words=False))
 
 
+def file_targets(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """`df` (rows of the file `key`) with the targets the file itself carries as `_target_min`, `_target_max` and
+    `_target_met`: the columns the specification names for them (`targets.source` "columns"), NaN where it names
+    none or the file lacks the column. No target is ever made up here."""
+    described = spec.targets(key) or {}
+    out = df.copy()
+    for role in ("min", "max", "met"):
+        name = described.get(role) if described.get("source") == "columns" else None
+        out[f"_target_{role}"] = df[name] if name and name in df.columns else np.nan
+    return out
+
+
 def funnel(t: dict):
     """Activation funnel, per arm: the share of installs reaching each stage (top) and each stage's conversion from
     the previous stage (bottom).
 
-    The charter's stage targets are *step* conversions (stage users / previous stage users). On the top axis each is
-    drawn where it applies — at the previous stage's height × the target, for each arm's bar — so a bar reaching its
-    mark meets the target; on the bottom axis the targets are drawn as they are, against the step conversion. A
-    stage with an upper bound (target_max) gets a dotted mark too and a shaded band between the two; a missed
-    target is marked ✗ on the bottom axis.
-
-    The targets are the Scroll Off charter's (seed 000 §8.2): they are drawn for Scroll Off runs only. Other products'
-    funnels (Earned Access: E0…E9) are drawn with their own stages and no marks.
+    The stage targets are *step* conversions (stage users / previous stage users), read from the file's own target
+    columns (the specification's `targets`): a product that sets none (Earned Access) has them empty and gets no
+    marks. On the top axis each is drawn where it applies — at the previous stage's height × the target, for each
+    arm's bar — so a bar reaching its mark meets the target; on the bottom axis the targets are drawn as they are,
+    against the step conversion. A stage with an upper bound gets a dotted mark too and a shaded band between the
+    two; a missed target is marked ✗ on the bottom axis.
     """
-    df = _pooled(t["funnel"])
-    if not is_scroll_off({"funnel": df}):
-        df = df.assign(target_min=np.nan, target_max=np.nan, meets_target=np.nan)
+    df = file_targets(_pooled(t["funnel"]), "funnel")
     arms = list(dict.fromkeys(df["arm"]))
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
     fig = _figure(figsize=(max(10, 1.15 * len(stages)), 7.5))
@@ -189,11 +192,11 @@ def funnel(t: dict):
             top.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
         bottom.bar(left + width / 2, rows["rate_from_previous"], width, color=color)
         for j, r in rows.iterrows():
-            if j == 0 or pd.isna(r["target_min"]):
+            if j == 0 or pd.isna(r["_target_min"]):
                 continue
             previous = rows.loc[j - 1, "rate_from_start"]
             xs = [left[j], left[j] + width]
-            lo, hi = r["target_min"], r["target_max"]
+            lo, hi = r["_target_min"], r["_target_max"]
             top.plot(xs, [previous * lo] * 2, ls="--", **mark)
             bottom.plot(xs, [lo] * 2, ls="--", **mark)
             if pd.notna(hi):
@@ -201,14 +204,14 @@ def funnel(t: dict):
                 bottom.plot(xs, [hi] * 2, ls=":", **mark)
                 top.fill_between(xs, previous * lo, previous * hi, color="grey", alpha=0.25, lw=0)
                 bottom.fill_between(xs, lo, hi, color="grey", alpha=0.25, lw=0)
-            if str(r["meets_target"]).lower() == "false":
+            if str(r["_target_met"]).lower() == "false":
                 bottom.annotate("✗", (left[j] + width / 2, r["rate_from_previous"]), ha="center", va="bottom",
                                 fontsize=9, color="red")
-    if df["target_min"].notna().any():
+    if df["_target_min"].notna().any():
         top.plot([], [], ls="--", **mark, label="step target (min): previous stage's share × target")
-    if df["target_max"].notna().any():
+    if df["_target_max"].notna().any():
         top.plot([], [], ls=":", **mark, label="step target (max), shaded: target range")
-    if (df["meets_target"].astype(str).str.lower() == "false").any():
+    if (df["_target_met"].astype(str).str.lower() == "false").any():
         bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its step target")
         bottom.legend(fontsize=8, loc="lower left")
     top.set_ylabel("share of installs\nreaching the stage")
@@ -225,15 +228,52 @@ def funnel(t: dict):
     return fig
 
 
-RETENTION_READINGS = {"product_in_use": "product in use that day", "app_opened": "opened the app that day"}
+# retention.csv's readings of "active" ({activity: label}), as the specification describes its `activity` column.
+RETENTION_READINGS = spec.value_labels("retention", "activity")
+
+
+def retention_targets(t: dict) -> list[tuple[int, float, str]]:
+    """(day, target, label) of every retention target the run's own files carry: the specification names where
+    (retention.csv's `targets`: pooled rows of kpis.csv, each at its day); a row the run's kpis.csv lacks, or
+    whose target is empty, gives none."""
+    described = spec.targets("retention") or {}
+    source = spec.by_name().get(described.get("source", ""))
+    table = t.get(source["key"]) if source else None
+    if table is None:
+        return []
+    out = []
+    for target in described.get("rows", []):
+        row = table[(table["kpi"] == target["kpi"]) & (table["replication"].astype(str) == "all")]
+        if len(row) and pd.notna(row[described["min"]].iloc[0]):
+            out.append((int(target["day"]), float(row[described["min"]].iloc[0]), target["label"]))
+    return out
+
+
+def personas_and_plans(t: dict, segments: list) -> tuple[list, list]:
+    """retention.csv's segments (besides `all`) split into the run's personas — those its manifest.json's resolved
+    scenario lists — and plans (the others). Without a manifest every segment counts as a persona."""
+    personas = set(scenario_personas(t.get("manifest") or {}))
+    segments = [s for s in segments if s != "all"]
+    if not personas:
+        return segments, []
+    return [s for s in segments if s in personas], [s for s in segments if s not in personas]
+
+
+def scenario_personas(manifest: dict) -> list[str]:
+    """The persona names of a manifest's resolved scenario (`population:` → `personas:` → `- name:`)."""
+    import re
+    text = manifest.get("resolved_scenario", "")
+    block = re.search(r"^  personas:\n((?:    .*\n?)*)", text, re.MULTILINE)
+    return re.findall(r"^    - name:\s*\"?([^\"\n]+?)\"?\s*$", block.group(1), re.MULTILINE) if block else []
 
 
 def retention(t: dict, activity: str = "product_in_use"):
-    """Day-N retention of all installs with a 95 % band over replications, by persona and by plan; D1/D7/D30 marked.
+    """Day-N retention of all installs with a 95 % band over replications, by persona, by plan and by install week;
+    the retention targets the run's kpis.csv carries marked at their days.
 
     Panels use the `activity` reading — `product_in_use` (the charter KPIs', the default) or `app_opened`; the first
     panel adds the other reading dashed. Reports written before the `activity` column have one reading (app opened)
-    and are drawn as such. The D1/D7/D30 targets are those of kpis.csv's Scroll Off retention KPIs, when present."""
+    and are drawn as such."""
     if activity not in RETENTION_READINGS:
         raise ValueError(f"activity must be one of {', '.join(RETENTION_READINGS)}")
     df = t["retention"]
@@ -245,15 +285,8 @@ def retention(t: dict, activity: str = "product_in_use"):
     reps = df[df["replication"] != "all"]
     allc = reps[reps["cohort"] == "all"]
     fig = _figure(figsize=(17, 4.2))
-    segments = sorted(allc["segment"].unique())
-    plans = [s for s in segments if s in ("free", "premium", "pro")]
-    personas = [s for s in segments if s not in plans and s != "all"]
-    kpis = t["kpis"]
-    targets = {}
-    for k in ["d1_retention", "d7_retention_actives", "d30_retention_paid"]:
-        row = kpis[(kpis["kpi"] == k) & (kpis["replication"] == "all")]
-        if len(row) and pd.notna(row["target_min"].iloc[0]):
-            targets[k] = row["target_min"].iloc[0]
+    personas, plans = personas_and_plans(t, sorted(allc["segment"].unique()))
+    targets = retention_targets(t)
     arm0 = allc["arm"].iloc[0]
     cohorts = sorted(c for c in reps["cohort"].unique() if c != "all")
     panels = [("all installs", "segment", ["all"]), ("by persona", "segment", personas),
@@ -271,10 +304,10 @@ def retention(t: dict, activity: str = "product_in_use"):
         if p == 0 and opened is not None and len(opened):
             g = opened[(opened["segment"] == "all") & (opened["arm"] == arm0)].groupby("day")["retention"].mean()
             ax.plot(g.index, g.values, ls="--", color="grey", label=f"all ({RETENTION_READINGS[other]})")
-        for day, k in [(1, "d1_retention"), (7, "d7_retention_actives"), (30, "d30_retention_paid")]:
+        for day, target, _ in targets:
             ax.axvline(day, color="grey", lw=0.6, ls=":")
-            if k in targets and p == 0:
-                ax.plot(day, targets[k], marker="_", color="black", markersize=14)
+            if p == 0:
+                ax.plot(day, target, marker="_", color="black", markersize=14)
         ax.set_xlabel("day since install")
         ax.set_ylabel(f"retention ({RETENTION_READINGS[activity] if opened is not None else RETENTION_READINGS['app_opened']})")
         ax.set_ylim(0, 1)
@@ -282,32 +315,37 @@ def retention(t: dict, activity: str = "product_in_use"):
         ax.legend(fontsize=7)
     reading = RETENTION_READINGS[activity] if opened is not None else RETENTION_READINGS["app_opened"]
     fig.suptitle(f"Day-N retention ({reading}), 95 % band over replications"
-                 + (" (— charter targets at D1/D7/D30)" if targets else ""), fontsize=10)
+                 + (f" (— the run's targets at {', '.join(label for _, _, label in targets)})" if targets else ""),
+                 fontsize=10)
     fig.tight_layout()
     return fig
 
 
 def token_share(t: dict):
-    """Monthly gross revenue by source (stacked), token share against its threshold, cap hits (Scroll Off only:
-    None for a run without token-revenue-share.csv, or whose first arm has no month with money)."""
+    """Monthly gross revenue by source (stacked), the token share against the ceiling the file carries, cap hits
+    (None for a run without token-revenue-share.csv — products without consumables —, or whose first arm has no
+    month with money)."""
     if "tokens" not in t:
         return None
-    df = _pooled(t["tokens"])
+    df = file_targets(_pooled(t["tokens"]), "tokens")
     df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
     if df.empty:
         return None
     fig = _figure(figsize=(11, 4))
     ax = fig.add_subplot(121)
     months = df["month"].tolist()
-    ax.bar(months, df["subscription_gross_usd"], label="subscriptions")
-    ax.bar(months, df["token_gross_usd"], bottom=df["subscription_gross_usd"], label="emergency tokens")
-    ax.bar(months, df["other_gross_usd"], bottom=df["subscription_gross_usd"] + df["token_gross_usd"], label="other")
+    bottom = np.zeros(len(months))
+    for column in ["subscription_gross_usd", "token_gross_usd", "other_gross_usd"]:
+        ax.bar(months, df[column], bottom=bottom, label=spec.label("tokens", column))
+        bottom += df[column].to_numpy(dtype=float)
     ax.set_ylabel("gross revenue, USD")
     ax.set_title("Revenue by source")
     ax.legend(fontsize=8)
     ax2 = fig.add_subplot(122)
     ax2.plot(months, df["token_share"], marker="o", label="token share")
-    ax2.axhline(df["threshold"].iloc[0], color="red", ls="--", label=f"limit {df['threshold'].iloc[0]:.0%}")
+    ceiling = df["_target_max"].dropna()
+    if len(ceiling):
+        ax2.axhline(float(ceiling.iloc[0]), color="red", ls="--", label=f"limit {float(ceiling.iloc[0]):.0%}")
     ax2.set_ylim(0, 1)
     ax2.set_ylabel("token share of gross revenue")
     ax3 = ax2.twinx()
@@ -319,14 +357,21 @@ def token_share(t: dict):
     return fig
 
 
+# battery-budget.csv's metrics ({metric: label}), as the specification describes its `metric` column.
+BATTERY_METRICS = spec.value_labels("battery", "metric")
+
+
 def battery(t: dict):
-    """Battery drain distribution by device against the budgets, and which effects spend the energy."""
-    df = _pooled(t["battery"])
+    """Battery drain distribution by device (mean, p50–p99, max), one panel per metric, against the budgets
+    battery-budget.csv carries (first arm)."""
+    df = file_targets(_pooled(t["battery"]), "battery")
     df = df[df["arm"] == df["arm"].iloc[0]]
-    metrics = ["idle_pct_per_hour", "active_pct_per_hour", "pct_per_24h"]
-    fig = _figure(figsize=(14, 4))
+    metrics = [m for m in BATTERY_METRICS if (df["metric"] == m).any()]
+    if not metrics:
+        return None
+    fig = _figure(figsize=(11, 4))
     for i, m in enumerate(metrics):
-        ax = fig.add_subplot(1, 4, i + 1)
+        ax = fig.add_subplot(1, len(metrics), i + 1)
         rows = df[df["metric"] == m]
         devices = rows["device"].tolist()
         y = np.arange(len(devices))
@@ -334,21 +379,32 @@ def battery(t: dict):
         ax.hlines(y, rows["p50"].clip(lower=floor), rows["p99"].clip(lower=floor), color="C0", lw=4, alpha=0.4, label="p50–p99")
         ax.plot(rows["mean"].clip(lower=floor), y, "o", color="C0", label="mean")
         ax.plot(rows["max"].clip(lower=floor), y, "x", color="C3", label="max")
-        ax.axvline(rows["budget"].iloc[0], color="red", ls="--", label=f"budget {rows['budget'].iloc[0]:g}")
+        budget = rows["_target_max"].dropna()
+        if len(budget):
+            ax.axvline(float(budget.iloc[0]), color="red", ls="--", label=f"budget {float(budget.iloc[0]):g}")
         ax.set_yticks(y, devices, fontsize=7)
         ax.set_xscale("log")
-        ax.set_title(m.replace("_", " ").replace("pct", "%"), fontsize=9)
+        ax.set_title(BATTERY_METRICS[m], fontsize=9)
         ax.set_xlabel("% of battery")
         if i == 0:
             ax.legend(fontsize=6)
+    fig.suptitle("Battery budget per person-day", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def energy(t: dict):
+    """Where the app's energy goes: each effect's share of it (first arm, replication 1)."""
     e = t["energy"]
     e = e[(e["replication"] == "1") & (e["arm"] == e["arm"].iloc[0])].sort_values("share")
-    ax = fig.add_subplot(1, 4, 4)
+    if e.empty:
+        return None
+    fig = _figure(figsize=(7, 0.3 * len(e) + 1.5))
+    ax = fig.add_subplot(111)
     ax.barh(e["activity"], e["share"])
     ax.set_xlabel("share of the app's energy")
     ax.set_title("Where the energy goes", fontsize=9)
     ax.tick_params(axis="y", labelsize=7)
-    fig.suptitle("Battery budget per person-day" + (" (seed 000 §7.6)" if is_scroll_off(t) else ""), fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -390,33 +446,41 @@ def experiment(t: dict):
     return fig
 
 
+# forecast.csv's metrics as the specification describes its `metric` column: {metric: (label, unit)}.
+FORECAST_METRICS = {v["value"]: (v["label"], v["unit"]) for v in spec.values("forecast", "metric")}
+
+
 def forecast(t: dict):
-    """MRR and active/paying people per month with 95 % bands."""
+    """Money (USD metrics) and people (count metrics) per month with 95 % bands, first arm. No target line: no file
+    a run writes carries a forecast target (the specification's `targets_note`)."""
     if "forecast" not in t:
         return None
     df = t["forecast"]
     df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
+    panels = [([m for m, (_, unit) in FORECAST_METRICS.items() if unit == wanted and (df["metric"] == m).any()], ylabel, title)
+              for wanted, ylabel, title in [("usd", "USD", "Revenue forecast"), ("count", "people", "People forecast")]]
+    panels = [p for p in panels if p[0]]
+    if not panels:
+        return None
     fig = _figure(figsize=(11, 4))
-    for i, (metrics, ylabel) in enumerate([(["mrr_usd", "net_revenue_usd"], "USD"),
-                                          (["installs", "active_people", "paying_people"], "people")]):
-        ax = fig.add_subplot(1, 2, i + 1)
+    for i, (metrics, ylabel, title) in enumerate(panels):
+        ax = fig.add_subplot(1, len(panels), i + 1)
         for m in metrics:
             r = df[df["metric"] == m]
-            ax.plot(r["month"], r["mean"], marker="o", label=m)
+            ax.plot(r["month"], r["mean"], marker="o", label=FORECAST_METRICS[m][0])
             # Money and people cannot be negative: the band is drawn from zero up (few replications make it wide).
             ax.fill_between(r["month"], r["ci_low"].fillna(r["mean"]).clip(lower=0), r["ci_high"].fillna(r["mean"]), alpha=0.2)
-        if i == 0 and is_scroll_off(t):
-            ax.axhline(20000, color="red", ls="--", lw=0.8, label="$20K MRR (seed 000 §4)")
         ax.set_ylabel(ylabel)
         ax.tick_params(axis="x", rotation=60, labelsize=7)
         ax.legend(fontsize=8)
-        ax.set_title("Revenue forecast" if i == 0 else "People forecast")
-    fig.suptitle("12-month forecast, means with 95 % bands over replications", fontsize=10)
+        ax.set_title(title)
+    fig.suptitle("Forecast by month, means with 95 % bands over replications", fontsize=10)
     fig.tight_layout()
     return fig
 
 
-UNLOCK_METHODS = ["credits", "quest", "emergency"]
+# unlocks.csv's methods, as the specification describes its `method` column (without `all`, their sum).
+UNLOCK_METHODS = [m for m in spec.value_labels("unlocks", "method") if m != "all"]
 ARM_STYLES = ["-", "--", ":", "-."]
 
 
@@ -470,8 +534,9 @@ def unlocks(t: dict):
         if band and per_rep.shape[1] > 1:
             ax.fill_between(mean.index, per_rep.min(axis=1), per_rep.max(axis=1), color=style["color"], alpha=0.12, lw=0)
 
-    grant_series = UNLOCK_METHODS + ["all methods"]
-    credit_series = [("credits_earned", "earned"), ("credits_spent", "spent on unlocks"), ("credits_expired", "expired at 04:00")]
+    every = spec.value_labels("unlocks", "method")["all"]
+    grant_series = [spec.value_labels("unlocks", "method")[m] for m in UNLOCK_METHODS] + [every]
+    credit_series = [(c, spec.label("unlocks", c)) for c in ["credits_earned", "credits_spent", "credits_expired"]]
     credit_colours = ["C2", "C0", "C3"]
     for j, arm in enumerate(arms):
         rows = reps[reps["arm"] == arm]
@@ -480,7 +545,7 @@ def unlocks(t: dict):
         total = _series_style(len(UNLOCK_METHODS), j, len(arms))
         if len(arms) == 1:
             total = dict(color="black", ls="-", lw=0.9)
-        draw(a_ax, rows[rows["method"] == "all"], "grants", total, "all methods", band=False)
+        draw(a_ax, rows[rows["method"] == "all"], "grants", total, every, band=False)
         for i, (column, label) in enumerate(credit_series):
             style = _series_style(i, j, len(arms))
             if len(arms) == 1:
@@ -546,8 +611,9 @@ def unlocks(t: dict):
 
 
 def revenue(t: dict):
-    """revenue.csv, per arm: net revenue per month by source (stacked), the run's gross revenue split into store fee,
-    refunds and net (95 % intervals over replications), and paying people per month by source.
+    """revenue.csv, per arm: net revenue per month by source (stacked), the run's money columns — gross, refunds,
+    store fee, net: every usd column the specification lists, in file order — with 95 % intervals over replications,
+    and paying people per month by source.
 
     Means over the run's replications; a replication without a row for a month (no money that month) counts as 0.
     One arm: a colour per source. Several: a colour per arm (bars side by side, legend below the figure) and a hatch
@@ -603,7 +669,9 @@ def revenue(t: dict):
     m_ax.set_title("Net revenue per month by source", fontsize=9)
 
     totals = rows[rows["month"] == "total"]
-    parts = [("gross_usd", "gross"), ("store_fee_usd", "store fee"), ("refunds_usd", "refunds"), ("net_usd", "net")]
+    # Every money column of revenue.csv, in file order (gross, refunds, store fee, net), as the specification lists.
+    parts = [(column, spec.label("revenue", column)) for column in spec.columns_with_unit("revenue", "usd")]
+    part_colours = ["C0"] + [["C3", "C7", "C1", "C4", "C5"][k % 5] for k in range(len(parts) - 2)] + ["C2"]
     for j, arm in enumerate(arms):
         sub = totals[totals["arm"] == arm]
         for k, (column, _) in enumerate(parts):
@@ -613,7 +681,7 @@ def revenue(t: dict):
             # Money is not negative: the interval is drawn from zero up (few replications make it wide).
             yerr = [[min(h, m)], [h]] if h > 0 else None
             s_ax.bar(k + j * width - 0.4 + width / 2, m, width, yerr=yerr, capsize=3,
-                     color=f"C{j % 10}" if several else ["C0", "C7", "C3", "C2"][k])
+                     color=f"C{j % 10}" if several else part_colours[k])
     s_ax.set_xticks(range(len(parts)), [label for _, label in parts], fontsize=8)
     s_ax.set_ylabel("USD over the run")
     s_ax.set_title(f"Whole run: gross → net{' (95 % CI)' if len(replications) > 1 else ''}", fontsize=9)
@@ -720,23 +788,61 @@ def calibration_trace(trace: pd.DataFrame):
     return fig
 
 
-ALL = [("funnel", funnel), ("retention", retention), ("token-share", token_share), ("revenue", revenue),
-       ("unlocks", unlocks), ("battery", battery), ("experiment", experiment), ("forecast", forecast),
-       ("world-check", world_check)]
-# The report each figure needs beyond the common ones, to say why it is skipped.
-NEEDS = {"token-share": "tokens", "unlocks": "unlocks", "experiment": "experiment", "forecast": "forecast",
-         "world-check": "worldcheck"}
+def learning(t: dict):
+    """learning.csv, week by week since install (week 1 on), per arm: the urges for the target apps of people still
+    using the product against the urges the same people would have had untreated (1 = no change), and the dormant
+    people's share of the shields (everyone). None without such rows (runs written before the file)."""
+    if "learning" not in t or t["learning"].empty:
+        return None
+    df = _pooled(t["learning"])
+    df = df[df["week_since_install"].astype(int) >= 1]
+    if df.empty:
+        return None
+    arms = list(dict.fromkeys(df["arm"]))
+    fig = _figure(figsize=(11, 4))
+    u_ax, d_ax = fig.subplots(1, 2)
+    for j, arm in enumerate(arms):
+        name = f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["active"]
+        active = df[(df["arm"] == arm) & (df["status"] == "active")]
+        u_ax.plot(active["week_since_install"].astype(int), active["urges_vs_untreated"].astype(float), marker="o",
+                  color=f"C{j % 10}", label=name)
+        every = df[(df["arm"] == arm) & (df["status"] == "all")]
+        d_ax.plot(every["week_since_install"].astype(int), every["dormant_shield_share"].astype(float), marker="o",
+                  color=f"C{j % 10}", label=f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["all"])
+    u_ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="untreated (no change)")
+    u_ax.set_ylabel("urges ÷ untreated urges")
+    u_ax.set_title("Urges for the target apps against the untreated rate", fontsize=9)
+    d_ax.set_ylabel("dormant people's share of shields")
+    d_ax.set_ylim(bottom=0)
+    d_ax.set_title("Who meets the shields", fontsize=9)
+    for ax in (u_ax, d_ax):
+        ax.set_xlabel("week since install")
+        ax.legend(fontsize=7)
+    fig.suptitle("Learning (learning.csv), pooled over replications", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+# Every figure of the specification's charts, in its order: (chart id, the function of its name). A chart the
+# specification lists without a function here fails at import; test_report_spec.py fails on a figure function
+# the specification does not list.
+ALL = [(c["id"], globals()[spec.function_name(c["id"])]) for c in spec.charts()]
 
 
 def skip_reason(name: str, t: dict) -> str:
-    """Why figure `name` drew nothing for this run (for plot_run's note)."""
-    key = NEEDS.get(name)
-    if key and key not in t:
-        owner = next((p for p, keys in PRODUCT_REPORTS.items() if key in keys), None)
-        who = (f"written by {owner} runs only; this run is {product(t) or 'of several products'}"
-               if owner and owner != product(t) else "not in this run")
-        return f"no {REPORTS[key]} ({who})"
-    return "no money in this run" if name in ("revenue", "token-share") else "no data in this run"
+    """Why figure `name` drew nothing for this run (for plot_run's note): its file is not in the run (written by
+    other products, or under a condition the run does not meet), or the file has nothing to draw."""
+    described = spec.chart(name)
+    key = described["key"]
+    if key not in t:
+        entry = spec.by_key()[key]
+        owners = spec.owners(entry)
+        if owners is not None and product(t) not in owners:
+            who = f"written by {', '.join(owners)} runs only; this run is {product(t) or 'of several products'}"
+        else:
+            who = f"written by {spec.spec()['written_when'][entry['written']]}; not in this run"
+        return f"no {described['file']} ({who})"
+    return "no money in this run" if spec.columns_with_unit(key, "usd") else "no data in this run"
 
 
 def figure_is_empty(fig) -> bool:

@@ -6,10 +6,10 @@
 A `habitat calibrate` folder (one holding calibration.csv) gets its calibration trace and the fitted model's world
 check instead.
 
-PNGs go to RUN_DIR/plots/ unless --out says otherwise; the run's page, RUN_DIR/report.html (report_page.py), is
-written too. Figures without data are skipped with a note: experiment
-without arms, forecast without an acquisition curve, and a product's own reports in another product's run
-(token-revenue-share.csv is Scroll Off's, unlocks.csv Earned Access's).
+PNGs go to RUN_DIR/plots/ unless --out says otherwise, one per chart of the report specification
+(docs/report-spec.json), named after the chart, with the mode of the run's CSVs; the run's page, RUN_DIR/report.html
+(report_page.py), is written too. Figures without data are skipped with a note saying why, from the specification:
+experiment without arms, forecast without an acquisition curve, a product's own reports in another product's run.
 """
 import argparse
 import sys
@@ -59,6 +59,7 @@ def save(fig, name: str, out: Path) -> bool:
         return False
     path = out / f"{name}.png"
     fig.savefig(path, dpi=110)
+    hp.spec.set_report_mode(path)
     print(f"  wrote {path}")
     return True
 
@@ -68,7 +69,7 @@ def plot_calibration(cal_dir: Path, out: Path) -> int:
     import pandas as pd
     out.mkdir(parents=True, exist_ok=True)
     figures = [("calibration-trace", hp.calibration_trace(hp.load_calibration(cal_dir)))]
-    check = cal_dir / "world-check.csv"
+    check = cal_dir / hp.REPORTS["worldcheck"]
     if check.is_file():
         figures.append(("world-check", hp.world_check({"worldcheck": pd.read_csv(check, dtype={"replication": str, "arm": str})})))
     for name, fig in figures:

@@ -9,10 +9,14 @@ The page is read from the same CSVs as the notebooks and the PNGs (`habitat_plot
 mailed or attached to a pull request, and makes no network request. Every number on it is also in an HTML table,
 so it still reads with JavaScript off.
 
-Sections in the order a reader asks: what was run → the KPI table with targets → the world check → the activation
-funnel → the decisions people made (runs with decisions.csv) → retention → revenue → battery and energy → arms
-against the control (runs with arms) → the forecast (runs with an acquisition curve). An arm selector filters charts
-and tables where there are arms.
+Sections, their titles, intros, charts and the files they read are the report specification's (docs/report-spec.json,
+`page.sections`), in the order a reader asks: what was run → the KPI table with targets → the world check → the
+activation funnel → the decisions people made → learning → retention → revenue (and the token share, for products
+with consumables) → unlocks (Earned Access) → battery and energy → arms against the control (runs with arms) → the
+forecast (runs with an acquisition curve); a section is left out when the run lacks its file. Targets are those the
+run's files carry. An arm selector filters charts and tables where there are arms.
+
+The page is written with the mode the CSVs beside it have (0644 under the usual umask).
 
 The page is written beside the reports and replaces only a page this script wrote (it carries a generator mark);
 any other `report.html` is refused (exit 2).
@@ -36,6 +40,7 @@ import pandas as pd  # noqa: E402
 
 import habitat_charts as hc  # noqa: E402
 import habitat_plots as hp  # noqa: E402
+import report_spec as spec  # noqa: E402
 
 GENERATOR = "habitat report page"
 GENERATOR_MARK = f'<meta name="generator" content="{GENERATOR}">'
@@ -48,8 +53,8 @@ class PageError(Exception):
 
 # --- Numbers for people ---------------------------------------------------------------------------------------
 
-UNIT_NAMES = {"fraction": "share", "usd": "USD", "minutes": "minutes", "count_per_day": "per day", "count": "count",
-              "pct": "% of battery", "ratio": "ratio", "days": "days", "hour": "hour of day", "unit": "—"}
+# Units in words ({unit: label}), as the specification names them (kpis.csv's and world-check.csv's `unit` among them).
+UNIT_NAMES = spec.unit_labels()
 
 
 def is_missing(value) -> bool:
@@ -174,7 +179,7 @@ def arm_attr(arm) -> str:
     return f' data-arm="{esc(arm)}"'
 
 
-def kpi_table(t: dict) -> str:
+def kpis_table(t: dict) -> str:
     """Every pooled KPI row of kpis.csv (per arm): value, 95 % CI, target, met / not met."""
     df = hp._pooled(t["kpis"])
     # The raw cells are kpis.csv's text as written (0.9200 stays 0.9200), read beside the numbers row for row.
@@ -244,13 +249,14 @@ def world_check_table(t: dict) -> str:
 
 
 def funnel_table(t: dict) -> str:
-    df = hp._pooled(t["funnel"]).sort_values(["arm", "stage_order"], kind="stable")
-    scroll_off = hp.is_scroll_off(t)
+    """activation-funnel.csv's pooled rows: people, share of installs, step conversion, and the step target the file
+    carries with its verdict (— where the product sets none)."""
+    df = hp.file_targets(hp._pooled(t["funnel"]), "funnel").sort_values(["arm", "stage_order"], kind="stable")
     several = df["arm"].nunique() > 1
     rows = []
     for _, r in df.iterrows():
-        target = target_text(r["target_min"], r["target_max"], "fraction") if scroll_off else "—"
-        text, css = verdict(r["meets_target"] if scroll_off else None, r["rate_from_previous"])
+        target = target_text(r["_target_min"], r["_target_max"], "fraction")
+        text, css = verdict(r["_target_met"], r["rate_from_previous"])
         rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
             f"{esc(r['stage'])} {esc(r['stage_name'])}", f"{int(r['users']):,}", fmt(r["rate_from_start"], "fraction"),
             fmt(r["rate_from_previous"], "fraction"), target, f'<span class="{css}">{text}</span>']))
@@ -310,21 +316,23 @@ def retention_table(t: dict) -> str:
     return simple_table(["arm", "active means"] + [f"day {d}" for d in days], rows, "retention-table", numeric_from=2)
 
 
-def revenue_table(t: dict) -> str:
-    """Per arm: the whole run's gross, store fee, refunds, net and paying people; then gross and net per month and
-    source (means over replications, a replication without a row counting 0)."""
+def revenue_table(t: dict) -> str | None:
+    """Per arm: the whole run's money — every usd column of revenue.csv, in file order (gross, refunds, store fee,
+    net) — and paying people; then gross and net per month and source (means over replications, a replication
+    without a row counting 0). None when the run has no money (no rows)."""
+    if "revenue" not in t or t["revenue"].empty:
+        return None
     all_rows = t["revenue"][t["revenue"]["replication"].astype(str) != "all"]
     totals = all_rows[all_rows["month"] == "total"]
     replications = hp._replications(t, all_rows)
+    money = spec.columns_with_unit("revenue", "usd")
 
     def mean(sub: pd.DataFrame, column: str) -> float:
         return sub.groupby("replication")[column].sum().reindex(replications).fillna(0.0).mean()
     rows = []
     for arm in hc.arms_of(t):
         sub = totals[totals["arm"] == arm]
-        rows.append((arm, [esc(arm)] + [fmt(mean(sub, c), "usd") for c in ["gross_usd", "store_fee_usd", "refunds_usd",
-                                                                            "net_usd"]]
-                     + [number(mean(sub, "paying_people"))]))
+        rows.append((arm, [esc(arm)] + [fmt(mean(sub, c), "usd") for c in money] + [number(mean(sub, "paying_people"))]))
     monthly = all_rows[all_rows["month"] != "total"]
     by_month = []
     for arm in hc.arms_of(t):
@@ -332,18 +340,22 @@ def revenue_table(t: dict) -> str:
             by_month.append((arm, [esc(arm), esc(month), esc(source), fmt(mean(sub, "gross_usd"), "usd"),
                                    fmt(mean(sub, "net_usd"), "usd"), number(mean(sub, "paying_people"))]))
     n = len(replications)
-    return (simple_table(["arm", "gross", "store fee", "refunds", "net", "paying people (by source, summed)"], rows,
-                         "revenue-table") + f"<p class=note>Whole run, USD, mean of {n} replication"
-                                             f"{'s' if n != 1 else ''}.</p>"
+    return (simple_table(["arm"] + [spec.label("revenue", c) for c in money] + ["paying people (by source, summed)"],
+                         rows, "revenue-table") + f"<p class=note>Whole run, USD, mean of {n} replication"
+                                                  f"{'s' if n != 1 else ''}.</p>"
             + simple_table(["arm", "month", "source", "gross", "net", "paying people"], by_month,
                            "revenue-month-table", numeric_from=3))
 
 
-def unlocks_table(t: dict) -> str:
+def unlocks_table(t: dict) -> str | None:
     """Earned Access: per arm and unlock method, over the run's days and replications: grants per person-day,
     minutes per grant, waits and quests completed and abandoned."""
+    if "unlocks" not in t:
+        return None
     df = t["unlocks"]
     df = df[(df["replication"] != "all") & (df["method"].isin(hp.UNLOCK_METHODS))]
+    if df.empty:
+        return None
     rows = []
     for arm in dict.fromkeys(df["arm"]):
         for method in hp.UNLOCK_METHODS:
@@ -387,14 +399,15 @@ def learning_table(t: dict) -> str | None:
 
 
 def battery_table(t: dict) -> str:
-    df = hp._pooled(t["battery"])
+    """battery-budget.csv's pooled rows against the budget the file carries."""
+    df = hp.file_targets(hp._pooled(t["battery"]), "battery")
     several = df["arm"].nunique() > 1
     rows = []
     for _, r in df.iterrows():
-        met = str(r["meets_budget"]).lower() == "true"
+        met = str(r["_target_met"]).lower() == "true"
         rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
-            esc(r["device"]), esc(hc.BATTERY_METRICS.get(r["metric"], r["metric"])), fmt(r["mean"], "pct"),
-            fmt(r["p90"], "pct"), fmt(r["p99"], "pct"), fmt(r["max"], "pct"), fmt(r["budget"], "pct"),
+            esc(r["device"]), esc(hp.BATTERY_METRICS.get(r["metric"], r["metric"])), fmt(r["mean"], "pct"),
+            fmt(r["p90"], "pct"), fmt(r["p99"], "pct"), fmt(r["max"], "pct"), fmt(r["_target_max"], "pct"),
             fmt(r["share_within_budget"], "fraction"),
             f'<span class="{"met" if met else "missed"}">{"✓ within" if met else "✗ over"}</span>']))
     columns = (["arm"] if several else []) + ["device", "measure", "mean", "p90", "p99", "max", "budget",
@@ -402,9 +415,19 @@ def battery_table(t: dict) -> str:
     return simple_table(columns, rows, "battery-table", numeric_from=len(columns) - 7)
 
 
-def experiment_table(df: pd.DataFrame) -> str:
+def arms_table(t: dict) -> str | None:
+    """experiment.csv's rows (runs with arms)."""
+    return comparison_table(t["experiment"]) if "experiment" in t else None
+
+
+def is_check(df: pd.DataFrame) -> bool:
+    """Whether a comparison CSV is `habitat check --out`'s: it has the check's own columns (the specification's)."""
+    return set(spec.output_columns("check")) <= set(df.columns)
+
+
+def comparison_table(df: pd.DataFrame) -> str:
     """experiment.csv's rows (or a compare / check CSV's); a check's tolerance and verdict where present."""
-    checked = "beyond_tolerance" in df.columns
+    checked = is_check(df)
     rows = []
     for _, r in df.iterrows():
         unit = r["unit"]
@@ -422,16 +445,18 @@ def experiment_table(df: pd.DataFrame) -> str:
                         numeric_from=2)
 
 
-def forecast_table(t: dict) -> str:
+def forecast_table(t: dict) -> str | None:
+    """Per arm and metric (the specification's): the first month's mean, the last month's with its 95 % band."""
+    if "forecast" not in t:
+        return None
     df = t["forecast"]
     df = df[df["month"] != "total"]
     rows = []
     for arm in dict.fromkeys(df["arm"]):
-        for metric, name in hc.FORECAST_METRICS:
+        for metric, (name, unit) in hp.FORECAST_METRICS.items():
             sub = df[(df["arm"] == arm) & (df["metric"] == metric)]
             if sub.empty:
                 continue
-            unit = "usd" if metric.endswith("usd") else "fraction" if metric == "token_share" else "count"
             last = sub.iloc[-1]
             rows.append((arm, [esc(arm), esc(name), fmt(sub.iloc[0]["mean"], unit), esc(last["month"]),
                                fmt(last["mean"], unit), f"{fmt(last['ci_low'], unit)} to {fmt(last['ci_high'], unit)}"]))
@@ -444,9 +469,10 @@ def forecast_table(t: dict) -> str:
 
 def d1_retention_text(t: dict, arm: str, charter_kpi: bool) -> str | None:
     """The headline's D1 retention, both readings named, from retention.csv's pooled rows (cohort and segment
-    `all`, day 1) of `arm`: the product in use (the reading of the charter's KPIs — `charter_kpi` when the run has
-    the d1_retention KPI) and the app opened (the reading of the world check's retention_d1). None without a day-1
-    row (a run shorter than 2 days). Reports written before the `activity` column have the app-opened reading only."""
+    `all`, day 1) of `arm`: the product in use (the reading of the charter's KPIs — `charter_kpi` when the run's
+    kpis.csv has the KPI the specification names for day-1 retention) and the app opened (the reading of the world
+    check's retention_d1). None without a day-1 row (a run shorter than 2 days). Reports written before the
+    `activity` column have the app-opened reading only."""
     if "retention" not in t:
         return None
     df = t["retention"]
@@ -467,7 +493,7 @@ def d1_retention_text(t: dict, arm: str, charter_kpi: bool) -> str | None:
 
 def headline(t: dict) -> str:
     """The few lines a product manager reads first: targets met, world check, D1 retention (both readings, each
-    named), money."""
+    named), money (the specification's headline KPIs)."""
     kpis = hp._pooled(t["kpis"])
     first = kpis[kpis["arm"] == kpis["arm"].iloc[0]]
     judged = first[first["meets_target"].astype(str).str.lower().isin(["true", "false"])]
@@ -478,10 +504,12 @@ def headline(t: dict) -> str:
         w = w[(w["arm"] == w["arm"].iloc[0]) & (w["applies"] == "yes")]
         inside = (w["inside"].astype(str).str.lower() == "true").sum()
         items.append(f"<b>{inside} of {len(w)}</b> world-check figures inside their published ranges")
-    retention = d1_retention_text(t, str(first["arm"].iloc[0]), charter_kpi=(first["kpi"] == "d1_retention").any())
+    day_one = [r["kpi"] for r in (spec.targets("retention") or {}).get("rows", []) if r["day"] == 1]
+    retention = d1_retention_text(t, str(first["arm"].iloc[0]), charter_kpi=first["kpi"].isin(day_one).any())
     if retention:
         items.append(retention)
-    for k, what in [("net_revenue_usd", "net revenue"), ("mrr_usd_at_horizon", "MRR at the horizon")]:
+    for item in spec.headline_kpis():
+        k, what = item["kpi"], item["label"]
         row = first[first["kpi"] == k]
         if len(row) and not is_missing(row["mean"].iloc[0]):
             items.append(f"{what} <b>{fmt(row['mean'].iloc[0], row['unit'].iloc[0])}</b>")
@@ -517,59 +545,33 @@ def render(*, title: str, name: str, product: str, headline_html: str, sections:
         data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
 
 
+def run_table(t: dict) -> str:
+    """What was run, from manifest.json (`t["manifest"]`, empty without one) and kpis.csv."""
+    return facts_table(run_facts(t, t.get("manifest") or {}))
+
+
 def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
-    """The whole page of a run as text."""
+    """The whole page of a run as text: the specification's sections in its order. A section is there when the run
+    holds its first file (manifest.json: always) and it has something to show — a chart drawn (by the
+    habitat_charts function of the chart's name) or a table (by this module's `<section>_table`, None when the file
+    has nothing for it)."""
+    t = dict(t, manifest=manifest)
     figures = {}
     for name, draw in hc.CHARTS:
         fig = draw(t)
         if fig is not None:
             figures[name] = fig
     sections: list[tuple[str, str, str]] = []
-
-    def add(anchor: str, link: str, title: str, intro: str, charts: tuple = (), table: str = "") -> None:
-        sections.append((anchor, link, section(anchor, title, intro, [c for c in charts if c in figures], table)))
-
-    add("run", "run", "What was run", "The scenario, its size and the build that ran it (from manifest.json).",
-        table=facts_table(run_facts(t, manifest)))
-    add("kpis", "KPIs", "KPIs against their targets", "Pooled over replications, with 95 % confidence intervals "
-        "(kpis.csv). A KPI the run cannot measure (too few days, nobody reached it) is empty, with the reason where "
-        "kpis.csv gives one.", table=kpi_table(t))
-    if "worldcheck" in t:
-        add("world-check", "world check", "The world check", "Each published figure's range (green band) and the "
-            "simulated value with its 95 % interval (world-check.csv).", ("world-check",), world_check_table(t))
-    add("funnel", "funnel", "Activation funnel", "The share of installs reaching each stage, and each stage's "
-        "conversion from the previous one against the charter's step targets (activation-funnel.csv).", ("funnel",),
-        funnel_table(t))
-    decisions = decisions_table(t)
-    if decisions:
-        add("decisions", "decisions", "Decisions", "Every kind of decision the simulated people make, the moment that "
-            "allows it (the opportunity: an event such as the paywall shown) and how the decisions came out — e.g. "
-            "how many paywall views led to a trial, how many trials were kept. Pooled over replications "
-            "(decisions.csv).", table=decisions)
-    learning_rows = learning_table(t)
-    if learning_rows:
-        add("learning", "learning", "Learning, week by week", "What the product changes in its people: for those still "
-            "using it, the urges a day for their target apps (the apps they want to use less), the shields they meet, the "
-            "apps they open, and their urges against the urges the same people would have had untreated (below 1: the "
-            "apps are wanted less often, as a starved habit weakens); week 0 is the install day. The dormant share of "
-            "shields is over everyone (learning.csv).", ("learning",), learning_rows)
-    add("retention", "retention", "Retention", "Day-N retention, read two ways: the product in use that day (the "
-        "charter's KPIs) and the app opened that day (retention.csv).", ("retention",), retention_table(t))
-    if "revenue" in t and len(t["revenue"]):
-        add("revenue", "revenue", "Revenue", "Gross revenue per month by source; for products with consumables, the "
-            "token share against its ceiling (revenue.csv, token-revenue-share.csv).", ("revenue",), revenue_table(t))
-    if "unlocks" in figures:
-        add("unlocks", "unlocks", "Unlocks", "How people unlocked their apps: grants per person per day since install "
-            "by method (unlocks.csv).", ("unlocks",), unlocks_table(t))
-    add("battery", "battery", "Battery", "Drain per person-day by device against the budgets, and which effects "
-        "spend the energy (battery-budget.csv, energy-by-effect.csv).", ("battery", "energy"), battery_table(t))
-    if "experiment" in t:
-        add("arms", "arms", "Arms against the control", "Each KPI's difference arm − control. Paired: the same people "
-            "lived both arms, so their difference is measured person by person; unpaired: the interval as if they "
-            "were different people (experiment.csv).", ("experiment",), experiment_table(t["experiment"]))
-    if "forecast" in t:
-        add("forecast", "forecast", "Forecast", "Monthly means with 95 % bands over replications (forecast.csv).",
-            ("forecast",), forecast_table(t))
+    for described in spec.sections():
+        first = described["files"][0]
+        if first in spec.by_name() and spec.key_of(first) not in t:
+            continue
+        charts = [c for c in described.get("charts", []) if c in figures]
+        table = globals()[f"{spec.function_name(described['id'])}_table"](t)
+        if not charts and not table:
+            continue
+        sections.append((described["id"], described["link"],
+                         section(described["id"], described["title"], described["intro"], charts, table or "")))
     arms = hc.arms_of(t)
     selector = ""
     if len(arms) > 1:
@@ -667,7 +669,8 @@ def plotly_bundle() -> str:
 
 
 def write_text_safely(path: Path, text: str) -> None:
-    """Writes `path` atomically; refuses to replace a file this script did not write, a link or a folder."""
+    """Writes `path` atomically, with the mode Habitat's CSVs get (`report_spec.report_file_mode`); refuses to
+    replace a file this script did not write, a link or a folder."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise PageError(f"{path}: exists and is not a regular file; Habitat will not replace it")
     if path.exists():
@@ -677,6 +680,7 @@ def write_text_safely(path: Path, text: str) -> None:
             raise PageError(f"{path}: exists and was not written by Habitat's report page; move it away first")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        spec.set_report_mode(tmp, fd)   # mkstemp makes it 0600: give it the CSVs' mode (0644 under umask 022)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -704,11 +708,9 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
         df = pd.read_csv(csv, dtype={"replication": str, "arm": str, "control_arm": str})
     except (OSError, ValueError) as e:
         raise PageError(f"{csv}: not a readable CSV ({e})") from e
-    needed = {"kpi", "unit", "control_arm", "control_mean", "arm_mean", "diff", "diff_ci_low", "diff_ci_high",
-              "unpaired_ci_low", "unpaired_ci_high", "rel_diff", "pairs", "arm"}
-    if missing := needed - set(df.columns):
+    if missing := set(spec.output_columns("comparison")) - set(df.columns):
         raise PageError(f"{csv}: not a habitat compare CSV (missing columns {', '.join(sorted(missing))})")
-    checked = "check" in df.columns
+    checked = is_check(df)
     fig = hc.experiment({"comparison": df}, source="comparison", title=(
         "Now against the baseline: each KPI's difference relative to the baseline's mean, paired beside unpaired "
         "(95 %)" if checked else None))
@@ -732,7 +734,7 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
         intro = ("Each KPI's difference B − A, relative to A's mean: the paired interval beside the unpaired one.")
     sections = [("run", "", section("run", "What was compared", "From the comparison's CSV.", [], facts_table(facts))),
                 ("arms", "", section("arms", "Differences", intro, ["comparison"] if fig is not None else [],
-                                     experiment_table(df)))]
+                                     comparison_table(df)))]
     page = render(title=f"{csv.stem} — Habitat", name=title, product="comparison", headline_html=headline_html,
                   sections=sections, figures={"comparison": fig} if fig is not None else {},
                   plotly_js=plotly_js or plotly_bundle())

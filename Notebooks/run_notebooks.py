@@ -4,9 +4,10 @@
     python3 Notebooks/run_notebooks.py [--require-all] RUN_DIR [RUN_DIR ...]
 
 Each run's product is read from its reports (the `product` column: scroll-off, earned-access, ...). A notebook whose
-metadata says `"habitat": {"products": [...]}` draws only those products' runs (03-token-revenue-share: scroll-off;
-07-earned-access: earned-access); the others draw any run. Every notebook is executed against every given run of a
-product it draws, e.g. `make test`'s
+metadata names reports only some products write (`"habitat": {"reports": ["unlocks.csv"]}`) draws only the runs of
+products that write them — which products those are is the report specification's (docs/report-spec.json):
+03-token-revenue-share needs token-revenue-share.csv (Scroll Off), 07-earned-access unlocks.csv (Earned Access); the
+others draw any run. Every notebook is executed against every given run of a product it draws, e.g. `make test`'s
 
     python3 Notebooks/run_notebooks.py --require-all BASELINE PRICE FORECAST EARNED_ACCESS
 
@@ -33,17 +34,26 @@ def stored_clean(path: Path) -> list:
     return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count"))]
 
 
-def notebook_products(nb) -> list | None:
-    """The products a notebook draws (its metadata `habitat.products`), None for any product."""
-    products = nb.metadata.get("habitat", {}).get("products")
-    return list(products) if products else None
+def notebook_reports(nb) -> list:
+    """The reports a notebook needs beyond those every run writes (its metadata `habitat.reports`), as the
+    specification's entries; a name the specification does not know is an error."""
+    names = nb.metadata.get("habitat", {}).get("reports") or []
+    unknown = [n for n in names if n not in hp.spec.by_name()]
+    if unknown:
+        raise SystemExit(f"run_notebooks: the notebook names reports the specification lacks: {', '.join(unknown)}")
+    return [hp.spec.by_name()[n] for n in names]
+
+
+def draws(reports: list, product: str | None) -> bool:
+    """Whether a run of `product` writes every report a notebook needs (the specification's products)."""
+    return all(hp.spec.written_by(r, product) for r in reports)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], usage=__doc__.splitlines()[2].strip())
     parser.add_argument("runs", nargs="*", metavar="RUN_DIR", help="run directories written by `habitat run`")
     parser.add_argument("--require-all", action="store_true",
-                        help="fail when a notebook draws none of the given runs (e.g. no earned-access run for 07)")
+                        help="fail when a notebook draws none of the given runs (e.g. no run writing the reports 07 needs)")
     args = parser.parse_args()
     if not args.runs:
         print(__doc__, file=sys.stderr)
@@ -65,10 +75,12 @@ def main() -> int:
             failures += 1
     executed = 0
     for nb_path in notebooks:
-        wanted = notebook_products(nbformat.read(nb_path, as_version=4))
-        mine = [run for run in runs if wanted is None or products[run] in wanted]
+        wanted = notebook_reports(nbformat.read(nb_path, as_version=4))
+        mine = [run for run in runs if draws(wanted, products[run])]
         if not mine:
-            line = f"{nb_path.name}: no {' or '.join(wanted)} run given"
+            owners = sorted({p for r in wanted for p in (hp.spec.owners(r) or [])})
+            line = (f"{nb_path.name}: no run of a product that writes {', '.join(r['file'] for r in wanted)} given"
+                    f" ({' or '.join(owners)})")
             if args.require_all:
                 failures += 1
                 print(f"FAIL {line} (--require-all)")

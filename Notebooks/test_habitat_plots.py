@@ -66,13 +66,18 @@ def check_funnel_targets_where_they_apply():
     assert legend[0] == "control" and any("previous stage's share × target" in t for t in legend), legend
     assert any("✗" == t.get_text() for t in bottom.texts), "a missed step target is marked"
     assert not hp.figure_is_empty(fig)
-    # The targets are the Scroll Off charter's (seed 000 §8.2): another product's funnel is drawn without them.
-    other = pd.DataFrame(rows, columns=cols).astype({"replication": str}).assign(product="earned-access")
+    # The targets are those the file carries, whatever the product: an Earned Access funnel writes its target columns
+    # empty (seed 003 sets none) and is drawn without marks; the same targets in another product's file are drawn.
+    other = pd.DataFrame(rows, columns=cols).astype({"replication": str}).assign(
+        product="earned-access", target_min=None, target_max=None, meets_target=None)
     fig = hp.funnel({"funnel": other})
     for ax in fig.axes[:2]:
-        assert all(marks(ax, stage) == [] for stage in range(4)), "no charter targets on an Earned Access funnel"
+        assert all(marks(ax, stage) == [] for stage in range(4)), "no targets where the file carries none"
         assert not any("✗" == t.get_text() for t in ax.texts)
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["control"]
+    carried = pd.DataFrame(rows, columns=cols).astype({"replication": str}).assign(product="earned-access")
+    fig = hp.funnel({"funnel": carried})
+    assert marks(fig.axes[0], 2) == [0.68] and marks(fig.axes[1], 3) == [0.2, 0.3], "targets the file carries are drawn"
 
 
 def check_world_check_figure():
@@ -123,7 +128,7 @@ def check_product_reports():
         _expect_refused(run, "an Earned Access run without unlocks.csv", "earned-access run without unlocks.csv")
         _write(run / "unlocks.csv", keys + ",day,method,people", "s,control,1,earned-access,0,all,1")
         t = hp.load_run(run)
-        assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access" and not hp.is_scroll_off(t)
+        assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access"
         assert "tokens" not in t and hp.token_share(t) is None
         assert "scroll-off" in hp.skip_reason("token-share", t)
         for key in hp.REQUIRED:
@@ -224,7 +229,8 @@ def check_revenue_figure():
     monthly, whole, paying = fig.axes[:3]
     assert [round(p.get_height(), 6) for p in monthly.patches] == [7.0, 0.0, 3.5]   # 2026-02 had no money: 0
     assert [t.get_text() for t in monthly.get_xticklabels()] == ["2026-01", "2026-02", "2026-03"]
-    assert [round(p.get_height(), 6) for p in whole.patches] == [15.0, 4.5, 0.0, 10.5]
+    # The money columns in file order: gross, refunds, store fee, net.
+    assert [round(p.get_height(), 6) for p in whole.patches] == [15.0, 0.0, 4.5, 10.5]
     assert list(paying.get_lines()[0].get_ydata()) == [1.0, 0.0, 0.5]
     empty = {"revenue": t["revenue"].iloc[0:0], "kpis": kpis}
     assert hp.revenue(empty) is None, "a run without money has no revenue figure"

@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Checks that the report specification (docs/report-spec.json) is the one description every Python consumer reads:
+
+- the specification holds together: unique files and keys, every unit known, every target and chart naming columns
+  its file has, every chart on exactly one section of the page, every section's files known; docs/CONTRACT.md's
+  table lists each file with the same columns;
+- no consumer keeps a registry of its own: habitat_plots (PNGs, notebooks) and habitat_charts (the page) draw exactly
+  the specification's charts — every function that draws a figure from a run's tables is one of them, each chart has
+  one —, report_page has a table for every section, plot_run writes a PNG for every chart a run has data for and says
+  why it skips the others, run_notebooks names only reports the specification knows; and no consumer's code names a
+  report file, a product or a KPI (string constants outside docstrings);
+- a target is drawn only where the run's own file carries it, whatever the product: funnel step targets, retention
+  targets from kpis.csv, the token-share ceiling, battery budgets; no forecast target line (no file carries one);
+- a money column added to revenue.csv is one change, to the specification: the page and the PNG then show it;
+- the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general).
+
+Runs on copies of the committed baselines (Reports/baselines/*), some CSVs edited in the copy.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import matplotlib.figure  # noqa: E402
+import pandas as pd  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+
+import habitat_charts as hc  # noqa: E402
+import habitat_plots as hp  # noqa: E402
+import report_page as rp  # noqa: E402
+import report_spec as spec  # noqa: E402
+
+BASELINES = HERE.parent / "Reports" / "baselines"
+RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "earned-access-baseline"]
+CONSUMERS = ["habitat_plots.py", "habitat_charts.py", "report_page.py", "plot_run.py", "run_notebooks.py",
+             "browser_check.py"]
+FAILURES: list[str] = []
+STUB_PLOTLY = "/* plotly.js stands here */"
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        FAILURES.append(message)
+
+
+# --- The specification holds together --------------------------------------------------------------------------
+
+
+def check_spec_is_consistent() -> None:
+    files = spec.files()
+    names = [f["file"] for f in files]
+    keys = [f["key"] for f in files]
+    check(len(set(names)) == len(names) and len(set(keys)) == len(keys), f"duplicate files or keys: {names} {keys}")
+    units = set(spec.spec()["units"])
+    key_names = [c["name"] for c in spec.spec()["key_columns"]]
+    for f in files:
+        columns = {c["name"]: c for c in f["columns"]}
+        check(len(columns) == len(f["columns"]), f"{f['file']}: a column listed twice")
+        check(f["written"] in spec.spec()["written_when"], f"{f['file']}: written {f['written']!r} is not described")
+        check(f["products"] == "all" or (isinstance(f["products"], list) and f["products"]),
+              f"{f['file']}: products must be \"all\" or a list")
+        for c in f["columns"]:
+            check(bool(c.get("meaning")), f"{f['file']}: {c['name']} has no meaning")
+            unit = c.get("unit")
+            if isinstance(unit, dict):
+                ref = unit.get("column") or unit.get("value_of")
+                check(ref in columns, f"{f['file']}: {c['name']}'s unit refers to {ref}, not a column of the file")
+                if "value_of" in unit:
+                    check(all(v.get("unit") in units for v in columns[ref].get("values", [])),
+                          f"{f['file']}: {ref}'s values need a known unit each")
+            else:
+                check(unit in units, f"{f['file']}: {c['name']} has unit {unit!r}, not one of the units")
+        targets = f.get("targets")
+        if targets:
+            source = f if targets["source"] == "columns" else spec.by_name().get(targets["source"])
+            check(source is not None, f"{f['file']}: targets from {targets['source']}, not a file of the specification")
+            if source:
+                source_columns = {c["name"] for c in source["columns"]}
+                for role in ("min", "max", "met"):
+                    if role in targets:
+                        check(targets[role] in source_columns, f"{f['file']}: target {role} {targets[role]} is not a "
+                                                               f"column of {source['file']}")
+            check(targets.get("measure") in columns, f"{f['file']}: targets measure {targets.get('measure')}")
+        for chart in f.get("charts", []):
+            for field in ("x", "y", "group"):
+                wanted = chart[field] if isinstance(chart[field], list) else [chart[field]]
+                for name in wanted:
+                    check(name in columns or name in key_names, f"chart {chart['id']}: {field} {name} is not a column "
+                                                               f"of {f['file']}")
+    chart_ids = [c["id"] for c in spec.charts()]
+    check(len(set(chart_ids)) == len(chart_ids), f"duplicate chart ids {chart_ids}")
+    placed = [c for s in spec.sections() for c in s.get("charts", [])]
+    check(sorted(placed) == sorted(chart_ids), f"charts on the page {sorted(placed)} ≠ the charts {sorted(chart_ids)}")
+    for s in spec.sections():
+        for name in s["files"]:
+            check(name in spec.by_name() or name == "manifest.json", f"section {s['id']}: unknown file {name}")
+    described = {f["file"] for s in spec.sections() for f in [spec.by_name().get(n, {"file": n}) for n in s["files"]]}
+    check(set(names) <= described, f"files no section of the page reads: {set(names) - described}")
+    for o in spec.spec()["outputs"]:
+        check(o["columns_of"] in spec.by_name(), f"output {o['id']}: columns of an unknown file")
+
+
+def check_contract_agrees() -> None:
+    """docs/CONTRACT.md's table of output files (the specification's prose) lists each file with its columns."""
+    import re
+    rows = {}
+    for line in (HERE.parent / "docs" / "CONTRACT.md").read_text(encoding="utf-8").splitlines():
+        found = re.match(r"\| `([\w.-]+\.csv)`[^|]*\| `([^`]+)`", line)
+        if found and found.group(1) not in rows:
+            rows[found.group(1)] = found.group(2).split(",")
+    for f in spec.files():
+        own = [c["name"] for c in f["columns"]]
+        check(rows.get(f["file"]) == own, f"docs/CONTRACT.md lists {f['file']} with {rows.get(f['file'])}, the "
+                                          f"specification with {own}")
+
+
+# --- No consumer keeps a registry -------------------------------------------------------------------------------
+
+
+def figure_functions(module, tables: dict, kind) -> set[str]:
+    """Public functions of `module` defined there that, called with a run's tables alone, return a `kind` figure."""
+    found = set()
+    for name, fn in vars(module).items():
+        if name.startswith("_") or not callable(fn) or getattr(fn, "__module__", None) != module.__name__:
+            continue
+        try:
+            import inspect
+            params = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
+        except (TypeError, ValueError):
+            continue
+        if len(params) != 1 or params[0].name != "t":
+            continue
+        try:
+            result = fn(tables)
+        except Exception:   # noqa: BLE001 — a function that cannot take these tables is not a chart of them
+            continue
+        if isinstance(result, kind):
+            found.add(name)
+    return found
+
+
+def check_consumers_draw_the_spec(work: Path) -> None:
+    chart_ids = [c["id"] for c in spec.charts()]
+    check([name for name, _ in hp.ALL] == chart_ids, f"habitat_plots.ALL {[n for n, _ in hp.ALL]} ≠ {chart_ids}")
+    check([name for name, _ in hc.CHARTS] == chart_ids, f"habitat_charts.CHARTS {[n for n, _ in hc.CHARTS]} ≠ {chart_ids}")
+    expected = {spec.function_name(c) for c in chart_ids}
+    drawn_png, drawn_page = set(), set()
+    for name in RUNS:
+        tables = hp.load_run(BASELINES / name)
+        drawn_png |= figure_functions(hp, tables, matplotlib.figure.Figure)
+        drawn_page |= figure_functions(hc, tables, go.Figure)
+        hp.plt.close("all")
+        hp.FIGURES.clear()
+    check(drawn_png <= expected, f"habitat_plots draws figures the specification does not list: {drawn_png - expected}")
+    check(drawn_page <= expected, f"habitat_charts draws charts the specification does not list: {drawn_page - expected}")
+    check(expected <= drawn_png, f"charts of the specification habitat_plots drew for no baseline: {expected - drawn_png}")
+    check(expected <= drawn_page, f"charts of the specification habitat_charts drew for no baseline: {expected - drawn_page}")
+    for s in spec.sections():
+        check(callable(getattr(rp, f"{spec.function_name(s['id'])}_table", None)),
+              f"report_page has no table for section {s['id']}")
+    # Each run's page has every section whose file the run holds and every chart it has data for; plot_run writes a
+    # PNG for every chart with data and names the reason for each other.
+    for name in RUNS:
+        run = work / f"draw-{name}"
+        shutil.copytree(BASELINES / name, run)
+        tables = hp.load_run(run)
+        with_data = [c for c in spec.charts() if getattr(hc, spec.function_name(c["id"]))(tables) is not None]
+        text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
+        for c in with_data:
+            check(f'data-chart="{c["id"]}"' in text, f"{name}: the page lacks the {c['id']} chart")
+        for s in spec.sections():
+            first = s["files"][0]
+            if first == "manifest.json" or (run / first).is_file():
+                table = getattr(rp, f"{spec.function_name(s['id'])}_table")(tables)
+                if table or any(c["id"] in s.get("charts", []) for c in with_data):   # something to show
+                    check(f'<section id="{s["id"]}">' in text, f"{name}: the page lacks the {s['id']} section")
+            else:
+                check(f'<section id="{s["id"]}">' not in text, f"{name}: a {s['id']} section without {first}")
+        out = work / f"png-{name}"
+        done = subprocess.run([sys.executable, str(HERE / "plot_run.py"), str(run), "--out", str(out)],
+                              capture_output=True, text=True)
+        check(done.returncode == 0, f"plot_run on {name}: exit {done.returncode}: {done.stderr}")
+        pngs = {p.stem for p in out.glob("*.png")}
+        png_data = {c["id"] for c in spec.charts() if getattr(hp, spec.function_name(c["id"]))(tables) is not None}
+        hp.plt.close("all")
+        check(pngs == png_data, f"plot_run on {name}: PNGs {sorted(pngs)}, charts with data {sorted(png_data)}")
+        for c in spec.charts():
+            if c["id"] not in png_data:
+                check(f"  {c['id']}: " in done.stdout and "(skipped)" in done.stdout,
+                      f"plot_run on {name}: no note for the skipped {c['id']}")
+
+
+def constants(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a Python file, docstrings left out (f-strings' literal parts included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.add(id(first.value))
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
+
+
+def check_no_private_registry() -> None:
+    """No consumer's code names a report file (a string that is a file name: a key, a path, a comparison), a product
+    or a KPI of the specification (as a word anywhere, titles included): those are the specification's."""
+    import re
+    products = sorted({p for f in spec.files() if f["products"] != "all" for p in f["products"]})
+    kpis = sorted({r["kpi"] for f in spec.files() for r in (f.get("targets") or {}).get("rows", [])}
+                  | {k["kpi"] for k in spec.headline_kpis()})
+    files = {f["file"] for f in spec.files()}
+    check(products and kpis, "the specification names no product-specific file or KPI: nothing to look for")
+    words = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in products + kpis]
+    for consumer in CONSUMERS:
+        for line, text in constants(HERE / consumer):
+            if text in files:
+                FAILURES.append(f"{consumer}:{line}: names the file {text!r}; read it from the specification")
+            for word, pattern in words:
+                if pattern.search(text):
+                    FAILURES.append(f"{consumer}:{line}: names {word!r} ({text[:60]!r}); read it from the specification")
+
+
+# --- Targets only where the run's files carry them --------------------------------------------------------------
+
+
+def edit_csv(path: Path, change) -> None:
+    """Applies `change` to a CSV read as text (every cell a string) and writes it back the way Habitat does."""
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    change(df).to_csv(path, index=False, lineterminator="\r\n")
+
+
+def trace_names(fig) -> list[str]:
+    return [t.name or "" for t in fig.data]
+
+
+def check_targets_from_files(work: Path) -> None:
+    # Funnel: Earned Access's file carries no step target (seed 003 sets none): none drawn, none in the table.
+    ea = work / "targets-ea"
+    shutil.copytree(BASELINES / "earned-access-baseline", ea)
+    t = hp.load_run(ea)
+    check(not any("step target" in n for n in trace_names(hc.funnel(t))), "EA funnel: a step target drawn from nowhere")
+    check(not any("step target" in x.get_text() for x in hp.funnel(t).axes[0].get_legend().get_texts()),
+          "EA funnel PNG: a step target drawn from nowhere")
+    check(hp.retention_targets(t) == [], f"EA retention: targets {hp.retention_targets(t)} though its kpis.csv has none")
+    # The same product with targets in its file: drawn, in the chart, the PNG and the table.
+    edit_csv(ea / "activation-funnel.csv", lambda df: df.assign(target_min=df["stage_order"].map(
+        lambda o: "" if o == "1" else "0.5000")))
+    edit_csv(ea / "kpis.csv", lambda df: pd.concat([df, df.iloc[[0]].assign(
+        kpi="d1_retention", unit="fraction", replication="all", target_min="0.4400", target_max="", meets_target="")]))
+    t = hp.load_run(ea)
+    check(any("step target" in n for n in trace_names(hc.funnel(t))), "EA funnel with targets in its file: none drawn")
+    check(any("step target" in x.get_text() for x in hp.funnel(t).axes[0].get_legend().get_texts()),
+          "EA funnel PNG with targets in its file: none drawn")
+    text = rp.write_page(ea, STUB_PLOTLY).read_text(encoding="utf-8")
+    check("≥ 50.0 %" in text, "EA funnel table: the file's step target not shown")
+    check(hp.retention_targets(t) == [(1, 0.44, "D1")], f"EA retention targets {hp.retention_targets(t)}")
+    check(any(n.startswith("target (D1") for n in trace_names(hc.retention(t))), "EA retention: the kpis.csv target not drawn")
+
+    # Scroll Off without targets in its files: no funnel marks, no retention marks, no token ceiling, no budgets.
+    so = work / "targets-so"
+    shutil.copytree(BASELINES / "launch-forecast-12m", so)
+    t = hp.load_run(so)
+    check(any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel: its file's targets not drawn")
+    check(len(hp.retention_targets(t)) == 3, f"SO retention targets {hp.retention_targets(t)}")
+    check(any(n.startswith("token-share ceiling") for n in trace_names(hc.token_share(t) or go.Figure())),
+          "SO token share: the file's ceiling not drawn")
+    check(any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery: the file's budgets not drawn")
+    edit_csv(so / "activation-funnel.csv", lambda df: df.assign(target_min="", target_max="", meets_target=""))
+    edit_csv(so / "kpis.csv", lambda df: df.assign(target_min="", target_max="", meets_target=""))
+    edit_csv(so / "token-revenue-share.csv", lambda df: df.assign(threshold="", within_threshold=""))
+    edit_csv(so / "battery-budget.csv", lambda df: df.assign(budget="", meets_budget=""))
+    t = hp.load_run(so)
+    check(not any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel without targets: drawn anyway")
+    check(hp.retention_targets(t) == [], "SO retention without kpis.csv targets: marks anyway")
+    check(not any(n.startswith("target (") for n in trace_names(hc.retention(t))), "SO retention: a mark anyway")
+    tokens = hc.token_share(t)
+    check(tokens is None or not any(n.startswith("token-share ceiling") for n in trace_names(tokens)),
+          "SO token share without a threshold: a ceiling anyway")
+    check(not any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery without budgets: drawn anyway")
+    png = hp.battery(t)
+    check(png is not None and not any("budget" in x.get_text() for ax in png.axes if ax.get_legend()
+                                      for x in ax.get_legend().get_texts()), "SO battery PNG without budgets: drawn")
+    # The forecast: no file carries a target, so no line but the data's, in the chart and the PNG.
+    labels = {label for label, _ in hp.FORECAST_METRICS.values()}
+    fig = hc.forecast(t)
+    check(not fig.layout.shapes and all(a.text in labels for a in fig.layout.annotations),
+          f"forecast: a line or note beyond the data: {fig.layout.shapes} {[a.text for a in fig.layout.annotations]}")
+    png = hp.forecast(t)
+    for ax in png.axes:
+        for line in ax.get_lines():
+            check(line.get_label() in labels, f"forecast PNG: a line {line.get_label()!r} that is not a forecast metric")
+    hp.plt.close("all")
+
+
+# --- A new column is one change: the specification's ---------------------------------------------------------
+
+
+def check_new_money_column(work: Path) -> None:
+    """A money column added to revenue.csv (say a cost) and described once in the specification shows on the page's
+    revenue table and in the PNG's whole-run panel, with no consumer changed."""
+    run = work / "cost"
+    shutil.copytree(BASELINES / "scroll-off-baseline", run)
+    edit_csv(run / "revenue.csv", lambda df: df.assign(cost_usd="1.25"))
+    columns = spec.by_key()["revenue"]["columns"]
+    columns.append({"name": "cost_usd", "unit": "usd", "label": "service cost", "meaning": "what serving people cost"})
+    try:
+        text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
+        table = text[text.index('<table id="revenue-table"'):]
+        table = table[:table.index("</table>")]
+        head, first = table.split("</tr>")[:2]
+        cells = first.split("<td")[1:]
+        check("<th class=num>service cost</th>" in head and len(cells) == 7 and "$" in cells[5],
+              f"the page's revenue table lacks the new column: {head} {first}")
+        fig = hp.revenue(hp.load_run(run))
+        labels = [x.get_text() for x in fig.axes[1].get_xticklabels()]
+        check(labels == ["gross", "refunds", "store fee", "net", "service cost"], f"the PNG's money panel: {labels}")
+    finally:
+        columns.pop()
+        hp.plt.close("all")
+
+
+# --- File modes -------------------------------------------------------------------------------------------------
+
+
+def check_modes(work: Path) -> None:
+    run = work / "modes"
+    shutil.copytree(BASELINES / "scroll-off-baseline", run)
+    old = os.umask(0o022)
+    try:
+        os.chmod(run / "kpis.csv", 0o644)   # as the Swift writer makes it under umask 022
+        page = rp.write_page(run, STUB_PLOTLY)
+        mode = stat.S_IMODE(page.stat().st_mode)
+        check(mode == stat.S_IMODE((run / "kpis.csv").stat().st_mode) == 0o644,
+              f"report.html is {mode:o}, kpis.csv beside it {stat.S_IMODE((run / 'kpis.csv').stat().st_mode):o}")
+        os.umask(0o027)   # the Swift writer then makes 0o644 & ~0o027 = 0640: so must the page, replaced or new
+        page = rp.write_page(run, STUB_PLOTLY)
+        check(stat.S_IMODE(page.stat().st_mode) == 0o640, f"report.html under umask 027 is "
+                                                          f"{stat.S_IMODE(page.stat().st_mode):o}, not 640")
+        comparison = work / "modes-comparison.csv"
+        shutil.copy(BASELINES / "premium-price-test" / "experiment.csv", comparison)
+        html_page = rp.write_page(comparison, STUB_PLOTLY)
+        check(stat.S_IMODE(html_page.stat().st_mode) == 0o640, f"comparison page is {stat.S_IMODE(html_page.stat().st_mode):o}")
+        import plot_run
+        fig = hp.energy(hp.load_run(run))
+        check(plot_run.save(fig, "energy", run) and stat.S_IMODE((run / "energy.png").stat().st_mode) == 0o640,
+              "a PNG is not written with the CSVs' mode")
+    finally:
+        os.umask(old)
+        hp.plt.close("all")
+
+
+def main() -> int:
+    check_spec_is_consistent()
+    check_contract_agrees()
+    check_no_private_registry()
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        check_consumers_draw_the_spec(work)
+        check_targets_from_files(work)
+        check_new_money_column(work)
+        check_modes(work)
+    for f in FAILURES:
+        print(f"test_report_spec: FAIL {f}", file=sys.stderr)
+    if FAILURES:
+        return 1
+    print("test_report_spec: the specification holds together; habitat_plots, habitat_charts, report_page, plot_run "
+          "and run_notebooks read it (no registry, file, product or KPI of their own); targets only from the run's "
+          "files; page and PNGs with the CSVs' mode: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `docs/report-spec.json`, the one description of the CSV files a run writes (Notebooks/README.md, "One report
+/// specification"), as the Swift tests read it to hold the writers to it: each file's columns and which products
+/// write it when. Only the fields the tests check are decoded; units, meanings, targets and charts are the Python
+/// readers' (Notebooks/test_report_spec.py checks those).
+public struct ReportSpecFile: Decodable, Sendable {
+    public struct Column: Decodable, Sendable { public let name: String }
+
+    /// Which products write a file: every product (`"all"`) or the ones listed.
+    public enum Products: Decodable, Equatable, Sendable {
+        case all
+        case only([String])
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let list = try? c.decode([String].self) { self = .only(list); return }
+            let word = try c.decode(String.self)
+            guard word == "all" else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "products: \"all\" or a list, not \"\(word)\"")
+            }
+            self = .all
+        }
+
+        public func includes(_ product: String) -> Bool {
+            switch self {
+            case .all: true
+            case .only(let list): list.contains(product)
+            }
+        }
+    }
+
+    public struct File: Decodable, Sendable {
+        public let file: String
+        public let products: Products
+        /// `always`, `arms` (runs with more than one arm) or `acquisition` (runs with an acquisition curve).
+        public let written: String
+        /// false for a file without the key columns (none so far).
+        public let keys: Bool?
+        public let columns: [Column]
+    }
+
+    public struct Output: Decodable, Sendable {
+        public let id: String
+        public let columnsOf: String
+        public let extraColumns: [Column]
+        enum CodingKeys: String, CodingKey { case id, columnsOf = "columns_of", extraColumns = "extra_columns" }
+    }
+
+    public let keyColumns: [Column]
+    public let files: [File]
+    public let outputs: [Output]
+    public let writtenWhen: [String: String]
+
+    enum CodingKeys: String, CodingKey { case keyColumns = "key_columns", files, outputs, writtenWhen = "written_when" }
+
+    /// The repository's `docs/report-spec.json` (found from this source file's path).
+    public static var url: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/report-spec.json")
+    }
+
+    public static func load() throws -> ReportSpecFile {
+        try JSONDecoder().decode(ReportSpecFile.self, from: Data(contentsOf: url))
+    }
+
+    public func file(_ name: String) -> File? { files.first { $0.file == name } }
+
+    /// A file's header as written: the key columns (unless `keys` is false), then its own columns.
+    public func header(_ file: File) -> [String] {
+        (file.keys == false ? [] : keyColumns.map(\.name)) + file.columns.map(\.name)
+    }
+
+    /// A command's one-file output (`comparison`, `check`): another file's header, then its own columns.
+    public func header(output id: String) -> [String]? {
+        guard let o = outputs.first(where: { $0.id == id }), let base = file(o.columnsOf) else { return nil }
+        return header(base) + o.extraColumns.map(\.name)
+    }
+
+    /// The CSVs a run of `product` writes, with `arms` arms, with or without an acquisition curve.
+    public func expectedFiles(product: String, arms: Int, acquisition: Bool) -> Set<String> {
+        let holds = ["always": true, "arms": arms > 1, "acquisition": acquisition]
+        return Set(files.filter { $0.products.includes(product) && holds[$0.written] == true }.map(\.file))
+    }
+}

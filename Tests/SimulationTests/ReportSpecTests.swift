@@ -1,0 +1,90 @@
+import Foundation
+import HabitatTestSupport
+import Reports
+import RulesCore
+import ScenarioFormat
+import Testing
+@testable import Simulation
+
+/// Issue 27 item 8: `docs/report-spec.json` is the one description of the CSVs a run writes, read by the Python
+/// report tools; these tests hold the Swift writers to it. For every product with an engine, a small run with one
+/// arm and one with two arms and an acquisition curve are written to disk as `habitat run` writes them: the files
+/// written must be exactly those the specification lists for that product and those conditions, and each file's
+/// header exactly the specification's columns for it. A column added to a writer (say a cost column in
+/// revenue.csv) fails here until the specification describes it, and the Python side then reads it from there.
+@Suite("The report specification matches the writers", .serialized)
+struct ReportSpecTests {
+    static func scenario(product: Product, arms: Bool, acquisition: Bool) throws -> ResolvedScenario {
+        try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: spec-\(product.rawValue)
+            product: \(product.rawValue)
+            start: 2026-01-05
+            horizon_days: 3
+            replications: 2
+            population:
+              installs: 6
+            \(acquisition ? "  acquisition:\n    per_day: 10\n" : "")\(arms ? "arms:\n  - name: control\n  - name: twin\n" : "")
+            """, fileName: "spec.yaml")
+    }
+
+    /// Writes a small run of `scenario` into a fresh folder; the CSV files written, each with its header line.
+    static func written(_ scenario: ResolvedScenario) throws -> [String: [String]] {
+        try withTemporaryDirectory(prefix: "habitat-report-spec") { root in
+            var run = try Products.run(scenario, threads: 1)
+            try run.simulate(progress: nil)
+            let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
+            let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
+            try report.commit()
+            var headers: [String: [String]] = [:]
+            for file in files where file.hasSuffix(".csv") {
+                let text = try String(contentsOf: report.destination.appendingPathComponent(file), encoding: .utf8)
+                let line = text.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                headers[file] = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            return headers
+        }
+    }
+
+    @Test("every product's runs write exactly the files the specification lists, each with its columns",
+          arguments: Products.withEngines)
+    func filesAndHeaders(product: Product) throws {
+        let spec = try ReportSpecFile.load()
+        for (arms, acquisition) in [(false, false), (true, true)] {
+            let headers = try Self.written(try Self.scenario(product: product, arms: arms, acquisition: acquisition))
+            let expected = spec.expectedFiles(product: product.rawValue, arms: arms ? 2 : 1, acquisition: acquisition)
+            let what = "\(product) run (\(arms ? "two arms" : "one arm"), \(acquisition ? "with" : "without") an acquisition curve)"
+            #expect(Set(headers.keys) == expected, """
+                \(what) writes files the specification does not list: \(Set(headers.keys).subtracting(expected).sorted()); \
+                lists but the run does not write: \(expected.subtracting(headers.keys).sorted()) — docs/report-spec.json \
+                (`products`, `written`) and the writers must agree
+                """)
+            for (file, header) in headers.sorted(by: { $0.key < $1.key }) {
+                guard let described = spec.file(file) else { continue }
+                #expect(header == spec.header(described), """
+                    \(what): \(file)'s header is \(header.joined(separator: ",")); docs/report-spec.json says \
+                    \(spec.header(described).joined(separator: ",")) — describe each column (name, unit, meaning) there
+                    """)
+            }
+        }
+    }
+
+    @Test("the writers' header constants are the specification's columns")
+    func headerConstants() throws {
+        let spec = try ReportSpecFile.load()
+        func header(_ file: String) throws -> [String] { spec.header(try #require(spec.file(file), "\(file) is not in the specification")) }
+        #expect(try header("experiment.csv") == ExperimentComparison.header)
+        #expect(try header("forecast.csv") == ForecastTable.header)
+        #expect(try header("world-check.csv") == WorldCheck.fileHeader)
+        #expect(try header("kpis.csv") == KPITable.header)
+        #expect(try header("revenue.csv") == RevenueAccumulator.header)
+        // `habitat compare --out` writes experiment.csv's columns.
+        #expect(spec.header(output: "comparison") == ExperimentComparison.header)
+        // Every product the specification names is a product Habitat knows, and every condition is described.
+        for file in spec.files {
+            if case .only(let products) = file.products {
+                for p in products { #expect(Product(rawValue: p) != nil, "\(file.file): unknown product \(p)") }
+            }
+            #expect(spec.writtenWhen[file.written] != nil, "\(file.file): unknown condition \(file.written)")
+        }
+    }
+}
