@@ -13,7 +13,7 @@ enum DefaultScenario {
     static func yaml(product: Product) -> String {
         guard !yaml.contains("product: \(product.rawValue)\n") else { return yaml }
         return yaml.components(separatedBy: "rules:\n")[0]
-            .replacingOccurrences(of: "product: scroll-off\n", with: "product: \(product.rawValue)\n")
+            .replacingOccurrences(of: "product: \(Products.defaultProduct)\n", with: "product: \(product.rawValue)\n")
     }
     static let yaml = """
     name: scroll-off-baseline
