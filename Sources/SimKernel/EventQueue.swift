@@ -137,7 +137,7 @@ public struct EventQueue<Payload> {
     }
 
     /// Pops the next live event firing at or before `limit`, advancing the clock to its time; nil when none.
-    @inlinable public mutating func next(until limit: Instant = .distantFuture) -> FiredEvent<Payload>? {
+    @inlinable @inline(__always) public mutating func next(until limit: Instant = .distantFuture) -> FiredEvent<Payload>? {
         while let top = heap.min {
             if top.time > limit.millisecondsSinceEpoch { return nil }
             let e = heap.removeMin()
@@ -156,7 +156,7 @@ public struct EventQueue<Payload> {
     /// The time of the next live event, dropping stale entries that have surfaced; nil when none is left.
     /// Lets a caller merge the queue with an outside stream of events (e.g. a person's pickups) without
     /// pushing each of them through the heap.
-    @inlinable public mutating func peekTime() -> Instant? {
+    @inlinable @inline(__always) public mutating func peekTime() -> Instant? {
         while let top = heap.min {
             if isStale(top) {
                 _ = heap.removeMin()

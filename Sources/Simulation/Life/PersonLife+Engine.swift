@@ -22,7 +22,8 @@ extension PersonLife {
         for i in 0..<out.effects.count { meter.charge(out.effects[i].energyCharge, phoneInUse: phoneInUse) }
         for i in 0..<out.timers.count where out.timers[i].at < horizonEnd {
             let timer = out.timers[i]
-            queue.arm(slot: timerSlots.slot(for: timer.kind), .engine(timer), at: max(timer.at, queue.now))
+            let slot = Adapter.slot(of: timer.kind).map { timerSlots.claim(timer.kind, slot: $0) } ?? timerSlots.slot(for: timer.kind)
+            queue.arm(slot: slot, .engine(timer), at: max(timer.at, queue.now))
         }
         summary.eventsSimulated += 1
         return out.decision

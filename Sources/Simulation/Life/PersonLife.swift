@@ -88,6 +88,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The person's own processes besides pickups (things to do, places), outside the queue like pickups; the same
     /// whatever product the person meets.
     var processes: PersonProcesses
+    /// The person has processes besides pickups (read once: the loop asks at every event).
+    let hasProcesses: Bool
     /// The engine's timer kinds and the queue slots they hold (one slot per kind, never shared).
     var timerSlots = TimerSlots<Engine.TimerKind>()
     /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
@@ -142,6 +144,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         churnStream = RandomStream(key: world.key(id, .churn))
         features = RandomStream(key: world.key(id, .featureUse))
         processes = PersonProcesses(person: drawn, key: { world.key(id, $0) }, extra: extraProcesses)
+        hasProcesses = !processes.isEmpty
         queue = EventQueue(start: installedAt, timerSlots: 8, capacity: 32)
         state = Adapter.initialState()
         summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment, horizonDays: world.horizonDays)
@@ -162,12 +165,12 @@ public struct PersonLife<Adapter: ProductAdapter> {
         Adapter.onboard(&self, at: installedAt)
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
-        if !processes.isEmpty { processes.start(after: installedAt, zone: zone) }
+        if hasProcesses { processes.start(after: installedAt, zone: zone) }
         // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
         // times the queue's events come first, then pickups, then the person's other processes.
         while !uninstalled {
             let queued = queue.peekTime()
-            if !processes.isEmpty, let at = processes.nextTime, queued.map({ at < $0 }) ?? true,
+            if hasProcesses, let at = processes.nextTime, queued.map({ at < $0 }) ?? true,
                nextPickup.map({ at < $0.at }) ?? true {
                 guard at < horizonEnd else { processes.stop(); continue }
                 guard let o = processes.take(zone: zone) else { continue }

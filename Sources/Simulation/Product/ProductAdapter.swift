@@ -54,6 +54,10 @@ public protocol ProductAdapter: Sendable {
     static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person leaves an app whose session the life started (`PersonLife.startSession`). Default: nothing.
     static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant)
+    /// The queue slot of an engine timer kind, by the adapter's own arithmetic (fast for the kinds met on every
+    /// pickup), or nil to have the life hand each kind a slot at its first arming (`SimKernel.TimerSlots`). Either
+    /// way two kinds never share a slot: a map that gives one to two kinds stops the run. Default: nil.
+    static func slot(of kind: Engine.TimerKind) -> Int?
     /// An intent the adapter scheduled came due (`PersonLife.schedule(_:at:)`).
     static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant)
     /// End of a local day: the product's own day figures (the life then books battery, churn and months). Default:
@@ -94,6 +98,7 @@ extension ProductAdapter {
     public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func slot(of kind: Engine.TimerKind) -> Int? { nil }
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}

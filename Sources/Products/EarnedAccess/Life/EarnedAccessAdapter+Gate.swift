@@ -132,9 +132,9 @@ extension EarnedAccessAdapter {
         life.state.choices.append(nil)
         let gate = life.engine.gateOffer(for: app, at: now)
         let secondsPerCredit = Double(life.world.parameters.focusMinutesPerCredit * 60)
+        let m = life.world.choice
         for o in gate.options where o.isEnabled || (o.disabledReason == .paywall && !life.state.declinedPaywall) {
             let friction = redirectSeconds + Double(o.delaySeconds)
-            let m = life.world.choice
             let role: OptionRole
             switch o.choice.method {
             case .credits: role = m.spendCredits

@@ -83,6 +83,25 @@ public enum EarnedAccessAdapter: ProductAdapter {
     }
     public static func initialTally() -> EarnedAccessTally { EarnedAccessTally() }
 
+    // MARK: - Timer slots
+
+    /// Each timer kind's own queue slot: the five global kinds first, then three per mode or app id `x` at `5 + 3x`
+    /// — a mode's start and end at offsets 0 and 1, an app's unlock end at 2 — so no two kinds share one (the life
+    /// checks).
+    public static func slot(of kind: EarnedAccessTimer.Kind) -> Int? {
+        func perID(_ x: Int, _ offset: Int) -> Int { 5 + 3 * x + offset }
+        switch kind {
+        case .dayBoundary: return 0
+        case .emergencyWaitEnd: return 1
+        case .questEnd: return 2
+        case .focusEnd: return 3
+        case .periodEnd: return 4
+        case .modeStart(let m): return perID(Int(m), 0)
+        case .modeEnd(let m): return perID(Int(m), 1)
+        case .unlockEnd(let a): return perID(Int(a.rawValue), 2)
+        }
+    }
+
     // MARK: - Plans and money
 
     /// A plan's price per month (its MRR contribution); nil for lifetime (no recurring revenue).

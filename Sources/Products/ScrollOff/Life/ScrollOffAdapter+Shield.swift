@@ -83,7 +83,7 @@ extension ScrollOffAdapter {
                 return
             }
             let pick = choose(&life, context: context)
-            let chosen = life.state.outcomes[pick]
+            let chosen = outcome(of: life.state.buttons[pick], buying: shield.tokenNeedsPurchase)
             if chosen == .close, life.choices.uniform() < life.world.choice.walkAwayShare {
                 walkAway(app: app, &life, at: now)
                 return
@@ -140,11 +140,10 @@ extension ScrollOffAdapter {
     static func offer(_ shield: ShieldOffer, intended: TimeSpan, _ life: inout PersonLife<Self>) {
         life.state.options.removeAll(keepingCapacity: true)
         life.state.buttons.removeAll(keepingCapacity: true)
-        life.state.outcomes.removeAll(keepingCapacity: true)
         // A person who was refused at the token cap this month no longer presses the token button (assumption).
         let knowsCapIsReached = shield.tokenCapReached && life.state.capRefusedMonth == life.currentMonth
+        let m = life.world.choice
         for c in ShieldOffer.order where shield.offers(c) && !(c == .emergencyToken && knowsCapIsReached) {
-            let m = life.world.choice
             switch c {
             case .close: life.state.options.append(OfferedOption(.close))
             case .useCredits:
@@ -155,7 +154,6 @@ extension ScrollOffAdapter {
                                                                     : OfferedOption(m.useToken))
             }
             life.state.buttons.append(c)
-            life.state.outcomes.append(outcome(of: c, buying: shield.tokenNeedsPurchase))
         }
     }
 

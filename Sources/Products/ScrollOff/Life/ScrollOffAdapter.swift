@@ -51,8 +51,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         /// Reused buffers for the options of a shield (no allocation per encounter).
         var options: [OfferedOption] = []
         var buttons: [ShieldChoice] = []
-        /// The decision each button is (`decisions.csv`), aligned with `buttons`.
-        var outcomes: [DecisionOutcome] = []
         /// The month the person was last refused a token at the cap.
         var capRefusedMonth: MonthID?
         /// Shields met today.
@@ -102,6 +100,27 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     /// and daily whether to stay (no trial, no gate, no downgrade prompt in seed 000).
     public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn, .dormantResponse] }
     public static func initialTally() -> ScrollOffTally { ScrollOffTally() }
+
+    // MARK: - Timer slots
+
+    /// Each timer kind's own queue slot: the four global kinds first, then seven per app or curfew id `x` at
+    /// `4 + 7x` — the app kinds at offsets 0–3, the curfew kinds at 4–6 — so no two kinds share one (the life checks).
+    public static func slot(of kind: ScrollOffTimer.Kind) -> Int? {
+        func perID(_ x: Int, _ offset: Int) -> Int { 4 + 7 * x + offset }
+        switch kind {
+        case .earnAward: return 0
+        case .localMidnight: return 1
+        case .monthStart: return 2
+        case .renewal: return 3
+        case .cooldownEnd(let a): return perID(Int(a.rawValue), 0)
+        case .unlockEnd(let a): return perID(Int(a.rawValue), 1)
+        case .walletEmpty(let a): return perID(Int(a.rawValue), 2)
+        case .pausedSessionEnd(let a): return perID(Int(a.rawValue), 3)
+        case .curfewStart(let c): return perID(Int(c), 4)
+        case .curfewEnd(let c): return perID(Int(c), 5)
+        case .curfewReminder(let c): return perID(Int(c), 6)
+        }
+    }
 
     // MARK: - Intents
 
