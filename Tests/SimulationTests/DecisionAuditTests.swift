@@ -44,8 +44,6 @@ enum DecidingToy {
         static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
         static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
-        static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { ("free", .zero) }
-        static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
         static func finish(_ life: inout PersonLife<Self>) {}
         static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }
     }

@@ -58,10 +58,6 @@ public protocol ProductAdapter: Sendable {
     /// The person keeps the app but lifts its restriction (a churn kind, `ChurnKind.disableRestriction`): unblocks
     /// the apps, deletes the schedules — as far as the product's rules let them.
     static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
-    /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
-    static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding
-    /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.
-    static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money?
     /// End of the life: figures that need the whole life (e.g. retention eligibility).
     static func finish(_ life: inout PersonLife<Self>)
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
@@ -85,9 +81,6 @@ extension ProductAdapter where Occurrences == NoOccurrences {
     /// Nothing occurs besides pickups.
     public static func occurrence(_ o: NoOccurrences.Occurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
 }
-
-/// A person's plan segment (one of the descriptor's `planSegments`) and what it is worth per month.
-public typealias PlanStanding = (segment: String, monthlyPrice: Money)
 
 /// A product's report figures over many people: folded from each person's tally in person order, merged in block
 /// order (bit-identical for any thread count), turned into KPI values once per replication.

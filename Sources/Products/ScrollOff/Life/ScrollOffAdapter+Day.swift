@@ -43,10 +43,9 @@ extension ScrollOffAdapter {
 
     /// The person weighs the plans on show (a chip's, or Plan & Billing's): buys, upgrades, or declines.
     static func weighPlans(reason: PaywallReason, _ life: inout PersonLife<Self>, at now: Instant) {
-        let prices = life.world.parameters
         func offer(_ plan: Plan) -> PlanOffer {
             PlanOffer(id: Int(plan.rawValue), tierRank: plan.tier == .pro ? 2 : 1, periodMonths: plan.periodMonths,
-                      priceUSD: prices.price(of: plan).usd)
+                      priceUSD: life.engine.listPrice(of: plan).price.usd)
         }
         let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
         let chosen: PlanOffer?
@@ -109,7 +108,7 @@ extension ScrollOffAdapter {
         life.state.renewalDecisionAt = nil
         guard let plan = life.engine.plan, life.engine.autoRenew, life.state.renewalDecisionFor == life.engine.periodEnd,
               now < life.engine.periodEnd else { return }
-        let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
+        let monthly = life.engine.listPrice(of: plan).monthlyUSD ?? 0
         // Value weighed now: value felt plus the product's integration into the day (issue 26).
         let value = life.world.purchase.valueAtDecision(valueFelt: life.engagement.perceivedValue,
                                                         integration: life.engagement.integration(onDay: Int64(life.dayIndex)))
