@@ -89,8 +89,9 @@ public protocol ProductMetrics: Mergeable, Sendable, Codable {
     init()
     /// Folds one person's tally in.
     mutating func add(_ tally: Tally)
-    /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty);
-    /// `common` holds the product-independent figures.
+    /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty),
+    /// leaving out Habitat's own figures the descriptor lists only to set their targets (`RunAccumulator.habitatKPIIDs`:
+    /// e.g. `cost_per_dau_day`); `common` holds the product-independent figures.
     func kpiValues(common: CommonCounters, tokens: TokenShareAccumulator) -> [(KPIDefinition, Double)]
 
     /// The reports the product's own figures make (file name and header), written after every run's reports in
