@@ -2,6 +2,9 @@
 ///
 /// Amounts are **gross** (what the customer pays, or gets back when negative); store commission and net revenue
 /// are the simulator's business. Engines emit these in their outcomes; reports fold them per month and source.
+/// One kind is money the product pays rather than earns: a service cost (`serviceCost`, e.g. an AI request),
+/// booked the same way — by the engine, as a ledger line — and reported beside the revenue it is set against
+/// (`revenue.csv`'s `cost_usd`, the `gross_margin` KPI).
 public struct LedgerEntry: Hashable, Sendable, CustomStringConvertible {
     /// What kind of money movement this is.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -18,6 +21,11 @@ public struct LedgerEntry: Hashable, Sendable, CustomStringConvertible {
         /// A free trial started (amount zero): no money moves, but the world check counts trial starts and their
         /// conversions (`trial_to_paid`, `trial_start_install_day_share`). Not a transaction in `revenue.csv`.
         case trialStart = "trial_start"
+        /// Money the product pays a supplier for serving this person (e.g. an AI request: tokens × price per token;
+        /// `LedgerEntry.serviceCost(at:tokens:price:perTokens:productID:)`). The amount is positive: a cost. No store
+        /// commission is due on it and it is not a transaction the customer makes (never a charge, never refunded); it
+        /// is reported under the revenue model's `costSource` in `revenue.csv`'s `cost_usd`.
+        case serviceCost = "service_cost"
 
         /// A charge the customer pays (a purchase, renewal or consumable): what refunds and first payments count.
         public var isCharge: Bool { self == .subscriptionPurchase || self == .subscriptionRenewal || self == .consumablePurchase }
@@ -37,6 +45,15 @@ public struct LedgerEntry: Hashable, Sendable, CustomStringConvertible {
         self.amount = amount
         self.productID = productID
         self.kind = kind
+    }
+
+    /// A service cost of `tokens` at `price` per `perTokens` tokens (1 by default: a price per token; 1 000 000 for a
+    /// per-million list price), rounded half away from zero to the micro-dollar (`Money.times(_:per:)`, exact):
+    /// 1 234 tokens at $0.60 per million tokens cost $0.00074. `productID` names what was served (e.g. the model
+    /// or the feature, `nudge.ai.plan`).
+    public static func serviceCost(at t: Instant, tokens: Int64, price: Money, perTokens: Int64 = 1, productID: String) -> LedgerEntry {
+        precondition(tokens >= 0 && price >= .zero, "a service cost is never negative")
+        return LedgerEntry(at: t, amount: price.times(tokens, per: perTokens), productID: productID, kind: .serviceCost)
     }
 
     /// `2026-03-08T07:00:00.000Z consumable_purchase scrolloff.token $0.99`.

@@ -45,4 +45,8 @@ public struct FaultyEngine<Base: RuleEngine, Fault: EngineFault>: RuleEngine whe
     public static func timerInput(_ timer: Base.Outcome.Timer) -> Base.Input { Base.timerInput(timer) }
     /// The base's descriptor.
     public static var descriptor: ProductDescriptor { Base.descriptor }
+    /// The base's plan and price.
+    public var standing: PlanStanding { base.standing }
+    /// The base's MRR at the horizon.
+    public func mrrAtHorizon(_ horizon: Instant) -> Money? { base.mrrAtHorizon(horizon) }
 }

@@ -32,11 +32,11 @@ struct AccumulatorTests {
         #expect(all == reversed)     // integer money: merge order does not matter
         let rows = all.rows(keys).map { $0.map(\.rendered) }
         #expect(rows == [
-            ["s", "control", "1", "scroll-off", "2026-01", "subscription", "4.99", "0.00", "1.50", "3.49", "1", "1"],
-            ["s", "control", "1", "scroll-off", "2026-01", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1"],
-            ["s", "control", "1", "scroll-off", "2026-02", "subscription", "4.99", "4.99", "0.00", "0.00", "1", "1"],
-            ["s", "control", "1", "scroll-off", "total", "subscription", "9.98", "4.99", "1.50", "3.49", "2", "2"],
-            ["s", "control", "1", "scroll-off", "total", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1"],
+            ["s", "control", "1", "scroll-off", "2026-01", "subscription", "4.99", "0.00", "1.50", "3.49", "1", "1", "0.00"],
+            ["s", "control", "1", "scroll-off", "2026-01", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1", "0.00"],
+            ["s", "control", "1", "scroll-off", "2026-02", "subscription", "4.99", "4.99", "0.00", "0.00", "1", "1", "0.00"],
+            ["s", "control", "1", "scroll-off", "total", "subscription", "9.98", "4.99", "1.50", "3.49", "2", "2", "0.00"],
+            ["s", "control", "1", "scroll-off", "total", "tokens", "1.98", "0.00", "0.59", "1.39", "2", "1", "0.00"],
         ])
         #expect(all.gross(month: jan) == Money(usd: 6.97))
     }

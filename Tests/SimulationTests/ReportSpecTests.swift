@@ -5,6 +5,9 @@ import RulesCore
 import ScenarioFormat
 import Testing
 @testable import Simulation
+import ProductRegistry
+@testable import ScrollOffLife
+@testable import EarnedAccessLife
 
 /// Issue 27 item 8: `docs/report-spec.json` is the one description of the CSVs a run writes, read by the Python
 /// report tools; these tests hold the Swift writers to it. For every product with an engine, a small run with one

@@ -19,7 +19,7 @@ public struct ProductDescriptor: Sendable {
     public var kpis: [KPIDefinition]
     /// Battery budgets.
     public var batteryBudgets: BatteryBudgets
-    /// How money is reported: sources, the consumable ceiling, plan segments.
+    /// How money is reported: plan segments, revenue and cost sources, the KPI that caps consumables' share.
     public var revenue: RevenueModel
     /// Reports this product adds to the ones every run writes (file names).
     public var reports: [String]
@@ -59,9 +59,18 @@ public struct ProductDescriptor: Sendable {
 
     /// The KPI definition with an id, if the product defines it.
     public func kpi(_ id: String) -> KPIDefinition? { kpis.first { $0.id == id } }
+
+    /// The ceiling on consumables' share of gross revenue (Scroll Off §5.2 / §8.3: tokens under 20 %): the target
+    /// maximum of the KPI the revenue model names (`RevenueModel.consumableShareKPI`), like any KPI's target; nil
+    /// where the product sets none. `token-revenue-share.csv` judges each month against it.
+    public var consumableCeiling: Double? { revenue.consumableShareKPI.flatMap { kpi($0)?.targetMax } }
 }
 
-/// How a product makes money and how its reports split it.
+/// How a product makes money — and what serving its people costs it — and how its reports split it.
+///
+/// Ceilings and targets on money are KPI targets like any other (docs/DESIGN.md, principle 6): the consumable share
+/// is the KPI `consumableShareKPI` names, a per-user cost ceiling is `cost_per_dau_day`'s `targetMax` in the
+/// descriptor's `kpis`.
 public struct RevenueModel: Hashable, Sendable {
     /// Plan segments people are counted in, the unpaid one first (Scroll Off: `free`, `premium`, `pro`).
     public var planSegments: [String]
@@ -69,8 +78,14 @@ public struct RevenueModel: Hashable, Sendable {
     public var subscriptionSource: String
     /// The `revenue.csv` source of consumable purchases (e.g. `tokens`), nil when the product sells none.
     public var consumableSource: String?
-    /// The ceiling on the consumable share of gross revenue, where the product sets one.
-    public var consumableCeiling: RevenueCeiling?
+    /// The id of the product's KPI of consumables' share of gross revenue (Scroll Off: `token_revenue_share`), whose
+    /// `targetMax` is the ceiling `token-revenue-share.csv` judges against (`ProductDescriptor.consumableCeiling`);
+    /// nil where the product has none.
+    public var consumableShareKPI: String?
+    /// The `revenue.csv` source of service costs (`LedgerEntry.Kind.serviceCost`: an AI request, …), nil when the
+    /// product pays for none. A product that names one reports `cost_per_dau_day` (Habitat's KPI: its per-user cost
+    /// ceiling is that KPI's `targetMax`, set by listing the KPI in the descriptor's `kpis`).
+    public var costSource: String?
     /// The billing period in months of each subscription SKU (ledger `productID` → months: 1 monthly, 12 annual),
     /// for the world check's renewal and 12-month retention figures. Empty when the product sells no subscription.
     public var subscriptionPeriodMonths: [String: Int]
@@ -79,11 +94,13 @@ public struct RevenueModel: Hashable, Sendable {
     public var trialDays: Int?
 
     public init(planSegments: [String], subscriptionSource: String = "subscriptions", consumableSource: String? = nil,
-                consumableCeiling: RevenueCeiling? = nil, subscriptionPeriodMonths: [String: Int] = [:], trialDays: Int? = nil) {
+                consumableShareKPI: String? = nil, costSource: String? = nil, subscriptionPeriodMonths: [String: Int] = [:],
+                trialDays: Int? = nil) {
         self.planSegments = planSegments
         self.subscriptionSource = subscriptionSource
         self.consumableSource = consumableSource
-        self.consumableCeiling = consumableCeiling
+        self.consumableShareKPI = consumableShareKPI
+        self.costSource = costSource
         self.subscriptionPeriodMonths = subscriptionPeriodMonths
         self.trialDays = trialDays
     }
@@ -95,32 +112,25 @@ public struct RevenueModel: Hashable, Sendable {
     public var sellsAnything: Bool { sellsSubscriptions || consumableSource != nil }
     /// The product offers a free trial.
     public var offersTrial: Bool { trialDays != nil }
+    /// The product pays for serving its people (it names a `costSource`).
+    public var incursCosts: Bool { costSource != nil }
 
     /// The unpaid segment (`free`).
     public var unpaidSegment: String { planSegments.first ?? "free" }
     /// The paid segments, in order.
     public var paidSegments: [String] { Array(planSegments.dropFirst()) }
 
-    /// The source a ledger line's money is reported under.
+    /// The source a ledger line's money is reported under (a service cost with no `costSource` named: `service`).
     public func source(of kind: LedgerEntry.Kind) -> String {
-        kind == .consumablePurchase ? (consumableSource ?? subscriptionSource) : subscriptionSource
+        switch kind {
+        case .consumablePurchase: consumableSource ?? subscriptionSource
+        case .serviceCost: costSource ?? "service"
+        default: subscriptionSource
+        }
     }
 
     /// A product that earns nothing (e.g. Lazuri): one segment, no sources beyond subscriptions.
     public static let free = RevenueModel(planSegments: ["free"])
-}
-
-/// A ceiling on the share of gross revenue that consumables may take (Scroll Off §5.2: tokens under 20 %).
-public struct RevenueCeiling: Hashable, Sendable {
-    /// Highest share of gross revenue, 0…1.
-    public var maxShare: Double
-    /// Where it comes from.
-    public var source: ParameterSource
-
-    public init(maxShare: Double, source: ParameterSource) {
-        self.maxShare = maxShare
-        self.source = source
-    }
 }
 
 /// One of an engine's inputs as data: its name, whether the simulated people drive it, and the rule parameters

@@ -43,6 +43,22 @@ public protocol RuleEngine: Sendable {
 
     /// The product as plain data: parameters, funnel, KPIs, budgets, plans, revenue, inputs (`ProductDescriptor`).
     static var descriptor: ProductDescriptor { get }
+
+    /// The person's plan segment (one of the descriptor's `revenue.planSegments`) and its monthly-equivalent price
+    /// now, from the engine's own plan and prices — the simulator never re-derives a price. By default the unpaid
+    /// segment, worth nothing: a product that sells no plan need not implement it.
+    var standing: PlanStanding { get }
+
+    /// The monthly-equivalent price of the paid period still running past `horizon` (a subscriber's MRR at the end
+    /// of a run), nil when no paid period runs past it (Free, a free trial, a lapsed or one-time plan). By default nil.
+    func mrrAtHorizon(_ horizon: Instant) -> Money?
+}
+
+extension RuleEngine {
+    /// A product with no plans: everyone stands in its unpaid segment.
+    public var standing: PlanStanding { .unpaid(Self.descriptor.revenue.unpaidSegment) }
+    /// A product with no plans has no recurring revenue.
+    public func mrrAtHorizon(_ horizon: Instant) -> Money? { nil }
 }
 
 /// An engine's rule parameters: built from a complete set of scenario values (every default filled in).

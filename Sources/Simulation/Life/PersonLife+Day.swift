@@ -83,11 +83,12 @@ extension PersonLife {
         }
     }
 
-    /// The plan and MRR in force now, recorded as the standing of the current local month (forecast.csv).
-    /// Assumption: a person who uninstalls stops counting as paying from then on (their renewals are not simulated).
+    /// The plan and MRR in force now, as the engine states them (`RuleEngine.standing`), recorded as the standing of
+    /// the current local month (forecast.csv). Assumption: a person who uninstalls stops counting as paying from then
+    /// on (their renewals are not simulated).
     mutating func snapshotMonth() {
         var m = summary.months[currentMonth, default: PersonMonth()]
-        let standing = Adapter.standing(self)
+        let standing = engine.standing
         if !uninstalled {
             m.plan = standing.segment
             m.mrr = standing.monthlyPrice
@@ -102,7 +103,7 @@ extension PersonLife {
         summary.world.closeHour(pickups: summary.common[.pickups], at: summary.world.todayStart)
         summary.world.pickupsAfterSession = max(0, summary.common[.pickups] - 1)
         snapshotMonth()
-        if let mrr = Adapter.mrrAtHorizon(self) { summary.mrrAtEnd = mrr }
+        if let mrr = engine.mrrAtHorizon(horizonEnd) { summary.mrrAtEnd = mrr }
         summary.eventsSimulated += queue.firedCount
         Adapter.finish(&self)
     }

@@ -35,14 +35,18 @@ extension PersonLife {
         trace(kind: "engine", detail: event.name + (event.fields.isEmpty ? "" : " " + event.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")), at: t)
     }
 
-    /// Books one ledger line: revenue by the product's source with the store's commission, and the consumable-share
-    /// months.
+    /// Books one ledger line: revenue by the product's source with the store's commission, a service cost under the
+    /// product's cost source (no commission), and the consumable-share months.
     mutating func book(_ entry: LedgerEntry) {
         ledgerLog?.append(entry)
         summary.world.book(entry, day: Int(zone.localDate(entry.at) - installDay),
                            periodMonths: world.revenueModel.subscriptionPeriodMonths[entry.productID] ?? 0)
         if entry.kind == .trialStart { return }   // no money moves
         let month = zone.monthID(entry.at)
+        if entry.kind == .serviceCost {
+            summary.revenue.add(month: month, source: world.revenueModel.source(of: .serviceCost), gross: .zero, fee: .zero, cost: entry.amount)
+            return
+        }
         let isConsumable = entry.kind == .consumablePurchase
         let tenureDays = Int((entry.at - installedAt).milliseconds / 86_400_000)
         let rate = world.storeFees.rate(isSubscription: !isConsumable, paidTenureDays: tenureDays)

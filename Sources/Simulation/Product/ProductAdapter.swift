@@ -68,12 +68,6 @@ public protocol ProductAdapter: Sendable {
     /// The person keeps the app but lifts its restriction (a churn kind, `ChurnKind.disableRestriction`): unblocks
     /// the apps, deletes the schedules — as far as the product's rules let them. Default: nothing restricts.
     static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
-    /// The person's plan segment (one of the descriptor's `planSegments`) and monthly-equivalent price now.
-    /// Default: the unpaid segment, nothing a month (a product that sells nothing).
-    static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding
-    /// The monthly-equivalent price in force at the horizon for MRR, nil when no paid period runs past it.
-    /// Default: nil.
-    static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money?
     /// End of the life: figures that need the whole life (e.g. retention eligibility). Default: nothing.
     static func finish(_ life: inout PersonLife<Self>)
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
@@ -102,8 +96,6 @@ extension ProductAdapter {
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
-    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding { (life.world.revenueModel.unpaidSegment, .zero) }
-    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? { nil }
     public static func finish(_ life: inout PersonLife<Self>) {}
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
     public static var decisionKinds: [DecisionKind] { [.churn] }
@@ -115,9 +107,6 @@ extension ProductAdapter where Intent == Never {
     public static func carryOut(_ intent: Never, _ life: inout PersonLife<Self>, at now: Instant) {}
 }
 
-/// A person's plan segment (one of the descriptor's `planSegments`) and what it is worth per month.
-public typealias PlanStanding = (segment: String, monthlyPrice: Money)
-
 /// A product's report figures over many people: folded from each person's tally in person order, merged in block
 /// order (bit-identical for any thread count), turned into KPI values once per replication.
 public protocol ProductMetrics: Mergeable, Sendable, Codable {
@@ -125,8 +114,9 @@ public protocol ProductMetrics: Mergeable, Sendable, Codable {
     init()
     /// Folds one person's tally in.
     mutating func add(_ tally: Tally)
-    /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty);
-    /// `run` holds the run's product-independent figures (people, days, money, consumables).
+    /// The product's KPI values in the order of its descriptor's `kpis` (NaN where a KPI's population is empty),
+    /// leaving out Habitat's own figures the descriptor lists only to set their targets (`RunAccumulator.habitatKPIIDs`:
+    /// e.g. `cost_per_dau_day`); `run` holds the run's product-independent figures (people, days, money, consumables).
     func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)]
 
     /// The reports the product's own figures make (file name and header), written after every run's reports in

@@ -29,11 +29,14 @@ public enum ProductContract {
         text += "\nRevenue\n"
         text += "plan segments: \(d.revenue.planSegments.joined(separator: ", "))\n"
         text += "sources: \(([d.revenue.subscriptionSource] + (d.revenue.consumableSource.map { [$0] } ?? [])).joined(separator: ", "))\n"
-        if let c = d.revenue.consumableCeiling {
-            text += "consumable ceiling: \(d.revenue.consumableSource ?? "consumables") ≤ \(format(c.maxShare)) of gross revenue (\(c.source))\n"
+        if let c = d.consumableCeiling, let id = d.revenue.consumableShareKPI {
+            text += "consumable ceiling: \(d.revenue.consumableSource ?? "consumables") ≤ \(format(c)) of gross revenue (KPI \(id)'s target"
+                + "\(d.kpi(id)?.source.map { ", \($0)" } ?? ""))\n"
         } else {
             text += "consumable ceiling: none\n"
         }
+        let costCeiling = d.kpi("cost_per_dau_day")?.targetMax.map { " (per-user ceiling: cost_per_dau_day ≤ \(format($0)) USD)" } ?? ""
+        text += "service costs: \(d.revenue.costSource.map { $0 + costCeiling } ?? "none")\n"
         if !d.reports.isEmpty { text += "product reports: \(d.reports.joined(separator: ", "))\n" }
         let undriven = d.inputs.filter { !$0.drivenBySimulatedPeople }.map(\.name)
         if !undriven.isEmpty {

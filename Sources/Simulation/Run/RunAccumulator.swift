@@ -98,38 +98,77 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         if let v, violation.map({ v.person < $0.person }) ?? true { violation = v }
     }
 
-    /// Habitat's own figures, the same for every product (no targets), in report order after the product's KPIs.
+    /// Habitat's own figures, in report order after the product's KPIs: phone use and true time saved (every
+    /// product); money — MRR, gross and net revenue, subscriber share, gross margin — only for a product that sells
+    /// something (`RevenueModel.sellsAnything`); cost per DAU-day only for one that pays for serving its people
+    /// (`RevenueModel.incursCosts`); battery. None has a target of its own: a product sets one by listing a KPI of
+    /// the same id in its descriptor's `kpis` (a per-user cost ceiling is `cost_per_dau_day`'s `targetMax`, like any
+    /// KPI's), whose definition is then reported here, in Habitat's place, and not among the product's own.
     public static var commonKPIs: [KPIDefinition] {
-        [KPIDefinition("true_time_saved_per_day_median", unit: "minutes"), KPIDefinition("true_time_saved_per_day_mean", unit: "minutes"),
-         KPIDefinition("pickups_per_day", unit: "count_per_day"), KPIDefinition("sessions_under_30s_share", unit: "fraction"),
-         KPIDefinition("notification_session_share", unit: "fraction"), KPIDefinition("mrr_usd_at_horizon", unit: "usd"),
-         KPIDefinition("gross_revenue_usd", unit: "usd"), KPIDefinition("net_revenue_usd", unit: "usd"),
-         KPIDefinition("subscriber_share", unit: "fraction")]
-            + BatteryMetric.allCases.map { KPIDefinition("battery_\($0.rawValue)_p90", unit: "pct") }
+        let d = Adapter.Engine.descriptor
+        var own = [KPIDefinition("true_time_saved_per_day_median", unit: "minutes"), KPIDefinition("true_time_saved_per_day_mean", unit: "minutes"),
+                   KPIDefinition("pickups_per_day", unit: "count_per_day"), KPIDefinition("sessions_under_30s_share", unit: "fraction"),
+                   KPIDefinition("notification_session_share", unit: "fraction")]
+        if d.revenue.sellsAnything { own += moneyKPIs }
+        if d.revenue.incursCosts { own.append(costPerDAUDay) }
+        own += BatteryMetric.allCases.map { KPIDefinition("battery_\($0.rawValue)_p90", unit: "pct") }
+        return own.map { d.kpi($0.id) ?? $0 }
+    }
+
+    /// The money KPIs of a product that sells something (revenue.csv's figures over the run).
+    static var moneyKPIs: [KPIDefinition] {
+        [KPIDefinition("mrr_usd_at_horizon", unit: "usd"), KPIDefinition("gross_revenue_usd", unit: "usd"), KPIDefinition("net_revenue_usd", unit: "usd"),
+         KPIDefinition("subscriber_share", unit: "fraction"),
+         KPIDefinition("gross_margin", unit: "ratio", window: "whole run",
+                       formula: "(net − cost) ÷ net over every month and source of revenue.csv: net = gross − refunds − store fees (net_usd), "
+                           + "cost = service costs (cost_usd); empty when net ≤ 0")]
+    }
+
+    /// The service cost per person-day with the product in use, of a product that pays for serving its people.
+    static var costPerDAUDay: KPIDefinition {
+        KPIDefinition("cost_per_dau_day", unit: "usd", population: "person-days with the product in use", window: "whole run",
+                      formula: "Σ service_cost (revenue.csv cost_usd) ÷ person-days with the product in use (retention.csv's product_in_use reading)")
+    }
+
+    /// Every id Habitat reports as its own, whatever the product sells: a product's descriptor lists one of them only
+    /// to set its target, and its `Metrics` gives no value for it.
+    public static var habitatKPIIDs: Set<String> {
+        Set(["true_time_saved_per_day_median", "true_time_saved_per_day_mean", "pickups_per_day", "sessions_under_30s_share",
+             "notification_session_share", costPerDAUDay.id] + moneyKPIs.map(\.id) + BatteryMetric.allCases.map { "battery_\($0.rawValue)_p90" })
     }
 
     /// The KPI values of this replication: the product's KPIs first (its descriptor's order), then Habitat's own
-    /// figures (true time saved, phone-use calibration, MRR, revenue, battery). NaN where a KPI's population is empty.
+    /// figures (`commonKPIs`: true time saved, phone-use calibration, money, costs, battery). NaN where a KPI's
+    /// population is empty.
     public func kpiValues() -> [(KPIDefinition, Double)] {
-        var v = product.kpiValues(RunFigures(common: common, revenue: revenue, consumables: tokens))
-        let own = Self.commonKPIs
-        var i = 0
-        func add(_ value: Double) { v.append((own[i], value)); i += 1 }
-        add(trueSavedPerDay.quantile(0.5) ?? .nan)
-        add(trueSavedPerDay.mean ?? .nan)
-        add(common.ratio(.pickups, .personDays))
-        add(common.ratio(.sessionsUnder30s, .sessions))
-        add(common.ratio(.notificationSessions, .sessions))
-        add(mrrAtEnd.usd)
-        add(revenue.cells.values.reduce(Money.zero) { $0 + $1.gross }.usd)
-        add(revenue.cells.values.reduce(Money.zero) { $0 + $1.net }.usd)
-        add(common.ratio(.subscribers, .people))
+        let habitat = Self.habitatKPIIDs
+        var v = product.kpiValues(RunFigures(common: common, revenue: revenue, consumables: tokens)).filter { !habitat.contains($0.0.id) }
+        let total = revenue.total
+        var own: [String: Double] = [
+            "true_time_saved_per_day_median": trueSavedPerDay.quantile(0.5) ?? .nan,
+            "true_time_saved_per_day_mean": trueSavedPerDay.mean ?? .nan,
+            "pickups_per_day": common.ratio(.pickups, .personDays),
+            "sessions_under_30s_share": common.ratio(.sessionsUnder30s, .sessions),
+            "notification_session_share": common.ratio(.notificationSessions, .sessions),
+            "mrr_usd_at_horizon": mrrAtEnd.usd,
+            "gross_revenue_usd": total.gross.usd,
+            "net_revenue_usd": total.net.usd,
+            "subscriber_share": common.ratio(.subscribers, .people),
+            "gross_margin": revenue.grossMargin ?? .nan,
+            "cost_per_dau_day": common[.inUseDays] > 0 ? total.cost.usd / Double(common[.inUseDays]) : .nan,
+        ]
         for metric in BatteryMetric.allCases {
-            add(battery.histogram(device: BatteryBudgetAccumulator.allDevices, metric: metric).quantile(0.9) ?? .nan)
+            own["battery_\(metric.rawValue)_p90"] = battery.histogram(device: BatteryBudgetAccumulator.allDevices, metric: metric).quantile(0.9) ?? .nan
+        }
+        for d in Self.commonKPIs {
+            guard let value = own[d.id] else { preconditionFailure("Habitat KPI \(d.id) has no value") }
+            v.append((d, value))
         }
         return v
     }
 
     /// Every KPI id a run of this product reports (for `precision.kpis`).
-    public static var kpiIDs: [String] { Adapter.Engine.descriptor.kpis.map(\.id) + commonKPIs.map(\.id) }
+    public static var kpiIDs: [String] {
+        Adapter.Engine.descriptor.kpis.map(\.id).filter { !habitatKPIIDs.contains($0) } + commonKPIs.map(\.id)
+    }
 }

@@ -76,7 +76,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let d = Adapter.Engine.descriptor
         arms = scenario.arms.map {
             ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
-                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.revenue.consumableCeiling != nil))
+                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.consumableCeiling != nil))
         }
     }
 
@@ -136,7 +136,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         switch file {
         case "activation-funnel.csv": return acc.funnel.rows(keys, stages: d.funnel)
         case "retention.csv": return acc.retention.rows(keys)
-        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: d.revenue.consumableCeiling?.maxShare ?? 1)
+        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: d.consumableCeiling ?? 1)
         case "battery-budget.csv": return acc.battery.rows(keys)
         case "revenue.csv": return acc.revenue.rows(keys)
         case "energy-by-effect.csv": return acc.battery.energyRows(keys)

@@ -65,6 +65,8 @@ public struct PersonWorldFacts: Sendable {
         switch e.kind {
         case .trialStart:
             if trialStartDay == nil { trialStartDay = day }
+        case .serviceCost:
+            break   // what the product pays, not what its people pay: no published figure reads it
         case .refund:
             refunds += 1
             if day < 14 { revenueFirst14Days = revenueFirst14Days - Money(micros: abs(e.amount.micros)) }

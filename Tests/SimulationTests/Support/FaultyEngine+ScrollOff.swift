@@ -16,4 +16,5 @@ extension FaultyEngine: ScrollOffEngineView where Base == ScrollOffEngine {
     public var timeSavedEstimateToday: TimeSpan { base.timeSavedEstimateToday }
     public func shieldOffer() -> ShieldOffer? { base.shieldOffer() }
     public func balance(for app: AppID?) -> TimeSpan { base.balance(for: app) }
+    public func listPrice(of p: Plan) -> PlanPrice { base.listPrice(of: p) }
 }

@@ -92,7 +92,8 @@ extension EarnedAccessAdapter {
         var plans: [ProPlan] = []
         for plan in ProPlan.allCases where plan != .lifetime || p.lifetimeEnabled {
             let trial = !life.engine.trialUsed && p.trialPlans.offers(plan) && p.trialDays > 0 ? p.trialDays : 0
-            offers.append(PlanOffer(id: Int(plan.rawValue), tierRank: 1, periodMonths: plan.periodMonths ?? 36, priceUSD: p.price(of: plan).usd, trialDays: trial))
+            let price = life.engine.listPrice(of: plan)
+            offers.append(PlanOffer(id: Int(plan.rawValue), tierRank: 1, periodMonths: price.periodMonths ?? 36, priceUSD: price.price.usd, trialDays: trial))
             plans.append(plan)
         }
         let reason: PaywallReason = shown.trigger == .placement || shown.trigger == .hardPaywall ? .placement : .tierLimit
@@ -144,8 +145,7 @@ extension EarnedAccessAdapter {
     /// Whether a person starting a trial cancels its auto-renewal at once: sophisticated about their inertia (share
     /// `purchase.cancel_at_trial_start`) and not, at the start, meaning to keep (`PurchaseModel.cancelsAtTrialStart`).
     static func cancelsAtTrialStart(_ plan: ProPlan, _ life: inout PersonLife<Self>) -> Bool {
-        guard let months = plan.periodMonths else { return false }
-        let monthly = life.world.parameters.price(of: plan).usd / Double(months)
+        guard let monthly = life.engine.listPrice(of: plan).monthlyUSD else { return false }
         let pKeep = life.world.purchase.trialConversionProbability(priceUSDPerMonth: monthly, willingnessToPay: life.person.willingnessToPayUSDPerMonth,
                                                                    valueFelt: life.valueAtDecision)
         return life.world.purchase.cancelsAtTrialStart(probabilityOfKeeping: pKeep, rng: life.purchases)
@@ -154,9 +154,9 @@ extension EarnedAccessAdapter {
     /// Before the trial ends: convert (`PurchaseModel.trialConversionProbability`) or cancel; before a paid period
     /// ends: renew (`PurchaseModel.renews`) or cancel auto-renew.
     static func renewalDecision(periodEnd: Instant, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard let plan = life.engine.plan, life.engine.autoRenew, life.engine.periodEnd == periodEnd, now < periodEnd,
-              let months = plan.periodMonths else { return }
-        let monthly = life.world.parameters.price(of: plan).usd / Double(months)
+        guard let plan = life.engine.plan, life.engine.autoRenew, life.engine.periodEnd == periodEnd, now < periodEnd else { return }
+        let price = life.engine.listPrice(of: plan)
+        guard let months = price.periodMonths, let monthly = price.monthlyUSD else { return }
         let wtp = life.person.willingnessToPayUSDPerMonth
         // Value weighed now: value felt plus the product's integration into the day (issue 26: a trial builds it).
         let value = life.valueAtDecision

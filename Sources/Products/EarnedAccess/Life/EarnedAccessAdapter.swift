@@ -102,24 +102,6 @@ public enum EarnedAccessAdapter: ProductAdapter {
         }
     }
 
-    // MARK: - Plans and money
-
-    /// A plan's price per month (its MRR contribution); nil for lifetime (no recurring revenue).
-    static func monthlyPrice(of plan: ProPlan, _ p: EarnedAccessParameters) -> Money? {
-        guard let months = plan.periodMonths else { return nil }
-        return Money(micros: p.price(of: plan).micros / Int64(months))
-    }
-
-    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding {
-        guard let plan = life.engine.plan else { return ("free", .zero) }
-        return ("pro", life.engine.inTrial ? .zero : monthlyPrice(of: plan, life.world.parameters) ?? .zero)
-    }
-
-    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? {
-        guard let plan = life.engine.plan, !life.engine.inTrial, life.engine.periodEnd > life.horizonEnd else { return nil }
-        return monthlyPrice(of: plan, life.world.parameters)
-    }
-
     // MARK: - Trace
 
     /// Focus Bank balance, streak, plan (with the trial) and the live grants, before the person's columns.

@@ -2,6 +2,25 @@ import RulesCore
 
 /// Plans, trial, paywall and the downgrade. Seed 003 §0 Monetization, §5 Pricing plan, §5 Trial downgrade behavior.
 extension EarnedAccessEngine {
+    // MARK: - Plan and price (what the simulator reads; docs/DESIGN.md, principle 6)
+
+    /// A plan's entry in the price list (seed 003 §5 Pricing suggestion, `prices.*`): the price and its months
+    /// (none for lifetime, which never renews).
+    public func listPrice(of p: ProPlan) -> PlanPrice { PlanPrice(price: parameters.price(of: p), periodMonths: p.periodMonths) }
+
+    /// `free`, or `pro` with the plan's price per month — nothing during the free trial (nothing is paid yet) or on
+    /// lifetime (no recurring revenue).
+    public var standing: PlanStanding {
+        guard let plan else { return .unpaid(AccessTier.free.description) }
+        return PlanStanding(segment: AccessTier.pro.description, monthlyPrice: inTrial ? .zero : listPrice(of: plan).monthly ?? .zero)
+    }
+
+    /// The plan's price per month when a paid period (not the trial, not lifetime) runs past `horizon`, else nil.
+    public func mrrAtHorizon(_ horizon: Instant) -> Money? {
+        guard let plan, !inTrial, periodEnd > horizon else { return nil }
+        return listPrice(of: plan).monthly
+    }
+
     /// Seed 003 §5 Best paywall / trial trigger moments: each is a hard gate (inventory row 11, assumption): the
     /// Free user's action is refused and the paywall is shown.
     mutating func showPaywall(_ trigger: PaywallTrigger, _ out: inout EarnedAccessOutcome) {

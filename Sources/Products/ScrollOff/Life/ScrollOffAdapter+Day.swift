@@ -42,10 +42,9 @@ extension ScrollOffAdapter {
 
     /// The person weighs the plans on show (a chip's, or Plan & Billing's): buys, upgrades, or declines.
     static func weighPlans(reason: PaywallReason, _ life: inout PersonLife<Self>, at now: Instant) {
-        let prices = life.world.parameters
         func offer(_ plan: Plan) -> PlanOffer {
             PlanOffer(id: Int(plan.rawValue), tierRank: plan.tier == .pro ? 2 : 1, periodMonths: plan.periodMonths,
-                      priceUSD: prices.price(of: plan).usd)
+                      priceUSD: life.engine.listPrice(of: plan).price.usd)
         }
         let wtp = life.person.willingnessToPayUSDPerMonth, value = life.engagement.perceivedValue
         let chosen: PlanOffer?
@@ -113,7 +112,7 @@ extension ScrollOffAdapter {
         life.state.renewalDecisionAt = nil
         guard let plan = life.engine.plan, life.engine.autoRenew, life.keepDecisionIsFor(life.engine.periodEnd),
               now < life.engine.periodEnd else { return }
-        let monthly = life.world.parameters.price(of: plan).usd / Double(plan.periodMonths)
+        let monthly = life.engine.listPrice(of: plan).monthlyUSD ?? 0
         let pKeep = life.world.purchase.renewalProbability(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
                                                            willingnessToPay: life.person.willingnessToPayUSDPerMonth, valueFelt: life.valueAtDecision,
                                                            isFirstRenewal: life.engine.periodStart - life.installedAt < .days(40))

@@ -26,6 +26,8 @@ public protocol ScrollOffEngineView: RuleEngine where Parameters == ScrollOffPar
     func shieldOffer() -> ShieldOffer?
     /// Credits available (global wallet, or an app's).
     func balance(for app: AppID?) -> TimeSpan
+    /// A plan's price and period, as the price list shows it.
+    func listPrice(of p: Plan) -> PlanPrice
 }
 
 extension ScrollOffEngine: ScrollOffEngineView {}
@@ -130,23 +132,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         case exerciseEnds
         /// A day before the period ends: keep or cancel (`state.renewalDecisionAt`).
         case renewalDecision
-    }
-
-    // MARK: - Plans and money
-
-    /// A plan's price per month (its MRR contribution).
-    static func monthlyPrice(of plan: Plan, _ parameters: ScrollOffParameters) -> Money {
-        Money(micros: parameters.price(of: plan).micros / Int64(plan.periodMonths))
-    }
-
-    public static func standing(_ life: borrowing PersonLife<Self>) -> PlanStanding {
-        guard let plan = life.engine.plan else { return ("free", .zero) }
-        return (plan.tier == .pro ? "pro" : "premium", monthlyPrice(of: plan, life.world.parameters))
-    }
-
-    public static func mrrAtHorizon(_ life: borrowing PersonLife<Self>) -> Money? {
-        guard let plan = life.engine.plan, life.engine.periodEnd > life.horizonEnd else { return nil }
-        return monthlyPrice(of: plan, life.world.parameters)
     }
 
     /// The wallet (global, seconds) and the plan, placed among the person's columns as traces have always shown them.

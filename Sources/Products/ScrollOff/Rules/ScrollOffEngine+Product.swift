@@ -29,9 +29,10 @@ let scrollOffDescriptor: ProductDescriptor = {
         kpis: ScrollOffKPIs.definitions,
         // Seed 000 §7.6 Battery targets: idle ≤ 0.5 %/h, active ≤ 1.5 %/h, ≤ 12 % per 24 h.
         batteryBudgets: BatteryBudgets(idlePctPerHour: 0.5, activePctPerHour: 1.5, pctPer24h: 12, source: seed("§7.6 Battery targets")),
-        // Seed 000 §5.1 tiers (Free, Premium, Pro) and §5.2: tokens "< 20 % of revenue".
+        // Seed 000 §5.1 tiers (Free, Premium, Pro) and §5.2 / §8.3: tokens "< 20 % of revenue", the target of the
+        // KPI token_revenue_share.
         revenue: RevenueModel(planSegments: ["free", "premium", "pro"], subscriptionSource: "subscriptions", consumableSource: "tokens",
-                              consumableCeiling: RevenueCeiling(maxShare: 0.20, source: seed("§5.2")),
+                              consumableShareKPI: "token_revenue_share",
                               subscriptionPeriodMonths: Dictionary(uniqueKeysWithValues: Plan.allCases.map { ($0.sku, $0.periodMonths) })),
         reports: ["token-revenue-share.csv"],
         // Which inputs the simulated people send (issue 13, audit D11: the optional mechanics are driven by person

@@ -1,6 +1,24 @@
 import RulesCore
 
 extension ScrollOffEngine {
+    // MARK: - Plan and price (what the simulator reads; docs/DESIGN.md, principle 6)
+
+    /// A plan's entry in the price list (seed 000 §5.1 / §11, `prices.*`): the price of one period and its months.
+    public func listPrice(of p: Plan) -> PlanPrice { PlanPrice(price: parameters.price(of: p), periodMonths: p.periodMonths) }
+
+    /// The tier of the plan held (`free`, `premium`, `pro`: the descriptor's plan segments) and the plan's price per
+    /// month (its MRR contribution: $59.99 a year is $4.999166 a month).
+    public var standing: PlanStanding {
+        guard let plan else { return .unpaid(Tier.free.description) }
+        return PlanStanding(segment: plan.tier.description, monthlyPrice: listPrice(of: plan).monthly ?? .zero)
+    }
+
+    /// The plan's price per month when its paid period runs past `horizon` (renewing or not), else nil.
+    public func mrrAtHorizon(_ horizon: Instant) -> Money? {
+        guard let plan, periodEnd > horizon else { return nil }
+        return listPrice(of: plan).monthly
+    }
+
     /// Seed 000 §9: "Free → Premium upgrade applies instantly", "Free → Pro upgrade applies instantly",
     /// "Premium → Pro upgrade prorates correctly". Lower tiers and monthly↔annual changes apply at renewal
     /// (App Store behaviour; assumption).
