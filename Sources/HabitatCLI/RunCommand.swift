@@ -6,68 +6,25 @@ import RulesCore
 import ScenarioFormat
 import Simulation
 
-/// The embedded default scenario: Scroll Off with the charter's rules, a product team's first look.
+/// The embedded default scenario: the first registered product's own (`ProductAdapter.defaultScenario`; Scroll Off's
+/// baseline with the charter's rules, a product team's first look).
 enum DefaultScenario {
-    static let fileName = "<embedded scroll-off-baseline>"
-    /// The same scenario for another product (`bench run --product`): the same people, without Scroll Off's rules.
+    /// The YAML text, from the registry.
+    static let yaml: String = Products.registered.lazy.compactMap(\.defaultScenario).first ?? "name: default\n"
+    /// How reports and errors name it: `<embedded NAME>`.
+    static let fileName = "<embedded \(yaml.split(separator: "\n").first { $0.hasPrefix("name: ") }.map { String($0.dropFirst(6)) } ?? "default")>"
+    /// The same scenario for another product (`bench run --product`): the same people, without the first product's
+    /// rules.
     static func yaml(product: Product) -> String {
         guard !yaml.contains("product: \(product.rawValue)\n") else { return yaml }
         return yaml.components(separatedBy: "rules:\n")[0]
             .replacingOccurrences(of: "product: \(Products.defaultProduct)\n", with: "product: \(product.rawValue)\n")
     }
-    static let yaml = """
-    name: scroll-off-baseline
-    product: scroll-off
-    seed: 20261122
-    start: 2026-01-05
-    horizon_days: 90
-    replications: 3
-    population:
-      installs: 10000
-      personas:
-        - name: student
-          share: 0.35
-        - name: worker
-          share: 0.35
-        - name: late-night-scroller
-          share: 0.2
-        - name: adhd-adult
-          share: 0.1
-      devices:
-        - model: iphone-se-3
-          share: 0.15
-        - model: iphone-12
-          share: 0.2
-        - model: iphone-13
-          share: 0.25
-        - model: iphone-14
-          share: 0.2
-        - model: iphone-15
-          share: 0.2
-      time_zones:
-        - zone: America/New_York
-          share: 0.4
-        - zone: America/Los_Angeles
-          share: 0.25
-        - zone: Europe/London
-          share: 0.2
-        - zone: Europe/Berlin
-          share: 0.15
-    rules:
-      bypass:
-        mindfulness_enabled_by_default: true
-        free_peek_at_zero_credits: false
-      tokens:
-        included_count_toward_cap: true
-      milestones:
-        streak_day_rule: willpower_win_no_token
-
-    """
 }
 
 /// Options shared by `run` and `trace`: the scenario and its command-line overrides.
 struct ScenarioOptions: ParsableArguments {
-    @Argument(help: "The scenario file (YAML). Omit to run the embedded Scroll Off baseline.")
+    @Argument(help: "The scenario file (YAML). Omit to run the embedded default scenario (the Scroll Off baseline).")
     var scenario: String?
 
     @Option(help: "Override the scenario's seed.")

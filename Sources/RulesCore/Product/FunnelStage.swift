@@ -93,3 +93,51 @@ extension FunnelTracking {
         return tracker.reached
     }
 }
+
+/// A product's activation funnel as a definition: its stages, and which stage each analytics event marks. The
+/// per-person tracker is then `StageFunnel<Definition>`, the same for every product.
+public protocol FunnelDefinition {
+    associatedtype Event
+    /// What a tracker remembers besides the first times (Scroll Off's credit spent so far); `NoFunnelMemory` when
+    /// nothing.
+    associatedtype Memory: Hashable & Sendable
+    /// The stages, in order (index = order − 1).
+    static var stages: [FunnelStage] { get }
+    /// The memory of a new person.
+    static var initialMemory: Memory { get }
+    /// The index of the stage `event` marks, or nil; `firstAt` is when each stage was first met so far.
+    static func stage(of event: Event, memory: inout Memory, firstAt: [Instant?]) -> Int?
+}
+
+/// Nothing to remember besides the first times.
+public struct NoFunnelMemory: Hashable, Sendable {
+    public init() {}
+}
+
+extension FunnelDefinition where Memory == NoFunnelMemory {
+    public static var initialMemory: NoFunnelMemory { NoFunnelMemory() }
+}
+
+/// The per-person funnel tracker of a `FunnelDefinition`: the first time each stage's event occurred, and the stages
+/// reached within their windows (`FunnelStage.reached`).
+public struct StageFunnel<Definition: FunnelDefinition>: FunnelTracking, Hashable, Sendable {
+    @usableFromInline var first: [Instant?]
+    @usableFromInline var memory: Definition.Memory
+
+    /// First time each stage's event occurred (index = order − 1).
+    @inlinable public var firstAt: [Instant?] { first }
+
+    @inlinable public init() {
+        first = Array(repeating: nil, count: Definition.stages.count)
+        memory = Definition.initialMemory
+    }
+
+    /// Records an event.
+    @inlinable public mutating func observe(_ event: Definition.Event, at t: Instant) {
+        guard let k = Definition.stage(of: event, memory: &memory, firstAt: first), first[k] == nil else { return }
+        first[k] = t
+    }
+
+    /// Which stages the person reached within their windows.
+    public var reached: [Bool] { FunnelStage.reached(Definition.stages, firstAt: first) }
+}

@@ -80,6 +80,9 @@ public protocol ProductAdapter: Sendable {
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
     /// Default: nothing (no product columns).
     static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField]
+    /// A whole scenario of the product as YAML, for `habitat run` without a file (the first registered product's is
+    /// the default scenario). Default: none.
+    static var defaultScenario: String? { get }
 }
 
 extension ProductAdapter {
@@ -100,6 +103,7 @@ extension ProductAdapter {
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
     public static var decisionKinds: [DecisionKind] { [.churn] }
     public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }
+    public static var defaultScenario: String? { nil }
 }
 
 extension ProductAdapter where Intent == Never {

@@ -84,6 +84,8 @@ public struct RegisteredProduct: Sendable {
     public let descriptor: ProductDescriptor
     /// The name of the adapter type, as the compiler spells it in a specialisation (the speed gate looks for it).
     public let adapterTypeName: String
+    /// The product's own whole scenario (`ProductAdapter.defaultScenario`), if it has one.
+    public let defaultScenario: String?
     let makeRun: @Sendable (ResolvedScenario, Int, URL?) -> any ProductRun
 
     /// Registers `adapter`; call it with the concrete type, once, in the registry.
@@ -98,6 +100,7 @@ public struct RegisteredProduct: Sendable {
         self.adapter = adapter
         self.descriptor = A.Engine.descriptor
         self.adapterTypeName = String(describing: A.self)
+        self.defaultScenario = A.defaultScenario
         self.makeRun = makeRun
     }
 

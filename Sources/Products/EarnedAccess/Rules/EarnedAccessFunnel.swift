@@ -2,7 +2,7 @@ import RulesCore
 
 /// The activation funnel E0–E9 (inventory §4, proposed: seed 003 states no funnel or targets), windows measured from
 /// E0; a stage counts only when every earlier one was reached within its window.
-public enum EarnedAccessFunnel {
+public enum EarnedAccessFunnel: FunnelDefinition {
     static func stage(_ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?) -> FunnelStage {
         FunnelStage(order: order, id: id, name: name, event: event, windowAnchor: window == nil ? nil : "E0", window: window,
                     targetMin: nil, targetMax: nil)
@@ -21,31 +21,24 @@ public enum EarnedAccessFunnel {
         stage(10, "E9", "Streak of 3", "streak_qualified(length≥3)", .days(14)),
     ]
 
-    /// Incremental per-person funnel tracker.
-    public struct Tracker: Hashable, Sendable, FunnelTracking {
-        public private(set) var firstAt: [Instant?] = Array(repeating: nil, count: EarnedAccessFunnel.stages.count)
-        public init() {}
+    /// The per-person funnel tracker.
+    public typealias Tracker = StageFunnel<EarnedAccessFunnel>
 
-        public mutating func observe(_ e: EarnedAccessEvent, at t: Instant) {
-            let k: Int
-            switch e {
-            case .appOpened: k = 0
-            case .screenTimeAuthorization(.granted): k = 1
-            case .appSelected: k = 2
-            case .modeCreated: k = 3
-            case .onboardingStepCompleted(.home): k = 4
-            case .shieldShown: k = 5
-            case .unlockGateOpened(_, .lastBlocked): k = 6
-            case .creditsEarned(let s, let n) where s != .bonus && n > 0: k = 7
-            case .unlockGranted(_, .credits, _, _): k = 8
-            case .streakQualified(_, let n) where n >= 3: k = 9
-            default: return
-            }
-            if firstAt[k] == nil { firstAt[k] = t }
+    /// The stage an event marks (E0–E9, in the table's order).
+    public static func stage(of e: EarnedAccessEvent, memory: inout NoFunnelMemory, firstAt: [Instant?]) -> Int? {
+        switch e {
+        case .appOpened: 0
+        case .screenTimeAuthorization(.granted): 1
+        case .appSelected: 2
+        case .modeCreated: 3
+        case .onboardingStepCompleted(.home): 4
+        case .shieldShown: 5
+        case .unlockGateOpened(_, .lastBlocked): 6
+        case .creditsEarned(let s, let n) where s != .bonus && n > 0: 7
+        case .unlockGranted(_, .credits, _, _): 8
+        case .streakQualified(_, let n) where n >= 3: 9
+        default: nil
         }
-
-        /// Which stages the person reached within their windows (index = order − 1; the one rule in RulesCore).
-        public var reached: [Bool] { FunnelStage.reached(EarnedAccessFunnel.stages, firstAt: firstAt) }
     }
 }
 

@@ -3,7 +3,7 @@ import RulesCore
 /// The activation funnel A0–A7 of seed 000 §8.2, computed from a user's event stream exactly as the product
 /// team would: a stage is reached when its event occurs within its window of its anchor stage and every earlier
 /// stage was reached (events need not be in stage order: the charter's own onboarding puts plans before permission).
-public enum ScrollOffFunnel {
+public enum ScrollOffFunnel: FunnelDefinition {
     /// Seed 000 §8.2 stages, windows and targets. "Target conversion rates (Day 1 for actives)": A1–A4 within
     /// 24 h of install (A0); "A4 → A5 (within 24 hours)"; "A5 → A6 (within 7 days)"; "A6 → A7 (within 30 days)".
     public static let stages: [FunnelStage] = [
@@ -29,43 +29,34 @@ public enum ScrollOffFunnel {
     /// Seed 000 §8.2 A4: "used credits for ≥ 30s".
     public static let firstSpendThreshold = TimeSpan(milliseconds: 30_000)
 
-    /// Incremental per-user funnel tracker: feed every event with its instant, then ask `reached`.
-    public struct Tracker: Hashable, Sendable, FunnelTracking {
-        /// First time each stage's event occurred (index = order − 1).
-        public private(set) var firstAt: [Instant?] = Array(repeating: nil, count: ScrollOffFunnel.stages.count)
-        var spent: TimeSpan = .zero
+    /// The per-user funnel tracker: feed every event with its instant, then ask `reached`.
+    public typealias Tracker = StageFunnel<ScrollOffFunnel>
 
-        public init() {}
+    /// The credit spent so far, for A4's "≥ 30s" (§8.2).
+    public static var initialMemory: TimeSpan { .zero }
 
-        /// Records an event.
-        public mutating func observe(_ e: ScrollOffEvent, at t: Instant) {
-            let k: Int
-            switch e {
-            case .appOpened: k = 0
-            case .reliabilityCheckPass(.screenTimeAuthorization): k = 1
-            case .ifThenPlanCreated: k = 2
-            case .appBlocked: k = 3
-            case .shieldShown: k = 4
-            case .shieldDismissedNoSpend: k = 5
-            case .spendTick(let s, _, _):
-                guard firstAt[6] == nil else { return }
-                spent += s
-                guard spent >= ScrollOffFunnel.firstSpendThreshold else { return }
-                k = 6
-            case let .earnAward(a, w, _):
-                guard w != .starterCredit, a > .zero else { return }
-                k = 7
-            case .patternInsightShown(let t):
-                guard t == .trend7Day || t == .peakHours else { return }
-                k = 8
-            case .milestoneUnlocked: k = 9
-            default: return
-            }
-            if firstAt[k] == nil { firstAt[k] = t }
+    /// The stage an event marks: A0 an open, A1 authorization, A1.5 a plan, A2 a block, A3 a shield, A3.5 a shield
+    /// dismissed without spending, A4 30 s of credit spent in all, A5 a first earned award (not the starter credit),
+    /// A6 a 7-day trend or peak-hours insight, A7 a milestone.
+    public static func stage(of e: ScrollOffEvent, memory spent: inout TimeSpan, firstAt: [Instant?]) -> Int? {
+        switch e {
+        case .appOpened: return 0
+        case .reliabilityCheckPass(.screenTimeAuthorization): return 1
+        case .ifThenPlanCreated: return 2
+        case .appBlocked: return 3
+        case .shieldShown: return 4
+        case .shieldDismissedNoSpend: return 5
+        case .spendTick(let s, _, _):
+            guard firstAt[6] == nil else { return nil }
+            spent += s
+            return spent >= ScrollOffFunnel.firstSpendThreshold ? 6 : nil
+        case let .earnAward(a, w, _):
+            return w != .starterCredit && a > .zero ? 7 : nil
+        case .patternInsightShown(let t):
+            return t == .trend7Day || t == .peakHours ? 8 : nil
+        case .milestoneUnlocked: return 9
+        default: return nil
         }
-
-        /// Which stages the person reached within their windows (index = order − 1; the one rule in RulesCore).
-        public var reached: [Bool] { FunnelStage.reached(ScrollOffFunnel.stages, firstAt: firstAt) }
     }
 }
 
