@@ -670,8 +670,9 @@ def revenue(t: dict):
 
     totals = rows[rows["month"] == "total"]
     # Every money column of revenue.csv, in file order (gross, refunds, store fee, net), as the specification lists.
-    parts = [(column, spec.label("revenue", column)) for column in spec.columns_with_unit("revenue", "usd")]
-    part_colours = ["C0"] + [["C3", "C7", "C1", "C4", "C5"][k % 5] for k in range(len(parts) - 2)] + ["C2"]
+    parts = [(column, spec.label("revenue", column)) for column in spec.columns_with_unit("revenue", "usd") if column in rows.columns]
+    # Gross blue and net green; the deductions and costs between and after in their own colours.
+    part_colours = [{"gross_usd": "C0", "net_usd": "C2"}.get(column, ["C3", "C7", "C1", "C4", "C5"][k % 5]) for k, (column, _) in enumerate(parts)]
     for j, arm in enumerate(arms):
         sub = totals[totals["arm"] == arm]
         for k, (column, _) in enumerate(parts):

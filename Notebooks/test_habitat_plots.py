@@ -218,19 +218,19 @@ def check_revenue_figure():
     """revenue.csv has no row for a replication without money: it counts as 0 in the mean, not as missing."""
     import pandas as pd
     cols = ["scenario", "arm", "replication", "product", "month", "source", "gross_usd", "refunds_usd", "store_fee_usd",
-            "net_usd", "transactions", "paying_people"]
-    rows = [["s", "control", "2", "scroll-off", "2026-01", "subscriptions", 20.0, 0, 6.0, 14.0, 2, 2],
-            ["s", "control", "2", "scroll-off", "2026-03", "subscriptions", 10.0, 0, 3.0, 7.0, 1, 1],
-            ["s", "control", "2", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3],
-            ["s", "control", "all", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3]]
+            "net_usd", "transactions", "paying_people", "cost_usd"]
+    rows = [["s", "control", "2", "scroll-off", "2026-01", "subscriptions", 20.0, 0, 6.0, 14.0, 2, 2, 0.0],
+            ["s", "control", "2", "scroll-off", "2026-03", "subscriptions", 10.0, 0, 3.0, 7.0, 1, 1, 0.0],
+            ["s", "control", "2", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3, 0.0],
+            ["s", "control", "all", "scroll-off", "total", "subscriptions", 30.0, 0, 9.0, 21.0, 3, 3, 0.0]]
     kpis = pd.DataFrame({"arm": ["control"] * 3, "replication": ["1", "2", "all"], "product": ["scroll-off"] * 3})
     t = {"revenue": pd.DataFrame(rows, columns=cols).astype({"replication": str}), "kpis": kpis}
     fig = hp.revenue(t)
     monthly, whole, paying = fig.axes[:3]
     assert [round(p.get_height(), 6) for p in monthly.patches] == [7.0, 0.0, 3.5]   # 2026-02 had no money: 0
     assert [t.get_text() for t in monthly.get_xticklabels()] == ["2026-01", "2026-02", "2026-03"]
-    # The money columns in file order: gross, refunds, store fee, net.
-    assert [round(p.get_height(), 6) for p in whole.patches] == [15.0, 0.0, 4.5, 10.5]
+    # The money columns in file order: gross, refunds, store fee, net, cost.
+    assert [round(p.get_height(), 6) for p in whole.patches] == [15.0, 0.0, 4.5, 10.5, 0.0]
     assert list(paying.get_lines()[0].get_ydata()) == [1.0, 0.0, 0.5]
     empty = {"revenue": t["revenue"].iloc[0:0], "kpis": kpis}
     assert hp.revenue(empty) is None, "a run without money has no revenue figure"

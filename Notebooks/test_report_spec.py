@@ -306,24 +306,24 @@ def check_targets_from_files(work: Path) -> None:
 
 
 def check_new_money_column(work: Path) -> None:
-    """A money column added to revenue.csv (say a cost) and described once in the specification shows on the page's
-    revenue table and in the PNG's whole-run panel, with no consumer changed."""
+    """A money column added to revenue.csv (say a tax) and described once in the specification shows on the page's
+    revenue table and in the PNG's whole-run panel, with no consumer changed (issue 27 added `cost_usd` this way)."""
     run = work / "cost"
     shutil.copytree(BASELINES / "scroll-off-baseline", run)
-    edit_csv(run / "revenue.csv", lambda df: df.assign(cost_usd="1.25"))
+    edit_csv(run / "revenue.csv", lambda df: df.assign(tax_usd="1.25"))
     columns = spec.by_key()["revenue"]["columns"]
-    columns.append({"name": "cost_usd", "unit": "usd", "label": "service cost", "meaning": "what serving people cost"})
+    columns.append({"name": "tax_usd", "unit": "usd", "label": "sales tax", "meaning": "a tax the product remits"})
     try:
         text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
         table = text[text.index('<table id="revenue-table"'):]
         table = table[:table.index("</table>")]
         head, first = table.split("</tr>")[:2]
         cells = first.split("<td")[1:]
-        check("<th class=num>service cost</th>" in head and len(cells) == 7 and "$" in cells[5],
+        check("<th class=num>sales tax</th>" in head and len(cells) == 8 and "$" in cells[6],
               f"the page's revenue table lacks the new column: {head} {first}")
         fig = hp.revenue(hp.load_run(run))
         labels = [x.get_text() for x in fig.axes[1].get_xticklabels()]
-        check(labels == ["gross", "refunds", "store fee", "net", "service cost"], f"the PNG's money panel: {labels}")
+        check(labels == ["gross", "refunds", "store fee", "net", "cost", "sales tax"], f"the PNG's money panel: {labels}")
     finally:
         columns.pop()
         hp.plt.close("all")
