@@ -87,8 +87,7 @@ extension ScrollOffAdapter {
     /// decided after the charge).
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
         guard life.engine.plan != nil, life.engine.autoRenew, life.offerKeepDecision(.renewalKeep, periodEnd: life.engine.periodEnd) else { return }
-        life.state.renewalDecisionAt = life.engine.periodEnd - .days(1)
-        life.schedule(.renewalDecision, at: life.engine.periodEnd - .days(1))
+        life.schedule(.renewalDecision(periodEnd: life.engine.periodEnd), at: life.engine.periodEnd - .days(1))
     }
 
     /// The adapter's scheduled moments: the end of a mindfulness exercise (the shield encounter resumes), and a
@@ -102,16 +101,16 @@ extension ScrollOffAdapter {
             life.state.exercise = nil
             finishExercise(exercise, &life, at: now)
             settlePaywall(&life, at: now)
-        case .renewalDecision:
-            decideRenewal(&life, at: now)
+        case .renewalDecision(let periodEnd):
+            decideRenewal(periodEnd: periodEnd, &life, at: now)
         }
     }
 
-    static func decideRenewal(_ life: inout PersonLife<Self>, at now: Instant) {
-        guard let due = life.state.renewalDecisionAt, now >= due else { return }
-        life.state.renewalDecisionAt = nil
-        guard let plan = life.engine.plan, life.engine.autoRenew, life.keepDecisionIsFor(life.engine.periodEnd),
-              now < life.engine.periodEnd else { return }
+    /// Keep or cancel the plan whose period ends at `periodEnd` — only while that is still the engine's period and
+    /// the decision booked (one booking per period, so one decision).
+    static func decideRenewal(periodEnd: Instant, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard let plan = life.engine.plan, life.engine.autoRenew, life.engine.periodEnd == periodEnd, life.keepDecisionIsFor(periodEnd),
+              now < periodEnd else { return }
         let monthly = life.engine.listPrice(of: plan).monthlyUSD ?? 0
         let pKeep = life.world.purchase.renewalProbability(plan: plan.isAnnual ? .annual : .monthly, priceUSDPerMonth: monthly,
                                                            willingnessToPay: life.person.willingnessToPayUSDPerMonth, valueFelt: life.valueAtDecision,

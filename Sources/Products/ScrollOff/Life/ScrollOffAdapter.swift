@@ -57,9 +57,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var capRefusedMonth: MonthID?
         /// Shields met today.
         var todayShields = 0
-        /// When that decision is due; nil once taken. Only this moment draws it (audit 2026-11-25 E1: any scheduled
-        /// moment — an exercise's end — used to draw it again).
-        var renewalDecisionAt: Instant?
         /// If-then plans the person wrote at onboarding (they lower acting at the shield, `ChoiceContext`).
         var plansWritten = 0
         /// The last paywall the engine showed and the person has not weighed yet (context, SKU shown).
@@ -130,8 +127,9 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
     public enum Intent: Sendable {
         /// A mindfulness exercise comes to its end: the shield encounter resumes (`state.exercise`).
         case exerciseEnds
-        /// A day before the period ends: keep or cancel (`state.renewalDecisionAt`).
-        case renewalDecision
+        /// A day before the period ending at `periodEnd`: keep or cancel. Only this moment draws it (audit 2026-11-25
+        /// E1: an exercise's end used to draw it again).
+        case renewalDecision(periodEnd: Instant)
     }
 
     /// The wallet (global, seconds) and the plan, placed among the person's columns as traces have always shown them.
