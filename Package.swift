@@ -6,7 +6,7 @@ import PackageDescription
 /// The products Habitat simulates, each a folder `Sources/Products/<Name>/` holding two targets: `<Name>Rules`, its
 /// pure rule engine, and `<Name>Life`, its person side (the adapter). The registry (`Sources/Products/Registry`)
 /// names each once more, as a type; nothing else in the package names a product.
-let products = ["ScrollOff", "EarnedAccess"]
+let products = ["ScrollOff", "EarnedAccess", "NoApp"]
 
 /// The two targets of one product.
 func productTargets(_ name: String) -> [Target] {

@@ -66,7 +66,7 @@ struct CompareCommand: ParsableCommand {
             let comparisons = ArmKPIValues.compare(control: control, arm: treatment, paired: paired)
             var table = CSVTable(header: ExperimentComparison.header)
             let keys = ReportKeys(scenario: runB.manifest.scenarioName, arm: labelB, replication: nil,
-                                  product: Self.product(of: runB))
+                                  product: runB.armProducts[nameB] ?? Self.product(of: runB))
             for c in comparisons { table.append(c.row(keys)) }
             do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
                 throw HabitatError.refused("--out: \(e)")
@@ -81,13 +81,17 @@ struct CompareCommand: ParsableCommand {
 
     /// Refuses (exit 2) a run of a product this version has no engine for, as every command does.
     static func requireEngine(of run: FinishedRun, in dir: String) throws {
-        let id = product(of: run)
-        let product = Product(rawValue: id)
-        guard Products.all.contains(where: { $0.id == product }) else {
-            throw ComparisonError("\(dir): manifest.json names an unknown product '\(id)'; products: "
-                                  + Products.all.map(\.id.rawValue).joined(separator: ", "))
+        // The scenario's product and every arm's (a run's arms may be different products).
+        var ids = [product(of: run)]
+        for arm in run.arms.map(\.arm) { if let p = run.armProducts[arm], !ids.contains(p) { ids.append(p) } }
+        for id in ids {
+            let product = Product(rawValue: id)
+            guard Products.all.contains(where: { $0.id == product }) else {
+                throw ComparisonError("\(dir): manifest.json names an unknown product '\(id)'; products: "
+                                      + Products.all.map(\.id.rawValue).joined(separator: ", "))
+            }
+            do { _ = try Products.requireAdapter(product) } catch { throw ComparisonError("\(dir): \(error)") }
         }
-        do { _ = try Products.requireAdapter(product) } catch { throw ComparisonError("\(dir): \(error)") }
     }
 
     static func product(of run: FinishedRun) -> String {

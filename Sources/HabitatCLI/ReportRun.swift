@@ -131,8 +131,11 @@ enum ReportRun {
 
     /// Refuses, with exit 2, a scenario whose product has no rule engine in this version (every command).
     static func requireEngine(_ scenario: ResolvedScenario, scenarioFile: String?) throws {
-        do { _ = try Products.requireAdapter(scenario.product) } catch {
-            throw HabitatError.refused("\(scenarioFile ?? DefaultScenario.fileName): \(error)")
+        // The scenario's product (whose catalogue its top-level rules were checked against) and every arm's.
+        for product in [scenario.product] + scenario.products.filter({ $0 != scenario.product }) {
+            do { _ = try Products.requireAdapter(product) } catch {
+                throw HabitatError.refused("\(scenarioFile ?? DefaultScenario.fileName): \(error)")
+            }
         }
     }
 

@@ -206,13 +206,15 @@ struct TraceCommand: ParsableCommand {
         guard (1...scenario.replications).contains(replication) else {
             throw HabitatError.refused("--replication \(replication) is out of range; allowed 1…\(scenario.replications)")
         }
-        let headerLine = Products.traceHeaderLine(scenario.product) ?? ""
+        let armName = arm ?? scenario.arms[0].name
+        let traced = scenario.arm(named: armName).map { scenario.product(of: $0) } ?? scenario.product
+        let headerLine = Products.traceHeaderLine(traced) ?? ""
         if let out {
             do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
                 throw HabitatError.refused("--out: \(error)")
             }
         }
-        let table = try Products.run(scenario, threads: 1).trace(person: person, arm: arm ?? scenario.arms[0].name, replication: replication)
+        let table = try Products.run(scenario, threads: 1).trace(person: person, arm: armName, replication: replication)
         guard let out else { print(table.text, terminator: ""); return }
         do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
             throw HabitatError.refused("--out: \(e)")

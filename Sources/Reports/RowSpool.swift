@@ -14,13 +14,19 @@ public final class RowSpool {
     /// Without a folder: the tables themselves, rendered only if they are written (a benchmark never renders them).
     private var memory: [String: [CSVTable]] = [:]
     private var paths: Set<String> = []
+    /// Put before the arm in every file name, so that several spools share a folder (one per product of a run of
+    /// several products).
+    private let prefix: String
 
-    /// A spool in `folder` (files named `.spool-<arm>-<file>`), or in memory when nil.
-    public init(folder: URL?) { self.folder = folder }
+    /// A spool in `folder` (files named `.spool-<prefix><arm>-<file>`), or in memory when nil.
+    public init(folder: URL?, prefix: String = "") {
+        self.folder = folder
+        self.prefix = prefix
+    }
 
     deinit { removeAll() }
 
-    private func key(_ arm: Int, _ file: String) -> String { ".spool-\(arm)-\(file)" }
+    private func key(_ arm: Int, _ file: String) -> String { ".spool-\(prefix)\(arm)-\(file)" }
 
     /// Appends the rows of `table` (not its header) for `arm` and `file`.
     public func append(arm: Int, file: String, _ table: CSVTable) throws {

@@ -12,6 +12,8 @@ public struct FinishedRun: Sendable {
     public var manifest: RunManifest
     /// Arms in report order with their per-replication KPI values.
     public var arms: [ArmKPIValues]
+    /// Each arm's product, from `kpis.csv`'s `product` column (a run's arms may be different products; issue 28).
+    public var armProducts: [String: String] = [:]
 
     /// The most replications a report may declare (the scenario's own limit).
     public static let maxReplications = 10_000
@@ -77,7 +79,11 @@ public struct FinishedRun: Sendable {
             } else {
                 throw ComparisonError("\(kpisURL.path):\(line): mean '\(meanText)' of \(kpi) is not a finite number")
             }
-            if order[arm] == nil { order[arm] = arms.count; arms.append(ArmKPIValues(arm: arm)) }
+            if order[arm] == nil {
+                order[arm] = arms.count
+                arms.append(ArmKPIValues(arm: arm))
+                if let p = column["product"] { armProducts[arm] = row[p] }
+            }
             arms[order[arm]!].set(KPIDefinition(kpi, unit: unit), replication: replication, value: value)
         }
         guard !arms.isEmpty else {

@@ -2,6 +2,7 @@ import Behavior
 import EarnedAccessLife
 import EarnedAccessRules
 import Foundation
+import NoAppLife
 import Reports
 import RulesCore
 import ScenarioFormat
@@ -19,6 +20,7 @@ public enum Products {
     public static let registered: [RegisteredProduct] = [
         RegisteredProduct(ScrollOffAdapter<ScrollOffEngine>.self),
         RegisteredProduct(EarnedAccessAdapter.self),
+        RegisteredProduct(NoAppAdapter.self),
     ]
 
     /// The products whose seeds Habitat holds but whose engines are not built yet, in seed order: what `habitat list`
@@ -64,10 +66,25 @@ public enum Products {
         return a
     }
 
-    /// A run of the scenario's product (one existential per run; the per-person hot path is specialised).
+    /// A run of the scenario (one existential per run; the per-person hot path is specialised). A scenario whose
+    /// arms are different products runs each product's arms in that product's own run, put back together in the
+    /// scenario's order (`MultiProductRun`).
     public static func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) throws(ProductWithoutEngine) -> any ProductRun {
-        guard let r = registration(for: scenario.product) else { throw ProductWithoutEngine(product: scenario.product) }
-        return r.run(scenario, threads: threads, spoolFolder: spoolFolder)
+        guard scenario.isMultiProduct else {
+            guard let r = registration(for: scenario.product) else { throw ProductWithoutEngine(product: scenario.product) }
+            return r.run(scenario, threads: threads, spoolFolder: spoolFolder)
+        }
+        var parts: [MultiProductRun.Part] = []
+        for (k, product) in scenario.products.enumerated() {
+            guard let r = registration(for: product) else { throw ProductWithoutEngine(product: product) }
+            let indices = scenario.arms.indices.filter { scenario.product(of: scenario.arms[$0]) == product }
+            var part = scenario
+            part.product = product
+            part.arms = indices.map { var a = scenario.arms[$0]; a.product = nil; return a }
+            parts.append(MultiProductRun.Part(product: product, run: r.run(part, threads: threads, spoolFolder: spoolFolder, spoolPrefix: "p\(k)-"),
+                                              arms: indices))
+        }
+        return MultiProductRun(scenario: scenario, threads: threads, parts: parts)
     }
 
     /// Everything scenario validation checks names against: the rule-parameter catalogue and the KPI ids

@@ -28,10 +28,14 @@ public struct ProductDescriptor: Sendable {
     /// Rule parameters no simulated life can move, each with the reason (key path → reason): e.g. a rule about
     /// the UI. Every other parameter must move some report when changed (`ParameterSensitivityTests`, issue 13).
     public var notSimulable: [String: String]
+    /// What the product tells its people it does for them, each with the product-neutral KPI that measures it on the
+    /// same people against no app (`product-comparison.csv` sets the claim beside the true effect; issue 28).
+    public var claims: [ProductClaim]
 
     public init(id: String, name: String, seedFile: String, summary: String, parameters: [RuleParameter], funnel: [FunnelStage],
                 kpis: [KPIDefinition], batteryBudgets: BatteryBudgets, revenue: RevenueModel, reports: [String],
-                inputs: [EngineInputInfo], notSimulable: [String: String] = [:]) {
+                inputs: [EngineInputInfo], notSimulable: [String: String] = [:], claims: [ProductClaim] = []) {
+        self.claims = claims
         self.id = id
         self.name = name
         self.seedFile = seedFile
@@ -152,5 +156,32 @@ public struct EngineInputInfo: Hashable, Sendable {
     /// Whether this input governs a parameter key path.
     public func governs(_ key: String) -> Bool {
         parameters.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 }
+    }
+}
+
+/// A figure a product shows its people about what it does for them (Scroll Off's "time saved"), and how the same
+/// effect is measured truly: as the paired difference of a product-neutral KPI against the same people with no app
+/// (`none`), in the claim's own sense (issue 28, `product-comparison.csv`).
+public struct ProductClaim: Hashable, Sendable {
+    /// How the claimed amount relates to the neutral KPI.
+    public enum Sense: String, Hashable, Sendable {
+        /// The claim is an amount the product takes away: true effect = none − arm (minutes saved).
+        case reduces
+        /// The claim is an amount the product adds: true effect = arm − none (tasks done).
+        case increases
+    }
+    /// The product's own KPI that reports the claim (its descriptor's `kpis`).
+    public var kpi: String
+    /// The product-neutral KPI that measures the same effect (`target_app_minutes_per_day`, …).
+    public var neutralKPI: String
+    public var sense: Sense
+    /// The claim in the product's words, with its source.
+    public var statement: String
+
+    public init(kpi: String, neutralKPI: String, sense: Sense, statement: String) {
+        self.kpi = kpi
+        self.neutralKPI = neutralKPI
+        self.sense = sense
+        self.statement = statement
     }
 }

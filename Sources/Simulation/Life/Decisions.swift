@@ -254,7 +254,7 @@ extension PersonLife {
                                                        time: now, input: "decision \(kind.id)", problems: [problem], invariant: "decision")
             }
             trace(kind: "invariant_violation", detail: problem, at: now)
-            uninstalled = true
+            stopped = true
             return
         }
         decisionAudit.remaining[k] -= 1

@@ -7,8 +7,17 @@ public enum LearningStatus: Int, CaseIterable, Sendable {
     case active
     /// The app installed, never opened (dormant, access revoked, restriction lifted): the product may still shield.
     case dormant
+    /// No app: the person's tenure with the product ended (uninstalled), or they never had it (`none`); their days
+    /// go on untreated to the horizon (issue 28).
+    case untreated
 
-    public var id: String { self == .active ? "active" : "dormant" }
+    public var id: String {
+        switch self {
+        case .active: "active"
+        case .dormant: "dormant"
+        case .untreated: "untreated"
+        }
+    }
 }
 
 /// One day's urges for the person's target apps (`Person.apps`, the apps they want to use less) and what became of
@@ -23,6 +32,10 @@ public struct LearningDay: Sendable {
     /// The urges the person would have had today untreated: Σ over the day's non-notification pickups of the urge
     /// probability at their apps' plateau habits (`PhoneUseProcess.plateauUrgeProbability`), in millionths.
     public var untreatedUrgeMillionths: Int64 = 0
+    /// Pickups of the day (any app) and milliseconds spent in the target apps in sessions the life started: the
+    /// product-neutral outcomes of the day (issue 28), the same measure with a product, after it and with none.
+    public var pickups = 0
+    public var targetAppMs: Int64 = 0
     public init() {}
 }
 
@@ -31,10 +44,10 @@ public struct LearningDay: Sendable {
 /// exactly across threads and shards.
 public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// Per week and status: person-days, urges, shields, acted, passed, habit (millionths, summed over person-days),
-    /// untreated urges (millionths). Week 0 is the install day (a part day); week w ≥ 1 is days 7w − 6 … 7w.
+    /// untreated urges (millionths), pickups, milliseconds in the target apps. Week 0 is the install day (a part day); week w ≥ 1 is days 7w − 6 … 7w.
     var values: [Int64]
     public let weeks: Int
-    static let fields = 7
+    static let fields = 9
 
     public init(horizonDays: Int) {
         weeks = max(2, (horizonDays + 6) / 7 + 2)
@@ -52,6 +65,8 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
         values[base + 4] += Int64(d.passed)
         values[base + 5] += Int64((meanHabit * 1_000_000).rounded())
         values[base + 6] += d.untreatedUrgeMillionths
+        values[base + 7] += Int64(d.pickups)
+        values[base + 8] += d.targetAppMs
     }
 
     /// The week of day `index` since install: 0 for the install day, then 1 for days 1–7, 2 for days 8–14, ….
@@ -84,9 +99,10 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// `learning.csv`'s columns after the report keys.
     public static let header = ReportKeys.header + ["week_since_install", "status", "person_days", "urges_per_day", "shields_per_day",
                                                      "opens_per_day", "passes_per_day", "opened_share", "dormant_shield_share", "mean_app_habit",
-                                                     "untreated_urges_per_day", "urges_vs_untreated"]
+                                                     "untreated_urges_per_day", "urges_vs_untreated",
+                                                     "pickups_per_day", "target_app_minutes_per_day"]
 
-    /// One row per week with people in it, and status (`all`, `active`, `dormant`). `urges_vs_untreated` is the
+    /// One row per week with people in it, and status (`all`, `active`, `dormant`, `untreated`). `urges_vs_untreated` is the
     /// week's urges over the urges the same people would have had at their established habits: below 1, the
     /// product has made the apps wanted less often — free of who is still in the row.
     public func rows(_ keys: ReportKeys) -> [[CSVField]] {
@@ -106,6 +122,7 @@ public struct LearningAccumulator: Mergeable, Sendable, Hashable, Codable {
                     rate(c[3], c[3] + c[4]), status == nil ? rate(dormantShields, all[2]) : .empty,
                     .value(Double(c[5]) / 1_000_000 / days),
                     .value(Double(c[6]) / 1_000_000 / days), c[6] > 0 ? .rate(Double(c[1]) * 1_000_000 / Double(c[6])) : .empty,
+                    .value(Double(c[7]) / days), .value(Double(c[8]) / 60_000 / days),
                 ])
             }
         }

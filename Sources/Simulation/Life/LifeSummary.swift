@@ -49,6 +49,9 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
 
     /// Urges, shields and opens of the target apps per week since install (`learning.csv`).
     public var learning: LearningAccumulator
+    /// The product-neutral outcomes of every day from install to the horizon, treated or not (issue 28); the run
+    /// adds the person's pickups, retention and money when it folds the life in.
+    public var neutral = ComparisonSums()
 
     public init(tally: Adapter.Tally, unpaidSegment: String, horizonDays: Int) {
         learning = LearningAccumulator(horizonDays: horizonDays)

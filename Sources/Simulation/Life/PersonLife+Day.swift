@@ -4,12 +4,21 @@ import RulesCore
 
 extension PersonLife {
     mutating func endOfDay(at now: Instant) {
-        Adapter.endOfDay(&self, at: now)
+        let treatedToday = !untreated
+        if treatedToday { Adapter.endOfDay(&self, at: now) }
         settleCue()
+        // A session still in the foreground at midnight: its minutes so far are today's.
+        if foregroundSince != nil { accumulateUse(until: now); foregroundSince = now }
         // The day's opens and passes are the app habits' own counts, read before they move.
         learningToday.acted = phone.habits.actedToday.reduce(0) { $0 + Int($1) }
         learningToday.passed = phone.habits.passedToday.reduce(0) { $0 + Int($1) }
-        summary.learning.add(day: dayIndex, status: dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
+        learningToday.targetAppMs = usedRestrictedMs
+        summary.learning.add(day: dayIndex, status: untreated ? .untreated : dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
+        // The day's product-neutral outcomes, the same measure treated or not (issue 28).
+        summary.neutral.personDays += 1
+        summary.neutral.targetAppMs += usedRestrictedMs
+        summary.neutral.urges += learningToday.urges
+        summary.neutral.urgesActed += learningToday.acted
         learningToday = LearningDay()
         // The day's urges move the app habits, and the urge rates follow (issue 26).
         phone.endOfDay()
@@ -17,9 +26,13 @@ extension PersonLife {
         summary.trueMinutesSavedPerDay.append(max(0, saved))
         intendedRestrictedMs = 0
         usedRestrictedMs = 0
-        let battery = meter.battery(dayLengthSeconds: Double((now - zone.startOfDay(containing: now - .milliseconds(1))).milliseconds) / 1000)
-        summary.batteryDays.append((device.id, battery))
-        summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
+        if treatedToday {
+            // The app's battery drain, on the days it was installed: the battery budget is the product's figure.
+            let battery = meter.battery(dayLengthSeconds: Double((now - zone.startOfDay(containing: now - .milliseconds(1))).milliseconds) / 1000)
+            summary.batteryDays.append((device.id, battery))
+            summary.neutral.batteryMicroPct += Int64((battery.pctPer24h * 1_000_000).rounded())
+            summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
+        }
         meter.startNewDay()
         summary.personDays += 1
         let pickups = summary.common[.pickups], today = pickups - summary.world.pickupsAtDayStart
@@ -40,8 +53,26 @@ extension PersonLife {
             snapshotMonth()
             currentMonth = month
         }
-        if dormant { dormantDay(at: now) }
-        guard !uninstalled else { return }
+        if !untreated && dormant { dormantDay(at: now) }
+        if !untreated, let last = world.tenureDays, dayIndex > last {
+            // The scenario ends every tenure on day `tenure_days` since install (issue 28): the person uninstalls at
+            // the day's end, whatever they would have decided, and lives on untreated.
+            endTenure(at: now)
+        }
+        if !untreated { decideChurn(at: now) }
+        schedule(.dayEnd, at: zone.startOfNextDay(after: now))
+    }
+
+    /// The person's tenure with the product ends (`tenure_days`): they uninstall; the rest of the life is untreated.
+    mutating func endTenure(at now: Instant) {
+        if summary.churn == nil { summary.churn = "tenure_end" }
+        let days = world.tenureDays ?? 0
+        trace(kind: "tenure_end", detail: "tenure_days=\(days)", at: now)
+        uninstalled = true
+    }
+
+    /// Once a local day with the product (not dormant): stay, or leave by one of the churn kinds.
+    mutating func decideChurn(at now: Instant) {
         let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: person.featureUse.disableRestrictionExitShare)
         if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
         if let kind = churnKind {
@@ -54,7 +85,6 @@ extension PersonLife {
             case .disableRestriction: Adapter.disableRestriction(&self, at: now); dormant = true
             }
         }
-        schedule(.dayEnd, at: zone.startOfNextDay(after: now))
     }
 
     /// A dormant person who met the product's shields today answers them (issue 26, `DormantModel`): stays dormant,

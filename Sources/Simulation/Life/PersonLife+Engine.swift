@@ -14,7 +14,7 @@ extension PersonLife {
             summary.violation = InvariantViolation(arm: world.armName, replication: world.replication, seed: world.seed, person: id,
                                                    time: now, input: "\(input)", problems: problems)
             trace(kind: "invariant_violation", detail: "after \(input): " + problems.joined(separator: "; "), at: now)
-            uninstalled = true
+            stopped = true
         }
         // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
         for i in 0..<out.events.count { observe(out.events[i], at: now) }

@@ -5,7 +5,9 @@ import SimKernel
 import Stochastics
 
 /// The life of one synthetic person with one product, from install to the horizon: the person's phone use and
-/// urges (Behavior) meet the product's real rule engine under a per-person event queue. Generic over the product's
+/// urges (Behavior) meet the product's real rule engine under a per-person event queue. The product is a tenure, not
+/// the life (issue 28): after uninstalling, the person lives on untreated to the horizon — the same urges, the habits
+/// the product left them with — and a product with no app (`none`) is a life untreated from the start. Generic over the product's
 /// `ProductAdapter` and specialised by the compiler; everything here is the same for every product.
 ///
 /// The shared modelling choices (assumptions, documented in `Sources/Simulation/README.md`): install day and hour,
@@ -70,8 +72,14 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var inUseUntil = Instant.epoch
     /// The person no longer opens the product's app (churned dormant, access revoked or permission denied).
     public var dormant = false
-    /// The person uninstalled (or the life stopped at an invariant violation): the life ends.
+    /// The person uninstalled: their tenure with the product ended (churn, or the scenario's `tenure_days`). The
+    /// life goes on, untreated, to the horizon (issue 28).
     public internal(set) var uninstalled = false
+    /// An engine or decision invariant broke: the life stops there (the run fails with it).
+    var stopped = false
+    /// The product is not with the person — they never had it (`ProductAdapter.hasApp` false: `none`) or they
+    /// uninstalled: their urges and pickups go on as they would with no app, and no hook of the adapter is called.
+    public var untreated: Bool { uninstalled || !Adapter.hasApp }
     /// Local days since the install day (0 = install day).
     public internal(set) var dayIndex = 0
     /// The person opened the product's app today.
@@ -162,20 +170,20 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.world.habitDaysTo95 = [person.scrollingHabit.parameters.daysTo95, person.resistHabit.parameters.daysTo95]
         summary.world.closeHour(pickups: 0, at: installedAt, dayStart: zone.startOfDay(containing: installedAt))
         summary.world.habitLevelOffDays = [person.scrollingHabit.parameters.decayLevelOffDays, person.resistHabit.parameters.decayLevelOffDays]
-        Adapter.onboard(&self, at: installedAt)
+        if !untreated { Adapter.onboard(&self, at: installedAt) }
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))
         if hasProcesses { processes.start(after: installedAt, zone: zone) }
         // Pickups, the most frequent events, are merged with the queue rather than pushed through it; at equal
         // times the queue's events come first, then pickups, then the person's other processes.
-        while !uninstalled {
+        while !stopped {
             let queued = queue.peekTime()
             if hasProcesses, let at = processes.nextTime, queued.map({ at < $0 }) ?? true,
                nextPickup.map({ at < $0.at }) ?? true {
                 guard at < horizonEnd else { processes.stop(); continue }
                 guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
-                Adapter.occurrence(o.occurrence, &self, at: o.at)
+                if !untreated { Adapter.occurrence(o.occurrence, &self, at: o.at) }
                 continue
             }
             if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
@@ -217,12 +225,14 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case let .sessionEnd(app, generation):
             if generation == sessionGeneration { endSession(app, at: now) }
         case .engine(let timer):
+            guard !untreated else { return }   // the tenure ended: the engine is gone with the app
             let inUse = now < inUseUntil
             send(Engine.timerInput(timer), at: now, phoneInUse: inUse)
             Adapter.timerHandled(&self, at: now)
         case .dayEnd:
             endOfDay(at: now)
         case .intent(let intent):
+            guard !untreated else { return }   // plans about the product lapse with it
             Adapter.carryOut(intent, &self, at: now)
         }
     }
@@ -239,7 +249,23 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
         meter.addInUseSeconds(p.sessionLength.seconds)
         inUseUntil = max(inUseUntil, p.sessionEnd)
+        learningToday.pickups += 1
         if p.source != .notification { learningToday.untreatedUrgeMillionths += untreatedUrgeMillionths }
+        if untreated {
+            untreatedPickup(p, at: now)
+        } else {
+            treatedPickup(p, at: now)
+        }
+        trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
+        // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
+        // decided, so experiment arms that change a rule or a price meet exactly the same urges (common random
+        // numbers); only what the person does with them differs.
+        schedulePickup(after: p.sessionEnd)
+    }
+
+    /// A pickup with the product: the adapter answers urges and cues.
+    @inline(__always)
+    mutating func treatedPickup(_ p: Pickup, at now: Instant) {
         switch p.source {
         case .notification:
             summary.common[.notificationSessions] += 1
@@ -251,11 +277,22 @@ public struct PersonLife<Adapter: ProductAdapter> {
             learningToday.urges += 1
             Adapter.urge(for: AppID(UInt16(index + 1)), pickup: p, &self, at: now)
         }
-        trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
-        // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
-        // decided, so experiment arms that change a rule or a price meet exactly the same urges (common random
-        // numbers); only what the person does with them differs.
-        schedulePickup(after: p.sessionEnd)
+    }
+
+    /// A pickup without the product (never installed, or uninstalled): an urge for a target app is acted on as the
+    /// person meant — the session they intended, all of it — and feeds the app's habit; nothing else happens.
+    mutating func untreatedPickup(_ p: Pickup, at now: Instant) {
+        switch p.source {
+        case .notification:
+            summary.common[.notificationSessions] += 1
+        case .spontaneous:
+            break
+        case .urge(let index):
+            cue = Cue(app: index, kind: p.kind)
+            learningToday.urges += 1
+            intendedRestrictedMs += p.sessionLength.milliseconds
+            startSession(AppID(UInt16(index + 1)), intended: p.sessionLength, at: now)
+        }
     }
 
     /// The person uses `app` (access granted) for `intended`; the session ends then unless access is taken away.
@@ -268,6 +305,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
             lastPassedApp = nil
             phone.urgeActedAfterAll(index)
         }
+        // A session still in the foreground ends here: its minutes are booked before the new one starts.
+        if foregroundSince != nil { accumulateUse(until: now) }
         foregroundApp = app
         foregroundSince = now
         sessionGeneration &+= 1
@@ -291,7 +330,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         accumulateUse(until: now)
         foregroundApp = nil
         sessionGeneration &+= 1
-        Adapter.sessionEnded(app: app, &self, at: now)
+        if !untreated { Adapter.sessionEnded(app: app, &self, at: now) }
     }
 
     /// Marks today as a day the product was in use (retention's `product_in_use` reading): the adapter calls it

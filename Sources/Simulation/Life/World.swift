@@ -58,6 +58,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     public let insightViewProbability: Double
     /// The probability, at value 0.5, of looking at the plans on an app open (`engagement.plans_view_probability`).
     public let plansViewProbability: Double
+    /// The scenario's rule ending every tenure (`tenure_days`): the person uninstalls at the end of local day
+    /// `tenureDays` since install and lives on untreated (issue 28); nil: tenures end only by the person's choice.
+    public let tenureDays: Int?
     /// How the product's money is reported (sources, segments), read once from its descriptor.
     public let revenueModel: RevenueModel
     /// The store's commission (docs/DESIGN.md principle 6).
@@ -83,6 +86,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         plansViewProbability = behavior["engagement.plans_view_probability"]
+        tenureDays = nil // MERGE: arm.tenureDays
         start = scenario.start
         horizonDays = scenario.horizonDays
         installs = arm.population.installs

@@ -36,6 +36,11 @@ public protocol ProductAdapter: Sendable {
 
     // MARK: Hooks, each with a neutral default
 
+    /// Whether the product is an app the person installs. False only for `none`, the counterfactual: a life with no
+    /// app, untreated from the start — no hook is called, nothing is decided, only the product-neutral reports are
+    /// written (issue 28). Default: true.
+    static var hasApp: Bool { get }
+
     /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
     /// An urge for one of the person's apps (a pickup from `PhoneUseProcess`): what it becomes as engine input.
@@ -86,6 +91,7 @@ public protocol ProductAdapter: Sendable {
 }
 
 extension ProductAdapter {
+    public static var hasApp: Bool { true }
     public static func onboard(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         life.startSession(app, intended: pickup.sessionLength, at: now)

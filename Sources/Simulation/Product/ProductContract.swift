@@ -52,7 +52,9 @@ public enum ProductContract {
         guard let control = scenario.arms.first, scenario.arms.count > 1 else { return [] }
         let unexercised = Set(d.parametersNotExercised)
         return scenario.arms.dropFirst().compactMap { arm in
-            guard arm.population == control.population else { return nil }
+            // Arms of different products differ in everything the products do.
+            guard arm.population == control.population, scenario.product(of: arm) == scenario.product(of: control),
+                  scenario.product(of: arm).rawValue == d.id else { return nil }
             let keys = Set(arm.rules.values.keys).union(control.rules.values.keys)
             let changed = keys.filter { arm.rules[$0] != control.rules[$0] }.sorted()
             guard !changed.isEmpty, changed.allSatisfy(unexercised.contains) else { return nil }

@@ -36,12 +36,47 @@ public protocol ProductRun {
     func shardPeople(_ shard: ShardSpec) -> Int
     /// Folds checked shards into the state `simulate` would have reached.
     mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)?) throws
+
+    // MARK: What a run of several products composes of each product's part (`MultiProductRun`)
+
+    /// The report files the run writes from its arms' accumulators, with their headers, in order.
+    var reportFileList: [(name: String, header: [String])] { get }
+    /// Replication `r` of arm `i`, simulated and folded in.
+    mutating func simulateArm(_ i: Int, replication r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws
+    /// Arm `i`'s rows of one of `reportFileList`: every replication's, then their pool.
+    func writeArmRows(_ file: String, arm i: Int, into sink: FileSink) throws
+    /// Deletes the rows spooled for writing.
+    func removeSpool()
+    /// Each arm's readings for comparing products (`product-comparison.csv`), KPI values per replication.
+    var armReadings: [ArmReadings] { get }
+    /// Arm `i`'s rows of `forecast.csv`, keyed with `keys`.
+    func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]
+    /// The shard's people of arm `i` in replication `r` as one record line, labelled arm `recordArm`.
+    func shardRecord(arm i: Int, recordArm: Int, replication r: Int, shard: ShardSpec, done: inout Int,
+                     progress: (@Sendable (Int) -> Void)?) throws -> (line: Data, totals: (people: Int, personDays: Int, events: Int))
+    /// Empties the run before shards are folded in.
+    mutating func prepareMerge(_ shards: ShardSet)
+    /// Folds the shards' next records (arm `recordArm`, replication `r`) into arm `i`.
+    mutating func mergeArm(_ i: Int, recordArm: Int, replication r: Int, shards: ShardSet) throws
 }
 
 extension SimulationRun: ProductRun {
     public var totals: (people: Int, personDays: Int, events: Int) {
         arms.reduce((0, 0, 0)) { ($0.0 + $1.pooled.people, $0.1 + $1.pooled.personDays, $0.2 + $1.pooled.events) }
     }
+
+    public var reportFileList: [(name: String, header: [String])] { Self.reportFiles }
+
+    public func removeSpool() { spool.removeAll() }
+
+    public var armReadings: [ArmReadings] {
+        arms.map {
+            ArmReadings(name: $0.name, product: scenario.product, hasApp: Adapter.hasApp, kpiValues: $0.kpiValues,
+                        comparisons: $0.comparisons, claims: Adapter.Engine.descriptor.claims)
+        }
+    }
+
+    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]] { arms[i].forecast.rows(keys) }
 }
 
 /// The hot path of a product's run: a range of people of one arm and replication lived person-parallel and folded
@@ -86,17 +121,17 @@ public struct RegisteredProduct: Sendable {
     public let adapterTypeName: String
     /// The product's own whole scenario (`ProductAdapter.defaultScenario`), if it has one.
     public let defaultScenario: String?
-    let makeRun: @Sendable (ResolvedScenario, Int, URL?) -> any ProductRun
+    let makeRun: @Sendable (ResolvedScenario, Int, URL?, String) -> any ProductRun
 
     /// Registers `adapter`; call it with the concrete type, once, in the registry.
     @inlinable
     public init<A: ProductAdapter>(_ adapter: A.Type) {
         let kernel = LifeKernel<A>.specialised
-        self.init(adapter: adapter, makeRun: { SimulationRun<A>(scenario: $0, threads: $1, spoolFolder: $2, kernel: kernel) })
+        self.init(adapter: adapter, makeRun: { SimulationRun<A>(scenario: $0, threads: $1, spoolFolder: $2, spoolPrefix: $3, kernel: kernel) })
     }
 
     @usableFromInline
-    init<A: ProductAdapter>(adapter: A.Type, makeRun: @escaping @Sendable (ResolvedScenario, Int, URL?) -> any ProductRun) {
+    init<A: ProductAdapter>(adapter: A.Type, makeRun: @escaping @Sendable (ResolvedScenario, Int, URL?, String) -> any ProductRun) {
         self.adapter = adapter
         self.descriptor = A.Engine.descriptor
         self.adapterTypeName = String(describing: A.self)
@@ -104,8 +139,9 @@ public struct RegisteredProduct: Sendable {
         self.makeRun = makeRun
     }
 
-    /// A run of `scenario` (which must name this product).
-    public func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) -> any ProductRun {
-        makeRun(scenario, threads, spoolFolder)
+    /// A run of `scenario` (whose every arm must be of this product); `spoolPrefix` sets its spool files apart from
+    /// another product's in the same folder.
+    public func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, spoolPrefix: String = "") -> any ProductRun {
+        makeRun(scenario, threads, spoolFolder, spoolPrefix)
     }
 }

@@ -27,11 +27,13 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     public var decisions = DecisionCounts()
     /// Urges, shields and opens of the target apps per week since install (`learning.csv`).
     public var learning: LearningAccumulator
+    /// Product-neutral outcomes and shared product figures per persona (`product-comparison.csv`, neutral KPIs).
+    public var comparison = ComparisonAccumulator()
 
     /// What a shard file holds (`ShardState`): every figure but `violation` — a shard whose people broke an invariant
     /// fails instead of writing a shard.
     enum CodingKeys: String, CodingKey {
-        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions, learning
+        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions, learning, comparison
         case trueSavedPerDay = "true_saved_per_day", mrrAtEnd = "mrr_at_end"
     }
 
@@ -79,6 +81,25 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         world.add(o.world, observedDays: max(0, o.observedDays), trialDays: world.trialDays)
         decisions.merge(o.decisions)
         learning.merge(o.learning)
+        comparison.add(persona: o.persona, Self.comparisonSums(o))
+    }
+
+    /// One person's comparison sums: their neutral days, pickups and sessions and — with an app — whether the
+    /// product was in use on days 1, 7 and 30 (of those they were observed past), their net revenue and whether they paid.
+    static func comparisonSums(_ o: LifeSummary<Adapter>) -> ComparisonSums {
+        var s = o.neutral
+        s.people = 1
+        s.pickups = o.common[.pickups]
+        s.sessions = o.common[.sessions]
+        s.sessionsUnder30s = o.common[.sessionsUnder30s]
+        guard Adapter.hasApp else { return s }
+        for (i, day) in ComparisonSums.retentionDays.enumerated() where o.observedDays > day {
+            s.retentionEligible[i] = 1
+            if o.inUseDays.contains(day) { s.retained[i] = 1 }
+        }
+        s.netRevenueMicros = o.revenue.lines.reduce(0) { $0 + ($1.gross - $1.refunds - $1.storeFee).micros }
+        s.paying = o.everSubscribed ? 1 : 0
+        return s
     }
 
     public mutating func merge(_ o: RunAccumulator) {
@@ -91,6 +112,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         world.merge(o.world)
         decisions.merge(o.decisions)
         learning.merge(o.learning)
+        comparison.merge(o.comparison)
     }
 
     /// Keeps the violation of the lowest person id (the one a sequential run would have met first).
@@ -109,10 +131,17 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         var own = [KPIDefinition("true_time_saved_per_day_median", unit: "minutes"), KPIDefinition("true_time_saved_per_day_mean", unit: "minutes"),
                    KPIDefinition("pickups_per_day", unit: "count_per_day"), KPIDefinition("sessions_under_30s_share", unit: "fraction"),
                    KPIDefinition("notification_session_share", unit: "fraction")]
+        own += neutralOnlyKPIs
         if d.revenue.sellsAnything { own += moneyKPIs }
         if d.revenue.incursCosts { own.append(costPerDAUDay) }
-        own += BatteryMetric.allCases.map { KPIDefinition("battery_\($0.rawValue)_p90", unit: "pct") }
+        if Adapter.hasApp { own += BatteryMetric.allCases.map { KPIDefinition("battery_\($0.rawValue)_p90", unit: "pct") } }
         return own.map { d.kpi($0.id) ?? $0 }
+    }
+
+    /// The product-neutral KPIs (`ComparisonKPIs.neutral`) besides pickups and short sessions, which Habitat
+    /// reported before: minutes in the target apps, urges acted on, the app's battery drain over every day.
+    static var neutralOnlyKPIs: [KPIDefinition] {
+        ComparisonKPIs.neutral.filter { !["pickups_per_day", "sessions_under_30s_share"].contains($0.id) }
     }
 
     /// The money KPIs of a product that sells something (revenue.csv's figures over the run).
@@ -134,7 +163,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// to set its target, and its `Metrics` gives no value for it.
     public static var habitatKPIIDs: Set<String> {
         Set(["true_time_saved_per_day_median", "true_time_saved_per_day_mean", "pickups_per_day", "sessions_under_30s_share",
-             "notification_session_share", costPerDAUDay.id] + moneyKPIs.map(\.id) + BatteryMetric.allCases.map { "battery_\($0.rawValue)_p90" })
+             "notification_session_share", costPerDAUDay.id] + neutralOnlyKPIs.map(\.id) + moneyKPIs.map(\.id) + BatteryMetric.allCases.map { "battery_\($0.rawValue)_p90" })
     }
 
     /// The KPI values of this replication: the product's KPIs first (its descriptor's order), then Habitat's own
@@ -157,6 +186,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
             "gross_margin": revenue.grossMargin ?? .nan,
             "cost_per_dau_day": common[.inUseDays] > 0 ? total.cost.usd / Double(common[.inUseDays]) : .nan,
         ]
+        for (d, value) in ComparisonKPIs.values(comparison.all, hasApp: false) where own[d.id] == nil { own[d.id] = value }
         for metric in BatteryMetric.allCases {
             own["battery_\(metric.rawValue)_p90"] = battery.histogram(device: BatteryBudgetAccumulator.allDevices, metric: metric).quantile(0.9) ?? .nan
         }

@@ -18,6 +18,8 @@ public struct ArmResult<Adapter: ProductAdapter> {
     public internal(set) var forecast: ForecastTable
     /// Each replication's reading of the world-check figures (`world-check.csv`), in replication order.
     public internal(set) var worldReadings: [[String: WorldMeasurement]] = []
+    /// Each replication's product-neutral outcomes and shared product figures per persona (`product-comparison.csv`).
+    public internal(set) var comparisons: [ComparisonAccumulator] = []
     /// Replications folded in so far.
     public var replications: Int { kpiValues.count }
 }
@@ -43,11 +45,13 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
     /// `kernel` is the hot path (the registry passes the one specialised for the product; the default is the
     /// generic code, for tests).
-    public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, kernel: LifeKernel<Adapter> = .specialised) {
+    /// `spoolPrefix` names this run's spool files apart from another's in the same folder (a run of several products).
+    public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, spoolPrefix: String = "",
+                kernel: LifeKernel<Adapter> = .specialised) {
         self.scenario = scenario
         self.kernel = kernel
         self.threads = threads
-        spool = RowSpool(folder: spoolFolder)
+        spool = RowSpool(folder: spoolFolder, prefix: spoolPrefix)
     }
 
     /// People to simulate in all (arms × replications × installs), for progress bars.
@@ -82,10 +86,14 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// One replication of every arm (the arms share the replication's people and streams).
     mutating func simulateReplication(_ r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
-        for (i, arm) in scenario.arms.enumerated() {
-            let acc = try simulate(arm, replication: r, people: 0..<arm.population.installs, done: &done, progress: progress)
-            try fold(acc, arm: i, replication: r)
-        }
+        for i in scenario.arms.indices { try simulateArm(i, replication: r, done: &done, progress: progress) }
+    }
+
+    /// Replication `r` of arm `i`, simulated and folded in.
+    public mutating func simulateArm(_ i: Int, replication r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws {
+        let arm = scenario.arms[i]
+        let acc = try simulate(arm, replication: r, people: 0..<arm.population.installs, done: &done, progress: progress)
+        try fold(acc, arm: i, replication: r)
     }
 
     /// The people `people` of one arm and replication folded into one accumulator, person-parallel; `done` (people
@@ -127,6 +135,8 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader), ("decisions.csv", DecisionCounts.header),
             ("learning.csv", LearningAccumulator.header),
         ]
+        // With no app (`none`) only the product-neutral reports mean anything.
+        guard Adapter.hasApp else { return shared.filter { ProductReports.neutral.contains($0.name) } }
         return shared.filter { !ProductReports.optional.contains($0.name) || product.contains($0.name) } + Adapter.Metrics.reportFiles
     }
 
@@ -164,6 +174,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         }
         arms[i].kpiValues.append(values)
         arms[i].worldReadings.append(acc.worldMeasurements(horizonDays: scenario.horizonDays))
+        arms[i].comparisons.append(acc.comparison)
         arms[i].pooled.merge(acc)
     }
 
@@ -218,17 +229,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             try checkpoint()
             let sink = try report.open(file)
             try sink.write(CSVTable(header: header).headerLine)
-            for (i, arm) in arms.enumerated() {
-                try spool.copy(arm: i, file: file, into: sink)
-                let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: product)
-                var pooled = CSVTable(header: header)
-                if file == "kpis.csv" {
-                    pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
-                } else if arm.replications > 1 && file != "energy-by-effect.csv" {
-                    pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
-                }
-                try sink.write(pooled.bodyText)
-            }
+            for i in arms.indices { try writeArmRows(file, arm: i, into: sink) }
             try report.close(sink, file)
         }
         spool.removeAll()
@@ -264,6 +265,21 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         manifest.mergedShards = mergedShards
         try report.write("manifest.json", text: try manifest.json())
         return files + ["manifest.json"]
+    }
+
+    /// Arm `i`'s rows of one report file: every replication's (spooled), then the pool of its replications.
+    public func writeArmRows(_ file: String, arm i: Int, into sink: FileSink) throws {
+        let arm = arms[i]
+        let header = Self.reportFiles.first { $0.name == file }!.header
+        try spool.copy(arm: i, file: file, into: sink)
+        let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: scenario.product.rawValue)
+        var pooled = CSVTable(header: header)
+        if file == "kpis.csv" {
+            pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
+        } else if arm.replications > 1 && file != "energy-by-effect.csv" {
+            pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
+        }
+        try sink.write(pooled.bodyText)
     }
 
     /// The world check of every arm: each published figure (`WorldFigures.all`) against this run's simulated
@@ -314,6 +330,9 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 /// Reports only some products write (named in their descriptor's `reports`).
 enum ProductReports {
     static let optional: Set<String> = ["token-revenue-share.csv"]
+    /// Reports that mean the same with any product, after it and with none (issue 28): all a run of `none` writes
+    /// besides `world-check.csv`.
+    static let neutral: Set<String> = ["kpis.csv", "learning.csv"]
 }
 
 /// A `habitat trace` request that cannot be met.

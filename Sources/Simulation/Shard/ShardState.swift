@@ -16,7 +16,7 @@ public enum ShardState {
     /// The `format` field of the header.
     public static let format = "habitat-shard-state"
     /// The version this Habitat writes and reads; a change to any accumulator's encoding bumps it.
-    public static let formatVersion = 4   // 2: accumulators carry `decisions` (issue 25); 3: `learning` and new decision kinds (issue 26); 4: revenue cells carry `cost` (issue 27)
+    public static let formatVersion = 5   // 2: accumulators carry `decisions` (issue 25); 3: `learning` and new decision kinds (issue 26); 4: revenue cells carry `cost` (issue 27); 5: `comparison` and neutral learning columns (issue 28)
 }
 
 /// The first line of `shard-state.jsonl`.

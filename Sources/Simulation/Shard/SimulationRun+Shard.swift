@@ -24,14 +24,24 @@ extension SimulationRun {
         try emit(try encoder.encode(header))
         var done = 0, totals = (people: 0, personDays: 0, events: 0)
         for r in 1...scenario.replications {
-            for (i, arm) in scenario.arms.enumerated() {
-                let people = shard.people(of: arm.population.installs)
-                let acc = try simulate(arm, replication: r, people: people, done: &done, progress: progress)
-                totals = (totals.people + acc.people, totals.personDays + acc.personDays, totals.events + acc.events)
-                try emit(ShardRecord<RunAccumulator<Adapter>>.line(arm: i, replication: r, people: people.count, accumulator: try encoder.encode(acc)))
+            for i in scenario.arms.indices {
+                let (line, t) = try shardRecord(arm: i, recordArm: i, replication: r, shard: shard, done: &done, progress: progress)
+                totals = (totals.people + t.people, totals.personDays + t.personDays, totals.events + t.events)
+                try emit(line)
             }
         }
         return totals
+    }
+
+    /// The shard's people of arm `i` in replication `r`, simulated into one record line labelled arm `recordArm` (the
+    /// arm's place in the whole scenario: a run of several products numbers its arms across products).
+    public func shardRecord(arm i: Int, recordArm: Int, replication r: Int, shard: ShardSpec, done: inout Int,
+                            progress: (@Sendable (Int) -> Void)?) throws -> (line: Data, totals: (people: Int, personDays: Int, events: Int)) {
+        let arm = scenario.arms[i]
+        let people = shard.people(of: arm.population.installs)
+        let acc = try simulate(arm, replication: r, people: people, done: &done, progress: progress)
+        let line = ShardRecord<RunAccumulator<Adapter>>.line(arm: recordArm, replication: r, people: people.count, accumulator: try JSONEncoder().encode(acc))
+        return (line, (acc.people, acc.personDays, acc.events))
     }
 
     /// People a shard simulates in all (every arm × replication), for its progress bar.
@@ -61,44 +71,56 @@ extension SimulationRun {
                 throw ShardRefused(path: f.path, reason: "its header does not describe the scenario in its manifest (\(scenario.name))")
             }
         }
-        resetArms()
-        mergedShards = shards.count
-        let decoder = JSONDecoder()
-        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = Adapter.Engine.descriptor.batteryBudgets
+        prepareMerge(shards)
         var folded = 0
         for r in 1...scenario.replications {
-            for (i, arm) in scenario.arms.enumerated() {
-                var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
-                for f in shards.folders {
-                    let line = try f.nextRecord()
-                    let record: ShardRecord<RunAccumulator<Adapter>>
-                    do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
-                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(plainDescription(of: error)))")
-                    }
-                    guard record.checksumMatches(line) else {
-                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) fails its checksum "
-                                           + "(the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
-                    }
-                    let block = f.header.shard.people(of: arm.population.installs)
-                    guard record.arm == i, record.replication == r else {
-                        throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) is arm \(record.arm + 1), replication \(record.replication); "
-                                           + "expected arm \(i + 1) ('\(arm.name)'), replication \(r)")
-                    }
-                    guard record.people == block.count, record.accumulator.people == block.count else {
-                        throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r): the record says \(record.people) people and "
-                                           + "its accumulator holds \(record.accumulator.people); shard \(f.header.shard) of \(arm.population.installs) is \(block.count)")
-                    }
-                    acc.merge(record.accumulator)
-                }
-                guard acc.people == arm.population.installs else {
-                    throw ShardRefused(path: shards.folders.map(\.path).joined(separator: " "),
-                                       reason: "arm '\(arm.name)', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
-                }
-                try fold(acc, arm: i, replication: r)
+            for i in scenario.arms.indices {
+                try mergeArm(i, recordArm: i, replication: r, shards: shards)
                 folded += 1
                 progress?(folded)
             }
         }
         for f in shards.folders { try f.expectEnd() }
+    }
+
+    /// Empties the run before shards are folded in (`mergeArm`).
+    public mutating func prepareMerge(_ shards: ShardSet) {
+        resetArms()
+        mergedShards = shards.count
+    }
+
+    /// Reads the next record of every shard — arm `recordArm` (the arm's place in the whole scenario), replication
+    /// `r` — checks it, folds the shards' accumulators in shard order into arm `i`'s replication `r`.
+    public mutating func mergeArm(_ i: Int, recordArm: Int, replication r: Int, shards: ShardSet) throws {
+        let arm = scenario.arms[i]
+        let decoder = JSONDecoder()
+        decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = Adapter.Engine.descriptor.batteryBudgets
+        var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
+        for f in shards.folders {
+            let line = try f.nextRecord()
+            let record: ShardRecord<RunAccumulator<Adapter>>
+            do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
+                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(plainDescription(of: error)))")
+            }
+            guard record.checksumMatches(line) else {
+                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) fails its checksum "
+                                   + "(the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
+            }
+            let block = f.header.shard.people(of: arm.population.installs)
+            guard record.arm == recordArm, record.replication == r else {
+                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) is arm \(record.arm + 1), replication \(record.replication); "
+                                   + "expected arm \(recordArm + 1) ('\(arm.name)'), replication \(r)")
+            }
+            guard record.people == block.count, record.accumulator.people == block.count else {
+                throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r): the record says \(record.people) people and "
+                                   + "its accumulator holds \(record.accumulator.people); shard \(f.header.shard) of \(arm.population.installs) is \(block.count)")
+            }
+            acc.merge(record.accumulator)
+        }
+        guard acc.people == arm.population.installs else {
+            throw ShardRefused(path: shards.folders.map(\.path).joined(separator: " "),
+                               reason: "arm '\(arm.name)', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
+        }
+        try fold(acc, arm: i, replication: r)
     }
 }

@@ -201,7 +201,9 @@ extension RunAccumulator {
             m["habit_days_to_95_median"] = .notApplicable("no person installed"); m["habit_days_to_95_mean_over_median"] = .notApplicable("no person installed")
         }
         m["habit_decay_levelled_by_65d_share"] = .share(w[.habitsLevelledBy65Days], of: w[.habits], else: "no person installed")
+        let noApp = "no app (the untreated life, `none`)"
         for d in [1, 7, 14, 30] {
+            if !Adapter.hasApp { m["retention_d\(d)"] = .notApplicable(noApp); continue }
             if let reason = needs(d + 1) { m["retention_d\(d)"] = .notApplicable(reason); continue }
             let c = retention.counts(activity: .appOpened, day: d)
             m["retention_d\(d)"] = .share(c?.active ?? 0, of: c?.eligible ?? 0, else: "nobody observable on day \(d)")
@@ -242,7 +244,7 @@ extension RunAccumulator {
             opens += t.acted
             untreated += t.untreatedUrgeMillionths
         }
-        m["target_app_opens_reduction_weeks_1_3"] = needs(22).map { .notApplicable($0) }
+        m["target_app_opens_reduction_weeks_1_3"] = !Adapter.hasApp ? .notApplicable(noApp) : needs(22).map { .notApplicable($0) }
             ?? (untreated > 0 ? .value(1 - Double(opens) * 1_000_000 / Double(untreated))
                               : .notApplicable("nobody used the product in weeks 1-3"))
         return m

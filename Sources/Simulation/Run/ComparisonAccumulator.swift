@@ -1,0 +1,115 @@
+import Reports
+import RulesCore
+
+/// One group's sums for comparing products on the same people (issue 28, `product-comparison.csv`): the
+/// product-neutral outcomes of every person-day from the person's entry to the horizon — with the product, after
+/// it and with none — and the product figures every product with an app shares. Integers only (battery in
+/// millionths of a percent), so it merges exactly across threads and shards.
+public struct ComparisonSums: Sendable, Hashable, Codable {
+    public var people = 0
+    /// Person-days from the install (entry) day to the horizon, treated or not.
+    public var personDays = 0
+    public var pickups = 0, sessions = 0, sessionsUnder30s = 0
+    /// Milliseconds in the person's target apps (the apps they want to use less) in sessions the life started.
+    public var targetAppMs: Int64 = 0
+    /// Urges for a target app, and those acted on (the app opened).
+    public var urges = 0, urgesActed = 0
+    /// Σ over person-days of the product's battery drain in % per 24 h, in millionths (0 on a day without the app).
+    public var batteryMicroPct: Int64 = 0
+    /// D1, D7, D30: people observed past the day, and those with the product in use on it.
+    public var retentionEligible = [0, 0, 0], retained = [0, 0, 0]
+    /// Net revenue (gross − refunds − store fees) in micro-dollars, and people who ever paid.
+    public var netRevenueMicros: Int64 = 0
+    public var paying = 0
+
+    public init() {}
+
+    /// The days of `retentionEligible` / `retained`.
+    public static let retentionDays = [1, 7, 30]
+
+    public mutating func merge(_ o: ComparisonSums) {
+        people += o.people; personDays += o.personDays
+        pickups += o.pickups; sessions += o.sessions; sessionsUnder30s += o.sessionsUnder30s
+        targetAppMs += o.targetAppMs; urges += o.urges; urgesActed += o.urgesActed
+        batteryMicroPct += o.batteryMicroPct
+        for i in 0..<3 { retentionEligible[i] += o.retentionEligible[i]; retained[i] += o.retained[i] }
+        netRevenueMicros += o.netRevenueMicros; paying += o.paying
+    }
+}
+
+/// `ComparisonSums` per persona (and, summed, for everyone): what each arm of a run of several products reports on
+/// the same people (`product-comparison.csv`) and the neutral KPIs every run reports (`kpis.csv`).
+public struct ComparisonAccumulator: Mergeable, Sendable, Hashable, Codable {
+    /// Persona name → sums.
+    public private(set) var personas: [String: ComparisonSums] = [:]
+
+    public init() {}
+
+    /// Adds one person's sums under their persona.
+    public mutating func add(persona: String, _ s: ComparisonSums) { personas[persona, default: ComparisonSums()].merge(s) }
+
+    public mutating func merge(_ o: ComparisonAccumulator) {
+        for (k, v) in o.personas { personas[k, default: ComparisonSums()].merge(v) }
+    }
+
+    /// Everyone's sums.
+    public var all: ComparisonSums {
+        var s = ComparisonSums()
+        for k in personas.keys.sorted() { s.merge(personas[k]!) }
+        return s
+    }
+}
+
+/// The KPIs products are compared on (issue 28): the product-neutral outcomes, measured on every person-day to the
+/// horizon whatever the product (and with none), and the product figures every product with an app shares.
+public enum ComparisonKPIs {
+    /// Product-neutral: the same measure with any product, after it and with none.
+    public static let neutral: [KPIDefinition] = [
+        KPIDefinition("target_app_minutes_per_day", unit: "minutes", name: "Minutes a day in target apps", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon, treated or not", window: "whole run",
+                      formula: "Σ minutes in the apps the person wants to use less ÷ person-days"),
+        KPIDefinition("pickups_per_day", unit: "count_per_day", name: "Pickups a day", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon", window: "whole run", formula: "pickups ÷ person-days"),
+        KPIDefinition("urges_acted_per_day", unit: "count_per_day", name: "Urges acted on a day", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon", window: "whole run",
+                      formula: "urges for a target app that ended in the app ÷ person-days"),
+        KPIDefinition("sessions_under_30s_share", unit: "fraction", name: "Sessions under 30 s", group: "neutral",
+                      population: "every session from install (entry) to the horizon", window: "whole run",
+                      formula: "sessions shorter than 30 s ÷ sessions"),
+        KPIDefinition("battery_pct_per_24h_mean", unit: "pct", name: "Battery % per 24 h", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon; 0 on a day without the app", window: "whole run",
+                      formula: "Σ the app's drain in % per 24 h ÷ person-days"),
+    ]
+
+    /// Product figures every product with an app shares (none for `none`).
+    public static let shared: [KPIDefinition] = [
+        KPIDefinition("retention_d1", unit: "fraction", name: "D1 retention", group: "shared",
+                      population: "people observed past day 1", window: "day 1 after install", formula: "product in use on day 1 ÷ people"),
+        KPIDefinition("retention_d7", unit: "fraction", name: "D7 retention", group: "shared",
+                      population: "people observed past day 7", window: "day 7 after install", formula: "product in use on day 7 ÷ people"),
+        KPIDefinition("retention_d30", unit: "fraction", name: "D30 retention", group: "shared",
+                      population: "people observed past day 30", window: "day 30 after install", formula: "product in use on day 30 ÷ people"),
+        KPIDefinition("net_revenue_per_install", unit: "usd", name: "Net revenue per install", group: "shared",
+                      population: "all installs", window: "whole run", formula: "net revenue (gross − refunds − store fees) ÷ installs"),
+        KPIDefinition("paying_share", unit: "fraction", name: "Paying share", group: "shared",
+                      population: "all installs", window: "whole run", formula: "people who ever paid ÷ installs"),
+    ]
+
+    /// The values of `sums`: the neutral KPIs, then — for a product with an app — the shared ones. NaN where a
+    /// population is empty.
+    public static func values(_ s: ComparisonSums, hasApp: Bool) -> [(KPIDefinition, Double)] {
+        func ratio(_ a: Double, _ b: Int) -> Double { b > 0 ? a / Double(b) : .nan }
+        var v: [(KPIDefinition, Double)] = [
+            (neutral[0], ratio(Double(s.targetAppMs) / 60_000, s.personDays)),
+            (neutral[1], ratio(Double(s.pickups), s.personDays)),
+            (neutral[2], ratio(Double(s.urgesActed), s.personDays)),
+            (neutral[3], ratio(Double(s.sessionsUnder30s), s.sessions)),
+            (neutral[4], ratio(Double(s.batteryMicroPct) / 1_000_000, s.personDays)),
+        ]
+        guard hasApp else { return v }
+        for i in 0..<3 { v.append((shared[i], ratio(Double(s.retained[i]), s.retentionEligible[i]))) }
+        v.append((shared[3], ratio(Double(s.netRevenueMicros) / 1_000_000, s.people)))
+        v.append((shared[4], ratio(Double(s.paying), s.people)))
+        return v
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Reports
+import RulesCore
+import Stochastics
+
+/// What a run keeps of one arm for comparing products on the same people: per replication, its KPI values and its
+/// comparison sums per persona; and what its product claims.
+public struct ArmReadings: Sendable {
+    public var name: String
+    public var product: Product
+    /// The product is an app (false for `none`): it has shared product figures (retention, money).
+    public var hasApp: Bool
+    /// KPI values per replication (`kpis.csv`'s), in replication order.
+    public var kpiValues: [[(KPIDefinition, Double)]]
+    /// Comparison sums per replication, in replication order.
+    public var comparisons: [ComparisonAccumulator]
+    /// The product's claims (`ProductDescriptor.claims`).
+    public var claims: [ProductClaim]
+
+    public init(name: String, product: Product, hasApp: Bool, kpiValues: [[(KPIDefinition, Double)]],
+                comparisons: [ComparisonAccumulator], claims: [ProductClaim]) {
+        self.name = name
+        self.product = product
+        self.hasApp = hasApp
+        self.kpiValues = kpiValues
+        self.comparisons = comparisons
+        self.claims = claims
+    }
+
+    /// The comparison KPI values of `persona` (nil: everyone) per replication, by KPI id (NaN where the persona had
+    /// nobody in a replication).
+    func values(persona: String?) -> [String: [Double]] {
+        var v: [String: [Double]] = [:]
+        for c in comparisons {
+            let sums = persona.map { c.personas[$0] ?? ComparisonSums() } ?? c.all
+            for (d, x) in ComparisonKPIs.values(sums, hasApp: hasApp) { v[d.id, default: []].append(x) }
+        }
+        return v
+    }
+
+    /// A KPI of `kpis.csv` per replication (NaN where missing).
+    func kpi(_ id: String) -> [Double] {
+        kpiValues.map { values in values.first { $0.0.id == id }?.1 ?? .nan }
+    }
+}
+
+/// `product-comparison.csv` (issue 28): a run whose arms are different products compares them on the same people.
+/// For each product-neutral KPI and each product KPI the products share (`ComparisonKPIs`), overall and by persona,
+/// each arm's mean with its 95 % interval over replications, and its paired difference (arm − reference, the mean of
+/// the per-replication differences with a Student-t 95 % interval, as `experiment.csv`) against `none` (the first
+/// arm without an app) and against the first product (the first arm with an app). Each product's own claim
+/// (`ProductDescriptor.claims`) stands beside its true effect: the neutral KPI's paired difference against `none`,
+/// in the claim's sense.
+public enum ProductComparison {
+    /// The columns.
+    public static let header = ReportKeys.header + [
+        "persona", "kpi", "unit", "kind", "mean", "ci_low", "ci_high", "replications",
+        "none_arm", "vs_none_diff", "vs_none_ci_low", "vs_none_ci_high",
+        "first_product_arm", "vs_first_diff", "vs_first_ci_low", "vs_first_ci_high",
+        "true_effect", "true_effect_ci_low", "true_effect_ci_high", "claim",
+    ]
+
+    /// Every row: everyone first, then each persona (alphabetically); within each, the arms in scenario order and
+    /// their KPIs in `ComparisonKPIs` order; then, for everyone, each arm's claims.
+    public static func rows(scenario: String, arms: [ArmReadings]) -> [[CSVField]] {
+        let none = arms.first { !$0.hasApp }
+        let first = arms.first { $0.hasApp }
+        let personas = Set(arms.flatMap { $0.comparisons.flatMap(\.personas.keys) }).sorted()
+        var out: [[CSVField]] = []
+        for persona in [nil] + personas.map(Optional.some) {
+            let noneValues = none?.values(persona: persona), firstValues = first?.values(persona: persona)
+            for arm in arms {
+                let values = arm.values(persona: persona)
+                let keys = ReportKeys(scenario: scenario, arm: arm.name, replication: nil, product: arm.product.rawValue)
+                for d in ComparisonKPIs.neutral + ComparisonKPIs.shared {
+                    guard let v = values[d.id] else { continue }
+                    let kind = ComparisonKPIs.neutral.contains { $0.id == d.id } ? "neutral" : "shared"
+                    let vsNone = none.flatMap { n in n.name == arm.name ? nil : noneValues?[d.id].map { paired(d, n.name, arm.name, control: $0, treatment: v) } }
+                    let vsFirst = first.flatMap { f in f.name == arm.name ? nil : firstValues?[d.id].map { paired(d, f.name, arm.name, control: $0, treatment: v) } }
+                    out.append(row(keys, persona: persona, kpi: d.id, unit: d.unit, kind: kind, values: v,
+                                   noneArm: none?.name, vsNone: vsNone, firstArm: first?.name, vsFirst: vsFirst))
+                }
+            }
+        }
+        // Claims: the product's own figure, and the true effect beside it.
+        let noneAll = none?.values(persona: nil)
+        for arm in arms {
+            let keys = ReportKeys(scenario: scenario, arm: arm.name, replication: nil, product: arm.product.rawValue)
+            let values = arm.values(persona: nil)
+            for claim in arm.claims {
+                let claimed = arm.kpi(claim.kpi)
+                var effect: ExperimentComparison?
+                if let n = none, let control = noneAll?[claim.neutralKPI], let treatment = values[claim.neutralKPI] {
+                    // In the claim's sense: a reduction is none − arm.
+                    let (c, t) = claim.sense == .reduces ? (treatment, control) : (control, treatment)
+                    effect = ExperimentComparison(kpi: claim.neutralKPI, unit: "", controlArm: n.name, arm: arm.name, control: c, treatment: t)
+                }
+                let unit = arm.kpiValues.first?.first { $0.0.id == claim.kpi }?.0.unit ?? ""
+                var r = row(keys, persona: nil, kpi: claim.kpi, unit: unit, kind: "claim", values: claimed,
+                            noneArm: none?.name, vsNone: nil, firstArm: first?.name, vsFirst: nil)
+                r[r.count - 4] = .optional(effect?.diff, decimals: 6)
+                r[r.count - 3] = .optional(effect?.paired?.lower, decimals: 6)
+                r[r.count - 2] = .optional(effect?.paired?.upper, decimals: 6)
+                r[r.count - 1] = .text("\(claim.statement); true effect: \(claim.sense == .reduces ? "none − arm" : "arm − none") of \(claim.neutralKPI)")
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    static func paired(_ d: KPIDefinition, _ control: String, _ arm: String, control c: [Double], treatment t: [Double]) -> ExperimentComparison {
+        ExperimentComparison(kpi: d.id, unit: d.unit, controlArm: control, arm: arm, control: c, treatment: t)
+    }
+
+    static func row(_ keys: ReportKeys, persona: String?, kpi: String, unit: String, kind: String, values: [Double],
+                    noneArm: String?, vsNone: ExperimentComparison?, firstArm: String?, vsFirst: ExperimentComparison?) -> [CSVField] {
+        let s = Summary(values.filter(\.isFinite))
+        let ci = s.confidenceInterval95()
+        return keys.fields + [
+            .text(persona ?? "all"), .text(kpi), .text(unit), .text(kind),
+            .optional(s.count > 0 ? s.mean : nil, decimals: 6), .optional(ci?.lower, decimals: 6), .optional(ci?.upper, decimals: 6),
+            .integer(Int64(s.count)),
+            .text(noneArm ?? ""), .optional(vsNone?.diff, decimals: 6), .optional(vsNone?.paired?.lower, decimals: 6),
+            .optional(vsNone?.paired?.upper, decimals: 6),
+            .text(firstArm ?? ""), .optional(vsFirst?.diff, decimals: 6), .optional(vsFirst?.paired?.lower, decimals: 6),
+            .optional(vsFirst?.paired?.upper, decimals: 6),
+            .empty, .empty, .empty, .empty,
+        ]
+    }
+}
