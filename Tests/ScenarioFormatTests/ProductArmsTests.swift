@@ -278,7 +278,7 @@ struct ProductArmsTests {
         #expect(s.arms[3].rules.values.isEmpty)
         #expect(s.arms[6].rules == Self.earnedAccessDefaults)
         #expect(s.arms[6].behavior["churn.base_hazard"] == .number(0.2))
-        #expect(s.arms.dropFirst().allSatisfy(\.fromSweep))
+        #expect(s.arms.dropFirst().allSatisfy { $0.fromSweep })
         try Self.expectRoundTrip(s)
     }
 
@@ -476,7 +476,7 @@ struct ProductArmsTests {
                 population:
                   installs: 500
             """))
-        #expect(text.contains("  - name: off\n    product: none\n    tenure_days: 10\n"))
+        #expect(text.contains("  - name: \"off\"\n    product: none\n    tenure_days: 10\n"))   // `off` reads as false unquoted
         #expect(text.contains("sweep:\n  product: [earned-access, scroll-off]\n  tenure_days: [7, 14]\n"))
         #expect(!text.contains("products:"))
     }
