@@ -209,7 +209,8 @@ public struct PrecisionTarget: Sendable, Hashable {
 public struct SweepSpec: Sendable, Hashable {
     /// One varied key path and its values.
     public struct Axis: Sendable, Hashable {
-        /// `rules.tokens.monthly_purchase_cap`, `seed`, `horizon_days`, `replications` or `population.installs`.
+        /// `rules.tokens.monthly_purchase_cap`, `behavior.churn.base_hazard`, `population.installs`, `tenure_days`,
+        /// `product` (values are product ids) or a persona parameter (`population.params.<name>`).
         public var keyPath: String
         /// The values, in the order written.
         public var values: [ParameterValue]

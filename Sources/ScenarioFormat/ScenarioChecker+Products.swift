@@ -44,7 +44,7 @@ extension ScenarioChecker {
               case .sequence(let listed) = value else { return }
         if top["arms"] != nil {
             report(.invalid, KeyPath.root.appending("products"), at: key.mark,
-                   "products: and arms: cannot both be given (products: makes one arm per product)",
+                   "not allowed together with arms: (products: makes one arm per product)",
                    allowed: "either products: [a, b, …], or arms: with `product:` on each arm that runs another product")
         }
         let ids = listed.compactMap { $0.scalar?.string }

@@ -59,7 +59,8 @@ public struct ScenarioLoader: Sendable {
         // `products:`, else the registry's default.
         var productText: String? = overrides.values["product"]
         if productText == nil, case .scalar(let s)? = root?.mapping?["product"] { productText = s.string }
-        if productText == nil, case .scalar(let s)? = root?.mapping?["products"]?.sequence?.first { productText = s.string }
+        if productText == nil, let first = root?.mapping?["products"]?.sequence?.first, !ScenarioChecker.isNull(first),
+           case .scalar(let s) = first { productText = s.string }
         let product: Product? = productText.map { Product(rawValue: $0) } ?? catalogues.defaultProduct
         let catalogue = product.flatMap { catalogues[$0] }
 
