@@ -9,6 +9,11 @@ extension ResolvedScenario {
     /// generates them again). Loading this text again gives an equal `ResolvedScenario` (command-line overrides
     /// are already folded in).
     ///
+    /// Products as arms (issue 28): an arm of another product says `product:` and lists every rule value of its
+    /// product (they do not layer over the top level's); `products:` comes back as those arms; `tenure_days` is
+    /// written only when set (an arm's only where it differs from the scenario's). A scenario without these keys keeps
+    /// the text and hash it had before them.
+    ///
     /// `behavior` lists the behaviour parameters whose value differs from the catalogue's default (the block is left
     /// out when none does, so a scenario at the defaults keeps the text and hash it had before behaviour parameters
     /// existed; the defaults are those of the tool version the manifest names); an arm lists those where it differs
@@ -21,6 +26,7 @@ extension ResolvedScenario {
         w.line(0, "start", start.description)
         w.line(0, "horizon_days", String(horizonDays))
         w.line(0, "replications", String(replications))
+        if let tenureDays { w.line(0, "tenure_days", String(tenureDays)) }
         w.key(0, "population")
         w.population(population, indent: 2)
         w.rules(rules.values.filter { unlistedRuleDefaults[$0.key] != $0.value }, indent: 0)
@@ -31,8 +37,15 @@ extension ResolvedScenario {
         w.key(0, "arms")
         for arm in arms where !arm.fromSweep {
             w.out += "  - name: \(YAMLWriter.string(arm.name))\n"
-            let diff = arm.rules.values.filter { rules[$0.key] != $0.value }
-            if !diff.isEmpty { w.rules(diff, indent: 4) }
+            if let armProduct = arm.product { w.line(4, "product", YAMLWriter.string(armProduct.rawValue)) }
+            if arm.tenureDays != tenureDays, let armTenure = arm.tenureDays { w.line(4, "tenure_days", String(armTenure)) }
+            if arm.product != nil {
+                // Another product's rules: every value (they start from its catalogue's defaults, not the top level's).
+                if !arm.rules.values.isEmpty { w.rules(arm.rules.values, indent: 4) }
+            } else {
+                let diff = arm.rules.values.filter { rules[$0.key] != $0.value }
+                if !diff.isEmpty { w.rules(diff, indent: 4) }
+            }
             let behaviorDiff = arm.behavior.values.filter { behavior[$0.key] != $0.value }
             if !behaviorDiff.isEmpty { w.rules(behaviorDiff, indent: 4, name: "behavior") }
             if arm.population != population {

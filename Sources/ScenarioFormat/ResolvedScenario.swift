@@ -4,7 +4,10 @@ import RulesCore
 /// A scenario with every default filled in and every layer applied: what a run actually uses.
 ///
 /// Layers, lowest first: the product's catalogue defaults, the scenario's `rules`, each arm's `rules`, then
-/// command-line overrides. `yaml` prints it back; parsing that text again gives an equal value.
+/// command-line overrides. An arm may be another product (issue 28: `product:` on an arm, `products:`, a `product`
+/// sweep axis): its rules start from that product's catalogue defaults and take neither the scenario's `rules` nor
+/// command-line rule overrides, which belong to the scenario's product. `yaml` prints it back; parsing that text
+/// again gives an equal value.
 public struct ResolvedScenario: Sendable, Hashable {
     /// Scenario name (file name without extension when not given).
     public var name: String
@@ -39,14 +42,19 @@ public struct ResolvedScenario: Sendable, Hashable {
     /// The rule parameters the resolved text lists only where they differ from their default (catalogue entries with
     /// `listedWhenDefault` false), with that default: `yaml` leaves them out of the top-level `rules` at the default.
     public var unlistedRuleDefaults: [String: ParameterValue]
+    /// The scenario-level `tenure_days` (nil: none): every person's tenure with the product ends at the end of local
+    /// day N since install (day 0 is the install day); they uninstall and live on untreated to the horizon. Arms may
+    /// set their own (`ResolvedArm.tenureDays` holds each arm's resolved value).
+    public var tenureDays: Int?
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
                 population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
                 precision: PrecisionTarget? = nil, outputs: OutputSpec,
                 behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = [],
-                unlistedRuleDefaults: [String: ParameterValue] = [:]) {
+                unlistedRuleDefaults: [String: ParameterValue] = [:], tenureDays: Int? = nil) {
         self.unlistedRuleDefaults = unlistedRuleDefaults
+        self.tenureDays = tenureDays
         self.name = name
         self.product = product
         self.seed = seed
@@ -65,13 +73,28 @@ public struct ResolvedScenario: Sendable, Hashable {
 
     /// The arm with a name, if any.
     public func arm(named name: String) -> ResolvedArm? { arms.first(where: { $0.name == name }) }
+
+    /// The product an arm runs: its own, or the scenario's when it names none (`arm.product ?? product`).
+    public func product(of arm: ResolvedArm) -> Product { arm.product ?? product }
+
+    /// The distinct products the arms run, in arm order (the scenario's own product only if some arm runs it).
+    public var products: [Product] {
+        var seen = Set<Product>()
+        return arms.map(product(of:)).filter { seen.insert($0).inserted }
+    }
+
+    /// True when the arms run more than one product.
+    public var isMultiProduct: Bool { products.count > 1 }
 }
 
-/// One experiment arm, fully resolved: its own rule values and population.
+/// One experiment arm, fully resolved: its own product, rule values and population.
 public struct ResolvedArm: Sendable, Hashable {
     /// Arm name, unique within the scenario.
     public var name: String
-    /// Every rule parameter's value for this arm.
+    /// The product this arm runs, nil for the scenario's (`ResolvedScenario.product(of:)`). The loader stores nil
+    /// for an arm that names the scenario's own product, so single-product scenarios are unchanged.
+    public var product: Product?
+    /// Every rule parameter's value for this arm, of its product's catalogue.
     public var rules: ParameterValues
     /// The population this arm simulates (the scenario's unless the arm overrides it).
     public var population: PopulationSpec
@@ -80,11 +103,17 @@ public struct ResolvedArm: Sendable, Hashable {
     /// Every behaviour parameter's value for this arm (scenario `behavior` ← arm `behavior` ← sweep point ←
     /// command line); empty for an arm built without a catalogue, whose models then take the defaults.
     public var behavior: ParameterValues
+    /// This arm's tenure rule, resolved (arm `tenure_days` ?? the scenario's; a command-line `tenure_days` wins):
+    /// every person's tenure with the product ends at the end of local day N since install (day 0 is the install
+    /// day), then they uninstall and live on untreated to the horizon. Nil: no tenure limit.
+    public var tenureDays: Int?
 
     /// Creates an arm.
     public init(name: String, rules: ParameterValues, population: PopulationSpec, fromSweep: Bool = false,
-                behavior: ParameterValues = ParameterValues([:])) {
+                behavior: ParameterValues = ParameterValues([:]), product: Product? = nil, tenureDays: Int? = nil) {
         self.name = name
+        self.product = product
+        self.tenureDays = tenureDays
         self.rules = rules
         self.population = population
         self.fromSweep = fromSweep
@@ -180,7 +209,8 @@ public struct PrecisionTarget: Sendable, Hashable {
 public struct SweepSpec: Sendable, Hashable {
     /// One varied key path and its values.
     public struct Axis: Sendable, Hashable {
-        /// `rules.tokens.monthly_purchase_cap`, `seed`, `horizon_days`, `replications` or `population.installs`.
+        /// `rules.tokens.monthly_purchase_cap`, `behavior.churn.base_hazard`, `population.installs`, `tenure_days`,
+        /// `product` (values are product ids) or a persona parameter (`population.params.<name>`).
         public var keyPath: String
         /// The values, in the order written.
         public var values: [ParameterValue]

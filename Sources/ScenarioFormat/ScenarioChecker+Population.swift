@@ -9,7 +9,8 @@ import Yams
 /// joins the others. It reports only what the schema walk let through (names that are usable names, numbers that
 /// are numbers), so no mistake is reported twice.
 extension ScenarioChecker {
-    /// Checks the scenario's and every arm's population, and the precision KPIs, against the registered catalogues.
+    /// Checks the scenario's and every arm's population, and the precision KPIs (against every arm's product), against
+    /// the registered catalogues.
     mutating func checkCatalogueNames(_ root: Node?) {
         guard case .mapping(let top)? = root else { return }
         if population != nil {
@@ -20,8 +21,12 @@ extension ScenarioChecker {
                 }
             }
         }
-        if let kpis, let product {
-            for (k, km, _) in quietPairs(top["precision"]?.mapping?["kpis"]) where !kpis.contains(k) {
+        // A KPI is accepted when every arm's product reports it; the first arm's product that does not is named.
+        if let registry, let product {
+            let armProducts = armProducts(top, scenario: product)
+            for (k, km, _) in quietPairs(top["precision"]?.mapping?["kpis"]) {
+                guard let product = armProducts.first(where: { registry.kpis(of: $0).map { !$0.contains(k) } ?? false }) else { continue }
+                let kpis = registry.kpis(of: product) ?? []
                 let here = KeyPath.root.appending("precision").appending("kpis").appending(k)
                 if kpis.isEmpty {
                     report(.unknownKey, here, at: km, "product '\(product)' has no KPIs in Habitat yet, so precision can name none", value: k,
@@ -104,7 +109,7 @@ extension ScenarioChecker {
 
     /// A mapping's pairs with word keys and a value, without reporting anything (the schema walk has reported
     /// other keys, duplicates and empty values already).
-    private func quietPairs(_ node: Node?) -> [(key: String, keyMark: Mark?, value: Node)] {
+    func quietPairs(_ node: Node?) -> [(key: String, keyMark: Mark?, value: Node)] {
         guard case .mapping(let m)? = node else { return [] }
         return m.compactMap { k, v in
             guard case .scalar(let ks) = k, duplicates[ks.string] == nil, !Self.isNull(v) else { return nil }

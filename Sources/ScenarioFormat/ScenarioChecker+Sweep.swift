@@ -4,7 +4,8 @@ import Yams
 
 /// `sweep`: the grid's axes (key path → list of values) and its `zip` groups.
 extension ScenarioChecker {
-    /// What one sweep axis varies: a rule parameter, or a schema scalar (`population.installs`, behaviour parameters).
+    /// What one sweep axis varies: a rule parameter, or a schema scalar (`population.installs`, `tenure_days`, `product`,
+    /// behaviour parameters).
     enum SweepTarget {
         case parameter(RuleParameter)
         case scalar(ScalarKind)
@@ -20,13 +21,26 @@ extension ScenarioChecker {
         var zipNode: Node?
         var byKey = Dictionary((catalogue ?? []).map { ("rules." + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         for p in behavior ?? [] { byKey["behavior." + p.keyPath] = p }
+        var ruleAxes: [(key: String, mark: Mark?)] = []
+        var productAxis = false
         for (k, km, v) in pairs(of: m, at: path) {
             if k == "zip" { zipNode = v; continue }
             let here = path.appending(k)
+            if k == "product" { productAxis = true }
+            if k.hasPrefix("rules.") { ruleAxes.append((k, km)) }
             guard let target = sweepTarget(k, keyMark: km, at: here, byKey: byKey),
                   let values = sweepValues(v, target, at: here) else { continue }
             counts[k] = values.count
             axes.append(ScenarioEntry(k, .list(values.checked)))
+        }
+        // Rule parameters belong to one product: a grid over products cannot also vary one product's rules.
+        if productAxis {
+            for (k, km) in ruleAxes {
+                report(.invalid, path.appending(k), at: km, "'\(k)' cannot be swept together with 'product': rule parameters belong to "
+                       + "one product's catalogue", value: k,
+                       allowed: "a product axis with behavior.*, population.* or tenure_days axes; rules.* axes in a sweep without one "
+                       + "(or arms with `product:` and their own `rules:`)")
+            }
         }
         let groups = zipNode.map { checkZip($0, counts: counts, at: path.appending("zip")) } ?? []
         return .map([ScenarioEntry("axes", .map(axes)), ScenarioEntry("zip", .list(groups))])
@@ -39,8 +53,8 @@ extension ScenarioChecker {
         if ScenarioSchema.pairedOnlyKeys.contains(k) {
             report(.invalid, here, at: km, "'\(k)' cannot be swept: the arms of a sweep run on the same people with the same "
                    + "random streams, so they share the seed, horizon and replications", value: k,
-                   allowed: "rules.<parameter>, population.installs, population.params.<behaviour parameter> or "
-                   + "population.personas.<persona>.params.<behaviour parameter>")
+                   allowed: "rules.<parameter>, behavior.<parameter>, " + ScenarioSchema.sweepableKeys.joined(separator: ", ")
+                   + ", population.params.<behaviour parameter> or population.personas.<persona>.params.<behaviour parameter>")
             return nil
         }
         if let problem = ScenarioSchema.behaviourSweepProblem(k) {

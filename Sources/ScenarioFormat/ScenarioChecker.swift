@@ -7,10 +7,15 @@ import Yams
 struct ScenarioChecker {
     /// File name used in issues.
     let file: String
-    /// The product, when the `product` key is valid (nil: rules cannot be checked and are skipped).
-    let product: Product?
+    /// The product whose catalogue `rules` are checked against: the scenario's, or an arm's own while its map is
+    /// walked (nil: the product is wrong, so rules cannot be checked and are skipped).
+    var product: Product?
     /// The product's catalogue (nil: none registered).
-    let catalogue: [RuleParameter]?
+    var catalogue: [RuleParameter]?
+    /// Every product's catalogue and KPI ids (nil: only `product` and `catalogue` are known, as for command-line
+    /// text): an arm's `product:` selects its catalogue from here, and `precision.kpis` is checked against the KPI
+    /// ids of every arm's product.
+    var registry: ProductCatalogues?
     /// Duplicate keys renamed before composing: sentinel key → (original key, first occurrence).
     var duplicates: [String: (key: String, first: Mark?)] = [:]
     /// Problems found so far.
@@ -19,8 +24,6 @@ struct ScenarioChecker {
     var locates = true
     /// Personas, their parameters and device models to check names against (nil: not checked).
     var population: PopulationCatalogue?
-    /// The KPI ids `precision.kpis` may name (nil: not checked; empty: none).
-    var kpis: [String]?
     /// The behaviour-parameter catalogue (nil: none registered; `behavior` then accepts no keys).
     var behavior: [RuleParameter]?
     /// The product ids `product:` may name (`ProductCatalogues.productIDs`); empty: any.
@@ -141,6 +144,14 @@ struct ScenarioChecker {
                        value: Self.shown(node))
                 return nil
             }
+            // An arm's `product:` selects the catalogue its `rules` are checked against, for this map only.
+            let outer = (product, catalogue)
+            defer { (product, catalogue) = outer }
+            if Self.isArm(path), let registry, case .scalar(let named)? = m["product"] {
+                let valid = products.isEmpty || products.contains(named.string)
+                product = valid ? Product(rawValue: named.string) : nil
+                catalogue = product.flatMap { registry[$0] }
+            }
             var seen = Set<String>()
             for (k, keyMark, v) in pairs(of: m, at: path) {
                 guard let field = fields.first(where: { $0.key == k }) else {
@@ -167,6 +178,12 @@ struct ScenarioChecker {
             }
         }
         return .map(entries)
+    }
+
+    /// True for the position of an item of the top-level `arms` list (`arms[2]`).
+    static func isArm(_ path: KeyPath) -> Bool {
+        guard path.parts.count == 2, case .key("arms") = path.parts[0], case .index = path.parts[1] else { return false }
+        return true
     }
 
     private func mapFields(_ node: SchemaNode) -> [SchemaField] {
@@ -207,6 +224,18 @@ struct ScenarioChecker {
                         report(.duplicateName, path.appending(i).appending(field), at: s.mark,
                                "duplicate \(field) '\(s.string)' (also item \(first)\(line))", value: s.string,
                                allowed: "a \(field) not used by another item")
+                    } else {
+                        firstSeen[s.string] = i
+                    }
+                }
+            case .uniqueValues:
+                var firstSeen: [String: Int] = [:]
+                for (i, n) in seq.enumerated() {
+                    guard case .scalar(let s) = n else { continue }
+                    if let first = firstSeen[s.string] {
+                        let line = seq[first].mark.map { " at line \($0.line)" } ?? ""
+                        report(.duplicateName, path.appending(i), at: s.mark, "duplicate '\(s.string)' (also item \(first)\(line))",
+                               value: s.string, allowed: "each value once")
                     } else {
                         firstSeen[s.string] = i
                     }

@@ -2,16 +2,17 @@ import Foundation
 import RulesCore
 import Yams
 
-/// The checked tree → `ResolvedScenario`: layering rules, arms and sweep points, the install curve, precision,
-/// outputs, and the checks that need the whole scenario (arm counts, trace ids, `outputs.dir`).
+/// The checked tree → `ResolvedScenario`: layering rules, arms (each of its own product), `products:` and sweep points,
+/// tenure, the install curve, precision, outputs, and the checks that need the whole scenario (arm counts, trace ids,
+/// `outputs.dir`).
 extension ScenarioLoader {
     static func build(_ tree: ScenarioValue, fileName: String, product: Product, catalogue: [RuleParameter],
                       ruleOverrides: [(String, ParameterValue)], installsOverride: Int?,
                       behaviorCatalogue: [RuleParameter] = [], behaviorOverrides: [(String, ParameterValue)] = [],
-                      dirFromCommandLine: Bool = false, maxArms: Int = ScenarioLoader.defaultMaxArms) throws(ScenarioError) -> ResolvedScenario {
+                      dirFromCommandLine: Bool = false, maxArms: Int = ScenarioLoader.defaultMaxArms,
+                      catalogues: ProductCatalogues = ProductCatalogues(), tenureOverride: Int? = nil) throws(ScenarioError) -> ResolvedScenario {
         let name = tree["name"]?.textValue ?? defaultName(fileName: fileName)
-        var defaults = ParameterValues([:])
-        for p in catalogue { defaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
+        let defaults = Self.defaults(catalogue)
         func layered(_ base: ParameterValues, _ overrides: ScenarioValue?) -> ParameterValues {
             var values = base
             for e in overrides?.entries ?? [] { if case .parameter(let v) = e.value { values[e.key] = v } }
@@ -23,6 +24,25 @@ extension ScenarioLoader {
             return values
         }
         let scenarioRules = layered(defaults, tree["rules"])
+        // Products as arms (issue 28): an arm's product, nil for the scenario's own.
+        func armProduct(_ id: String?) -> Product? {
+            guard let id, id != product.rawValue else { return nil }
+            return Product(rawValue: id)
+        }
+        var otherDefaults: [Product: ParameterValues] = [:]
+        /// The rules an arm of `armProduct` starts from: the scenario's, or the other product's catalogue defaults.
+        func baseRules(_ armProduct: Product?) -> ParameterValues {
+            guard let armProduct else { return scenarioRules }
+            if let d = otherDefaults[armProduct] { return d }
+            let d = Self.defaults(catalogues[armProduct] ?? [])
+            otherDefaults[armProduct] = d
+            return d
+        }
+        /// An arm's final rules: command-line rule overrides belong to the scenario's product.
+        func finalRules(_ armProduct: Product?, _ values: ParameterValues) -> ParameterValues {
+            armProduct == nil ? withCommandLine(values) : values
+        }
+        let scenarioTenure = tenureOverride ?? tree["tenure_days"]?.intValue
         var behaviorDefaults = ParameterValues([:])
         for p in behaviorCatalogue { behaviorDefaults[p.keyPath] = canonical(p.defaultValue, p.kind) }
         func withCommandLineBehavior(_ base: ParameterValues) -> ParameterValues {
@@ -45,14 +65,24 @@ extension ScenarioLoader {
             armPopulation.acquisition = armTree["population"]?["acquisition"] == nil
                 ? population.acquisition : try Self.acquisition(merged["acquisition"], fileName: fileName)
             if let installsOverride { armPopulation.installs = installsOverride }
+            let own = armProduct(armTree["product"]?.textValue)
             arms.append(ResolvedArm(name: armTree["name"]?.textValue ?? "arm\(arms.count)",
-                                    rules: withCommandLine(layered(scenarioRules, armTree["rules"])),
+                                    rules: finalRules(own, layered(baseRules(own), armTree["rules"])),
                                     population: armPopulation,
-                                    behavior: withCommandLineBehavior(layered(scenarioBehavior, armTree["behavior"]))))
+                                    behavior: withCommandLineBehavior(layered(scenarioBehavior, armTree["behavior"])),
+                                    product: own, tenureDays: tenureOverride ?? armTree["tenure_days"]?.intValue ?? scenarioTenure))
+        }
+        // `products:` (never with `arms:`): one arm per product, named by its id.
+        if arms.isEmpty, let listed = tree["products"]?.items, !listed.isEmpty {
+            for id in listed.compactMap(\.textValue) {
+                let own = armProduct(id)
+                arms.append(ResolvedArm(name: id, rules: finalRules(own, baseRules(own)), population: population,
+                                        behavior: withCommandLineBehavior(scenarioBehavior), product: own, tenureDays: scenarioTenure))
+            }
         }
         if arms.isEmpty {
             arms = [ResolvedArm(name: "control", rules: withCommandLine(scenarioRules), population: population,
-                                behavior: withCommandLineBehavior(scenarioBehavior))]
+                                behavior: withCommandLineBehavior(scenarioBehavior), tenureDays: scenarioTenure)]
         }
 
         let sweepTree = tree["sweep"]
@@ -71,8 +101,10 @@ extension ScenarioLoader {
         }
         arms += try sweepArms(sweep, scenarioRules: scenarioRules, population: population, existing: arms.map(\.name),
                               fileName: fileName, withCommandLine: withCommandLine,
-                              scenarioBehavior: scenarioBehavior, withCommandLineBehavior: withCommandLineBehavior)
+                              scenarioBehavior: scenarioBehavior, withCommandLineBehavior: withCommandLineBehavior,
+                              armProduct: armProduct, baseRules: baseRules, scenarioTenure: scenarioTenure)
         if let installsOverride { for i in arms.indices { arms[i].population.installs = installsOverride } }
+        if let tenureOverride { for i in arms.indices { arms[i].tenureDays = tenureOverride } }
         let replications = tree["replications"]?.intValue ?? ScenarioSchema.defaultReplications
         var precision: PrecisionTarget?
         if let p = tree["precision"], let kpis = p["kpis"] {
@@ -126,24 +158,42 @@ extension ScenarioLoader {
             population: population, rules: withCommandLine(scenarioRules), arms: arms, sweep: sweep, precision: precision, outputs: outputs,
             behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue,
             unlistedRuleDefaults: Dictionary(catalogue.filter { !$0.listedWhenDefault }.map { ($0.keyPath, canonical($0.defaultValue, $0.kind)) },
-                                             uniquingKeysWith: { a, _ in a }))
+                                             uniquingKeysWith: { a, _ in a }),
+            tenureDays: scenarioTenure)
+    }
+
+    /// Every parameter of a catalogue at its default, in canonical form.
+    static func defaults(_ catalogue: [RuleParameter]) -> ParameterValues {
+        var values = ParameterValues([:])
+        for p in catalogue { values[p.keyPath] = canonical(p.defaultValue, p.kind) }
+        return values
     }
 
     /// One arm per sweep grid point, each over the scenario-level rules and population (command-line rule
-    /// overrides still win, as for arms). Names that clash with other arms, and personas not in the mix, are errors.
+    /// overrides still win, as for arms). A point of the `product` axis runs that product (`armProduct` gives nil for
+    /// the scenario's own) over `baseRules` of it: another product's catalogue defaults, without the scenario's rules or
+    /// command-line rule overrides. Names that clash with other arms, and personas not in the mix, are errors.
     static func sweepArms(_ sweep: SweepSpec, scenarioRules: ParameterValues, population: PopulationSpec, existing: [String],
                           fileName: String, withCommandLine: (ParameterValues) -> ParameterValues,
                           scenarioBehavior: ParameterValues = ParameterValues([:]),
-                          withCommandLineBehavior: (ParameterValues) -> ParameterValues = { $0 }) throws(ScenarioError) -> [ResolvedArm] {
+                          withCommandLineBehavior: (ParameterValues) -> ParameterValues = { $0 },
+                          armProduct: (String?) -> Product? = { _ in nil }, baseRules: ((Product?) -> ParameterValues)? = nil,
+                          scenarioTenure: Int? = nil) throws(ScenarioError) -> [ResolvedArm] {
         var arms: [ResolvedArm] = []
         var issues: [ScenarioIssue] = []
         var names = Set(existing)
         for point in sweep.points {
-            var rules = scenarioRules
+            let own = armProduct(point.first(where: { $0.keyPath == "product" })?.value.textValue)
+            var rules = baseRules?(own) ?? scenarioRules
             var behavior = scenarioBehavior
             var armPopulation = population
+            var tenure = scenarioTenure
             for (keyPath, value) in point {
-                if keyPath.hasPrefix("rules.") {
+                if keyPath == "product" {
+                    continue
+                } else if keyPath == "tenure_days" {
+                    tenure = value.intValue ?? tenure
+                } else if keyPath.hasPrefix("rules.") {
                     rules[String(keyPath.dropFirst("rules.".count))] = value
                 } else if keyPath.hasPrefix("behavior.") {
                     behavior[String(keyPath.dropFirst("behavior.".count))] = value.doubleValue.map { .number($0) } ?? value
@@ -168,8 +218,8 @@ extension ScenarioLoader {
                                             allowed: "arm names unique across arms and sweep points"))
             }
             names.insert(name)
-            arms.append(ResolvedArm(name: name, rules: withCommandLine(rules), population: armPopulation, fromSweep: true,
-                                    behavior: withCommandLineBehavior(behavior)))
+            arms.append(ResolvedArm(name: name, rules: own == nil ? withCommandLine(rules) : rules, population: armPopulation, fromSweep: true,
+                                    behavior: withCommandLineBehavior(behavior), product: own, tenureDays: tenure))
         }
         var unique: [ScenarioIssue] = []
         for i in issues where !unique.contains(i) { unique.append(i) }

@@ -55,20 +55,24 @@ public struct ScenarioLoader: Sendable {
                                                        allowed: "a map of scenario keys, at least `product:` (e.g. `product: scroll-off`)")])
         }
 
-        // The product decides which catalogue `rules` is checked against.
+        // The product decides which catalogue `rules` is checked against: the command line's, the file's, the first of
+        // `products:`, else the registry's default.
         var productText: String? = overrides.values["product"]
         if productText == nil, case .scalar(let s)? = root?.mapping?["product"] { productText = s.string }
+        if productText == nil, let first = root?.mapping?["products"]?.sequence?.first, !ScenarioChecker.isNull(first),
+           case .scalar(let s) = first { productText = s.string }
         let product: Product? = productText.map { Product(rawValue: $0) } ?? catalogues.defaultProduct
         let catalogue = product.flatMap { catalogues[$0] }
 
         var checker = ScenarioChecker(file: fileName, product: product, catalogue: catalogue)
         checker.duplicates = composed.duplicates
         checker.population = catalogues.population
-        checker.kpis = product.flatMap { catalogues.kpis(of: $0) }
+        checker.registry = catalogues
         checker.behavior = catalogues.behavior
         checker.products = catalogues.productIDs
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
+        checker.checkProductList(root, productFromCommandLine: overrides.values["product"] != nil)
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
         if checker.unlisted > 0 {
@@ -79,7 +83,13 @@ public struct ScenarioLoader: Sendable {
         // Command-line overrides.
         let cli = overrides.apply(to: &tree, product: product, catalogue: catalogue, behavior: catalogues.behavior,
                                   products: catalogues.productIDs)
-        let issues = fileIssues + cli.issues
+        var issues = fileIssues + cli.issues
+        if let named = overrides.values["product"], cli.issues.allSatisfy({ $0.keyPath != "product" }),
+           case .list(let listed)? = tree["products"], !listed.compactMap(\.textValue).contains(named) {
+            issues.append(ScenarioIssue(file: Self.commandLine, keyPath: "product", kind: .outOfRange,
+                                        message: "product '\(named)' is not one of the scenario's products: (the scenario's product is one of its arms)",
+                                        value: named, allowed: "one of " + listed.compactMap(\.textValue).joined(separator: ", ")))
+        }
         guard let product else {
             throw ScenarioError(issues: issues + [ScenarioIssue(file: fileName, keyPath: "product", kind: .invalid,
                                                                 message: "no product is named and none is registered", allowed: "a product id")])
@@ -88,6 +98,7 @@ public struct ScenarioLoader: Sendable {
         return try Self.build(tree, fileName: fileName, product: product, catalogue: catalogue ?? [],
                               ruleOverrides: cli.rules, installsOverride: cli.installs,
                               behaviorCatalogue: catalogues.behavior ?? [], behaviorOverrides: cli.behavior,
-                              dirFromCommandLine: overrides.outputDir != nil, maxArms: maxArms)
+                              dirFromCommandLine: overrides.outputDir != nil, maxArms: maxArms,
+                              catalogues: catalogues, tenureOverride: cli.tenureDays)
     }
 }

@@ -54,6 +54,8 @@ extension ScenarioOverrides {
         var rules: [(String, ParameterValue)] = []
         var behavior: [(String, ParameterValue)] = []
         var installs: Int?
+        /// `tenure_days`, for every arm (over the arms' own).
+        var tenureDays: Int?
         var issues: [ScenarioIssue] = []
     }
 
@@ -97,6 +99,7 @@ extension ScenarioOverrides {
                 if let v = cli.check(node, field.node, at: path) {
                     tree = tree.setting(path: key.split(separator: ".").map(String.init), to: v)
                     if key == "population.installs" { applied.installs = v.intValue }
+                    if key == "tenure_days" { applied.tenureDays = v.intValue }
                 }
             } else {
                 cli.report(.unknownKey, path, at: nil, "'\(key)' cannot be set from the command line", value: key,

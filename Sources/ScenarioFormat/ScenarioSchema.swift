@@ -74,7 +74,11 @@ public enum ScenarioSchema {
     public static let scenario: SchemaNode = .map([
         SchemaField("name", .scalar(.identifier, doc: "scenario name"), doc: "scenario name (default: the file name without extension)"),
         SchemaField("product", .scalar(.product, doc: "product id"),
-                    doc: "the product whose rule engine runs (default: the registry's first, `habitat list`)"),
+                    doc: "the product whose rule engine runs (default: the first of `products`, else the registry's first, "
+                    + "`habitat list`); top-level `rules` are its rules"),
+        SchemaField("products", .list(of: .scalar(.product, doc: "product id"), checks: [.nonEmpty, .uniqueValues], doc: "product ids"),
+                    doc: "several products as arms on the same people: one arm per product, named by its id, in the order "
+                    + "written (not with `arms`: put `product:` on each arm there); `product` must be one of them"),
         SchemaField("seed", .scalar(.unsigned, doc: "master seed"), default: .unsigned(defaultSeed),
                     doc: "master random seed; `--seed` overrides it"),
         SchemaField("start", .scalar(.date, doc: "first day"), default: .date(defaultStart), doc: "first simulated day, ISO date"),
@@ -82,6 +86,8 @@ public enum ScenarioSchema {
                     doc: "days simulated; `--days` overrides it"),
         SchemaField("replications", .scalar(.integer(1...10_000), doc: "Monte Carlo replications"), default: .int(defaultReplications),
                     doc: "Monte Carlo replications; `--replications` overrides it"),
+        SchemaField("tenure_days", tenureDays, doc: tenureDoc + " (default: none); arms may set their own; "
+                    + "`--set tenure_days=N` sets every arm's"),
         SchemaField("population", population, doc: "who is simulated"),
         SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "overrides of the product's rule parameters (nested maps)"),
         SchemaField("behavior", .behaviorOverrides(doc: "behaviour-parameter overrides"),
@@ -89,6 +95,10 @@ public enum ScenarioSchema {
                     + "nested or dotted keys)"),
         SchemaField("arms", .list(of: .map([
             SchemaField("name", .scalar(.identifier, doc: "arm name"), required: true, doc: "arm name, unique"),
+            SchemaField("product", .scalar(.product, doc: "product id"),
+                        doc: "the product this arm runs (default: the scenario's); its `rules` are checked against that product's "
+                        + "catalogue and start from its defaults, over the scenario's `rules` only when it is the scenario's product"),
+            SchemaField("tenure_days", tenureDays, doc: tenureDoc + " (default: the scenario's)"),
             SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "this arm's rule overrides, over the scenario's"),
             SchemaField("behavior", .behaviorOverrides(doc: "behaviour-parameter overrides"),
                         doc: "this arm's behaviour-parameter overrides, over the scenario's"),
@@ -107,9 +117,16 @@ public enum ScenarioSchema {
         SchemaField("outputs", outputs, doc: "where and what to write"),
     ], doc: "a Habitat scenario")
 
-    /// Key paths a sweep may vary besides `rules.*` and behaviour parameters (`population.params.<name>`,
-    /// `population.personas.<persona>.params.<name>`).
-    public static let sweepableKeys = ["population.installs"]
+    /// `tenure_days` (scenario and arm): days of tenure with the product.
+    public static let tenureDays: SchemaNode = .scalar(.integer(1...3650), doc: "days of tenure with the product")
+    /// What `tenure_days` means.
+    static let tenureDoc = "every person's tenure with the product ends at the end of local day N since install (day 0 is the "
+        + "install day): they uninstall, and live on untreated to the horizon"
+
+    /// Key paths a sweep may vary besides `rules.*`, `behavior.*` and behaviour parameters (`population.params.<name>`,
+    /// `population.personas.<persona>.params.<name>`). A `product` axis gives each point's arm that product (with
+    /// its own catalogue's defaults); it cannot go with a `rules.*` axis, whose rules belong to one product.
+    public static let sweepableKeys = ["population.installs", "tenure_days", "product"]
 
     /// Keys every arm of a sweep must share (paired arms need the same seed, horizon and replications).
     public static let pairedOnlyKeys = ["seed", "horizon_days", "replications", "start"]
@@ -138,7 +155,8 @@ public enum ScenarioSchema {
     }
 
     /// Key paths a command-line override may set besides `rules.*`.
-    public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir"]
+    public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir",
+                                         "tenure_days"]
 }
 
 extension Distribution.Family {

@@ -147,6 +147,8 @@ public enum ScalarKind: Sendable, Hashable, CustomStringConvertible {
 public enum ListCheck: Sendable, Hashable {
     /// The text field `field` must differ between items (arm names, persona names).
     case unique(field: String)
+    /// Scalar items must differ from each other (`products`).
+    case uniqueValues
     /// The numeric field `field` must add up to 1 within 1e-6 over the items.
     case sharesSumToOne(field: String)
     /// The list must hold at least one item.
