@@ -86,7 +86,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         plansViewProbability = behavior["engagement.plans_view_probability"]
-        tenureDays = nil // MERGE: arm.tenureDays
+        tenureDays = arm.tenureDays
         start = scenario.start
         horizonDays = scenario.horizonDays
         installs = arm.population.installs

@@ -41,6 +41,8 @@ public protocol ProductRun {
 
     /// The report files the run writes from its arms' accumulators, with their headers, in order.
     var reportFileList: [(name: String, header: [String])] { get }
+    /// Empties the spool and gives every arm a fresh result, before arms are simulated one by one (`simulateArm`).
+    mutating func resetArms()
     /// Replication `r` of arm `i`, simulated and folded in.
     mutating func simulateArm(_ i: Int, replication r: Int, done: inout Int, progress: (@Sendable (Int) -> Void)?) throws
     /// Arm `i`'s rows of one of `reportFileList`: every replication's, then their pool.

@@ -58,7 +58,7 @@ public struct MultiProductRun: ProductRun {
 
     public mutating func simulate(progress: (@Sendable (Int) -> Void)?) throws {
         var done = 0
-        replications = 0
+        resetArms()
         for r in 1...scenario.replications { try simulateReplication(r, done: &done, progress: progress) }
         if let target = scenario.precision {
             while replications < target.maxReplications && !precisionReached(target) {
@@ -209,6 +209,11 @@ public struct MultiProductRun: ProductRun {
     }
 
     public func removeSpool() { for part in parts { part.run.removeSpool() } }
+
+    public mutating func resetArms() {
+        for p in parts.indices { parts[p].run.resetArms() }
+        replications = 0
+    }
 
     public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]] {
         let (p, j) = owner[i]

@@ -75,7 +75,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     }
 
     /// Empties the spool and gives every arm a fresh result, before a run is simulated or merged from shards.
-    mutating func resetArms() {
+    public mutating func resetArms() {
         spool.removeAll()
         let d = Adapter.Engine.descriptor
         arms = scenario.arms.map {
