@@ -12,11 +12,12 @@ extension PersonLife {
         // The day's opens and passes are the app habits' own counts, read before they move.
         learningToday.acted = phone.habits.actedToday.reduce(0) { $0 + Int($1) }
         learningToday.passed = phone.habits.passedToday.reduce(0) { $0 + Int($1) }
-        learningToday.targetAppMs = usedRestrictedMs
+        learningToday.targetAppMs = usedRestrictedMs + unseenTargetMsToday
         summary.learning.add(day: dayIndex, status: untreated ? .untreated : dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
         // The day's product-neutral outcomes, the same measure treated or not (issue 28).
         summary.neutral.personDays += 1
-        summary.neutral.targetAppMs += usedRestrictedMs
+        summary.neutral.targetAppMs += usedRestrictedMs + unseenTargetMsToday
+        unseenTargetMsToday = 0
         summary.neutral.urges += learningToday.urges
         summary.neutral.urgesActed += learningToday.acted
         learningToday = LearningDay()

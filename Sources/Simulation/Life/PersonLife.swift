@@ -89,6 +89,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// Milliseconds the person meant to spend in restricted apps today, and spent there.
     public var intendedRestrictedMs: Int64 = 0
     var usedRestrictedMs: Int64 = 0
+    /// Milliseconds today in target-app sessions the product did not see (`useAppUnseen`).
+    var unseenTargetMsToday: Int64 = 0
     var foregroundSince: Instant?
     var trace: ((TraceRow) -> Void)?
     /// The person's next pickup (kept outside the queue, see `run`).
@@ -290,9 +292,17 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case .urge(let index):
             cue = Cue(app: index, kind: p.kind)
             learningToday.urges += 1
-            intendedRestrictedMs += p.sessionLength.milliseconds
-            startSession(AppID(UInt16(index + 1)), intended: p.sessionLength, at: now)
+            useAppUnseen(AppID(UInt16(index + 1)), intended: p.sessionLength, at: now)
         }
+    }
+
+    /// The person uses `app`, one of their target apps, for the session they meant, and the product does not see
+    /// it: an app the product does not stand in front of, or no product at all (untreated). The urge is acted on and
+    /// the session's minutes count toward the day's time in target apps (booked on the day it starts) — the same
+    /// measure with any product and with none, so a product that restricts nothing changes nothing.
+    public mutating func useAppUnseen(_ app: AppID, intended: TimeSpan, at now: Instant) {
+        if cue?.app == Int(app.rawValue) - 1 { cue?.acted = true }
+        unseenTargetMsToday += intended.milliseconds
     }
 
     /// The person uses `app` (access granted) for `intended`; the session ends then unless access is taken away.

@@ -11,7 +11,9 @@ extension ScrollOffAdapter {
         if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
             liftRestriction(&life, at: now)
         }
-        guard life.state.blockedApps.contains(app), life.state.exercise == nil else { return }
+        // An app the person did not block: used as they meant, unseen by Scroll Off.
+        guard life.state.blockedApps.contains(app) else { life.useAppUnseen(app, intended: p.sessionLength, at: now); return }
+        guard life.state.exercise == nil else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         life.state.sessionUrge = p.urgeIntensity
