@@ -6,35 +6,7 @@ extension PersonLife {
     mutating func endOfDay(at now: Instant) {
         let treatedToday = !untreated
         if treatedToday { Adapter.endOfDay(&self, at: now) }
-        settleCue()
-        // A session still in the foreground at midnight: its minutes so far are today's.
-        if foregroundSince != nil { accumulateUse(until: now); foregroundSince = now }
-        // The day's opens and passes are the app habits' own counts, read before they move.
-        learningToday.acted = phone.habits.actedToday.reduce(0) { $0 + Int($1) }
-        learningToday.passed = phone.habits.passedToday.reduce(0) { $0 + Int($1) }
-        learningToday.targetAppMs = usedRestrictedMs + unseenTargetMsToday
-        summary.learning.add(day: dayIndex, status: untreated ? .untreated : dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
-        // The day's product-neutral outcomes, the same measure treated or not (issue 28).
-        summary.neutral.personDays += 1
-        summary.neutral.targetAppMs += usedRestrictedMs + unseenTargetMsToday
-        unseenTargetMsToday = 0
-        summary.neutral.urges += learningToday.urges
-        summary.neutral.urgesActed += learningToday.acted
-        learningToday = LearningDay()
-        // The day's urges move the app habits, and the urge rates follow (issue 26).
-        phone.endOfDay()
-        let saved = Double(intendedRestrictedMs - usedRestrictedMs) / 60_000
-        summary.trueMinutesSavedPerDay.append(max(0, saved))
-        intendedRestrictedMs = 0
-        usedRestrictedMs = 0
-        if treatedToday {
-            // The app's battery drain, on the days it was installed: the battery budget is the product's figure.
-            let battery = meter.battery(dayLengthSeconds: Double((now - zone.startOfDay(containing: now - .milliseconds(1))).milliseconds) / 1000)
-            summary.batteryDays.append((device.id, battery))
-            summary.neutral.batteryMicroPct += Int64((battery.pctPer24h * 1_000_000).rounded())
-            summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
-        }
-        meter.startNewDay()
+        closeNeutralDay(at: now, productDay: true)
         summary.personDays += 1
         let pickups = summary.common[.pickups], today = pickups - summary.world.pickupsAtDayStart
         if dayIndex > 0 {   // whole local days after the install day, for the world check's weekend uplift
@@ -62,6 +34,46 @@ extension PersonLife {
         }
         if !untreated { decideChurn(at: now) }
         schedule(.dayEnd, at: zone.startOfNextDay(after: now))
+    }
+
+    /// The day's product-neutral figures (issue 28) — time in the target apps, urges, learning's week row, true time
+    /// saved, the app's battery if installed — and the day's urges move the app habits. Every day from install to the
+    /// horizon is closed, the horizon's own last day included (`finish`: it has no day-end event); `productDay` is
+    /// false for that last day, whose battery stays out of the product's battery budget, as its other product figures
+    /// stay out of the product's reports.
+    mutating func closeNeutralDay(at now: Instant, productDay: Bool) {
+        let treatedToday = !untreated
+        settleCue()
+        // A session still in the foreground at midnight: its minutes so far are today's.
+        if foregroundSince != nil { accumulateUse(until: now); foregroundSince = now }
+        // The day's opens and passes are the app habits' own counts, read before they move.
+        learningToday.acted = phone.habits.actedToday.reduce(0) { $0 + Int($1) }
+        learningToday.passed = phone.habits.passedToday.reduce(0) { $0 + Int($1) }
+        learningToday.targetAppMs = usedRestrictedMs + unseenTargetMsToday
+        summary.learning.add(day: dayIndex, status: untreated ? .untreated : dormant ? .dormant : .active, learningToday, meanHabit: phone.habits.mean)
+        // The day's product-neutral outcomes, the same measure treated or not (issue 28).
+        summary.neutral.personDays += 1
+        summary.neutral.targetAppMs += usedRestrictedMs + unseenTargetMsToday
+        unseenTargetMsToday = 0
+        summary.neutral.urges += learningToday.urges
+        summary.neutral.urgesActed += learningToday.acted
+        learningToday = LearningDay()
+        // The day's urges move the app habits, and the urge rates follow (issue 26).
+        phone.endOfDay()
+        let saved = Double(intendedRestrictedMs - usedRestrictedMs) / 60_000
+        summary.trueMinutesSavedPerDay.append(max(0, saved))
+        intendedRestrictedMs = 0
+        usedRestrictedMs = 0
+        if treatedToday {
+            // The app's battery drain, on the days it was installed: the battery budget is the product's figure.
+            let battery = meter.battery(dayLengthSeconds: Double((now - zone.startOfDay(containing: now - .milliseconds(1))).milliseconds) / 1000)
+            summary.neutral.batteryMicroPct += Int64((battery.pctPer24h * 1_000_000).rounded())
+            if productDay {
+                summary.batteryDays.append((device.id, battery))
+                summary.energyByActivity = summary.energyByActivity + meter.joulesByActivity
+            }
+        }
+        meter.startNewDay()
     }
 
     /// The person's tenure with the product ends (`tenure_days`): they uninstall; the rest of the life is untreated.
@@ -131,6 +143,8 @@ extension PersonLife {
     }
 
     mutating func finish() {
+        // The horizon's last local day has no day-end event: its product-neutral figures are booked here.
+        if !stopped && summary.neutral.personDays < summary.observedDays { closeNeutralDay(at: horizonEnd, productDay: false) }
         summary.world.closeHour(pickups: summary.common[.pickups], at: summary.world.todayStart)
         summary.world.pickupsAfterSession = max(0, summary.common[.pickups] - 1)
         snapshotMonth()

@@ -176,8 +176,6 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         var own: [String: Double] = [
             "true_time_saved_per_day_median": trueSavedPerDay.quantile(0.5) ?? .nan,
             "true_time_saved_per_day_mean": trueSavedPerDay.mean ?? .nan,
-            "pickups_per_day": common.ratio(.pickups, .personDays),
-            "sessions_under_30s_share": common.ratio(.sessionsUnder30s, .sessions),
             "notification_session_share": common.ratio(.notificationSessions, .sessions),
             "mrr_usd_at_horizon": mrrAtEnd.usd,
             "gross_revenue_usd": total.gross.usd,
@@ -186,7 +184,9 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
             "gross_margin": revenue.grossMargin ?? .nan,
             "cost_per_dau_day": common[.inUseDays] > 0 ? total.cost.usd / Double(common[.inUseDays]) : .nan,
         ]
-        for (d, value) in ComparisonKPIs.values(comparison.all, hasApp: false) where own[d.id] == nil { own[d.id] = value }
+        // The product-neutral figures over every person-day to the horizon, its last day included (pickups per day
+        // and short sessions too: the same measure for every product and none).
+        for (d, value) in ComparisonKPIs.values(comparison.all, hasApp: false) { own[d.id] = value }
         for metric in BatteryMetric.allCases {
             own["battery_\(metric.rawValue)_p90"] = battery.histogram(device: BatteryBudgetAccumulator.allDevices, metric: metric).quantile(0.9) ?? .nan
         }

@@ -177,7 +177,9 @@ extension RunAccumulator {
         var m: [String: WorldMeasurement] = [:]
         func needs(_ days: Int) -> String? { RunLength.shortfall(needs: days, horizonDays: h) }
         let noDays = "no person-day observed"
-        m["unlocks_per_day"] = common[.personDays] > 0 ? .value(common.ratio(.pickups, .personDays)) : .notApplicable(noDays)
+        // Every person-day from install to the horizon, its last day included (issue 28).
+        let neutral = comparison.all
+        m["unlocks_per_day"] = neutral.personDays > 0 ? .value(Double(neutral.pickups) / Double(neutral.personDays)) : .notApplicable(noDays)
         m["sessions_under_30s_share"] = .share(common[.sessionsUnder30s], of: common[.sessions], else: "no phone session")
         m["pickups_within_3min_share"] = .share(w[.pickupsWithin3Min], of: w[.pickupsAfterSession], else: "no pickup after an earlier session")
         m["notification_session_share"] = .share(common[.notificationSessions], of: common[.sessions], else: "no phone session")
