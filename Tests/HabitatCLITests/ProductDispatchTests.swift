@@ -105,8 +105,8 @@ struct ProductDispatchTests {
 
     @Test("the registry is the one list: products, catalogues, the scenario's product key and the default derive from it")
     func theRegistryIsTheOneList() throws {
-        #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "earned-access"])
-        #expect(Products.all.map(\.id.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"], "seed order")
+        #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "earned-access", "none"])
+        #expect(Products.all.map(\.id.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "clavis", "none"], "seed order, then none (no seed)")
         #expect(Set(Products.all.map(\.id)).count == Products.all.count)
         let c = Products.catalogues
         #expect(c.productIDs == Products.all.map(\.id.rawValue))

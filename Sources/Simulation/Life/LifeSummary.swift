@@ -39,6 +39,8 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     public var violation: InvariantViolation?
     /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
     public var decisions = DecisionCounts()
+    /// Local days closed with the product installed (the product's per-day figures; every day lived is
+    /// `neutral.personDays`).
     public var personDays = 0
     public var batteryDays: [(device: String, day: PersonDayBattery)] = []
     public var energyByActivity = EnergyVector()
@@ -71,7 +73,7 @@ public struct ConsumableMonth: Hashable, Sendable {
 /// the run's accumulator adds the rest when it folds the life in.
 public enum CommonCount: Int, CounterKey {
     case pickups, sessions, sessionsUnder30s, notificationSessions
-    /// People (1 per life), person-days observed, engine calls and timer firings, days with an app open,
+    /// People (1 per life), person-days with the product installed, engine calls and timer firings, days with an app open,
     /// people who ever paid, days with the product in use.
     case people, personDays, events, activeDays, subscribers, inUseDays
 }

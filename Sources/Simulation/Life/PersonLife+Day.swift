@@ -7,7 +7,9 @@ extension PersonLife {
         let treatedToday = !untreated
         if treatedToday { Adapter.endOfDay(&self, at: now) }
         closeNeutralDay(at: now, productDay: true)
-        summary.personDays += 1
+        // A product's per-day figures are over the days it was installed (`CommonCount.personDays`); the neutral
+        // ones over every day (`summary.neutral.personDays`).
+        if treatedToday { summary.personDays += 1 }
         let pickups = summary.common[.pickups], today = pickups - summary.world.pickupsAtDayStart
         if dayIndex > 0 {   // whole local days after the install day, for the world check's weekend uplift
             if zone.localDate(now - .milliseconds(1)).weekday.isWeekend {

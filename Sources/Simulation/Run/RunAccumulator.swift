@@ -49,7 +49,9 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
 
     /// People folded in.
     public var people: Int { common[.people] }
-    public var personDays: Int { common[.personDays] }
+    /// Person-days lived, from install to the horizon, treated or not (the product's own per-day figures use
+    /// `common[.personDays]`, the days it was installed).
+    public var personDays: Int { comparison.all.personDays }
     public var events: Int { common[.events] }
 
     /// Folds one person's life in.
