@@ -70,7 +70,9 @@ public enum Products {
     /// arms are different products runs each product's arms in that product's own run, put back together in the
     /// scenario's order (`MultiProductRun`).
     public static func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil) throws(ProductWithoutEngine) -> any ProductRun {
-        guard scenario.isMultiProduct else {
+        // One product's run unless some arm is of a product other than the scenario's (then one run per product,
+        // even when every arm is of one other product: the top-level rules and the scenario's text stay its own).
+        guard scenario.products != [scenario.product] else {
             guard let r = registration(for: scenario.product) else { throw ProductWithoutEngine(product: scenario.product) }
             return r.run(scenario, threads: threads, spoolFolder: spoolFolder)
         }

@@ -180,9 +180,11 @@ public struct MultiProductRun: ProductRun {
             }
             try report.write("forecast.csv", table: table)
         }
-        var comparison = CSVTable(header: ProductComparison.header)
-        comparison.append(contentsOf: ProductComparison.rows(scenario: scenario.name, arms: readings))
-        try report.write("product-comparison.csv", table: comparison)
+        if parts.count > 1 {   // the arms differ in product
+            var comparison = CSVTable(header: ProductComparison.header)
+            comparison.append(contentsOf: ProductComparison.rows(scenario: scenario.name, arms: readings))
+            try report.write("product-comparison.csv", table: comparison)
+        }
         try checkpoint()
         try extra(report)
         let files = report.writtenFiles.filter { $0 != "manifest.json" }
