@@ -126,6 +126,8 @@ def funnel(t: dict) -> go.Figure | None:
     """Share of installs reaching each stage, per arm (top), and each stage's conversion from the previous one
     against the step targets the file carries (bottom: the target range as a bar from min to max; none where the
     product sets none)."""
+    if "funnel" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = hp.file_targets(hp._pooled(t["funnel"]), "funnel")
     if df.empty:
         return None
@@ -176,6 +178,8 @@ def funnel(t: dict) -> go.Figure | None:
 def retention(t: dict) -> go.Figure | None:
     """Day-N retention of all installs, both readings (product in use; app opened), per arm, means over the
     replications with 95 % bands; the retention targets the run's kpis.csv carries as marks at their days."""
+    if "retention" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = t["retention"]
     rows = df[(df["replication"] != "all") & (df["cohort"] == "all") & (df["segment"] == "all")]
     if rows.empty:
@@ -293,6 +297,8 @@ def token_share(t: dict) -> go.Figure | None:
 def battery(t: dict) -> go.Figure | None:
     """Battery drain per person-day by device (mean, p50–p99, max) against the budgets battery-budget.csv carries, on
     a log scale."""
+    if "battery" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = hp.file_targets(hp._pooled(t["battery"]), "battery")
     if df.empty:
         return None
@@ -334,6 +340,8 @@ def battery(t: dict) -> go.Figure | None:
 def energy(t: dict) -> go.Figure | None:
     """Where the app's energy goes: each effect's share, per arm (replication 1; joules per person-day in the
     hover)."""
+    if "energy" not in t:   # a run without the file (a run of no app writes none)
+        return None
     e = hp._pooled(t["energy"])
     if e.empty:
         return None
@@ -486,6 +494,142 @@ def learning(t: dict) -> go.Figure | None:
     fig.update_xaxes(title="week since install", dtick=1)
     fig.update_yaxes(title="ratio or share", rangemode="tozero")
     return _layout(fig, "Learning: urges for the target apps against the untreated rate, and who meets the shields", height=400)
+
+
+# --- Products compared on the same people (issue 28) ------------------------------------------------------------
+
+
+def _value_text(v: tuple, unit: str) -> str:
+    """'30.6 (95 % CI 29.0 – 32.2) minutes' for hovers; — for an empty value."""
+    if np.isnan(v[0]):
+        return "—"
+    interval = "" if np.isnan(v[1]) else f" (95 % CI {_plain(v[1])} – {_plain(v[2])})"
+    return f"{_plain(v[0])}{interval} {hp.spec.unit_labels().get(unit, unit)}"
+
+
+def _error(values: list[tuple], axis: str) -> dict:
+    errors = hp._errors(values)
+    return {f"error_{axis}": dict(type="data", symmetric=False, array=errors[1].tolist(),
+                                  arrayminus=errors[0].tolist(), thickness=2, width=5)}
+
+
+def product_comparison(t: dict) -> go.Figure | None:
+    """product-comparison.csv (persona all): a panel per KPI with each arm's mean and 95 % interval (neutral KPIs,
+    then the shared ones; an arm a colour, the same in every panel), then the effect against each cost — the
+    target-app minutes a product removes a day against no app (paired 95 % interval) against its battery cost and its
+    money — and each product's claim beside its true effect on the same people. Traces of one arm carry its name;
+    those of a difference from the arm without an app carry both (the arm selector shows them with either)."""
+    df = hp.product_rows(t)
+    if df is None:
+        return None
+    arms = hp.comparison_arms(df)
+    index = {arm: i for i, arm in enumerate(arms)}
+    none = hp.none_arm(df)
+    kinds = [k for k in hp.PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
+    by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
+    width = max([len(v) for v in by_kind.values()] + [5])
+    claims = df[df["kind"] == "claim"]
+    costs, effect = hp.PRODUCTS_CHART["costs"], hp.PRODUCTS_CHART["effect"]
+    bottom = hp._bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
+    specs, titles = [], []
+    for kind in kinds:
+        row = []
+        for kpi in by_kind[kind]:
+            unit = str(df[(df["kind"] == kind) & (df["kpi"] == kpi)]["unit"].iloc[0])
+            row += [{"colspan": 2}, None]
+            titles.append(hp.kpi_label(kpi, unit))
+        row += [None] * (width * 2 - len(row))
+        specs.append(row)
+    row = []
+    for k, (a, b) in enumerate(bottom):
+        row += [{"colspan": b - a}] + [None] * (b - a - 1)
+        titles.append(f"Effect against {costs[k]['label'].split(':')[0]}" if k < len(costs)
+                      else "Claimed against true effect")
+    specs.append(row)
+    fig = make_subplots(rows=len(kinds) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
+                        row_heights=[1] * len(kinds) + [1.5], vertical_spacing=0.1, horizontal_spacing=0.045)
+    fig.update_annotations(font_size=11)
+    shown_in_legend = set()
+
+    def legend(arm: str) -> bool:
+        first = arm not in shown_in_legend
+        shown_in_legend.add(arm)
+        return first
+    for r, kind in enumerate(kinds):
+        for c, kpi in enumerate(by_kind[kind]):
+            sub = df[(df["kind"] == kind)]
+            unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
+            for arm in [a for a in arms if ((sub["arm"].astype(str) == a) & (sub["kpi"] == kpi)).any()]:
+                v = hp.figure_of(sub, arm, kpi)
+                d = hp.figure_of(sub, arm, kpi, "vs_none_diff")
+                vs = "" if np.isnan(d[0]) else f"<br>against {none}: {_value_text(d, unit)} (paired)"
+                fig.add_trace(go.Scatter(
+                    x=[arm], y=[v[0]], mode="markers", name=arm, legendgroup=arm, showlegend=legend(arm),
+                    marker=dict(color=colour(index[arm]), size=10), meta={"arm": arm}, **_error([v], "y"),
+                    hovertemplate=f"{arm}: {_value_text(v, unit)}{vs}<extra>{kpi}</extra>"),
+                    row=r + 1, col=2 * c + 1)
+            n = ((sub["kpi"] == kpi)).sum()
+            fig.update_xaxes(range=[-0.6, n - 0.4], tickfont=dict(size=10), row=r + 1, col=2 * c + 1)
+            if unit == "fraction":
+                fig.update_yaxes(tickformat=".0%", row=r + 1, col=2 * c + 1)
+            elif unit == "usd":
+                fig.update_yaxes(tickprefix="$", row=r + 1, col=2 * c + 1)
+        fig.update_yaxes(title=dict(text=hp.PRODUCT_KINDS[kind], font=dict(size=11)), row=r + 1, col=1)
+    points = hp.effect_and_costs(df)
+    last = len(kinds) + 1
+    for k, cost in enumerate(costs):
+        col = bottom[k][0] + 1
+        for p in points:
+            x, y = p["costs"][k], p["effect"]
+            if np.isnan(x[0]):
+                continue
+            arm = p["arm"]
+            fig.add_trace(go.Scatter(
+                x=[x[0]], y=[y[0]], mode="markers+text", text=[arm], textposition="top right", name=arm,
+                legendgroup=arm, showlegend=legend(arm), marker=dict(color=colour(index[arm]), size=13),
+                textfont=dict(color=colour(index[arm])), meta={"arms": [arm] + ([none] if none else [])},
+                **_error([x], "x"), **_error([y], "y"),
+                hovertemplate=f"{arm}<br>{effect['label']}: {_value_text(y, 'minutes')}<br>{cost['label']}: "
+                              f"{_plain(x[0])} (95 % CI {_plain(x[1])} – {_plain(x[2])})<extra></extra>"),
+                row=last, col=col)
+        fig.add_hline(y=0, line=dict(color=GREY, width=1), row=last, col=col)
+        fig.add_vline(x=0, line=dict(color=GREY, width=1), row=last, col=col)
+        fig.update_xaxes(title=dict(text=cost.get("short", cost["label"]), font=dict(size=11)), zeroline=False,
+                         row=last, col=col)
+        fig.update_yaxes(title=dict(text=effect.get("short", effect["label"]), font=dict(size=11)), zeroline=False,
+                         row=last, col=col)
+    if len(claims):
+        col = bottom[-1][0] + 1
+        labels = []
+        for _, r in claims.iterrows():
+            arm, unit = str(r["arm"]), str(r["unit"])
+            several = (claims["arm"].astype(str) == arm).sum() > 1   # an arm with several claims: name each
+            label = f"{arm}<br>{r['kpi'].replace('_', ' ')}" if several else arm
+            labels.append(label)
+            claimed = (r["mean"], r["ci_low"], r["ci_high"])
+            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            arms_of_claim = [arm] + ([none] if none else [])
+            for value, name, symbol, fill in [(claimed, "claimed (the app's own figure)", "circle-open", None),
+                                              (true, "true effect (same people, against no app)", "diamond", 1)]:
+                if np.isnan(value[0]):
+                    continue
+                fig.add_trace(go.Scatter(
+                    x=[value[0]], y=[label], mode="markers", name=name, legendgroup=name,
+                    showlegend=legend(name), meta={"arms": arms_of_claim},
+                    marker=dict(color=colour(index[arm]), size=13, symbol=symbol, line=dict(width=2.5)),
+                    **_error([value], "x"),
+                    hovertemplate=f"{arm}, {name}: {_value_text(value, unit)}<br>{r['claim']}<extra></extra>"),
+                    row=last, col=col)
+        units = list(dict.fromkeys(claims["unit"].astype(str)))
+        fig.update_xaxes(title=dict(text=" / ".join(hp.spec.unit_labels().get(u, u) for u in units),
+                                    font=dict(size=11)), row=last, col=col)
+        fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, row=last, col=col)
+    reps = df["replications"].max()
+    n = f"{int(reps)} replications" if not np.isnan(reps) else "the replications"
+    return _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
+                        + (f", differences paired against {none}" if none else ""),
+                   height=300 * len(kinds) + 470, margin=dict(l=80, r=30, t=110, b=60),
+                   legend=dict(orientation="h", yanchor="bottom", y=1.035, x=1, xanchor="right"))
 
 
 # Every chart of the specification, in its order: (chart id, the function of its name). A chart the specification

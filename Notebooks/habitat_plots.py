@@ -21,6 +21,7 @@ import matplotlib
 if os.environ.get("MPLBACKEND") is None and not os.environ.get("DISPLAY"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -51,25 +52,36 @@ def default_run_dir(name: str = "scroll-off-baseline") -> Path:
 
 def run_product(run_dir) -> str | None:
     """The product a run directory simulated: the `product` column of its kpis.csv (every report carries it),
-    else manifest.json's `product` or its resolved scenario's `product:` line; None when the run mixes products or
-    none is found."""
+    else manifest.json's `product` or its resolved scenario's `product:` line; None when the run mixes products (its
+    arms are different products: `run_products`) or none is found."""
+    products = run_products(run_dir)
+    return products[0] if len(products) == 1 else None
+
+
+def run_products(run_dir) -> list[str]:
+    """Every product a run directory simulated, in arm order: the `product` column of its kpis.csv (a run whose arms
+    are different products has one per arm), else manifest.json's `product` or its resolved scenario's `product:`
+    line; [] when none is found."""
     import json
     import re
     run_dir = Path(run_dir)
     kpis = run_dir / REPORTS["kpis"]
     if kpis.is_file():
-        values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
+        try:
+            values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
+        except ValueError:   # no product column: not a run's kpis.csv (load_run says what is missing)
+            values = []
         if len(values):
-            return str(values[0]) if len(values) == 1 else None
+            return [str(v) for v in values]
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         m = json.loads(manifest.read_text())
         if m.get("product"):
-            return str(m["product"])
+            return [str(m["product"])]
         found = re.search(r"^product:\s*\"?([\w-]+)", m.get("resolved_scenario", ""), re.MULTILINE)
         if found:
-            return found.group(1)
-    return None
+            return [found.group(1)]
+    return []
 
 
 def product(t: dict) -> str | None:
@@ -82,26 +94,45 @@ def product(t: dict) -> str | None:
     return None
 
 
+class ReportError(ValueError):
+    """A report file the run holds but that is not as the report specification describes it (the message says
+    which file and how)."""
+
+
+# Files read strictly: every column the specification lists must be there and its numbers must be numbers (a run's
+# comparison of products is read cell by cell; a file cut short or edited by hand is refused, not half drawn).
+STRICT = [f["key"] for f in spec.files() if f["written"] == "products"]
+
+
 def load_run(run_dir) -> dict:
     """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing).
 
     Refuses a folder without the files every run writes, and a run without the files the specification says its
-    product writes (token-revenue-share.csv for a Scroll Off run, unlocks.csv for an Earned Access run)."""
+    products write (token-revenue-share.csv for a Scroll Off run or arm, unlocks.csv for an Earned Access one; a run
+    of `none`, no app, writes only the product-neutral files). A file read strictly (`STRICT`) that lacks a column
+    or holds text where numbers belong raises `ReportError`."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
     missing = [REPORTS[k] for k in REQUIRED if not (run_dir / REPORTS[k]).is_file()]
     if missing:
         raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
-    name = run_product(run_dir)
-    missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
+    for name in run_products(run_dir) or [None]:
+        missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
+        if missing:
+            raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
     tables = {}
     for key, name in REPORTS.items():
         path = run_dir / name
         if path.is_file():
-            tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+            try:
+                tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+            except (ValueError, pd.errors.ParserError) as e:   # EmptyDataError and ParserError are ValueErrors
+                if key in STRICT:
+                    raise ReportError(f"{path}: not a readable CSV ({e})") from e
+                raise
+            if key in STRICT:
+                check_columns(key, tables[key], path)
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         import json
@@ -111,6 +142,29 @@ def load_run(run_dir) -> dict:
             pass   # the figures do without it (report_page.py says why it cannot read it)
     tables["dir"] = run_dir
     return tables
+
+
+def check_columns(key: str, df: pd.DataFrame, path) -> None:
+    """Raises `ReportError` unless `df` (the file `key`, read from `path`) has every column the specification lists
+    for it — the key columns, then its own — and every column of numbers (a unit that is a number's, or the unit of
+    another column) holds numbers or nothing."""
+    entry = spec.by_key()[key]
+    missing = [c for c in spec.header(entry) if c not in df.columns]
+    if missing:
+        raise ReportError(f"{path}: not the {entry['file']} docs/report-spec.json describes: missing column"
+                          f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    words = {"text", "boolean", "month"}
+    for c in entry["columns"]:
+        unit = c.get("unit")
+        if isinstance(unit, str) and unit in words:
+            continue
+        values = df[c["name"]]
+        numbers = pd.to_numeric(values, errors="coerce")
+        bad = values[numbers.isna() & values.notna() & (values.astype(str).str.strip() != "")]
+        if len(bad):
+            row = bad.index[0] + 2   # the file's line: the header is line 1
+            raise ReportError(f"{path}: column {c['name']} holds {bad.iloc[0]!r} on line {row}, not a number "
+                              f"({len(bad)} such cell{'s' if len(bad) > 1 else ''})")
 
 
 def _figure(*args, **kwargs):
@@ -175,6 +229,8 @@ def funnel(t: dict):
     against the step conversion. A stage with an upper bound gets a dotted mark too and a shaded band between the
     two; a missed target is marked ✗ on the bottom axis.
     """
+    if "funnel" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = file_targets(_pooled(t["funnel"]), "funnel")
     arms = list(dict.fromkeys(df["arm"]))
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
@@ -274,6 +330,8 @@ def retention(t: dict, activity: str = "product_in_use"):
     Panels use the `activity` reading — `product_in_use` (the charter KPIs', the default) or `app_opened`; the first
     panel adds the other reading dashed. Reports written before the `activity` column have one reading (app opened)
     and are drawn as such."""
+    if "retention" not in t:   # a run without the file (a run of no app writes none)
+        return None
     if activity not in RETENTION_READINGS:
         raise ValueError(f"activity must be one of {', '.join(RETENTION_READINGS)}")
     df = t["retention"]
@@ -364,6 +422,8 @@ BATTERY_METRICS = spec.value_labels("battery", "metric")
 def battery(t: dict):
     """Battery drain distribution by device (mean, p50–p99, max), one panel per metric, against the budgets
     battery-budget.csv carries (first arm)."""
+    if "battery" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = file_targets(_pooled(t["battery"]), "battery")
     df = df[df["arm"] == df["arm"].iloc[0]]
     metrics = [m for m in BATTERY_METRICS if (df["metric"] == m).any()]
@@ -395,6 +455,8 @@ def battery(t: dict):
 
 def energy(t: dict):
     """Where the app's energy goes: each effect's share of it (first arm, replication 1)."""
+    if "energy" not in t:   # a run without the file (a run of no app writes none)
+        return None
     e = t["energy"]
     e = e[(e["replication"] == "1") & (e["arm"] == e["arm"].iloc[0])].sort_values("share")
     if e.empty:
@@ -822,6 +884,190 @@ def learning(t: dict):
     fig.suptitle("Learning (learning.csv), pooled over replications", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# --- Products compared on the same people (product-comparison.csv, issue 28) -------------------------------------
+
+# product-comparison.csv's kinds of KPI ({kind: label}: neutral, shared, claim), as the specification describes them.
+PRODUCT_KINDS = spec.value_labels("products", "kind")
+# Each figure of the file and the columns of its 95 % interval.
+INTERVALS = {"mean": ("ci_low", "ci_high"), "vs_none_diff": ("vs_none_ci_low", "vs_none_ci_high"),
+             "vs_first_diff": ("vs_first_ci_low", "vs_first_ci_high"),
+             "true_effect": ("true_effect_ci_low", "true_effect_ci_high")}
+# The effect-versus-cost view: which KPI is the effect and which the costs, with their labels (the specification's
+# chart of the file: `effect`, `costs`).
+PRODUCTS_CHART = next(c for c in spec.charts() if c["key"] == "products")
+
+
+def product_rows(t: dict, persona: str | None = "all") -> pd.DataFrame | None:
+    """product-comparison.csv's pooled rows (replication `all`, or empty) of `persona` (None: every persona), the
+    numbers as floats; None without the file or such rows."""
+    if "products" not in t:
+        return None
+    df = t["products"]
+    replication = df["replication"]
+    df = df[replication.isna() | replication.astype(str).str.strip().isin(["all", ""])].copy()
+    if persona is not None:
+        df = df[df["persona"].astype(str) == persona]
+    if df.empty:
+        return None
+    for column in ["mean", "replications", *[c for pair in INTERVALS.values() for c in pair],
+                   *INTERVALS]:
+        df[column] = pd.to_numeric(df[column], errors="coerce")
+    return df
+
+
+def comparison_arms(df: pd.DataFrame) -> list[str]:
+    """The arms of product-comparison.csv's rows, in the file's (the scenario's) order."""
+    return [str(a) for a in dict.fromkeys(df["arm"])]
+
+
+def none_arm(df: pd.DataFrame) -> str | None:
+    """The arm without an app the file compares against (its `none_arm`), None without one."""
+    values = df["none_arm"].dropna().astype(str)
+    values = values[values.str.strip() != ""]
+    return values.iloc[0] if len(values) else None
+
+
+def figure_of(df: pd.DataFrame, arm: str, kpi: str, measure: str = "mean", sign: float = 1.0):
+    """(value, low, high) of one arm's KPI: `measure` (mean, vs_none_diff, vs_first_diff, true_effect) and its 95 %
+    interval, times `sign` (the interval's ends swapped for −1); NaN where the file has none."""
+    row = df[(df["arm"].astype(str) == arm) & (df["kpi"] == kpi)]
+    if row.empty:
+        return np.nan, np.nan, np.nan
+    low, high = INTERVALS[measure]
+    v, lo, hi = (float(row[c].iloc[0]) * sign for c in (measure, low, high))
+    return (v, lo, hi) if sign >= 0 else (v, hi, lo)
+
+
+def effect_and_costs(df: pd.DataFrame) -> list[dict]:
+    """Per arm with an app: the effect (the specification's `effect`: target-app minutes removed a day against no
+    app) and each cost (`costs`: battery against no app, money), each (value, low, high); arms without an effect
+    left out."""
+    effect, costs = PRODUCTS_CHART["effect"], PRODUCTS_CHART["costs"]
+    none = none_arm(df)
+    points = []
+    for arm in comparison_arms(df):
+        if arm == none:
+            continue
+        e = figure_of(df, arm, effect["kpi"], effect["measure"], effect.get("sign", 1))
+        if np.isnan(e[0]):
+            continue
+        points.append({"arm": arm, "effect": e,
+                       "costs": [figure_of(df, arm, c["kpi"], c["measure"], c.get("sign", 1)) for c in costs]})
+    return points
+
+
+def _errors(values: list[tuple]) -> np.ndarray:
+    """Error bar lengths (2 × n) from (value, low, high) triples; 0 where an end is missing."""
+    v = np.array([x[0] for x in values], dtype=float)
+    lo = np.array([x[1] for x in values], dtype=float)
+    hi = np.array([x[2] for x in values], dtype=float)
+    return np.nan_to_num(np.vstack([(v - lo).clip(min=0), (hi - v).clip(min=0)]))
+
+
+def kpi_label(kpi: str, unit: str) -> str:
+    """'target_app_minutes_per_day', 'minutes' → 'target app minutes per day (minutes)'."""
+    return f"{kpi.replace('_', ' ')} ({spec.unit_labels().get(unit, unit)})"
+
+
+def product_comparison(t: dict):
+    """product-comparison.csv (persona all): each KPI a panel with each arm's mean and 95 % interval (neutral
+    KPIs, then the shared ones, an arm a colour); then effect against cost — the target-app minutes each product
+    removes a day against no app (paired 95 % interval) against its battery cost and against its money — and each
+    product's claim beside its true effect on the same people. None without the file."""
+    df = product_rows(t)
+    if df is None:
+        return None
+    arms = comparison_arms(df)
+    colours = {arm: f"C{i % 10}" for i, arm in enumerate(arms)}
+    kinds = [k for k in PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
+    by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
+    width = max([len(v) for v in by_kind.values()] + [5])
+    claims = df[df["kind"] == "claim"]
+    points = effect_and_costs(df)
+    fig = _figure(figsize=(3.4 * width, 3.3 * len(kinds) + 4.6))
+    grid = fig.add_gridspec(len(kinds) + 1, width * 2, height_ratios=[1] * len(kinds) + [1.35])
+    for r, kind in enumerate(kinds):
+        for c, kpi in enumerate(by_kind[kind]):
+            ax = fig.add_subplot(grid[r, 2 * c:2 * c + 2])
+            rows = df[(df["kind"] == kind) & (df["kpi"] == kpi)]
+            unit = str(rows["unit"].iloc[0])
+            shown = [a for a in arms if a in set(rows["arm"].astype(str))]
+            values = [figure_of(df[df["kind"] == kind], a, kpi) for a in shown]
+            for i, (a, v) in enumerate(zip(shown, values)):
+                if np.isnan(v[0]):
+                    ax.text(i, 0, "—", ha="center", va="bottom", color="grey")
+                    continue
+                ax.errorbar([i], [v[0]], yerr=_errors([v]), fmt="o", color=colours[a], capsize=4, ms=7, lw=2)
+            if all(np.isnan(v[0]) for v in values):
+                ax.text(0.5, 0.5, "not measured in this run", transform=ax.transAxes, ha="center", color="grey",
+                        fontsize=8)
+            ax.set_xticks(range(len(shown)), shown, fontsize=7, rotation=15)
+            ax.set_xlim(-0.6, len(shown) - 0.4)
+            if unit == "fraction":
+                ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+            ax.tick_params(axis="y", labelsize=7)
+            ax.set_title(kpi_label(kpi, unit), fontsize=8)
+            if c == 0:
+                ax.set_ylabel(PRODUCT_KINDS[kind], fontsize=8)
+    # Effect against cost: one panel per cost, then the claims.
+    costs = PRODUCTS_CHART["costs"]
+    effect = PRODUCTS_CHART["effect"]
+    spans = _bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
+    for k, cost in enumerate(costs):
+        ax = fig.add_subplot(grid[len(kinds), spans[k][0]:spans[k][1]])
+        for p in points:
+            x, y = p["costs"][k], p["effect"]
+            if np.isnan(x[0]):
+                continue
+            ax.errorbar([x[0]], [y[0]], xerr=_errors([x]), yerr=_errors([y]), fmt="o", color=colours[p["arm"]],
+                        capsize=4, ms=9, lw=2, label=p["arm"])
+            ax.annotate(p["arm"], (x[0], y[0]), textcoords="offset points", xytext=(8, 6), fontsize=8,
+                        color=colours[p["arm"]])
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(cost["label"], fontsize=8)
+        ax.set_ylabel(effect.get("short", effect["label"]), fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.set_title(f"Effect against {cost['label'].split(':')[0]} (95 % intervals)", fontsize=8)
+    if len(claims):
+        ax = fig.add_subplot(grid[len(kinds), spans[-1][0]:spans[-1][1]])
+        labels = []
+        for i, (_, r) in enumerate(claims.iterrows()):
+            arm = str(r["arm"])
+            claimed = (r["mean"], r["ci_low"], r["ci_high"])
+            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            ax.errorbar([claimed[0]], [i - 0.15], xerr=_errors([claimed]), fmt="o", mfc="white", color=colours[arm],
+                        capsize=4, ms=8, lw=2, label="claimed (the app's own figure)" if i == 0 else None)
+            if not np.isnan(true[0]):
+                ax.errorbar([true[0]], [i + 0.15], xerr=_errors([true]), fmt="D", color=colours[arm], capsize=4,
+                            ms=7, lw=2, label="true effect (same people, against no app)" if i == 0 else None)
+            labels.append(f"{arm}\n{r['kpi'].replace('_', ' ')}")
+        ax.set_yticks(range(len(claims)), labels, fontsize=7)
+        ax.set_ylim(len(claims) - 0.5, -0.5 - 0.6)   # room for the legend above the first claim
+        units = list(dict.fromkeys(claims["unit"].astype(str)))
+        import textwrap
+        statements = "\n".join(textwrap.wrap("; ".join(f"{r['arm']}: {r['claim']}" for _, r in claims.iterrows()
+                                                    if isinstance(r["claim"], str)), 70))
+        ax.set_xlabel(" / ".join(spec.unit_labels().get(u, u) for u in units) + ("\n" + statements if statements
+                                                                                else ""), fontsize=7)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.legend(fontsize=7, loc="upper center", ncol=1, frameon=False)
+        ax.set_title("What each product claims, and its true effect", fontsize=8)
+    none = none_arm(df)
+    reps = df["replications"].max()
+    fig.suptitle(f"Products compared on the same people (product-comparison.csv): means with 95 % intervals over "
+                 f"{int(reps) if not np.isnan(reps) else '?'} replications"
+                 + (f"; differences paired against {none}" if none else ""), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _bottom_spans(columns: int, panels: int) -> list[tuple[int, int]]:
+    """The grid columns of the bottom row's panels: `panels` about equal spans of `columns`."""
+    edges = [round(columns * k / panels) for k in range(panels + 1)]
+    return list(zip(edges[:-1], edges[1:]))
 
 
 # Every figure of the specification's charts, in its order: (chart id, the function of its name). A chart the
