@@ -132,24 +132,29 @@ def funnel(t: dict) -> go.Figure | None:
     if df.empty:
         return None
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
-    labels = [f"{s} {n}" for s, n in zip(stages["stage"], stages["stage_name"])]
-    by_order = dict(zip(stages["stage_order"], labels))
+    # A stage's label; where the arms are different products (issue 28) with their own stages, each product's stage
+    # at that position, one under the other (the hover names the arm's own).
+    by_order = {o: "<br>".join(dict.fromkeys(f"{s} {n}" for s, n in zip(g["stage"], g["stage_name"])))
+                for o, g in df.sort_values("stage_order", kind="stable").groupby("stage_order", sort=True)}
+    mixed = any("<br>" in v for v in by_order.values())
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.55, 0.45],
                         subplot_titles=["share of installs reaching the stage",
                                         "conversion from the previous stage (black: the step target, where the file has one)"])
     for i, arm in enumerate(dict.fromkeys(df["arm"])):
         rows = df[df["arm"] == arm].sort_values("stage_order")
         x = [by_order[o] for o in rows["stage_order"]]
+        own = [f"{s} {n}" for s, n in zip(rows["stage"], rows["stage_name"])]
         fig.add_trace(go.Bar(x=x, y=rows["rate_from_start"], name=f"arm {arm}", marker_color=colour(i),
-                             legendgroup=str(arm), meta={"arm": str(arm)},
+                             legendgroup=str(arm), meta={"arm": str(arm)}, customdata=own,
                              text=[f"{v:.0%}" for v in rows["rate_from_previous"]], textposition="outside",
-                             hovertemplate="%{x}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
+                             hovertemplate="%{customdata}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
                       row=1, col=1)
         fig.add_trace(go.Bar(x=x, y=rows["rate_from_previous"], name=f"arm {arm}", marker_color=colour(i),
-                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)},
-                             hovertemplate="%{x}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
+                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)}, customdata=own,
+                             hovertemplate="%{customdata}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
                                            + "</extra>"), row=2, col=1)
-    targets = stages[stages["_target_min"].notna()]
+    targets = df[df["_target_min"].notna()].drop_duplicates("stage_order").sort_values("stage_order")
+    whose = f" of arm {targets['arm'].iloc[0]}" if mixed and len(targets) else ""
     if len(targets):
         x = [by_order[o] for o in targets["stage_order"]]
         ranged = targets[targets["_target_max"].notna()]
@@ -157,9 +162,9 @@ def funnel(t: dict) -> go.Figure | None:
             fig.add_trace(go.Bar(x=[by_order[o] for o in ranged["stage_order"]],
                                  y=ranged["_target_max"].astype(float) - ranged["_target_min"].astype(float),
                                  base=ranged["_target_min"].astype(float), width=0.25, marker_color=_alpha(GREY, 0.45),
-                                 name="step target range (min–max)", hoverinfo="skip"), row=2, col=1)
+                                 name=f"step target range (min–max){whose}", hoverinfo="skip"), row=2, col=1)
         fig.add_trace(go.Scatter(
-            x=x, y=targets["_target_min"].astype(float), mode="markers", name="step target (at least)",
+            x=x, y=targets["_target_min"].astype(float), mode="markers", name=f"step target (at least){whose}",
             marker=dict(symbol="line-ew-open", size=30, color="black", line=dict(width=2.5)),
             hovertemplate="%{x}<br>step target ≥ %{y:.0%}<extra></extra>"), row=2, col=1)
     fig.update_yaxes(tickformat=".0%", range=[0, 1.15], row=1, col=1, title="of installs")
@@ -470,30 +475,59 @@ def unlocks(t: dict) -> go.Figure | None:
 
 def learning(t: dict) -> go.Figure | None:
     """Issue 26: week by week since install, the urges for the target apps of people still using the product
-    against the urges the same people would have had untreated (1 = no change), and the dormant share of shields."""
+    against the urges the same people would have had untreated (1 = no change), and the dormant share of shields;
+    issue 28, where the file has it: the minutes a day in the target apps by status (people still using the product,
+    dormant people, people without the app — after their tenure ended, or with no app at all)."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = hp._pooled(t["learning"])
     df = df[df["week_since_install"].astype(int) >= 1]
     if df.empty:
         return None
-    fig = go.Figure()
+    minutes = hp.learning_minutes(df)
     arms = list(dict.fromkeys(df["arm"]))
+    active = df[df["status"] == "active"]
+    every = df[df["status"] == "all"]
+    learned = (active["urges_vs_untreated"].notna().any() or every["dormant_shield_share"].notna().any())
+    panels = (["urges against the untreated rate, and who meets the shields"] if learned else []) + (
+        ["minutes a day in the target apps, by status"] if minutes is not None else [])
+    if not panels:
+        return None
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels, horizontal_spacing=0.08)
+    dashes = ["solid", "dot", "dash", "dashdot", "longdash"]
     for j, arm in enumerate(arms):
         suffix = f" (arm {arm})" if len(arms) > 1 else ""
-        active = df[(df["arm"] == arm) & (df["status"] == "active")]
-        fig.add_trace(go.Scatter(x=active["week_since_install"].astype(int), y=active["urges_vs_untreated"].astype(float),
-                                 mode="lines+markers", name="urges vs untreated, people using the product" + suffix,
-                                 meta={"arm": str(arm)}, line=dict(color=colour(0), dash=["solid", "dot", "dash"][j % 3]),
-                                 hovertemplate="week %{x}: %{y:.3f} of the untreated urges<extra></extra>"))
-        every = df[(df["arm"] == arm) & (df["status"] == "all")]
-        fig.add_trace(go.Scatter(x=every["week_since_install"].astype(int), y=every["dormant_shield_share"].astype(float),
-                                 mode="lines+markers", name="dormant people's share of shields" + suffix,
-                                 meta={"arm": str(arm)}, line=dict(color=colour(1), dash=["solid", "dot", "dash"][j % 3]),
-                                 hovertemplate="week %{x}: %{y:.1%} of shields met by dormant people<extra></extra>"))
+        if learned:
+            mine = active[active["arm"] == arm]
+            fig.add_trace(go.Scatter(x=mine["week_since_install"].astype(int), y=mine["urges_vs_untreated"].astype(float),
+                                     mode="lines+markers", name="urges vs untreated, people using the product" + suffix,
+                                     meta={"arm": str(arm)}, line=dict(color=colour(0), dash=dashes[j % len(dashes)]),
+                                     hovertemplate="week %{x}: %{y:.3f} of the untreated urges<extra></extra>"),
+                          row=1, col=1)
+            mine = every[every["arm"] == arm]
+            fig.add_trace(go.Scatter(x=mine["week_since_install"].astype(int), y=mine["dormant_shield_share"].astype(float),
+                                     mode="lines+markers", name="dormant people's share of shields" + suffix,
+                                     meta={"arm": str(arm)}, line=dict(color=colour(1), dash=dashes[j % len(dashes)]),
+                                     hovertemplate="week %{x}: %{y:.1%} of shields met by dormant people<extra></extra>"),
+                          row=1, col=1)
+        if minutes is not None:
+            for i, (status, name) in enumerate(hp.LEARNING_STATUSES.items()):
+                mine = minutes[(minutes["arm"] == arm) & (minutes["status"] == status)]
+                if mine.empty:
+                    continue
+                fig.add_trace(go.Scatter(
+                    x=mine["week_since_install"].astype(int), y=mine["target_app_minutes_per_day"].astype(float),
+                    mode="lines+markers", name=f"target-app minutes, {name}{suffix}", meta={"arm": str(arm)},
+                    line=dict(color=colour(2 + i), dash=dashes[j % len(dashes)]),
+                    customdata=mine["person_days"].astype(float),
+                    hovertemplate="week %{x}: %{y:.1f} min a day (%{customdata:,.0f} person-days)<extra>" + name
+                                  + suffix + "</extra>"), row=1, col=len(panels))
     fig.update_xaxes(title="week since install", dtick=1)
-    fig.update_yaxes(title="ratio or share", rangemode="tozero")
-    return _layout(fig, "Learning: urges for the target apps against the untreated rate, and who meets the shields", height=400)
+    if learned:
+        fig.update_yaxes(title="ratio or share", rangemode="tozero", row=1, col=1)
+    if minutes is not None:
+        fig.update_yaxes(title="minutes a day in the target apps", rangemode="tozero", row=1, col=len(panels))
+    return _layout(fig, "Learning: " + "; ".join(panels), height=430)
 
 
 # --- Products compared on the same people (issue 28) ------------------------------------------------------------
@@ -511,6 +545,16 @@ def _error(values: list[tuple], axis: str) -> dict:
     errors = hp._errors(values)
     return {f"error_{axis}": dict(type="data", symmetric=False, array=errors[1].tolist(),
                                   arrayminus=errors[0].tolist(), thickness=2, width=5)}
+
+
+def _padded(values: list, right: float = 0.1, left: float = 0.08) -> list[float] | None:
+    """An axis range holding every finite value, with room beyond its ends (fractions of the span)."""
+    finite = [float(v) for v in values if v is not None and np.isfinite(v)]
+    if not finite:
+        return None
+    low, high = min(finite), max(finite)
+    span = (high - low) or abs(high) or 1.0
+    return [low - left * span, high + right * span]
 
 
 def product_comparison(t: dict) -> go.Figure | None:
@@ -594,6 +638,10 @@ def product_comparison(t: dict) -> go.Figure | None:
                 row=last, col=col)
         fig.add_hline(y=0, line=dict(color=GREY, width=1), row=last, col=col)
         fig.add_vline(x=0, line=dict(color=GREY, width=1), row=last, col=col)
+        xs = [v for p in points for v in p["costs"][k]] + [0.0]
+        ys = [v for p in points for v in p["effect"]] + [0.0]
+        fig.update_xaxes(range=_padded(xs, right=0.3), row=last, col=col)   # room for the arms' names
+        fig.update_yaxes(range=_padded(ys, right=0.12), row=last, col=col)
         fig.update_xaxes(title=dict(text=cost.get("short", cost["label"]), font=dict(size=11)), zeroline=False,
                          row=last, col=col)
         fig.update_yaxes(title=dict(text=effect.get("short", effect["label"]), font=dict(size=11)), zeroline=False,

@@ -84,6 +84,29 @@ def run_products(run_dir) -> list[str]:
     return []
 
 
+def run_shape(run_dir) -> tuple[list[str], int, bool]:
+    """(products in arm order, number of arms, whether it has an acquisition curve) of a run directory: what decides
+    which files it writes (`report_spec.run_writes`). Read from its kpis.csv and manifest.json's resolved scenario."""
+    import json
+    run_dir = Path(run_dir)
+    arms = 1
+    kpis = run_dir / REPORTS["kpis"]
+    if kpis.is_file():
+        try:
+            arms = max(pd.read_csv(kpis, usecols=["arm"], dtype=str)["arm"].nunique(), 1)
+        except ValueError:
+            pass
+    acquisition = False
+    manifest = run_dir / "manifest.json"
+    if manifest.is_file():
+        try:
+            scenario = json.loads(manifest.read_text(encoding="utf-8")).get("resolved_scenario", "")
+        except (OSError, ValueError):
+            scenario = ""
+        acquisition = any(line.strip().startswith("acquisition:") for line in scenario.splitlines())
+    return run_products(run_dir), arms, acquisition
+
+
 def product(t: dict) -> str | None:
     """The product of a run's tables (see `run_product`): the one value of the `product` column, else None."""
     for key in REPORTS:
@@ -241,7 +264,8 @@ def funnel(t: dict):
     mark = dict(color="black", lw=1.2)
     for i, arm in enumerate(arms):
         rows = df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True)
-        left = x + i * width - 0.4
+        position = {o: k for k, o in enumerate(stages["stage_order"])}   # arms of products with fewer stages
+        left = np.array([position[o] for o in rows["stage_order"]], dtype=float) + i * width - 0.4
         color = f"C{i}"
         bars = top.bar(left + width / 2, rows["rate_from_start"], width, label=arm, color=color)
         for b, r in zip(bars, rows["rate_from_previous"]):
@@ -279,7 +303,11 @@ def funnel(t: dict):
     top.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=8, loc="upper right")
     bottom.set_ylabel("conversion from the\nprevious stage")
     bottom.set_ylim(0, 1.12)
-    bottom.set_xticks(x, [_stage_label(s, n) for s, n in zip(stages["stage"], stages["stage_name"])], fontsize=7)
+    # A stage's label; where the arms are different products (issue 28) with their own stages, each product's stage
+    # at that position, one under the other.
+    labels = ["\n".join(dict.fromkeys(_stage_label(s, n) for s, n in zip(g["stage"], g["stage_name"])))
+              for _, g in df.sort_values("stage_order", kind="stable").groupby("stage_order", sort=True)]
+    bottom.set_xticks(x, labels, fontsize=7 if max(label.count("\n") for label in labels) < 4 else 6)
     fig.tight_layout()
     return fig
 
@@ -851,10 +879,25 @@ def calibration_trace(trace: pd.DataFrame):
     return fig
 
 
+# learning.csv's statuses of people ({status: label}) beside `all` (everyone): active, dormant, untreated (issue 28).
+LEARNING_STATUSES = {k: v for k, v in spec.value_labels("learning", "status").items() if k != "all"}
+
+
+def learning_minutes(df: pd.DataFrame) -> pd.DataFrame | None:
+    """learning.csv's rows (pooled) with the minutes a day in the target apps, by status other than `all`; None when
+    the file lacks the column (runs written before issue 28) or has no such number."""
+    if "target_app_minutes_per_day" not in df.columns:
+        return None
+    rows = df[df["status"].isin(list(LEARNING_STATUSES)) & df["target_app_minutes_per_day"].notna()]
+    return rows if len(rows) else None
+
+
 def learning(t: dict):
     """learning.csv, week by week since install (week 1 on), per arm: the urges for the target apps of people still
-    using the product against the urges the same people would have had untreated (1 = no change), and the dormant
-    people's share of the shields (everyone). None without such rows (runs written before the file)."""
+    using the product against the urges the same people would have had untreated (1 = no change), the dormant
+    people's share of the shields (everyone) and, where the file has it (issue 28), the minutes a day in the target
+    apps by status (active, dormant, untreated: after the tenure ended, or no app). None without such rows (runs
+    written before the file)."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = _pooled(t["learning"])
@@ -862,24 +905,46 @@ def learning(t: dict):
     if df.empty:
         return None
     arms = list(dict.fromkeys(df["arm"]))
-    fig = _figure(figsize=(11, 4))
-    u_ax, d_ax = fig.subplots(1, 2)
-    for j, arm in enumerate(arms):
-        name = f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["active"]
-        active = df[(df["arm"] == arm) & (df["status"] == "active")]
-        u_ax.plot(active["week_since_install"].astype(int), active["urges_vs_untreated"].astype(float), marker="o",
-                  color=f"C{j % 10}", label=name)
-        every = df[(df["arm"] == arm) & (df["status"] == "all")]
-        d_ax.plot(every["week_since_install"].astype(int), every["dormant_shield_share"].astype(float), marker="o",
-                  color=f"C{j % 10}", label=f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["all"])
-    u_ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="untreated (no change)")
-    u_ax.set_ylabel("urges ÷ untreated urges")
-    u_ax.set_title("Urges for the target apps against the untreated rate", fontsize=9)
-    d_ax.set_ylabel("dormant people's share of shields")
-    d_ax.set_ylim(bottom=0)
-    d_ax.set_title("Who meets the shields", fontsize=9)
-    for ax in (u_ax, d_ax):
+    minutes = learning_minutes(df)
+    learned = (df[df["status"] == "active"]["urges_vs_untreated"].notna().any()
+               or df[df["status"] == "all"]["dormant_shield_share"].notna().any())
+    panels = (2 if learned else 0) + (1 if minutes is not None else 0)
+    if not panels:
+        return None
+    fig = _figure(figsize=(5.5 * panels, 4))
+    axes = list(np.atleast_1d(fig.subplots(1, panels)))
+    if learned:
+        u_ax, d_ax = axes[0], axes[1]
+        for j, arm in enumerate(arms):
+            name = f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["active"]
+            active = df[(df["arm"] == arm) & (df["status"] == "active")]
+            u_ax.plot(active["week_since_install"].astype(int), active["urges_vs_untreated"].astype(float), marker="o",
+                      color=f"C{j % 10}", label=name)
+            every = df[(df["arm"] == arm) & (df["status"] == "all")]
+            d_ax.plot(every["week_since_install"].astype(int), every["dormant_shield_share"].astype(float), marker="o",
+                      color=f"C{j % 10}", label=f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["all"])
+        u_ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="untreated (no change)")
+        u_ax.set_ylabel("urges ÷ untreated urges")
+        u_ax.set_title("Urges for the target apps against the untreated rate", fontsize=9)
+        d_ax.set_ylabel("dormant people's share of shields")
+        d_ax.set_ylim(bottom=0)
+        d_ax.set_title("Who meets the shields", fontsize=9)
+    if minutes is not None:
+        m_ax = axes[-1]
+        for j, arm in enumerate(arms):
+            for i, (status, name) in enumerate(LEARNING_STATUSES.items()):
+                rows = minutes[(minutes["arm"] == arm) & (minutes["status"] == status)]
+                if len(rows):
+                    m_ax.plot(rows["week_since_install"].astype(int), rows["target_app_minutes_per_day"].astype(float),
+                              marker="o", color=f"C{j % 10}", ls=ARM_STYLES[i % len(ARM_STYLES)],
+                              label=f"{arm}: {name}" if len(arms) > 1 else name)
+        m_ax.set_ylabel("minutes a day in the target apps")
+        m_ax.set_ylim(bottom=0)
+        m_ax.set_title("Target-app minutes by status" + (" (colour: arm; line: status)" if len(arms) > 1 else ""),
+                       fontsize=9)
+    for ax in axes:
         ax.set_xlabel("week since install")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.legend(fontsize=7)
     fig.suptitle("Learning (learning.csv), pooled over replications", fontsize=10)
     fig.tight_layout()
@@ -1060,6 +1125,89 @@ def product_comparison(t: dict):
     fig.suptitle(f"Products compared on the same people (product-comparison.csv): means with 95 % intervals over "
                  f"{int(reps) if not np.isnan(reps) else '?'} replications"
                  + (f"; differences paired against {none}" if none else ""), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def product_personas(rows: pd.DataFrame, kind: str = "neutral", measure: str = "vs_none_diff"):
+    """product-comparison.csv by persona (`product_rows(t, persona=None)`): a panel per KPI of `kind`, a row per
+    persona (all first), `measure` with its 95 % interval — by default each product's paired difference from the arm
+    without an app; `mean` draws every arm's mean —, an arm a colour (the same as in `product_comparison`). None
+    without such numbers."""
+    if rows is None or rows.empty:
+        return None
+    none = none_arm(rows)
+    arms = comparison_arms(rows)
+    colours = {arm: f"C{i % 10}" for i, arm in enumerate(arms)}
+    products = [a for a in arms if a != none or measure == "mean"]
+    sub = rows[(rows["kind"] == kind) & rows["arm"].astype(str).isin(products)]
+    products = [a for a in products if a in set(sub["arm"].astype(str))]
+    if sub.empty or sub[measure].isna().all():
+        return None
+    personas = list(dict.fromkeys(rows["persona"].astype(str)))
+    kpis = list(dict.fromkeys(sub["kpi"]))
+    fig = _figure(figsize=(3.3 * len(kpis), 0.5 * len(personas) * max(len(products), 1) + 1.8))
+    axes = np.atleast_1d(fig.subplots(1, len(kpis), sharey=True))
+    step = 0.7 / max(len(products), 1)
+    for ax, kpi in zip(axes, kpis):
+        unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
+        for j, arm in enumerate(products):
+            values = [figure_of(sub[sub["persona"].astype(str) == p], arm, kpi, measure) for p in personas]
+            y = np.arange(len(personas)) - 0.35 + step * (j + 0.5)
+            ax.errorbar([v[0] for v in values], y, xerr=_errors(values), fmt="o", color=colours[arm], capsize=3,
+                        ms=5, label=arm)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_title(kpi_label(kpi, unit), fontsize=8)
+        ax.tick_params(labelsize=7)
+        if unit == "fraction":
+            ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+    axes[0].set_yticks(range(len(personas)), personas, fontsize=8)
+    axes[0].invert_yaxis()
+    axes[0].legend(fontsize=7, loc="best")
+    what = (f"each product − {none} on the same people (paired" if measure == "vs_none_diff" and none else
+            f"{measure.replace('_', ' ')} per arm (")
+    fig.suptitle(f"By persona: {what}, 95 % intervals; {PRODUCT_KINDS.get(kind, kind)})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def status_minutes(learning_rows: pd.DataFrame):
+    """learning.csv's pooled rows (`_pooled(t["learning"])`), a panel per arm: the minutes a day in the target apps
+    week by week, by status — people still using the product, dormant people, people without the app (after their
+    tenure ended, or no app at all) — and everyone (grey, dashed); the person-days behind each week as bars. None
+    when the file lacks the minutes (runs written before issue 28)."""
+    if learning_rows is None or learning_rows.empty or learning_minutes(learning_rows) is None:
+        return None
+    arms = list(dict.fromkeys(learning_rows["arm"]))
+    fig = _figure(figsize=(4.6 * len(arms), 4))
+    axes = np.atleast_1d(fig.subplots(1, len(arms), sharey=True))
+    labels = spec.value_labels("learning", "status")
+    for ax, arm in zip(axes, arms):
+        rows = learning_rows[learning_rows["arm"] == arm]
+        days = ax.twinx()
+        for i, status in enumerate(LEARNING_STATUSES):
+            mine = rows[rows["status"] == status]
+            if mine.empty:
+                continue
+            weeks = mine["week_since_install"].astype(int)
+            ax.plot(weeks, mine["target_app_minutes_per_day"].astype(float), marker="o", color=f"C{i + 2}",
+                    label=labels[status])
+            days.bar(weeks + (i - 1) * 0.22, mine["person_days"].astype(float), 0.22, color=f"C{i + 2}", alpha=0.15)
+        everyone = rows[rows["status"] == "all"]
+        ax.plot(everyone["week_since_install"].astype(int), everyone["target_app_minutes_per_day"].astype(float),
+                ls="--", color="grey", label=labels["all"])
+        days.set_ylabel("person-days (bars)", fontsize=7, color="grey")
+        days.tick_params(labelsize=7, colors="grey")
+        ax.set_zorder(days.get_zorder() + 1)
+        ax.patch.set_visible(False)
+        ax.set_title(f"arm {arm}", fontsize=9)
+        ax.set_xlabel("week since install")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="lower left")
+    axes[0].set_ylabel("minutes a day in the target apps")
+    fig.suptitle("Target-app minutes a day by status, week by week (learning.csv, pooled over replications)",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 

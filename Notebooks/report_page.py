@@ -499,11 +499,14 @@ def unlocks_table(t: dict) -> str | None:
 def learning_table(t: dict) -> str | None:
     """learning.csv's pooled rows of people still using the product (status active), per arm and week: urges,
     shields, opens per person-day, the share of urges opened, urges against the untreated rate, the mean app habit,
-    and (from the week's `all` row) the dormant share of shields. None without such rows."""
+    and (from the week's `all` row) the dormant share of shields — with pickups and target-app minutes a day where
+    the file has them (issue 28); then, where it has them, the target-app minutes a day by status (active, dormant,
+    untreated) week by week. None without such rows."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = hp._pooled(t["learning"])
     several = df["arm"].nunique() > 1
+    extra = [c for c in ("pickups_per_day", "target_app_minutes_per_day") if c in df.columns]
     rows = []
     for arm in dict.fromkeys(df["arm"]):
         sub = df[df["arm"] == arm]
@@ -516,13 +519,32 @@ def learning_table(t: dict) -> str | None:
             rows.append((arm if several else None, ([esc(arm)] if several else []) + [
                 esc(str(r["week_since_install"])), f"{int(float(r['person_days'])):,}", cell(r["urges_per_day"]),
                 cell(r["shields_per_day"]), cell(r["opens_per_day"]), cell(r["opened_share"], True),
-                cell(r["urges_vs_untreated"]), cell(r["mean_app_habit"]), cell(dormant, True)]))
-    if not rows:
-        return None
-    columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day", "shields a day",
-                                              "opens a day", "urges opened", "urges vs untreated", "mean app habit",
-                                              "dormant share of shields"]
-    return simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8)
+                cell(r["urges_vs_untreated"]), cell(r["mean_app_habit"]), cell(dormant, True)]
+                + [cell(r[c]) for c in extra]))
+    parts = []
+    if rows:
+        names = {"pickups_per_day": "pickups a day", "target_app_minutes_per_day": "target-app minutes a day"}
+        columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day",
+                                                  "shields a day", "opens a day", "urges opened", "urges vs untreated",
+                                                  "mean app habit", "dormant share of shields"] + [names[c] for c in extra]
+        parts.append(simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8 - len(extra)))
+    minutes = hp.learning_minutes(df)
+    if minutes is not None:
+        statuses = [s for s in hp.LEARNING_STATUSES if (minutes["status"] == s).any()]
+        by_status = []
+        for arm in dict.fromkeys(minutes["arm"]):
+            sub = minutes[minutes["arm"] == arm]
+            for week in dict.fromkeys(sub["week_since_install"]):
+                cells = []
+                for status in statuses:
+                    r = sub[(sub["week_since_install"] == week) & (sub["status"] == status)]
+                    cells.append("—" if r.empty else f"{fmt(r['target_app_minutes_per_day'].iloc[0], 'minutes')}"
+                                 f"<br><small>{int(float(r['person_days'].iloc[0])):,} person-days</small>")
+                by_status.append((arm, [esc(arm), esc(str(week))] + cells))
+        parts.append("<h3>Minutes a day in the target apps, by status</h3>" + simple_table(
+            ["arm", "week since install"] + [hp.LEARNING_STATUSES[s] for s in statuses], by_status,
+            "learning-minutes-table", numeric_from=2))
+    return "".join(parts) or None
 
 
 def battery_table(t: dict) -> str:
@@ -762,7 +784,7 @@ code{font-size:11px;color:#6a7283} small{color:#7a8294}
 .claims{background:#fff8e6;border-left:4px solid #d9a400;padding:4px 14px 8px;margin:8px 0 12px}
 .claims h3{margin:8px 0 2px} h3{font-size:15px;margin:14px 0 2px}
 .chart-note{font-style:italic} .arm{white-space:nowrap}
-#products-persona-table th,#effect-cost-table th,#claims-table th{white-space:normal}
+table.data th.num{white-space:normal}
 footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
 """
 
