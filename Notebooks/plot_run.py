@@ -30,7 +30,7 @@ def main() -> int:
         return plot_calibration(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     try:
         tables = hp.load_run(args.run_dir)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, hp.ReportError) as e:
         print(f"plot_run: {e}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else Path(args.run_dir) / "plots"

@@ -892,7 +892,7 @@ def write_run_page(run_dir: Path, plotly_js: str | None = None) -> Path:
     """Writes RUN_DIR/report.html from the run's CSVs and manifest; returns its path."""
     try:
         tables = hp.load_run(run_dir)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, hp.ReportError) as e:
         raise PageError(str(e)) from e
     tables["kpis_text"] = pd.read_csv(run_dir / hp.REPORTS["kpis"], dtype=str, keep_default_na=False)
     page = build_page(tables, read_manifest(run_dir), plotly_js or plotly_bundle())
