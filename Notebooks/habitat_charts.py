@@ -516,7 +516,7 @@ def learning(t: dict) -> go.Figure | None:
                 if mine.empty:
                     continue
                 fig.add_trace(go.Scatter(
-                    x=mine["week_since_install"].astype(int), y=mine["target_app_minutes_per_day"].astype(float),
+                    x=mine["week_since_install"].astype(int), y=mine[hp.LEARNING_MINUTES].astype(float),
                     mode="lines+markers", name=f"target-app minutes, {name}{suffix}", meta={"arm": str(arm)},
                     line=dict(color=colour(2 + i), dash=dashes[j % len(dashes)]),
                     customdata=mine["person_days"].astype(float),

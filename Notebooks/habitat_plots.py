@@ -881,14 +881,16 @@ def calibration_trace(trace: pd.DataFrame):
 
 # learning.csv's statuses of people ({status: label}) beside `all` (everyone): active, dormant, untreated (issue 28).
 LEARNING_STATUSES = {k: v for k, v in spec.value_labels("learning", "status").items() if k != "all"}
+# learning.csv's minutes a day in the target apps (issue 28): its one column in minutes.
+LEARNING_MINUTES = spec.columns_with_unit("learning", "minutes")[0]
 
 
 def learning_minutes(df: pd.DataFrame) -> pd.DataFrame | None:
     """learning.csv's rows (pooled) with the minutes a day in the target apps, by status other than `all`; None when
     the file lacks the column (runs written before issue 28) or has no such number."""
-    if "target_app_minutes_per_day" not in df.columns:
+    if LEARNING_MINUTES not in df.columns:
         return None
-    rows = df[df["status"].isin(list(LEARNING_STATUSES)) & df["target_app_minutes_per_day"].notna()]
+    rows = df[df["status"].isin(list(LEARNING_STATUSES)) & df[LEARNING_MINUTES].notna()]
     return rows if len(rows) else None
 
 
@@ -935,7 +937,7 @@ def learning(t: dict):
             for i, (status, name) in enumerate(LEARNING_STATUSES.items()):
                 rows = minutes[(minutes["arm"] == arm) & (minutes["status"] == status)]
                 if len(rows):
-                    m_ax.plot(rows["week_since_install"].astype(int), rows["target_app_minutes_per_day"].astype(float),
+                    m_ax.plot(rows["week_since_install"].astype(int), rows[LEARNING_MINUTES].astype(float),
                               marker="o", color=f"C{j % 10}", ls=ARM_STYLES[i % len(ARM_STYLES)],
                               label=f"{arm}: {name}" if len(arms) > 1 else name)
         m_ax.set_ylabel("minutes a day in the target apps")
@@ -1032,7 +1034,7 @@ def _errors(values: list[tuple]) -> np.ndarray:
 
 
 def kpi_label(kpi: str, unit: str) -> str:
-    """'target_app_minutes_per_day', 'minutes' → 'target app minutes per day (minutes)'."""
+    """'pickups_per_day', 'count_per_day' → 'pickups per day (per day)'."""
     return f"{kpi.replace('_', ' ')} ({spec.unit_labels().get(unit, unit)})"
 
 
@@ -1190,11 +1192,11 @@ def status_minutes(learning_rows: pd.DataFrame):
             if mine.empty:
                 continue
             weeks = mine["week_since_install"].astype(int)
-            ax.plot(weeks, mine["target_app_minutes_per_day"].astype(float), marker="o", color=f"C{i + 2}",
+            ax.plot(weeks, mine[LEARNING_MINUTES].astype(float), marker="o", color=f"C{i + 2}",
                     label=labels[status])
             days.bar(weeks + (i - 1) * 0.22, mine["person_days"].astype(float), 0.22, color=f"C{i + 2}", alpha=0.15)
         everyone = rows[rows["status"] == "all"]
-        ax.plot(everyone["week_since_install"].astype(int), everyone["target_app_minutes_per_day"].astype(float),
+        ax.plot(everyone["week_since_install"].astype(int), everyone[LEARNING_MINUTES].astype(float),
                 ls="--", color="grey", label=labels["all"])
         days.set_ylabel("person-days (bars)", fontsize=7, color="grey")
         days.tick_params(labelsize=7, colors="grey")

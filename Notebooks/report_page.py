@@ -506,7 +506,8 @@ def learning_table(t: dict) -> str | None:
         return None
     df = hp._pooled(t["learning"])
     several = df["arm"].nunique() > 1
-    extra = [c for c in ("pickups_per_day", "target_app_minutes_per_day") if c in df.columns]
+    # Issue 28's columns (pickups, target-app minutes), where the file has them.
+    extra = [c["name"] for c in spec.by_key()["learning"]["columns"] if c.get("label") and c["name"] in df.columns]
     rows = []
     for arm in dict.fromkeys(df["arm"]):
         sub = df[df["arm"] == arm]
@@ -523,10 +524,9 @@ def learning_table(t: dict) -> str | None:
                 + [cell(r[c]) for c in extra]))
     parts = []
     if rows:
-        names = {"pickups_per_day": "pickups a day", "target_app_minutes_per_day": "target-app minutes a day"}
         columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day",
                                                   "shields a day", "opens a day", "urges opened", "urges vs untreated",
-                                                  "mean app habit", "dormant share of shields"] + [names[c] for c in extra]
+                                                  "mean app habit", "dormant share of shields"] + [spec.label("learning", c) for c in extra]
         parts.append(simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8 - len(extra)))
     minutes = hp.learning_minutes(df)
     if minutes is not None:
@@ -538,7 +538,7 @@ def learning_table(t: dict) -> str | None:
                 cells = []
                 for status in statuses:
                     r = sub[(sub["week_since_install"] == week) & (sub["status"] == status)]
-                    cells.append("—" if r.empty else f"{fmt(r['target_app_minutes_per_day'].iloc[0], 'minutes')}"
+                    cells.append("—" if r.empty else f"{fmt(r[hp.LEARNING_MINUTES].iloc[0], 'minutes')}"
                                  f"<br><small>{int(float(r['person_days'].iloc[0])):,} person-days</small>")
                 by_status.append((arm, [esc(arm), esc(str(week))] + cells))
         parts.append("<h3>Minutes a day in the target apps, by status</h3>" + simple_table(
