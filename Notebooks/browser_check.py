@@ -505,9 +505,11 @@ def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
         if step["wrong"]:
             n = step["wrong"]
             failures.append(f"arm selector on {arm}: {n} table row{'s' if n != 1 else ''} shown or hidden wrongly")
-        if step["blank"]:
-            failures.append(f"arm selector on {arm}: nothing left visible in chart(s) {', '.join(step['blank'])}"
-                            + ("" if step["arm"] else " (all arms)") + " and no note shown in its place")
+        if step["blank"] and step["arm"]:
+            failures.append(f"arm selector on {arm}: nothing left visible in chart(s) {', '.join(step['blank'])} "
+                            f"and no note shown in its place")
+        elif step["blank"]:
+            failures.append(f"arm selector back on all arms: chart(s) {', '.join(step['blank'])} not shown")
         if step.get("hidden"):
             failures.append(f"arm selector on {arm}: chart(s) {', '.join(step['hidden'])} hidden though they have "
                             f"something of the arm to show")
