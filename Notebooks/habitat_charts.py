@@ -493,7 +493,8 @@ def learning(t: dict) -> go.Figure | None:
         ["minutes a day in the target apps, by status"] if minutes is not None else [])
     if not panels:
         return None
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels, horizontal_spacing=0.08)
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels if len(panels) > 1 else None,
+                        horizontal_spacing=0.08)
     dashes = ["solid", "dot", "dash", "dashdot", "longdash"]
     for j, arm in enumerate(arms):
         suffix = f" (arm {arm})" if len(arms) > 1 else ""
@@ -527,7 +528,8 @@ def learning(t: dict) -> go.Figure | None:
         fig.update_yaxes(title="ratio or share", rangemode="tozero", row=1, col=1)
     if minutes is not None:
         fig.update_yaxes(title="minutes a day in the target apps", rangemode="tozero", row=1, col=len(panels))
-    return _layout(fig, "Learning: " + "; ".join(panels), height=430)
+    title = "Learning week by week since install" if len(panels) > 1 else f"Learning: {panels[0]}"
+    return _layout(fig, title + (" (line style: arm)" if len(arms) > 1 else ""), height=430)
 
 
 # --- Products compared on the same people (issue 28) ------------------------------------------------------------
@@ -613,6 +615,10 @@ def product_comparison(t: dict) -> go.Figure | None:
                     hovertemplate=f"{arm}: {_value_text(v, unit)}{vs}<extra>{kpi}</extra>"),
                     row=r + 1, col=2 * c + 1)
             n = ((sub["kpi"] == kpi)).sum()
+            if sub[sub["kpi"] == kpi]["mean"].isna().all():   # e.g. day-30 retention in a 30-day run
+                fig.add_annotation(text="not measured in this run", xref="x domain", yref="y domain", x=0.5, y=0.5,
+                                   showarrow=False, font=dict(color=GREY, size=11), row=r + 1, col=2 * c + 1)
+                fig.update_yaxes(showticklabels=False, row=r + 1, col=2 * c + 1)
             fig.update_xaxes(range=[-0.6, n - 0.4], tickfont=dict(size=10), row=r + 1, col=2 * c + 1)
             if unit == "fraction":
                 fig.update_yaxes(tickformat=".0%", row=r + 1, col=2 * c + 1)

@@ -35,7 +35,8 @@ def main() -> int:
         return 2
     out = Path(args.out) if args.out else Path(args.run_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
-    print(f"  product: {hp.product(tables) or 'several or unknown'}")
+    products = ", ".join(hp.run_products(args.run_dir))   # several: the arms are different products (issue 28)
+    print(f"  product: {hp.product(tables) or (f'several: {products}' if products else 'unknown')}")
     for name, draw in hp.ALL:
         fig = draw(tables)
         if fig is None:

@@ -10,11 +10,14 @@ mailed or attached to a pull request, and makes no network request. Every number
 so it still reads with JavaScript off.
 
 Sections, their titles, intros, charts and the files they read are the report specification's (docs/report-spec.json,
-`page.sections`), in the order a reader asks: what was run → the KPI table with targets → the world check → the
-activation funnel → the decisions people made → learning → retention → revenue (and the token share, for products
-with consumables) → unlocks (Earned Access) → battery and energy → arms against the control (runs with arms) → the
-forecast (runs with an acquisition curve); a section is left out when the run lacks its file. Targets are those the
-run's files carry. An arm selector filters charts and tables where there are arms.
+`page.sections`), in the order a reader asks: what was run → the products compared on the same people (runs whose
+arms are different products, issue 28: claims against true effects, each KPI side by side, effect against cost, by
+persona) → the KPI table with targets → the world check → the activation funnel → the decisions people made →
+learning → retention → revenue (and the token share, for products with consumables) → unlocks (Earned Access) →
+battery and energy → arms against the control (runs with arms) → the forecast (runs with an acquisition curve); a
+section is left out when the run lacks its file (a run of `none`, no app, has what was run, KPIs, the world check and
+learning). Targets are those the run's files carry. An arm selector filters charts and tables where there are arms;
+a chart the chosen arm has nothing in (a product's own report, an arm without an app) is hidden and a note says so.
 
 The page is written with the mode the CSVs beside it have (0644 under the usual umask).
 
@@ -151,7 +154,7 @@ def run_facts(t: dict, manifest: dict) -> list[tuple[str, str]]:
     wall = manifest.get("wall_seconds")
     facts = [
         ("scenario", manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])),
-        ("product", hp.product(t) or "several"),
+        ("product", hp.product(t) or "several: " + ", ".join(dict.fromkeys(t["kpis"]["product"].dropna().astype(str)))),
         ("arms", f"{len(arms)}: {', '.join(arms[:12])}{' …' if len(arms) > 12 else ''}"),
         ("people", f"{int(installs):,} per arm" if installs and installs.isdigit() else "—"),
         ("days", scenario_value(manifest, "horizon_days") or "—"),
@@ -228,11 +231,11 @@ def simple_table(columns: list[str], rows: list[tuple[str | None, list[str]]], t
 
 
 def signed(value, unit: str) -> str:
-    """A difference as a person reads it: +1.2 %, −55.8 min, +$0.07; — if empty."""
+    """A difference as a person reads it: +1.2 pp (percentage points, of a share), −55.8 min, +$0.07; — if empty."""
     if is_missing(value):
         return "—"
     v = float(value)
-    text = fmt(abs(v), unit)
+    text = fmt(abs(v), unit).replace(" %", " pp") if unit == "fraction" else fmt(abs(v), unit)
     return ("+" if v > 0 else "−" if v < 0 else "") + text
 
 
