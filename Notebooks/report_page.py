@@ -682,7 +682,8 @@ def products_headline(t: dict) -> str:
                for p in hp.effect_and_costs(df)]
     items = []
     if effects and none:
-        items.append(f"{esc(effect.get('short', effect['label']))}, against {esc(none)} on the same people: "
+        what = effect.get("short", effect["label"])
+        items.append(f"{esc(what[:1].upper() + what[1:])}, against {esc(none)} on the same people: "
                      + " · ".join(effects))
     for _, r in df[df["kind"] == "claim"].iterrows():
         words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])

@@ -263,7 +263,6 @@ def check_personas_and_status_minutes():
 def check_malformed_product_comparison():
     """load_run refuses a product-comparison.csv without a column of the specification, or with a word where a
     number belongs, naming the file, the column and the line."""
-    import pandas as pd
     with tempfile.TemporaryDirectory() as d:
         run = Path(d)
         _write(run / "kpis.csv", "scenario,arm,replication,product,kpi,unit,mean",
@@ -283,7 +282,6 @@ def check_malformed_product_comparison():
             assert "column true_effect holds 'x' on line 2, not a number" in str(e), e
         frame.to_csv(run / "product-comparison.csv", index=False)
         assert len(hp.load_run(run)["products"]) == len(frame)
-        assert pd is not None
 
 
 def _unlocks_frame(arms=("control",)):
