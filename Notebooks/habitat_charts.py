@@ -635,7 +635,8 @@ def product_comparison(t: dict) -> go.Figure | None:
                 continue
             arm = p["arm"]
             fig.add_trace(go.Scatter(
-                x=[x[0]], y=[y[0]], mode="markers+text", text=[arm], textposition="top right", name=arm,
+                x=[x[0]], y=[y[0]], mode="markers+text", text=[arm], name=arm,
+                textposition=["top right", "bottom right", "top left", "bottom left"][index[arm] % 4],   # apart
                 legendgroup=arm, showlegend=legend(arm), marker=dict(color=colour(index[arm]), size=13),
                 textfont=dict(color=colour(index[arm])), meta={"arms": [arm] + ([none] if none else [])},
                 **_error([x], "x"), **_error([y], "y"),
@@ -663,12 +664,15 @@ def product_comparison(t: dict) -> go.Figure | None:
             claimed = (r["mean"], r["ci_low"], r["ci_high"])
             true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
             arms_of_claim = [arm] + ([none] if none else [])
-            for value, name, symbol, fill in [(claimed, "claimed (the app's own figure)", "circle-open", None),
-                                              (true, "true effect (same people, against no app)", "diamond", 1)]:
+            named = "true" if not np.isnan(true[0]) else "claimed"   # the pair's name above one of its points
+            for value, name, symbol, which in [(claimed, "claimed (the app's own figure)", "circle-open", "claimed"),
+                                               (true, "true effect (same people, against no app)", "diamond", "true")]:
                 if np.isnan(value[0]):
                     continue
                 fig.add_trace(go.Scatter(
-                    x=[value[0]], y=[label], mode="markers", name=name, legendgroup=name,
+                    x=[value[0]], y=[label], mode="markers+text" if which == named else "markers", name=name,
+                    text=[label.replace("<br>", ": ")] if which == named else None, textposition="top center",
+                    textfont=dict(color=colour(index[arm])), legendgroup=name,
                     showlegend=legend(name), meta={"arms": arms_of_claim},
                     marker=dict(color=colour(index[arm]), size=13, symbol=symbol, line=dict(width=2.5)),
                     **_error([value], "x"),
@@ -677,7 +681,9 @@ def product_comparison(t: dict) -> go.Figure | None:
         units = list(dict.fromkeys(claims["unit"].astype(str)))
         fig.update_xaxes(title=dict(text=" / ".join(hp.spec.unit_labels().get(u, u) for u in units),
                                     font=dict(size=11)), row=last, col=col)
-        fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, row=last, col=col)
+        # The claims' names stand above their points (tick labels would run into the panel on the left).
+        fig.update_yaxes(categoryorder="array", categoryarray=labels, range=[len(labels) - 0.5, -0.9],
+                         showticklabels=False, row=last, col=col)
     reps = df["replications"].max()
     n = f"{int(reps)} replications" if not np.isnan(reps) else "the replications"
     return _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"

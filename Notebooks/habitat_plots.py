@@ -1090,8 +1090,10 @@ def product_comparison(t: dict):
                 continue
             ax.errorbar([x[0]], [y[0]], xerr=_errors([x]), yerr=_errors([y]), fmt="o", color=colours[p["arm"]],
                         capsize=4, ms=9, lw=2, label=p["arm"])
-            ax.annotate(p["arm"], (x[0], y[0]), textcoords="offset points", xytext=(8, 6), fontsize=8,
-                        color=colours[p["arm"]])
+            k_arm = arms.index(p["arm"]) % 4   # arms at the same point: their names apart
+            ax.annotate(p["arm"], (x[0], y[0]), textcoords="offset points", xytext=[(8, 6), (8, -12), (-8, 6),
+                                                                                  (-8, -12)][k_arm],
+                        ha="left" if k_arm < 2 else "right", fontsize=8, color=colours[p["arm"]])
         ax.axhline(0, color="grey", lw=0.8)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(cost["label"], fontsize=8)
