@@ -11,7 +11,8 @@ For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`
   3. the page must set document.body.dataset.rendered = "true" within 30 s, and then every [data-chart] element must
      hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without charts fails;
   3b. on a page with an arm selector (#arm-select), choosing each arm must show its rows only (tr[data-arm], or
-     tr[data-arms] listing several) and leave every chart something visible, and "all arms" must show every row;
+     tr[data-arms] listing several) and leave every chart something visible — or hide it and show its note
+     ([data-chart-note=NAME]) saying the arm has nothing there —, and "all arms" must show every row and chart;
   4. the KPI table (#kpi-table, rows tr[data-kpi][data-arm], in each a [data-field][data-value] element per field,
      a <td> or a <span> in one) must hold exactly the pooled rows of kpis.csv (replication "all", else "1"),
      each data-value equal to the CSV text and each display text agreeing with it (to half a unit of its last digit;
@@ -465,25 +466,36 @@ ARM_SELECTOR_JS = """(() => {
   const rows = () => [...document.querySelectorAll("tr[data-arm], tr[data-arms]")];
   const armsOf = r => r.dataset.arms ? r.dataset.arms.split(" ") : [r.dataset.arm];
   const shown = r => r.style.display !== "none";
+  const drawsSomething = d => d.data && d.data.some(t => t.visible !== false);
+  const hidden = d => d.hidden || getComputedStyle(d).display === "none";
+  const noted = d => {
+    const note = document.querySelector(`[data-chart-note="${d.dataset.chart}"]`);
+    return !!note && !note.hidden && getComputedStyle(note).display !== "none" && note.textContent.trim() !== "";
+  };
   const result = [];
   for (const arm of [...select.options].map(o => o.value).filter(v => v)) {
     select.value = arm;
     select.dispatchEvent(new Event("change"));
+    const charts = [...document.querySelectorAll("[data-chart]")].filter(d => d.data);
     result.push({arm: arm,
       wrong: rows().filter(r => shown(r) !== armsOf(r).includes(arm)).length,
-      blank: [...document.querySelectorAll("[data-chart]")]
-        .filter(d => d.data && !d.data.some(t => t.visible !== false)).map(d => d.dataset.chart)});
+      blank: charts.filter(d => !drawsSomething(d) && !(hidden(d) && noted(d))).map(d => d.dataset.chart),
+      hidden: charts.filter(d => drawsSomething(d) && hidden(d)).map(d => d.dataset.chart)});
   }
   select.value = "";
   select.dispatchEvent(new Event("change"));
-  result.push({arm: "", wrong: rows().filter(r => !shown(r)).length, blank: []});
+  const charts = [...document.querySelectorAll("[data-chart]")].filter(d => d.data);
+  result.push({arm: "", wrong: rows().filter(r => !shown(r)).length,
+               blank: charts.filter(d => !drawsSomething(d) || hidden(d)).map(d => d.dataset.chart), hidden: []});
   return JSON.stringify(result);
 })()"""
 
 
 def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
     """Chooses every arm of the page's arm selector (if any) and back to all arms: the rows of other arms must
-    hide, the arm's own show, and no chart may be left with nothing visible. Returns (arms tried, failures)."""
+    hide, the arm's own show, and no chart may be left with nothing visible — unless the page hides it and shows its
+    note instead ([data-chart-note=NAME], with text: the arm has nothing in that chart) —, nor be hidden while it has
+    something to show; with all arms every chart shows. Returns (arms tried, failures)."""
     outcome = json.loads(tab.evaluate(ARM_SELECTOR_JS))
     if outcome is None:
         return 0, []
@@ -493,8 +505,14 @@ def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
         if step["wrong"]:
             n = step["wrong"]
             failures.append(f"arm selector on {arm}: {n} table row{'s' if n != 1 else ''} shown or hidden wrongly")
-        if step["blank"]:
-            failures.append(f"arm selector on {arm}: nothing left visible in chart(s) {', '.join(step['blank'])}")
+        if step["blank"] and step["arm"]:
+            failures.append(f"arm selector on {arm}: nothing left visible in chart(s) {', '.join(step['blank'])} "
+                            f"and no note shown in its place")
+        elif step["blank"]:
+            failures.append(f"arm selector back on all arms: chart(s) {', '.join(step['blank'])} not shown")
+        if step.get("hidden"):
+            failures.append(f"arm selector on {arm}: chart(s) {', '.join(step['hidden'])} hidden though they have "
+                            f"something of the arm to show")
     return len(outcome) - 1, failures
 
 

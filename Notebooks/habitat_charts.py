@@ -126,28 +126,35 @@ def funnel(t: dict) -> go.Figure | None:
     """Share of installs reaching each stage, per arm (top), and each stage's conversion from the previous one
     against the step targets the file carries (bottom: the target range as a bar from min to max; none where the
     product sets none)."""
+    if "funnel" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = hp.file_targets(hp._pooled(t["funnel"]), "funnel")
     if df.empty:
         return None
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
-    labels = [f"{s} {n}" for s, n in zip(stages["stage"], stages["stage_name"])]
-    by_order = dict(zip(stages["stage_order"], labels))
+    # A stage's label; where the arms are different products (issue 28) with their own stages, each product's stage
+    # at that position, one under the other (the hover names the arm's own).
+    by_order = {o: "<br>".join(dict.fromkeys(f"{s} {n}" for s, n in zip(g["stage"], g["stage_name"])))
+                for o, g in df.sort_values("stage_order", kind="stable").groupby("stage_order", sort=True)}
+    mixed = any("<br>" in v for v in by_order.values())
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.55, 0.45],
                         subplot_titles=["share of installs reaching the stage",
                                         "conversion from the previous stage (black: the step target, where the file has one)"])
     for i, arm in enumerate(dict.fromkeys(df["arm"])):
         rows = df[df["arm"] == arm].sort_values("stage_order")
         x = [by_order[o] for o in rows["stage_order"]]
+        own = [f"{s} {n}" for s, n in zip(rows["stage"], rows["stage_name"])]
         fig.add_trace(go.Bar(x=x, y=rows["rate_from_start"], name=f"arm {arm}", marker_color=colour(i),
-                             legendgroup=str(arm), meta={"arm": str(arm)},
+                             legendgroup=str(arm), meta={"arm": str(arm)}, customdata=own,
                              text=[f"{v:.0%}" for v in rows["rate_from_previous"]], textposition="outside",
-                             hovertemplate="%{x}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
+                             hovertemplate="%{customdata}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
                       row=1, col=1)
         fig.add_trace(go.Bar(x=x, y=rows["rate_from_previous"], name=f"arm {arm}", marker_color=colour(i),
-                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)},
-                             hovertemplate="%{x}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
+                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)}, customdata=own,
+                             hovertemplate="%{customdata}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
                                            + "</extra>"), row=2, col=1)
-    targets = stages[stages["_target_min"].notna()]
+    targets = df[df["_target_min"].notna()].drop_duplicates("stage_order").sort_values("stage_order")
+    whose = f" of arm {targets['arm'].iloc[0]}" if mixed and len(targets) else ""
     if len(targets):
         x = [by_order[o] for o in targets["stage_order"]]
         ranged = targets[targets["_target_max"].notna()]
@@ -155,9 +162,9 @@ def funnel(t: dict) -> go.Figure | None:
             fig.add_trace(go.Bar(x=[by_order[o] for o in ranged["stage_order"]],
                                  y=ranged["_target_max"].astype(float) - ranged["_target_min"].astype(float),
                                  base=ranged["_target_min"].astype(float), width=0.25, marker_color=_alpha(GREY, 0.45),
-                                 name="step target range (min–max)", hoverinfo="skip"), row=2, col=1)
+                                 name=f"step target range (min–max){whose}", hoverinfo="skip"), row=2, col=1)
         fig.add_trace(go.Scatter(
-            x=x, y=targets["_target_min"].astype(float), mode="markers", name="step target (at least)",
+            x=x, y=targets["_target_min"].astype(float), mode="markers", name=f"step target (at least){whose}",
             marker=dict(symbol="line-ew-open", size=30, color="black", line=dict(width=2.5)),
             hovertemplate="%{x}<br>step target ≥ %{y:.0%}<extra></extra>"), row=2, col=1)
     fig.update_yaxes(tickformat=".0%", range=[0, 1.15], row=1, col=1, title="of installs")
@@ -176,6 +183,8 @@ def funnel(t: dict) -> go.Figure | None:
 def retention(t: dict) -> go.Figure | None:
     """Day-N retention of all installs, both readings (product in use; app opened), per arm, means over the
     replications with 95 % bands; the retention targets the run's kpis.csv carries as marks at their days."""
+    if "retention" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = t["retention"]
     rows = df[(df["replication"] != "all") & (df["cohort"] == "all") & (df["segment"] == "all")]
     if rows.empty:
@@ -293,6 +302,8 @@ def token_share(t: dict) -> go.Figure | None:
 def battery(t: dict) -> go.Figure | None:
     """Battery drain per person-day by device (mean, p50–p99, max) against the budgets battery-budget.csv carries, on
     a log scale."""
+    if "battery" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = hp.file_targets(hp._pooled(t["battery"]), "battery")
     if df.empty:
         return None
@@ -334,6 +345,8 @@ def battery(t: dict) -> go.Figure | None:
 def energy(t: dict) -> go.Figure | None:
     """Where the app's energy goes: each effect's share, per arm (replication 1; joules per person-day in the
     hover)."""
+    if "energy" not in t:   # a run without the file (a run of no app writes none)
+        return None
     e = hp._pooled(t["energy"])
     if e.empty:
         return None
@@ -462,30 +475,221 @@ def unlocks(t: dict) -> go.Figure | None:
 
 def learning(t: dict) -> go.Figure | None:
     """Issue 26: week by week since install, the urges for the target apps of people still using the product
-    against the urges the same people would have had untreated (1 = no change), and the dormant share of shields."""
+    against the urges the same people would have had untreated (1 = no change), and the dormant share of shields;
+    issue 28, where the file has it: the minutes a day in the target apps by status (people still using the product,
+    dormant people, people without the app — after their tenure ended, or with no app at all)."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = hp._pooled(t["learning"])
     df = df[df["week_since_install"].astype(int) >= 1]
     if df.empty:
         return None
-    fig = go.Figure()
+    minutes = hp.learning_minutes(df)
     arms = list(dict.fromkeys(df["arm"]))
+    active = df[df["status"] == "active"]
+    every = df[df["status"] == "all"]
+    learned = (active["urges_vs_untreated"].notna().any() or every["dormant_shield_share"].notna().any())
+    panels = (["urges against the untreated rate, and who meets the shields"] if learned else []) + (
+        ["minutes a day in the target apps, by status"] if minutes is not None else [])
+    if not panels:
+        return None
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels if len(panels) > 1 else None,
+                        horizontal_spacing=0.08)
+    dashes = ["solid", "dot", "dash", "dashdot", "longdash"]
     for j, arm in enumerate(arms):
         suffix = f" (arm {arm})" if len(arms) > 1 else ""
-        active = df[(df["arm"] == arm) & (df["status"] == "active")]
-        fig.add_trace(go.Scatter(x=active["week_since_install"].astype(int), y=active["urges_vs_untreated"].astype(float),
-                                 mode="lines+markers", name="urges vs untreated, people using the product" + suffix,
-                                 meta={"arm": str(arm)}, line=dict(color=colour(0), dash=["solid", "dot", "dash"][j % 3]),
-                                 hovertemplate="week %{x}: %{y:.3f} of the untreated urges<extra></extra>"))
-        every = df[(df["arm"] == arm) & (df["status"] == "all")]
-        fig.add_trace(go.Scatter(x=every["week_since_install"].astype(int), y=every["dormant_shield_share"].astype(float),
-                                 mode="lines+markers", name="dormant people's share of shields" + suffix,
-                                 meta={"arm": str(arm)}, line=dict(color=colour(1), dash=["solid", "dot", "dash"][j % 3]),
-                                 hovertemplate="week %{x}: %{y:.1%} of shields met by dormant people<extra></extra>"))
+        if learned:
+            mine = active[active["arm"] == arm]
+            fig.add_trace(go.Scatter(x=mine["week_since_install"].astype(int), y=mine["urges_vs_untreated"].astype(float),
+                                     mode="lines+markers", name="urges vs untreated, people using the product" + suffix,
+                                     meta={"arm": str(arm)}, line=dict(color=colour(0), dash=dashes[j % len(dashes)]),
+                                     hovertemplate="week %{x}: %{y:.3f} of the untreated urges<extra></extra>"),
+                          row=1, col=1)
+            mine = every[every["arm"] == arm]
+            fig.add_trace(go.Scatter(x=mine["week_since_install"].astype(int), y=mine["dormant_shield_share"].astype(float),
+                                     mode="lines+markers", name="dormant people's share of shields" + suffix,
+                                     meta={"arm": str(arm)}, line=dict(color=colour(1), dash=dashes[j % len(dashes)]),
+                                     hovertemplate="week %{x}: %{y:.1%} of shields met by dormant people<extra></extra>"),
+                          row=1, col=1)
+        if minutes is not None:
+            for i, (status, name) in enumerate(hp.LEARNING_STATUSES.items()):
+                mine = minutes[(minutes["arm"] == arm) & (minutes["status"] == status)]
+                if mine.empty:
+                    continue
+                fig.add_trace(go.Scatter(
+                    x=mine["week_since_install"].astype(int), y=mine[hp.LEARNING_MINUTES].astype(float),
+                    mode="lines+markers", name=f"target-app minutes, {name}{suffix}", meta={"arm": str(arm)},
+                    line=dict(color=colour(2 + i), dash=dashes[j % len(dashes)]),
+                    customdata=mine["person_days"].astype(float),
+                    hovertemplate="week %{x}: %{y:.1f} min a day (%{customdata:,.0f} person-days)<extra>" + name
+                                  + suffix + "</extra>"), row=1, col=len(panels))
     fig.update_xaxes(title="week since install", dtick=1)
-    fig.update_yaxes(title="ratio or share", rangemode="tozero")
-    return _layout(fig, "Learning: urges for the target apps against the untreated rate, and who meets the shields", height=400)
+    if learned:
+        fig.update_yaxes(title="ratio or share", rangemode="tozero", row=1, col=1)
+    if minutes is not None:
+        fig.update_yaxes(title="minutes a day in the target apps", rangemode="tozero", row=1, col=len(panels))
+    title = "Learning week by week since install" if len(panels) > 1 else f"Learning: {panels[0]}"
+    return _layout(fig, title + (" (line style: arm)" if len(arms) > 1 else ""), height=430)
+
+
+# --- Products compared on the same people (issue 28) ------------------------------------------------------------
+
+
+def _value_text(v: tuple, unit: str) -> str:
+    """'30.6 (95 % CI 29.0 – 32.2) minutes' for hovers; — for an empty value."""
+    if np.isnan(v[0]):
+        return "—"
+    interval = "" if np.isnan(v[1]) else f" (95 % CI {_plain(v[1])} – {_plain(v[2])})"
+    return f"{_plain(v[0])}{interval} {hp.spec.unit_labels().get(unit, unit)}"
+
+
+def _error(values: list[tuple], axis: str) -> dict:
+    errors = hp._errors(values)
+    return {f"error_{axis}": dict(type="data", symmetric=False, array=errors[1].tolist(),
+                                  arrayminus=errors[0].tolist(), thickness=2, width=5)}
+
+
+def _padded(values: list, right: float = 0.1, left: float = 0.08) -> list[float] | None:
+    """An axis range holding every finite value, with room beyond its ends (fractions of the span)."""
+    finite = [float(v) for v in values if v is not None and np.isfinite(v)]
+    if not finite:
+        return None
+    low, high = min(finite), max(finite)
+    span = (high - low) or abs(high) or 1.0
+    return [low - left * span, high + right * span]
+
+
+def product_comparison(t: dict) -> go.Figure | None:
+    """product-comparison.csv (persona all): a panel per KPI with each arm's mean and 95 % interval (neutral KPIs,
+    then the shared ones; an arm a colour, the same in every panel), then the effect against each cost — the
+    target-app minutes a product removes a day against no app (paired 95 % interval) against its battery cost and its
+    money — and each product's claim beside its true effect on the same people. Traces of one arm carry its name;
+    those of a difference from the arm without an app carry both (the arm selector shows them with either)."""
+    df = hp.product_rows(t)
+    if df is None:
+        return None
+    arms = hp.comparison_arms(df)
+    index = {arm: i for i, arm in enumerate(arms)}
+    none = hp.none_arm(df)
+    kinds = [k for k in hp.PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
+    by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
+    width = max([len(v) for v in by_kind.values()] + [5])
+    claims = df[df["kind"] == "claim"]
+    costs, effect = hp.PRODUCTS_CHART["costs"], hp.PRODUCTS_CHART["effect"]
+    bottom = hp._bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
+    specs, titles = [], []
+    for kind in kinds:
+        row = []
+        for kpi in by_kind[kind]:
+            unit = str(df[(df["kind"] == kind) & (df["kpi"] == kpi)]["unit"].iloc[0])
+            row += [{"colspan": 2}, None]
+            titles.append(hp.kpi_label(kpi, unit))
+        row += [None] * (width * 2 - len(row))
+        specs.append(row)
+    row = []
+    for k, (a, b) in enumerate(bottom):
+        row += [{"colspan": b - a}] + [None] * (b - a - 1)
+        titles.append(f"Effect against {costs[k]['label'].split(':')[0]}" if k < len(costs)
+                      else "Claimed against true effect")
+    specs.append(row)
+    fig = make_subplots(rows=len(kinds) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
+                        row_heights=[1] * len(kinds) + [1.5], vertical_spacing=0.1, horizontal_spacing=0.045)
+    fig.update_annotations(font_size=11)
+    shown_in_legend = set()
+
+    def legend(arm: str) -> bool:
+        first = arm not in shown_in_legend
+        shown_in_legend.add(arm)
+        return first
+    for r, kind in enumerate(kinds):
+        for c, kpi in enumerate(by_kind[kind]):
+            sub = df[(df["kind"] == kind)]
+            unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
+            for arm in [a for a in arms if ((sub["arm"].astype(str) == a) & (sub["kpi"] == kpi)).any()]:
+                v = hp.figure_of(sub, arm, kpi)
+                d = hp.figure_of(sub, arm, kpi, "vs_none_diff")
+                vs = "" if np.isnan(d[0]) else f"<br>against {none}: {_value_text(d, unit)} (paired)"
+                fig.add_trace(go.Scatter(
+                    x=[arm], y=[v[0]], mode="markers", name=arm, legendgroup=arm, showlegend=legend(arm),
+                    marker=dict(color=colour(index[arm]), size=10), meta={"arm": arm}, **_error([v], "y"),
+                    hovertemplate=f"{arm}: {_value_text(v, unit)}{vs}<extra>{kpi}</extra>"),
+                    row=r + 1, col=2 * c + 1)
+            n = ((sub["kpi"] == kpi)).sum()
+            if sub[sub["kpi"] == kpi]["mean"].isna().all():   # e.g. day-30 retention in a 30-day run
+                fig.add_annotation(text="not measured in this run", xref="x domain", yref="y domain", x=0.5, y=0.5,
+                                   showarrow=False, font=dict(color=GREY, size=11), row=r + 1, col=2 * c + 1)
+                fig.update_yaxes(showticklabels=False, row=r + 1, col=2 * c + 1)
+            fig.update_xaxes(range=[-0.6, n - 0.4], tickfont=dict(size=10), row=r + 1, col=2 * c + 1)
+            if unit == "fraction":
+                fig.update_yaxes(tickformat=".0%", row=r + 1, col=2 * c + 1)
+            elif unit == "usd":
+                fig.update_yaxes(tickprefix="$", row=r + 1, col=2 * c + 1)
+        fig.update_yaxes(title=dict(text=hp.PRODUCT_KINDS[kind], font=dict(size=11)), row=r + 1, col=1)
+    points = hp.effect_and_costs(df)
+    last = len(kinds) + 1
+    for k, cost in enumerate(costs):
+        col = bottom[k][0] + 1
+        for p in points:
+            x, y = p["costs"][k], p["effect"]
+            if np.isnan(x[0]):
+                continue
+            arm = p["arm"]
+            fig.add_trace(go.Scatter(
+                x=[x[0]], y=[y[0]], mode="markers+text", text=[arm], name=arm,
+                textposition=["top right", "bottom right", "top left", "bottom left"][index[arm] % 4],   # apart
+                legendgroup=arm, showlegend=legend(arm), marker=dict(color=colour(index[arm]), size=13),
+                textfont=dict(color=colour(index[arm])), meta={"arms": [arm] + ([none] if none else [])},
+                **_error([x], "x"), **_error([y], "y"),
+                hovertemplate=f"{arm}<br>{effect['label']}: {_value_text(y, 'minutes')}<br>{cost['label']}: "
+                              f"{_plain(x[0])} (95 % CI {_plain(x[1])} – {_plain(x[2])})<extra></extra>"),
+                row=last, col=col)
+        fig.add_hline(y=0, line=dict(color=GREY, width=1), row=last, col=col)
+        fig.add_vline(x=0, line=dict(color=GREY, width=1), row=last, col=col)
+        xs = [v for p in points for v in p["costs"][k]] + [0.0]
+        ys = [v for p in points for v in p["effect"]] + [0.0]
+        fig.update_xaxes(range=_padded(xs, right=0.3), row=last, col=col)   # room for the arms' names
+        fig.update_yaxes(range=_padded(ys, right=0.12), row=last, col=col)
+        fig.update_xaxes(title=dict(text=cost.get("short", cost["label"]), font=dict(size=11)), zeroline=False,
+                         row=last, col=col)
+        fig.update_yaxes(title=dict(text=effect.get("short", effect["label"]), font=dict(size=11)), zeroline=False,
+                         row=last, col=col)
+    if len(claims):
+        col = bottom[-1][0] + 1
+        labels = []
+        for _, r in claims.iterrows():
+            arm, unit = str(r["arm"]), str(r["unit"])
+            several = (claims["arm"].astype(str) == arm).sum() > 1   # an arm with several claims: name each
+            label = f"{arm}<br>{r['kpi'].replace('_', ' ')}" if several else arm
+            labels.append(label)
+            claimed = (r["mean"], r["ci_low"], r["ci_high"])
+            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            arms_of_claim = [arm] + ([none] if none else [])
+            named = "true" if not np.isnan(true[0]) else "claimed"   # the pair's name above one of its points
+            for value, name, symbol, which in [(claimed, "claimed (the app's own figure)", "circle-open", "claimed"),
+                                               (true, "true effect (same people, against no app)", "diamond", "true")]:
+                if np.isnan(value[0]):
+                    continue
+                fig.add_trace(go.Scatter(
+                    x=[value[0]], y=[label], mode="markers+text" if which == named else "markers", name=name,
+                    text=[label.replace("<br>", ": ")] if which == named else None, textposition="top center",
+                    textfont=dict(color=colour(index[arm])), legendgroup=name,
+                    showlegend=legend(name), meta={"arms": arms_of_claim},
+                    marker=dict(color=colour(index[arm]), size=13, symbol=symbol, line=dict(width=2.5)),
+                    **_error([value], "x"),
+                    hovertemplate=f"{arm}, {name}: {_value_text(value, unit)}<br>{r['claim']}<extra></extra>"),
+                    row=last, col=col)
+        units = list(dict.fromkeys(claims["unit"].astype(str)))
+        fig.update_xaxes(title=dict(text=" / ".join(hp.spec.unit_labels().get(u, u) for u in units),
+                                    font=dict(size=11)), row=last, col=col)
+        # The claims' names stand above their points (tick labels would run into the panel on the left).
+        fig.update_yaxes(categoryorder="array", categoryarray=labels, range=[len(labels) - 0.5, -0.9],
+                         showticklabels=False, row=last, col=col)
+    reps = df["replications"].max()
+    n = f"{int(reps)} replications" if not np.isnan(reps) else "the replications"
+    return _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
+                        + (f", differences paired against {none}" if none else ""),
+                   height=300 * len(kinds) + 470, margin=dict(l=80, r=30, t=110, b=60),
+                   legend=dict(orientation="h", yanchor="bottom", y=1.035, x=1, xanchor="right"))
 
 
 # Every chart of the specification, in its order: (chart id, the function of its name). A chart the specification

@@ -21,6 +21,7 @@ import matplotlib
 if os.environ.get("MPLBACKEND") is None and not os.environ.get("DISPLAY"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -51,25 +52,59 @@ def default_run_dir(name: str = "scroll-off-baseline") -> Path:
 
 def run_product(run_dir) -> str | None:
     """The product a run directory simulated: the `product` column of its kpis.csv (every report carries it),
-    else manifest.json's `product` or its resolved scenario's `product:` line; None when the run mixes products or
-    none is found."""
+    else manifest.json's `product` or its resolved scenario's `product:` line; None when the run mixes products (its
+    arms are different products: `run_products`) or none is found."""
+    products = run_products(run_dir)
+    return products[0] if len(products) == 1 else None
+
+
+def run_products(run_dir) -> list[str]:
+    """Every product a run directory simulated, in arm order: the `product` column of its kpis.csv (a run whose arms
+    are different products has one per arm), else manifest.json's `product` or its resolved scenario's `product:`
+    line; [] when none is found."""
     import json
     import re
     run_dir = Path(run_dir)
     kpis = run_dir / REPORTS["kpis"]
     if kpis.is_file():
-        values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
+        try:
+            values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
+        except ValueError:   # no product column: not a run's kpis.csv (load_run says what is missing)
+            values = []
         if len(values):
-            return str(values[0]) if len(values) == 1 else None
+            return [str(v) for v in values]
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         m = json.loads(manifest.read_text())
         if m.get("product"):
-            return str(m["product"])
+            return [str(m["product"])]
         found = re.search(r"^product:\s*\"?([\w-]+)", m.get("resolved_scenario", ""), re.MULTILINE)
         if found:
-            return found.group(1)
-    return None
+            return [found.group(1)]
+    return []
+
+
+def run_shape(run_dir) -> tuple[list[str], int, bool]:
+    """(products in arm order, number of arms, whether it has an acquisition curve) of a run directory: what decides
+    which files it writes (`report_spec.run_writes`). Read from its kpis.csv and manifest.json's resolved scenario."""
+    import json
+    run_dir = Path(run_dir)
+    arms = 1
+    kpis = run_dir / REPORTS["kpis"]
+    if kpis.is_file():
+        try:
+            arms = max(pd.read_csv(kpis, usecols=["arm"], dtype=str)["arm"].nunique(), 1)
+        except ValueError:
+            pass
+    acquisition = False
+    manifest = run_dir / "manifest.json"
+    if manifest.is_file():
+        try:
+            scenario = json.loads(manifest.read_text(encoding="utf-8")).get("resolved_scenario", "")
+        except (OSError, ValueError):
+            scenario = ""
+        acquisition = any(line.strip().startswith("acquisition:") for line in scenario.splitlines())
+    return run_products(run_dir), arms, acquisition
 
 
 def product(t: dict) -> str | None:
@@ -82,26 +117,45 @@ def product(t: dict) -> str | None:
     return None
 
 
+class ReportError(ValueError):
+    """A report file the run holds but that is not as the report specification describes it (the message says
+    which file and how)."""
+
+
+# Files read strictly: every column the specification lists must be there and its numbers must be numbers (a run's
+# comparison of products is read cell by cell; a file cut short or edited by hand is refused, not half drawn).
+STRICT = [f["key"] for f in spec.files() if f["written"] == "products"]
+
+
 def load_run(run_dir) -> dict:
     """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing).
 
     Refuses a folder without the files every run writes, and a run without the files the specification says its
-    product writes (token-revenue-share.csv for a Scroll Off run, unlocks.csv for an Earned Access run)."""
+    products write (token-revenue-share.csv for a Scroll Off run or arm, unlocks.csv for an Earned Access one; a run
+    of `none`, no app, writes only the product-neutral files). A file read strictly (`STRICT`) that lacks a column
+    or holds text where numbers belong raises `ReportError`."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
     missing = [REPORTS[k] for k in REQUIRED if not (run_dir / REPORTS[k]).is_file()]
     if missing:
         raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
-    name = run_product(run_dir)
-    missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
+    for name in run_products(run_dir) or [None]:
+        missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
+        if missing:
+            raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
     tables = {}
     for key, name in REPORTS.items():
         path = run_dir / name
         if path.is_file():
-            tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+            try:
+                tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
+            except (ValueError, pd.errors.ParserError) as e:   # EmptyDataError and ParserError are ValueErrors
+                if key in STRICT:
+                    raise ReportError(f"{path}: not a readable CSV ({e})") from e
+                raise
+            if key in STRICT:
+                check_columns(key, tables[key], path)
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         import json
@@ -111,6 +165,29 @@ def load_run(run_dir) -> dict:
             pass   # the figures do without it (report_page.py says why it cannot read it)
     tables["dir"] = run_dir
     return tables
+
+
+def check_columns(key: str, df: pd.DataFrame, path) -> None:
+    """Raises `ReportError` unless `df` (the file `key`, read from `path`) has every column the specification lists
+    for it — the key columns, then its own — and every column of numbers (a unit that is a number's, or the unit of
+    another column) holds numbers or nothing."""
+    entry = spec.by_key()[key]
+    missing = [c for c in spec.header(entry) if c not in df.columns]
+    if missing:
+        raise ReportError(f"{path}: not the {entry['file']} docs/report-spec.json describes: missing column"
+                          f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    words = {"text", "boolean", "month"}
+    for c in entry["columns"]:
+        unit = c.get("unit")
+        if isinstance(unit, str) and unit in words:
+            continue
+        values = df[c["name"]]
+        numbers = pd.to_numeric(values, errors="coerce")
+        bad = values[numbers.isna() & values.notna() & (values.astype(str).str.strip() != "")]
+        if len(bad):
+            row = bad.index[0] + 2   # the file's line: the header is line 1
+            raise ReportError(f"{path}: column {c['name']} holds {bad.iloc[0]!r} on line {row}, not a number "
+                              f"({len(bad)} such cell{'s' if len(bad) > 1 else ''})")
 
 
 def _figure(*args, **kwargs):
@@ -175,6 +252,8 @@ def funnel(t: dict):
     against the step conversion. A stage with an upper bound gets a dotted mark too and a shaded band between the
     two; a missed target is marked ✗ on the bottom axis.
     """
+    if "funnel" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = file_targets(_pooled(t["funnel"]), "funnel")
     arms = list(dict.fromkeys(df["arm"]))
     stages = df.drop_duplicates("stage_order").sort_values("stage_order")
@@ -185,7 +264,8 @@ def funnel(t: dict):
     mark = dict(color="black", lw=1.2)
     for i, arm in enumerate(arms):
         rows = df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True)
-        left = x + i * width - 0.4
+        position = {o: k for k, o in enumerate(stages["stage_order"])}   # arms of products with fewer stages
+        left = np.array([position[o] for o in rows["stage_order"]], dtype=float) + i * width - 0.4
         color = f"C{i}"
         bars = top.bar(left + width / 2, rows["rate_from_start"], width, label=arm, color=color)
         for b, r in zip(bars, rows["rate_from_previous"]):
@@ -223,7 +303,11 @@ def funnel(t: dict):
     top.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=8, loc="upper right")
     bottom.set_ylabel("conversion from the\nprevious stage")
     bottom.set_ylim(0, 1.12)
-    bottom.set_xticks(x, [_stage_label(s, n) for s, n in zip(stages["stage"], stages["stage_name"])], fontsize=7)
+    # A stage's label; where the arms are different products (issue 28) with their own stages, each product's stage
+    # at that position, one under the other.
+    labels = ["\n".join(dict.fromkeys(_stage_label(s, n) for s, n in zip(g["stage"], g["stage_name"])))
+              for _, g in df.sort_values("stage_order", kind="stable").groupby("stage_order", sort=True)]
+    bottom.set_xticks(x, labels, fontsize=7 if max(label.count("\n") for label in labels) < 4 else 6)
     fig.tight_layout()
     return fig
 
@@ -274,6 +358,8 @@ def retention(t: dict, activity: str = "product_in_use"):
     Panels use the `activity` reading — `product_in_use` (the charter KPIs', the default) or `app_opened`; the first
     panel adds the other reading dashed. Reports written before the `activity` column have one reading (app opened)
     and are drawn as such."""
+    if "retention" not in t:   # a run without the file (a run of no app writes none)
+        return None
     if activity not in RETENTION_READINGS:
         raise ValueError(f"activity must be one of {', '.join(RETENTION_READINGS)}")
     df = t["retention"]
@@ -364,6 +450,8 @@ BATTERY_METRICS = spec.value_labels("battery", "metric")
 def battery(t: dict):
     """Battery drain distribution by device (mean, p50–p99, max), one panel per metric, against the budgets
     battery-budget.csv carries (first arm)."""
+    if "battery" not in t:   # a run without the file (a run of no app writes none)
+        return None
     df = file_targets(_pooled(t["battery"]), "battery")
     df = df[df["arm"] == df["arm"].iloc[0]]
     metrics = [m for m in BATTERY_METRICS if (df["metric"] == m).any()]
@@ -395,6 +483,8 @@ def battery(t: dict):
 
 def energy(t: dict):
     """Where the app's energy goes: each effect's share of it (first arm, replication 1)."""
+    if "energy" not in t:   # a run without the file (a run of no app writes none)
+        return None
     e = t["energy"]
     e = e[(e["replication"] == "1") & (e["arm"] == e["arm"].iloc[0])].sort_values("share")
     if e.empty:
@@ -789,10 +879,27 @@ def calibration_trace(trace: pd.DataFrame):
     return fig
 
 
+# learning.csv's statuses of people ({status: label}) beside `all` (everyone): active, dormant, untreated (issue 28).
+LEARNING_STATUSES = {k: v for k, v in spec.value_labels("learning", "status").items() if k != "all"}
+# learning.csv's minutes a day in the target apps (issue 28): its one column in minutes.
+LEARNING_MINUTES = spec.columns_with_unit("learning", "minutes")[0]
+
+
+def learning_minutes(df: pd.DataFrame) -> pd.DataFrame | None:
+    """learning.csv's rows (pooled) with the minutes a day in the target apps, by status other than `all`; None when
+    the file lacks the column (runs written before issue 28) or has no such number."""
+    if LEARNING_MINUTES not in df.columns:
+        return None
+    rows = df[df["status"].isin(list(LEARNING_STATUSES)) & df[LEARNING_MINUTES].notna()]
+    return rows if len(rows) else None
+
+
 def learning(t: dict):
     """learning.csv, week by week since install (week 1 on), per arm: the urges for the target apps of people still
-    using the product against the urges the same people would have had untreated (1 = no change), and the dormant
-    people's share of the shields (everyone). None without such rows (runs written before the file)."""
+    using the product against the urges the same people would have had untreated (1 = no change), the dormant
+    people's share of the shields (everyone) and, where the file has it (issue 28), the minutes a day in the target
+    apps by status (active, dormant, untreated: after the tenure ended, or no app). None without such rows (runs
+    written before the file)."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = _pooled(t["learning"])
@@ -800,28 +907,319 @@ def learning(t: dict):
     if df.empty:
         return None
     arms = list(dict.fromkeys(df["arm"]))
-    fig = _figure(figsize=(11, 4))
-    u_ax, d_ax = fig.subplots(1, 2)
-    for j, arm in enumerate(arms):
-        name = f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["active"]
-        active = df[(df["arm"] == arm) & (df["status"] == "active")]
-        u_ax.plot(active["week_since_install"].astype(int), active["urges_vs_untreated"].astype(float), marker="o",
-                  color=f"C{j % 10}", label=name)
-        every = df[(df["arm"] == arm) & (df["status"] == "all")]
-        d_ax.plot(every["week_since_install"].astype(int), every["dormant_shield_share"].astype(float), marker="o",
-                  color=f"C{j % 10}", label=f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["all"])
-    u_ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="untreated (no change)")
-    u_ax.set_ylabel("urges ÷ untreated urges")
-    u_ax.set_title("Urges for the target apps against the untreated rate", fontsize=9)
-    d_ax.set_ylabel("dormant people's share of shields")
-    d_ax.set_ylim(bottom=0)
-    d_ax.set_title("Who meets the shields", fontsize=9)
-    for ax in (u_ax, d_ax):
+    minutes = learning_minutes(df)
+    learned = (df[df["status"] == "active"]["urges_vs_untreated"].notna().any()
+               or df[df["status"] == "all"]["dormant_shield_share"].notna().any())
+    panels = (2 if learned else 0) + (1 if minutes is not None else 0)
+    if not panels:
+        return None
+    fig = _figure(figsize=(5.5 * panels, 4))
+    axes = list(np.atleast_1d(fig.subplots(1, panels)))
+    if learned:
+        u_ax, d_ax = axes[0], axes[1]
+        for j, arm in enumerate(arms):
+            name = f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["active"]
+            active = df[(df["arm"] == arm) & (df["status"] == "active")]
+            u_ax.plot(active["week_since_install"].astype(int), active["urges_vs_untreated"].astype(float), marker="o",
+                      color=f"C{j % 10}", label=name)
+            every = df[(df["arm"] == arm) & (df["status"] == "all")]
+            d_ax.plot(every["week_since_install"].astype(int), every["dormant_shield_share"].astype(float), marker="o",
+                      color=f"C{j % 10}", label=f"arm {arm}" if len(arms) > 1 else spec.value_labels("learning", "status")["all"])
+        u_ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="untreated (no change)")
+        u_ax.set_ylabel("urges ÷ untreated urges")
+        u_ax.set_title("Urges for the target apps against the untreated rate", fontsize=9)
+        d_ax.set_ylabel("dormant people's share of shields")
+        d_ax.set_ylim(bottom=0)
+        d_ax.set_title("Who meets the shields", fontsize=9)
+    if minutes is not None:
+        m_ax = axes[-1]
+        for j, arm in enumerate(arms):
+            for i, (status, name) in enumerate(LEARNING_STATUSES.items()):
+                rows = minutes[(minutes["arm"] == arm) & (minutes["status"] == status)]
+                if len(rows):
+                    m_ax.plot(rows["week_since_install"].astype(int), rows[LEARNING_MINUTES].astype(float),
+                              marker="o", color=f"C{j % 10}", ls=ARM_STYLES[i % len(ARM_STYLES)],
+                              label=f"{arm}: {name}" if len(arms) > 1 else name)
+        m_ax.set_ylabel("minutes a day in the target apps")
+        m_ax.set_ylim(bottom=0)
+        m_ax.set_title("Target-app minutes by status" + (" (colour: arm; line: status)" if len(arms) > 1 else ""),
+                       fontsize=9)
+    for ax in axes:
         ax.set_xlabel("week since install")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.legend(fontsize=7)
     fig.suptitle("Learning (learning.csv), pooled over replications", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# --- Products compared on the same people (product-comparison.csv, issue 28) -------------------------------------
+
+# product-comparison.csv's kinds of KPI ({kind: label}: neutral, shared, claim), as the specification describes them.
+PRODUCT_KINDS = spec.value_labels("products", "kind")
+# Each figure of the file and the columns of its 95 % interval.
+INTERVALS = {"mean": ("ci_low", "ci_high"), "vs_none_diff": ("vs_none_ci_low", "vs_none_ci_high"),
+             "vs_first_diff": ("vs_first_ci_low", "vs_first_ci_high"),
+             "true_effect": ("true_effect_ci_low", "true_effect_ci_high")}
+# The effect-versus-cost view: which KPI is the effect and which the costs, with their labels (the specification's
+# chart of the file: `effect`, `costs`).
+PRODUCTS_CHART = next(c for c in spec.charts() if c["key"] == "products")
+
+
+def product_rows(t: dict, persona: str | None = "all") -> pd.DataFrame | None:
+    """product-comparison.csv's pooled rows (replication `all`, or empty) of `persona` (None: every persona), the
+    numbers as floats; None without the file or such rows."""
+    if "products" not in t:
+        return None
+    df = t["products"]
+    replication = df["replication"]
+    df = df[replication.isna() | replication.astype(str).str.strip().isin(["all", ""])].copy()
+    if persona is not None:
+        df = df[df["persona"].astype(str) == persona]
+    if df.empty:
+        return None
+    for column in ["mean", "replications", *[c for pair in INTERVALS.values() for c in pair],
+                   *INTERVALS]:
+        df[column] = pd.to_numeric(df[column], errors="coerce")
+    return df
+
+
+def comparison_arms(df: pd.DataFrame) -> list[str]:
+    """The arms of product-comparison.csv's rows, in the file's (the scenario's) order."""
+    return [str(a) for a in dict.fromkeys(df["arm"])]
+
+
+def none_arm(df: pd.DataFrame) -> str | None:
+    """The arm without an app the file compares against (its `none_arm`), None without one."""
+    values = df["none_arm"].dropna().astype(str)
+    values = values[values.str.strip() != ""]
+    return values.iloc[0] if len(values) else None
+
+
+def figure_of(df: pd.DataFrame, arm: str, kpi: str, measure: str = "mean", sign: float = 1.0):
+    """(value, low, high) of one arm's KPI: `measure` (mean, vs_none_diff, vs_first_diff, true_effect) and its 95 %
+    interval, times `sign` (the interval's ends swapped for −1); NaN where the file has none."""
+    row = df[(df["arm"].astype(str) == arm) & (df["kpi"] == kpi)]
+    if row.empty:
+        return np.nan, np.nan, np.nan
+    low, high = INTERVALS[measure]
+    v, lo, hi = (float(row[c].iloc[0]) * sign for c in (measure, low, high))
+    return (v, lo, hi) if sign >= 0 else (v, hi, lo)
+
+
+def effect_and_costs(df: pd.DataFrame) -> list[dict]:
+    """Per arm with an app: the effect (the specification's `effect`: target-app minutes removed a day against no
+    app) and each cost (`costs`: battery against no app, money), each (value, low, high); arms without an effect
+    left out."""
+    effect, costs = PRODUCTS_CHART["effect"], PRODUCTS_CHART["costs"]
+    none = none_arm(df)
+    points = []
+    for arm in comparison_arms(df):
+        if arm == none:
+            continue
+        e = figure_of(df, arm, effect["kpi"], effect["measure"], effect.get("sign", 1))
+        if np.isnan(e[0]):
+            continue
+        points.append({"arm": arm, "effect": e,
+                       "costs": [figure_of(df, arm, c["kpi"], c["measure"], c.get("sign", 1)) for c in costs]})
+    return points
+
+
+def _errors(values: list[tuple]) -> np.ndarray:
+    """Error bar lengths (2 × n) from (value, low, high) triples; 0 where an end is missing."""
+    v = np.array([x[0] for x in values], dtype=float)
+    lo = np.array([x[1] for x in values], dtype=float)
+    hi = np.array([x[2] for x in values], dtype=float)
+    return np.nan_to_num(np.vstack([(v - lo).clip(min=0), (hi - v).clip(min=0)]))
+
+
+def kpi_label(kpi: str, unit: str) -> str:
+    """'pickups_per_day', 'count_per_day' → 'pickups per day (per day)'."""
+    return f"{kpi.replace('_', ' ')} ({spec.unit_labels().get(unit, unit)})"
+
+
+def product_comparison(t: dict):
+    """product-comparison.csv (persona all): each KPI a panel with each arm's mean and 95 % interval (neutral
+    KPIs, then the shared ones, an arm a colour); then effect against cost — the target-app minutes each product
+    removes a day against no app (paired 95 % interval) against its battery cost and against its money — and each
+    product's claim beside its true effect on the same people. None without the file."""
+    df = product_rows(t)
+    if df is None:
+        return None
+    arms = comparison_arms(df)
+    colours = {arm: f"C{i % 10}" for i, arm in enumerate(arms)}
+    kinds = [k for k in PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
+    by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
+    width = max([len(v) for v in by_kind.values()] + [5])
+    claims = df[df["kind"] == "claim"]
+    points = effect_and_costs(df)
+    fig = _figure(figsize=(3.4 * width, 3.3 * len(kinds) + 4.6))
+    grid = fig.add_gridspec(len(kinds) + 1, width * 2, height_ratios=[1] * len(kinds) + [1.35])
+    for r, kind in enumerate(kinds):
+        for c, kpi in enumerate(by_kind[kind]):
+            ax = fig.add_subplot(grid[r, 2 * c:2 * c + 2])
+            rows = df[(df["kind"] == kind) & (df["kpi"] == kpi)]
+            unit = str(rows["unit"].iloc[0])
+            shown = [a for a in arms if a in set(rows["arm"].astype(str))]
+            values = [figure_of(df[df["kind"] == kind], a, kpi) for a in shown]
+            for i, (a, v) in enumerate(zip(shown, values)):
+                if np.isnan(v[0]):
+                    ax.text(i, 0, "—", ha="center", va="bottom", color="grey")
+                    continue
+                ax.errorbar([i], [v[0]], yerr=_errors([v]), fmt="o", color=colours[a], capsize=4, ms=7, lw=2)
+            if all(np.isnan(v[0]) for v in values):
+                ax.text(0.5, 0.5, "not measured in this run", transform=ax.transAxes, ha="center", color="grey",
+                        fontsize=8)
+            ax.set_xticks(range(len(shown)), shown, fontsize=7, rotation=15)
+            ax.set_xlim(-0.6, len(shown) - 0.4)
+            if unit == "fraction":
+                ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+            ax.tick_params(axis="y", labelsize=7)
+            ax.set_title(kpi_label(kpi, unit), fontsize=8)
+            if c == 0:
+                ax.set_ylabel(PRODUCT_KINDS[kind], fontsize=8)
+    # Effect against cost: one panel per cost, then the claims.
+    costs = PRODUCTS_CHART["costs"]
+    effect = PRODUCTS_CHART["effect"]
+    spans = _bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
+    for k, cost in enumerate(costs):
+        ax = fig.add_subplot(grid[len(kinds), spans[k][0]:spans[k][1]])
+        for p in points:
+            x, y = p["costs"][k], p["effect"]
+            if np.isnan(x[0]):
+                continue
+            ax.errorbar([x[0]], [y[0]], xerr=_errors([x]), yerr=_errors([y]), fmt="o", color=colours[p["arm"]],
+                        capsize=4, ms=9, lw=2, label=p["arm"])
+            k_arm = arms.index(p["arm"]) % 4   # arms at the same point: their names apart
+            ax.annotate(p["arm"], (x[0], y[0]), textcoords="offset points", xytext=[(8, 6), (8, -12), (-8, 6),
+                                                                                  (-8, -12)][k_arm],
+                        ha="left" if k_arm < 2 else "right", fontsize=8, color=colours[p["arm"]])
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(cost["label"], fontsize=8)
+        ax.set_ylabel(effect.get("short", effect["label"]), fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.set_title(f"Effect against {cost['label'].split(':')[0]} (95 % intervals)", fontsize=8)
+    if len(claims):
+        ax = fig.add_subplot(grid[len(kinds), spans[-1][0]:spans[-1][1]])
+        labels = []
+        for i, (_, r) in enumerate(claims.iterrows()):
+            arm = str(r["arm"])
+            claimed = (r["mean"], r["ci_low"], r["ci_high"])
+            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            ax.errorbar([claimed[0]], [i - 0.15], xerr=_errors([claimed]), fmt="o", mfc="white", color=colours[arm],
+                        capsize=4, ms=8, lw=2, label="claimed (the app's own figure)" if i == 0 else None)
+            if not np.isnan(true[0]):
+                ax.errorbar([true[0]], [i + 0.15], xerr=_errors([true]), fmt="D", color=colours[arm], capsize=4,
+                            ms=7, lw=2, label="true effect (same people, against no app)" if i == 0 else None)
+            labels.append(f"{arm}\n{r['kpi'].replace('_', ' ')}")
+        ax.set_yticks(range(len(claims)), labels, fontsize=7)
+        ax.set_ylim(len(claims) - 0.5, -0.5 - 0.6)   # room for the legend above the first claim
+        units = list(dict.fromkeys(claims["unit"].astype(str)))
+        import textwrap
+        statements = "\n".join(textwrap.wrap("; ".join(f"{r['arm']}: {r['claim']}" for _, r in claims.iterrows()
+                                                    if isinstance(r["claim"], str)), 70))
+        ax.set_xlabel(" / ".join(spec.unit_labels().get(u, u) for u in units) + ("\n" + statements if statements
+                                                                                else ""), fontsize=7)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.legend(fontsize=7, loc="upper center", ncol=1, frameon=False)
+        ax.set_title("What each product claims, and its true effect", fontsize=8)
+    none = none_arm(df)
+    reps = df["replications"].max()
+    fig.suptitle(f"Products compared on the same people (product-comparison.csv): means with 95 % intervals over "
+                 f"{int(reps) if not np.isnan(reps) else '?'} replications"
+                 + (f"; differences paired against {none}" if none else ""), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def product_personas(rows: pd.DataFrame, kind: str = "neutral", measure: str = "vs_none_diff"):
+    """product-comparison.csv by persona (`product_rows(t, persona=None)`): a panel per KPI of `kind`, a row per
+    persona (all first), `measure` with its 95 % interval — by default each product's paired difference from the arm
+    without an app; `mean` draws every arm's mean —, an arm a colour (the same as in `product_comparison`). None
+    without such numbers."""
+    if rows is None or rows.empty:
+        return None
+    none = none_arm(rows)
+    arms = comparison_arms(rows)
+    colours = {arm: f"C{i % 10}" for i, arm in enumerate(arms)}
+    products = [a for a in arms if a != none or measure == "mean"]
+    sub = rows[(rows["kind"] == kind) & rows["arm"].astype(str).isin(products)]
+    products = [a for a in products if a in set(sub["arm"].astype(str))]
+    if sub.empty or sub[measure].isna().all():
+        return None
+    personas = list(dict.fromkeys(rows["persona"].astype(str)))
+    kpis = list(dict.fromkeys(sub["kpi"]))
+    fig = _figure(figsize=(3.3 * len(kpis), 0.5 * len(personas) * max(len(products), 1) + 1.8))
+    axes = np.atleast_1d(fig.subplots(1, len(kpis), sharey=True))
+    step = 0.7 / max(len(products), 1)
+    for ax, kpi in zip(axes, kpis):
+        unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
+        for j, arm in enumerate(products):
+            values = [figure_of(sub[sub["persona"].astype(str) == p], arm, kpi, measure) for p in personas]
+            y = np.arange(len(personas)) - 0.35 + step * (j + 0.5)
+            ax.errorbar([v[0] for v in values], y, xerr=_errors(values), fmt="o", color=colours[arm], capsize=3,
+                        ms=5, label=arm)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_title(kpi_label(kpi, unit), fontsize=8)
+        ax.tick_params(labelsize=7)
+        if unit == "fraction":
+            ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+    axes[0].set_yticks(range(len(personas)), personas, fontsize=8)
+    axes[0].invert_yaxis()
+    axes[0].legend(fontsize=7, loc="best")
+    what = (f"each product − {none} on the same people (paired" if measure == "vs_none_diff" and none else
+            f"{measure.replace('_', ' ')} per arm (")
+    fig.suptitle(f"By persona: {what}, 95 % intervals; {PRODUCT_KINDS.get(kind, kind)})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def status_minutes(learning_rows: pd.DataFrame):
+    """learning.csv's pooled rows (`_pooled(t["learning"])`), a panel per arm: the minutes a day in the target apps
+    week by week, by status — people still using the product, dormant people, people without the app (after their
+    tenure ended, or no app at all) — and everyone (grey, dashed); the person-days behind each week as bars. None
+    when the file lacks the minutes (runs written before issue 28)."""
+    if learning_rows is None or learning_rows.empty or learning_minutes(learning_rows) is None:
+        return None
+    arms = list(dict.fromkeys(learning_rows["arm"]))
+    fig = _figure(figsize=(4.6 * len(arms), 4))
+    axes = np.atleast_1d(fig.subplots(1, len(arms), sharey=True))
+    labels = spec.value_labels("learning", "status")
+    for ax, arm in zip(axes, arms):
+        rows = learning_rows[learning_rows["arm"] == arm]
+        days = ax.twinx()
+        for i, status in enumerate(LEARNING_STATUSES):
+            mine = rows[rows["status"] == status]
+            if mine.empty:
+                continue
+            weeks = mine["week_since_install"].astype(int)
+            ax.plot(weeks, mine[LEARNING_MINUTES].astype(float), marker="o", color=f"C{i + 2}",
+                    label=labels[status])
+            days.bar(weeks + (i - 1) * 0.22, mine["person_days"].astype(float), 0.22, color=f"C{i + 2}", alpha=0.15)
+        everyone = rows[rows["status"] == "all"]
+        ax.plot(everyone["week_since_install"].astype(int), everyone[LEARNING_MINUTES].astype(float),
+                ls="--", color="grey", label=labels["all"])
+        days.set_ylabel("person-days (bars)", fontsize=7, color="grey")
+        days.tick_params(labelsize=7, colors="grey")
+        ax.set_zorder(days.get_zorder() + 1)
+        ax.patch.set_visible(False)
+        ax.set_title(f"arm {arm}", fontsize=9)
+        ax.set_xlabel("week since install")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="lower left")
+    axes[0].set_ylabel("minutes a day in the target apps")
+    fig.suptitle("Target-app minutes a day by status, week by week (learning.csv, pooled over replications)",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _bottom_spans(columns: int, panels: int) -> list[tuple[int, int]]:
+    """The grid columns of the bottom row's panels: `panels` about equal spans of `columns`."""
+    edges = [round(columns * k / panels) for k in range(panels + 1)]
+    return list(zip(edges[:-1], edges[1:]))
 
 
 # Every figure of the specification's charts, in its order: (chart id, the function of its name). A chart the

@@ -30,12 +30,13 @@ def main() -> int:
         return plot_calibration(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     try:
         tables = hp.load_run(args.run_dir)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, hp.ReportError) as e:
         print(f"plot_run: {e}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else Path(args.run_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
-    print(f"  product: {hp.product(tables) or 'several or unknown'}")
+    products = ", ".join(hp.run_products(args.run_dir))   # several: the arms are different products (issue 28)
+    print(f"  product: {hp.product(tables) or (f'several: {products}' if products else 'unknown')}")
     for name, draw in hp.ALL:
         fig = draw(tables)
         if fig is None:

@@ -10,11 +10,14 @@ mailed or attached to a pull request, and makes no network request. Every number
 so it still reads with JavaScript off.
 
 Sections, their titles, intros, charts and the files they read are the report specification's (docs/report-spec.json,
-`page.sections`), in the order a reader asks: what was run → the KPI table with targets → the world check → the
-activation funnel → the decisions people made → learning → retention → revenue (and the token share, for products
-with consumables) → unlocks (Earned Access) → battery and energy → arms against the control (runs with arms) → the
-forecast (runs with an acquisition curve); a section is left out when the run lacks its file. Targets are those the
-run's files carry. An arm selector filters charts and tables where there are arms.
+`page.sections`), in the order a reader asks: what was run → the products compared on the same people (runs whose
+arms are different products, issue 28: claims against true effects, each KPI side by side, effect against cost, by
+persona) → the KPI table with targets → the world check → the activation funnel → the decisions people made →
+learning → retention → revenue (and the token share, for products with consumables) → unlocks (Earned Access) →
+battery and energy → arms against the control (runs with arms) → the forecast (runs with an acquisition curve); a
+section is left out when the run lacks its file (a run of `none`, no app, has what was run, KPIs, the world check and
+learning). Targets are those the run's files carry. An arm selector filters charts and tables where there are arms;
+a chart the chosen arm has nothing in (a product's own report, an arm without an app) is hidden and a note says so.
 
 The page is written with the mode the CSVs beside it have (0644 under the usual umask).
 
@@ -36,6 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import habitat_charts as hc  # noqa: E402
@@ -150,7 +154,7 @@ def run_facts(t: dict, manifest: dict) -> list[tuple[str, str]]:
     wall = manifest.get("wall_seconds")
     facts = [
         ("scenario", manifest.get("scenario_name") or str(t["kpis"]["scenario"].iloc[0])),
-        ("product", hp.product(t) or "several"),
+        ("product", hp.product(t) or "several: " + ", ".join(dict.fromkeys(t["kpis"]["product"].dropna().astype(str)))),
         ("arms", f"{len(arms)}: {', '.join(arms[:12])}{' …' if len(arms) > 12 else ''}"),
         ("people", f"{int(installs):,} per arm" if installs and installs.isdigit() else "—"),
         ("days", scenario_value(manifest, "horizon_days") or "—"),
@@ -224,6 +228,132 @@ def simple_table(columns: list[str], rows: list[tuple[str | None, list[str]]], t
                    "".join(f"<td{num(i)}>{c}</td>" for i, c in enumerate(cells))
                    + "</tr>" for arm, cells in rows)
     return f'<table id="{table_id}" class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def signed(value, unit: str) -> str:
+    """A difference as a person reads it: +1.2 pp (percentage points, of a share), −55.8 min, +$0.07; — if empty."""
+    if is_missing(value):
+        return "—"
+    v = float(value)
+    text = fmt(abs(v), unit).replace(" %", " pp") if unit == "fraction" else fmt(abs(v), unit)
+    return ("+" if v > 0 else "−" if v < 0 else "") + text
+
+
+def interval(low, high, unit: str, signs: bool = False) -> str:
+    """'29.0 min to 32.2 min' (signed ends for differences); — without one."""
+    if is_missing(low) or is_missing(high):
+        return "—"
+    show = signed if signs else fmt
+    return f"{show(low, unit)} to {show(high, unit)}"
+
+
+def claim_verdict(claimed: float, low, high) -> tuple[str, str]:
+    """(words, css class) of a claim against its true effect's 95 % interval."""
+    if is_missing(claimed) or is_missing(low) or is_missing(high):
+        return "no true effect measured", "none"
+    if float(low) <= float(claimed) <= float(high):
+        return "✓ the claim is inside the true effect's interval", "met"
+    if float(claimed) > float(high):
+        return "✗ overstates its true effect", "missed"
+    return "understates its true effect", "none"
+
+
+def products_lead(t: dict) -> str | None:
+    """Above the chart: each product's claim beside its true effect on the same people (product-comparison.csv's
+    claim rows), the claim's own words below. None without claims."""
+    df = hp.product_rows(t)
+    if df is None:
+        return None
+    claims = df[df["kind"] == "claim"]
+    if claims.empty:
+        return None
+    none = hp.none_arm(df)
+    rows = []
+    for _, r in claims.iterrows():
+        unit = r["unit"]
+        words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+        rows.append(([r["arm"]] + ([none] if none else []), [
+            f"<b>{esc(r['arm'])}</b>", f"{esc(label(r['kpi']))}<br><small>{esc(r['claim'])}</small>",
+            f"<b>{fmt(r['mean'], unit)}</b><br><small>{interval(r['ci_low'], r['ci_high'], unit)}</small>",
+            f"<b>{fmt(r['true_effect'], unit)}</b><br><small>"
+            f"{interval(r['true_effect_ci_low'], r['true_effect_ci_high'], unit)}</small>",
+            f'<span class="{css}">{words}</span>']))
+    table = simple_table(["product", "claim", "claimed (the app's own figure, 95 % CI)",
+                          f"true effect on the same people, against {none or 'no app'} (95 % CI)", "verdict"],
+                         rows, "claims-table", numeric_from=2, numeric_until=4)
+    return f'<div class="claims"><h3>What each product claims, and its true effect</h3>{table}</div>'
+
+
+def products_table(t: dict) -> str | None:
+    """product-comparison.csv: the products side by side on each KPI (persona all): each arm's mean with its 95 %
+    interval, its paired difference from the arm without an app and from the first product; effect against cost
+    per product; then every persona's means (with the difference from no app) in one compact table. None without
+    the file."""
+    df = hp.product_rows(t, persona=None)
+    if df is None:
+        return None
+    pooled = df[df["persona"].astype(str) == "all"]
+    if pooled.empty:
+        return None
+    none = hp.none_arm(pooled)
+    first = next((a for a in pooled["first_product_arm"].dropna().astype(str) if a.strip()), None)
+    kpis = pooled[pooled["kind"] != "claim"]
+    rows = []
+    for (kpi, kind), sub in kpis.groupby(["kpi", "kind"], sort=False):
+        for n, (_, r) in enumerate(sub.iterrows()):
+            unit = r["unit"]
+            head = [f"<b>{esc(label(kpi))}</b><br><code>{esc(kpi)}</code><br>"
+                    f"<small>{esc(hp.PRODUCT_KINDS.get(kind, kind))}, {esc(UNIT_NAMES.get(unit, unit))}</small>"
+                    if n == 0 else ""]
+            rows.append((r["arm"], head + [
+                f'<span class=arm>{esc(r["arm"])}</span>', f"<b>{fmt(r['mean'], unit)}</b>",
+                interval(r["ci_low"], r["ci_high"], unit),
+                signed(r["vs_none_diff"], unit), interval(r["vs_none_ci_low"], r["vs_none_ci_high"], unit, True),
+                signed(r["vs_first_diff"], unit), interval(r["vs_first_ci_low"], r["vs_first_ci_high"], unit, True)]))
+    side = simple_table(["KPI", "arm", "mean", "95 % CI", f"vs {none or 'no app'} (paired)", "95 % CI",
+                         f"vs {first or 'first product'} (paired)", "95 % CI"], rows, "products-table", numeric_from=2)
+    parts = [f"<h3>Each KPI, the products side by side</h3>{side}"
+             f"<p class=note>Means over replications with 95 % intervals; differences paired person by person "
+             f"(Student-t over the per-replication differences). Empty where undefined: an arm against itself, a "
+             f"figure an arm without an app has not.</p>"]
+    points = hp.effect_and_costs(pooled)
+    if points:
+        effect, costs = hp.PRODUCTS_CHART["effect"], hp.PRODUCTS_CHART["costs"]
+        units = {c["kpi"]: str(pooled[pooled["kpi"] == c["kpi"]]["unit"].iloc[0])
+                 for c in [effect, *costs] if (pooled["kpi"] == c["kpi"]).any()}
+        cost_rows = []
+        for p in points:
+            cells = [f'<span class=arm>{esc(p["arm"])}</span>']
+            for what, v in [(effect, p["effect"])] + list(zip(costs, p["costs"])):
+                unit = units.get(what["kpi"], "")
+                cells.append(f"<b>{fmt(v[0], unit)}</b><br><small>{interval(v[1], v[2], unit)}</small>")
+            cost_rows.append(([p["arm"]] + ([none] if none else []), cells))
+        parts.append("<h3>Effect against cost</h3>" + simple_table(
+            ["product", effect["label"]] + [c["label"] for c in costs], cost_rows, "effect-cost-table"))
+    personas = [p for p in dict.fromkeys(df["persona"].astype(str)) if p != "all"]
+    if personas:
+        columns = list(dict.fromkeys(kpis["kpi"]))
+        units = dict(zip(kpis["kpi"], kpis["unit"]))
+        persona_rows = []
+        for persona in personas:
+            sub = df[(df["persona"].astype(str) == persona) & (df["kind"] != "claim")]
+            for n, arm in enumerate(hp.comparison_arms(sub)):
+                cells = [f"<b>{esc(persona)}</b>" if n == 0 else "", f'<span class=arm>{esc(arm)}</span>']
+                for kpi in columns:
+                    unit = units[kpi]
+                    v = hp.figure_of(sub, arm, kpi)
+                    d = hp.figure_of(sub, arm, kpi, "vs_none_diff")
+                    if np.isnan(v[0]) and not ((sub["arm"].astype(str) == arm) & (sub["kpi"] == kpi)).any():
+                        cells.append("")
+                        continue
+                    vs = "" if np.isnan(d[0]) else f"<br><small>{signed(d[0], unit)}</small>"
+                    cells.append(f'<span title="95 % CI {interval(v[1], v[2], unit)}">{fmt(v[0], unit)}</span>{vs}')
+                persona_rows.append((arm, cells))
+        parts.append(f"<h3>By persona</h3>" + simple_table(
+            ["persona", "arm"] + [label(k) for k in columns], persona_rows, "products-persona-table", numeric_from=2)
+            + f"<p class=note>Each persona's mean over replications (its 95 % interval on hover); below it, the "
+              f"paired difference from {none or 'the arm without an app'}.</p>")
+    return "".join(parts)
 
 
 def world_check_table(t: dict) -> str:
@@ -372,11 +502,15 @@ def unlocks_table(t: dict) -> str | None:
 def learning_table(t: dict) -> str | None:
     """learning.csv's pooled rows of people still using the product (status active), per arm and week: urges,
     shields, opens per person-day, the share of urges opened, urges against the untreated rate, the mean app habit,
-    and (from the week's `all` row) the dormant share of shields. None without such rows."""
+    and (from the week's `all` row) the dormant share of shields — with pickups and target-app minutes a day where
+    the file has them (issue 28); then, where it has them, the target-app minutes a day by status (active, dormant,
+    untreated) week by week. None without such rows."""
     if "learning" not in t or t["learning"].empty:
         return None
     df = hp._pooled(t["learning"])
     several = df["arm"].nunique() > 1
+    # Issue 28's columns (pickups, target-app minutes), where the file has them.
+    extra = [c["name"] for c in spec.by_key()["learning"]["columns"] if c.get("label") and c["name"] in df.columns]
     rows = []
     for arm in dict.fromkeys(df["arm"]):
         sub = df[df["arm"] == arm]
@@ -389,13 +523,31 @@ def learning_table(t: dict) -> str | None:
             rows.append((arm if several else None, ([esc(arm)] if several else []) + [
                 esc(str(r["week_since_install"])), f"{int(float(r['person_days'])):,}", cell(r["urges_per_day"]),
                 cell(r["shields_per_day"]), cell(r["opens_per_day"]), cell(r["opened_share"], True),
-                cell(r["urges_vs_untreated"]), cell(r["mean_app_habit"]), cell(dormant, True)]))
-    if not rows:
-        return None
-    columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day", "shields a day",
-                                              "opens a day", "urges opened", "urges vs untreated", "mean app habit",
-                                              "dormant share of shields"]
-    return simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8)
+                cell(r["urges_vs_untreated"]), cell(r["mean_app_habit"]), cell(dormant, True)]
+                + [cell(r[c]) for c in extra]))
+    parts = []
+    if rows:
+        columns = (["arm"] if several else []) + ["week since install", "person-days (using it)", "urges a day",
+                                                  "shields a day", "opens a day", "urges opened", "urges vs untreated",
+                                                  "mean app habit", "dormant share of shields"] + [spec.label("learning", c) for c in extra]
+        parts.append(simple_table(columns, rows, "learning-table", numeric_from=len(columns) - 8 - len(extra)))
+    minutes = hp.learning_minutes(df)
+    if minutes is not None:
+        statuses = [s for s in hp.LEARNING_STATUSES if (minutes["status"] == s).any()]
+        by_status = []
+        for arm in dict.fromkeys(minutes["arm"]):
+            sub = minutes[minutes["arm"] == arm]
+            for week in dict.fromkeys(sub["week_since_install"]):
+                cells = []
+                for status in statuses:
+                    r = sub[(sub["week_since_install"] == week) & (sub["status"] == status)]
+                    cells.append("—" if r.empty else f"{fmt(r[hp.LEARNING_MINUTES].iloc[0], 'minutes')}"
+                                 f"<br><small>{int(float(r['person_days'].iloc[0])):,} person-days</small>")
+                by_status.append((arm, [esc(arm), esc(str(week))] + cells))
+        parts.append("<h3>Minutes a day in the target apps, by status</h3>" + simple_table(
+            ["arm", "week since install"] + [hp.LEARNING_STATUSES[s] for s in statuses], by_status,
+            "learning-minutes-table", numeric_from=2))
+    return "".join(parts) or None
 
 
 def battery_table(t: dict) -> str:
@@ -498,7 +650,7 @@ def headline(t: dict) -> str:
     first = kpis[kpis["arm"] == kpis["arm"].iloc[0]]
     judged = first[first["meets_target"].astype(str).str.lower().isin(["true", "false"])]
     met = (judged["meets_target"].astype(str).str.lower() == "true").sum()
-    items = [f"<b>{met} of {len(judged)}</b> KPI targets met"]
+    items = [f"<b>{met} of {len(judged)}</b> KPI targets met" if len(judged) else "no KPI targets (the product sets none)"]
     if "worldcheck" in t:
         w = t["worldcheck"]
         w = w[(w["arm"] == w["arm"].iloc[0]) & (w["applies"] == "yes")]
@@ -514,15 +666,41 @@ def headline(t: dict) -> str:
         if len(row) and not is_missing(row["mean"].iloc[0]):
             items.append(f"{what} <b>{fmt(row['mean'].iloc[0], row['unit'].iloc[0])}</b>")
     arm = f" (arm {esc(first['arm'].iloc[0])})" if kpis["arm"].nunique() > 1 else ""
-    return f'<p class="headline">{" · ".join(items)}{arm}</p>'
+    return products_headline(t) + f'<p class="headline">{" · ".join(items)}{arm}</p>'
 
 
-def section(anchor: str, title: str, intro: str, charts: list[str], table: str = "") -> str:
-    """A titled section: its charts, then its table (folded under "the numbers" when there are charts)."""
-    divs = "".join(f'<div class="chart" data-chart="{c}" id="chart-{c}"></div>' for c in charts)
+def products_headline(t: dict) -> str:
+    """For a run whose arms are different products (product-comparison.csv): each product's effect against no app
+    on the same people with its 95 % interval, and each claim against its true effect; "" otherwise."""
+    df = hp.product_rows(t)
+    if df is None:
+        return ""
+    none = hp.none_arm(df)
+    effect = hp.PRODUCTS_CHART["effect"]
+    unit = next(iter(df[df["kpi"] == effect["kpi"]]["unit"]), "")
+    effects = [f"<b>{esc(p['arm'])}</b> {fmt(p['effect'][0], unit)} ({interval(p['effect'][1], p['effect'][2], unit)})"
+               for p in hp.effect_and_costs(df)]
+    items = []
+    if effects and none:
+        what = effect.get("short", effect["label"])
+        items.append(f"{esc(what[:1].upper() + what[1:])}, against {esc(none)} on the same people: "
+                     + " · ".join(effects))
+    for _, r in df[df["kind"] == "claim"].iterrows():
+        words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+        items.append(f"{esc(r['arm'])} claims {esc(label(r['kpi']).lower())} <b>{fmt(r['mean'], r['unit'])}</b>, "
+                     f"true effect <b>{fmt(r['true_effect'], r['unit'])}</b>: <span class=\"{css}\">{words}</span>")
+    return f'<p class="headline products">{"<br>".join(items)}</p>' if items else ""
+
+
+def section(anchor: str, title: str, intro: str, charts: list[str], table: str = "", lead: str = "") -> str:
+    """A titled section: what it leads with (e.g. the products' claims), its charts — each with the note the arm
+    selector shows in its place when the chosen arm has nothing in it —, then its table (folded under "the numbers"
+    when there are charts)."""
+    divs = "".join(f'<div class="chart" data-chart="{c}" id="chart-{c}"></div>'
+                   f'<p class="note chart-note" data-chart-note="{c}" hidden></p>' for c in charts)
     if table and charts:
         table = f"<details open><summary>The numbers</summary>{table}</details>"
-    return f'<section id="{anchor}"><h2>{esc(title)}</h2><p class=intro>{intro}</p>{divs}{table}</section>'
+    return f'<section id="{anchor}"><h2>{esc(title)}</h2><p class=intro>{intro}</p>{lead}{divs}{table}</section>'
 
 
 
@@ -570,8 +748,10 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
         table = globals()[f"{spec.function_name(described['id'])}_table"](t)
         if not charts and not table:
             continue
+        lead = globals().get(f"{spec.function_name(described['id'])}_lead", lambda _: None)(t)
         sections.append((described["id"], described["link"],
-                         section(described["id"], described["title"], described["intro"], charts, table or "")))
+                         section(described["id"], described["title"], described["intro"], charts, table or "",
+                                 lead or "")))
     arms = hc.arms_of(t)
     selector = ""
     if len(arms) > 1:
@@ -605,6 +785,10 @@ code{font-size:11px;color:#6a7283} small{color:#7a8294}
 .met{color:#1a7f37;font-weight:600} .missed{color:#c62828;font-weight:600} .none{color:#7a8294}
 .chart{width:100%;min-height:120px;margin:6px 0} details summary{cursor:pointer;color:#1f5fbf;font-size:14px}
 .outcome{white-space:nowrap}
+.claims{background:#fff8e6;border-left:4px solid #d9a400;padding:4px 14px 8px;margin:8px 0 12px}
+.claims h3{margin:8px 0 2px} h3{font-size:15px;margin:14px 0 2px}
+.chart-note{font-style:italic} .arm{white-space:nowrap}
+table.data th.num{white-space:normal}
 footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
 """
 
@@ -621,11 +805,30 @@ SCRIPT = """
     if (trace.meta.arms) return trace.meta.arms.map(String);
     return trace.meta.arm !== undefined ? [String(trace.meta.arm)] : null;
   }
+  // The arms a chart draws (for the note that stands in for it when the chosen arm has nothing in it).
+  function armsIn(div) {
+    var seen = [];
+    div.data.forEach(function (t) {
+      (armsOf(t) || []).forEach(function (a) { if (seen.indexOf(a) < 0) seen.push(a); });
+    });
+    return seen;
+  }
   function showArm(arm) {
     charts.forEach(function (c) {
       var div = document.getElementById(c.id);
       var visible = div.data.map(function (t) { var a = armsOf(t); return a === null || arm === '' || a.indexOf(arm) >= 0; });
+      var note = document.querySelector('[data-chart-note="' + div.dataset.chart + '"]');
+      var empty = visible.indexOf(true) < 0;
       Plotly.restyle(div, {visible: visible});
+      // A chart with nothing of the chosen arm (a product's own report, an arm without an app) is hidden and a
+      // note says so, rather than shown as empty axes.
+      div.hidden = empty;
+      if (note) {
+        note.hidden = !empty;
+        note.textContent = empty ? 'Arm ' + arm + ' has nothing in this chart; it draws ' + armsIn(div).join(', ')
+                                   + '. Choose "all arms" or one of those to see it.' : '';
+      }
+      if (!empty) Plotly.Plots.resize(div);
     });
     document.querySelectorAll('tr[data-arm], tr[data-arms]').forEach(function (row) {
       var arms = row.dataset.arms ? row.dataset.arms.split(' ') : [row.dataset.arm];
@@ -693,7 +896,7 @@ def write_run_page(run_dir: Path, plotly_js: str | None = None) -> Path:
     """Writes RUN_DIR/report.html from the run's CSVs and manifest; returns its path."""
     try:
         tables = hp.load_run(run_dir)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, hp.ReportError) as e:
         raise PageError(str(e)) from e
     tables["kpis_text"] = pd.read_csv(run_dir / hp.REPORTS["kpis"], dtype=str, keep_default_na=False)
     page = build_page(tables, read_manifest(run_dir), plotly_js or plotly_bundle())

@@ -102,10 +102,25 @@ def required(product: str | None) -> list[dict]:
     return [f for f in files() if f["written"] == "always" and not f.get("since") and written_by(f, product)]
 
 
+def written_under(entry: dict, arms: int, acquisition: bool, products: int = 1) -> bool:
+    """Whether a run with `arms` arms, with or without an acquisition curve, whose arms are `products` different
+    products, meets the file's condition (`written`: always, arms, acquisition, products)."""
+    conditions = {"always": True, "arms": arms > 1, "acquisition": acquisition, "products": products > 1}
+    return conditions[entry["written"]]
+
+
 def expected_files(product: str, arms: int, acquisition: bool) -> set[str]:
-    """The CSVs a run of `product` with `arms` arms, with or without an acquisition curve, writes."""
-    conditions = {"always": True, "arms": arms > 1, "acquisition": acquisition}
-    return {f["file"] for f in files() if written_by(f, product) and conditions[f["written"]]}
+    """The CSVs a run of `product` with `arms` arms, with or without an acquisition curve, writes (its arms all of
+    that product: files written for runs whose arms are different products are not among them)."""
+    return {f["file"] for f in files() if written_by(f, product) and written_under(f, arms, acquisition)}
+
+
+def run_writes(entry: dict, products: list[str], arms: int, acquisition: bool) -> bool:
+    """Whether a run whose arms are of `products` (one per distinct product, in arm order), with `arms` arms and
+    with or without an acquisition curve, writes the file: some product of it writes the file and the run meets the
+    file's condition."""
+    return (any(written_by(entry, p) for p in products or [None])
+            and written_under(entry, arms, acquisition, len(set(products))))
 
 
 def charts() -> list[dict]:

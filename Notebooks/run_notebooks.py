@@ -4,14 +4,18 @@
     python3 Notebooks/run_notebooks.py [--require-all] RUN_DIR [RUN_DIR ...]
 
 Each run's product is read from its reports (the `product` column: scroll-off, earned-access, ...). A notebook whose
-metadata names reports only some products write (`"habitat": {"reports": ["unlocks.csv"]}`) draws only the runs of
-products that write them — which products those are is the report specification's (docs/report-spec.json):
-03-token-revenue-share needs token-revenue-share.csv (Scroll Off), 07-earned-access unlocks.csv (Earned Access); the
-others draw any run. Every notebook is executed against every given run of a product it draws, e.g. `make test`'s
+metadata names reports not every run writes (`"habitat": {"reports": ["unlocks.csv"]}`) draws only the runs that
+write them — which runs those are is the report specification's (docs/report-spec.json): the products that write
+each report (`products`; a run whose arms are different products writes what any of its arms' products write) and
+the runs it is written for (`written`): 01, 02 and 04 need the funnel, retention and battery reports (every product
+with an app; not a run of `none`, no app), 03-token-revenue-share token-revenue-share.csv (Scroll Off),
+07-earned-access unlocks.csv (Earned Access), 08-product-comparison product-comparison.csv (runs whose arms are
+different products); the others draw any run. Every notebook is executed against every given run of a product it draws, e.g. `make test`'s
 
-    python3 Notebooks/run_notebooks.py --require-all BASELINE PRICE FORECAST EARNED_ACCESS
+    python3 Notebooks/run_notebooks.py --require-all BASELINE PRICE FORECAST EARNED_ACCESS PRODUCTS
 
-runs 01–06 against the three Scroll Off runs, and 01, 02, 04–07 against the Earned Access run. A notebook no given
+runs 01–06 against the three Scroll Off runs, 01, 02, 04–07 against the Earned Access run and all of them against
+PRODUCTS, a run whose arms are Scroll Off, Earned Access and none. A notebook no given
 run applies to is reported as not run; with --require-all that is a failure (so a missing Earned Access run cannot
 leave 07 untested). Also fails if a committed notebook holds outputs or execution counts (they are stored clean).
 """
@@ -44,9 +48,12 @@ def notebook_reports(nb) -> list:
     return [hp.spec.by_name()[n] for n in names]
 
 
-def draws(reports: list, product: str | None) -> bool:
-    """Whether a run of `product` writes every report a notebook needs (the specification's products)."""
-    return all(hp.spec.written_by(r, product) for r in reports)
+def draws(reports: list, shape: tuple) -> bool:
+    """Whether a run of `shape` (`habitat_plots.run_shape`: its products in arm order, arms, acquisition curve)
+    writes every report a notebook needs: some product of its arms writes it (the specification's `products`) and
+    the run meets the report's condition (`written`: e.g. product-comparison.csv only for runs whose arms are
+    different products)."""
+    return all(hp.spec.run_writes(r, *shape) for r in reports)
 
 
 def main() -> int:
@@ -63,9 +70,10 @@ def main() -> int:
     if missing:
         print(f"run_notebooks: not a directory: {', '.join(missing)}", file=sys.stderr)
         return 2
-    products = {run: hp.run_product(run) for run in runs}
-    for run, product in products.items():
-        print(f"run  {run.name}: {product or 'product unknown (only notebooks for any product)'}")
+    shapes = {run: hp.run_shape(run) for run in runs}
+    for run, (products, arms, _) in shapes.items():
+        print(f"run  {run.name}: {', '.join(products) if products else 'product unknown (only notebooks for any product)'}"
+              f"{f' ({arms} arms)' if arms > 1 else ''}")
     notebooks = sorted(HERE.glob("*.ipynb"))
     failures = 0
     for nb_path in notebooks:
@@ -76,11 +84,12 @@ def main() -> int:
     executed = 0
     for nb_path in notebooks:
         wanted = notebook_reports(nbformat.read(nb_path, as_version=4))
-        mine = [run for run in runs if draws(wanted, products[run])]
+        mine = [run for run in runs if draws(wanted, shapes[run])]
         if not mine:
             owners = sorted({p for r in wanted for p in (hp.spec.owners(r) or [])})
-            line = (f"{nb_path.name}: no run of a product that writes {', '.join(r['file'] for r in wanted)} given"
-                    f" ({' or '.join(owners)})")
+            when = sorted({hp.spec.spec()["written_when"][r["written"]] for r in wanted if r["written"] != "always"})
+            line = (f"{nb_path.name}: no run that writes {', '.join(r['file'] for r in wanted)} given"
+                    + (f" ({' or '.join(owners)})" if owners else "") + (f" (written for {'; '.join(when)})" if when else ""))
             if args.require_all:
                 failures += 1
                 print(f"FAIL {line} (--require-all)")

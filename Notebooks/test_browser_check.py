@@ -2,8 +2,8 @@
 """Checks browser_check.py against small synthetic pages in a real headless Chromium: a good page passes (and gets
 its screenshot), and each way a page can be broken — a console error, an exception, a request to the network or to
 another local file, a chart never drawn, no rendered signal, a KPI row missing, extra or shown wrong, a KPI table
-only JavaScript builds, a KPI the run cannot measure shown without kpis.csv's reason (`applies`) — fails with its
-own message; a kpis.csv with the `applies` column passes like one without. Also the display-text parser and the
+only JavaScript builds, a KPI the run cannot measure shown without kpis.csv's reason (`applies`), a chart the arm selector
+empties without the note that stands in for it, or hides though it has the arm's data — fails with its own message; a kpis.csv with the `applies` column passes like one without. Also the display-text parser and the
 command line's exit codes.
 
     python3 Notebooks/test_browser_check.py
@@ -202,6 +202,28 @@ def check_applies_comparison():
                                                       for n in bc.KPI_FIELDS}} for r in POOLED], old) == []
 
 
+def selector_body(hide: bool, note: bool, wrongly: bool = False) -> str:
+    """An arm selector (control, price) that filters the KPI rows and, for the retention chart (all control's),
+    hides its trace for price; `hide` also hides the chart, `note` shows its note ([data-chart-note]) in its place;
+    `wrongly` hides it for control, who has something in it."""
+    return f"""<p class="note" data-chart-note="retention" hidden></p>
+<select id="arm-select"><option value="">all arms</option><option value="control">control</option>
+<option value="price">price</option></select>
+<script>
+document.getElementById("arm-select").addEventListener("change", function (e) {{
+  var arm = e.target.value;
+  document.querySelectorAll("tr[data-arm]").forEach(function (r) {{
+    r.style.display = (!arm || r.dataset.arm === arm) ? "" : "none"; }});
+  var div = document.getElementById("chart-retention"), none = arm === "price";
+  Plotly.restyle(div, {{visible: !none}});
+  var gone = {str(wrongly).lower()} ? arm === "control" : none;
+  if ({str(hide).lower()}) div.hidden = gone;
+  var n = document.querySelector('[data-chart-note="retention"]');
+  if ({str(note).lower()}) {{ n.hidden = !gone; n.textContent = gone ? "Arm " + arm + " has nothing in this chart." : ""; }}
+}});
+</script>"""
+
+
 def expect_failure(result: bc.Result, *messages: str):
     """The page failed and its failures contain every message (each as part of one failure line)."""
     assert not result.passed, f"{result.page} passed:\n{result.report()}"
@@ -240,6 +262,14 @@ def check_pages(browser: bc.Browser, pages: Pages) -> list[str]:
             pages.write("selector", body='<select id="arm-select"><option value="">all arms</option>'
                                          '<option value="control">control</option></select>'),
             ["arm selector on control: 1 table row shown or hidden wrongly"]),
+        "a chart an arm has nothing in, hidden with its note, passes": (
+            pages.write("hidden-noted", body=selector_body(hide=True, note=True)), None),
+        "a chart an arm has nothing in, left empty without a note, fails": (
+            pages.write("hidden-silent", body=selector_body(hide=False, note=False)),
+            ["arm selector on price: nothing left visible in chart(s) retention and no note shown in its place"]),
+        "a chart hidden though the arm has something in it fails": (
+            pages.write("hidden-wrongly", body=selector_body(hide=True, note=True, wrongly=True)),
+            ["arm selector on control: chart(s) retention hidden though they have something of the arm to show"]),
         "an unmeasured KPI with its reason passes (kpis.csv with applies)": (
             pages.write("applies", kpis_csv=KPIS_APPLIES_CSV, rows=POOLED_APPLIES), None),
         "an unmeasured KPI without its reason fails": (

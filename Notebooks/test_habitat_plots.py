@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the runner's own safety nets work (an empty figure is detected, a non-run directory is refused) and
-the figure functions on small synthetic frames (funnel targets, world check, Earned Access unlocks, revenue)."""
+the figure functions on small synthetic frames (funnel targets, world check, Earned Access unlocks, revenue; issue 28:
+the products compared on the same people, their personas, target-app minutes by status, a run of none, a run whose
+arms are different products, a malformed product-comparison.csv)."""
 import sys
 import tempfile
 from pathlib import Path
@@ -25,8 +27,12 @@ def main() -> int:
             hp.load_run(d)
             raise SystemExit("load_run accepted a directory without reports")
         except FileNotFoundError as e:
-            assert "missing activation-funnel.csv" in str(e), e
+            assert "missing kpis.csv" in str(e), e
     check_product_reports()
+    check_products_of_arms()
+    check_product_comparison_figure()
+    check_personas_and_status_minutes()
+    check_malformed_product_comparison()
     check_funnel_targets_where_they_apply()
     check_world_check_figure()
     check_unlocks_figure()
@@ -123,17 +129,159 @@ def check_product_reports():
     with tempfile.TemporaryDirectory() as d:
         run = Path(d)
         keys = "scenario,arm,replication,product"
-        for key in hp.REQUIRED:
-            _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,earned-access,0")
+        for f in hp.spec.required("earned-access"):
+            if f["file"] != "unlocks.csv":
+                _write(run / f["file"], keys + ",x", "s,control,1,earned-access,0")
         _expect_refused(run, "an Earned Access run without unlocks.csv", "earned-access run without unlocks.csv")
         _write(run / "unlocks.csv", keys + ",day,method,people", "s,control,1,earned-access,0,all,1")
         t = hp.load_run(run)
         assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access"
         assert "tokens" not in t and hp.token_share(t) is None
         assert "scroll-off" in hp.skip_reason("token-share", t)
-        for key in hp.REQUIRED:
-            _write(run / hp.REPORTS[key], keys + ",x", "s,control,1,scroll-off,0")
+        for f in hp.spec.required("earned-access"):
+            if f["file"] != "unlocks.csv":
+                _write(run / f["file"], keys + ",x", "s,control,1,scroll-off,0")
         _expect_refused(run, "a Scroll Off run without token-revenue-share.csv", "token-revenue-share.csv")
+
+
+def check_products_of_arms():
+    """Issue 28: a run of none (no app) needs only kpis.csv of the files every run wrote before it (its funnel,
+    retention, battery… do not exist: their figures are skipped, saying which products write them); a run whose arms
+    are different products needs what each of its products writes."""
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d)
+        keys = "scenario,arm,replication,product"
+        _write(run / "kpis.csv", keys + ",kpi,unit,mean", "s,control,all,none,pickups_per_day,count_per_day,70")
+        t = hp.load_run(run)
+        assert hp.run_products(run) == ["none"] and hp.product(t) == "none"
+        for name, draw in hp.ALL:
+            assert draw(t) is None, f"{name} drawn for a run of none without its file"
+        assert "written by scroll-off, earned-access runs only; this run is none" in hp.skip_reason("funnel", t), \
+            hp.skip_reason("funnel", t)
+        _write(run / "kpis.csv", keys + ",kpi,unit,mean", "s,so,all,scroll-off,pickups_per_day,count_per_day,70",
+               "s,nothing,all,none,pickups_per_day,count_per_day,71")
+        assert hp.run_products(run) == ["scroll-off", "none"] and hp.run_product(run) is None
+        _expect_refused(run, "a run with a Scroll Off arm without the files Scroll Off writes",
+                        "scroll-off run without activation-funnel.csv")
+        assert hp.run_shape(run) == (["scroll-off", "none"], 2, False)
+
+
+COMPARISON_COLUMNS = ["scenario", "arm", "replication", "product", "persona", "kpi", "unit", "kind", "mean", "ci_low",
+                      "ci_high", "replications", "none_arm", "vs_none_diff", "vs_none_ci_low", "vs_none_ci_high",
+                      "first_product_arm", "vs_first_diff", "vs_first_ci_low", "vs_first_ci_high", "true_effect",
+                      "true_effect_ci_low", "true_effect_ci_high", "claim"]
+
+
+def _comparison_frame(personas=("all",)):
+    """product-comparison.csv of arms a (first product), b and none: target-app minutes 30 / 45 / 90 (a − none −60,
+    interval −70…−50; b − none −45, −50…−40), battery 0.02 / 0.05 / 0 (differences the same), net revenue per
+    install $0.5 / $0.8 (shared), and a's claim 40 min (35…45) against a true effect of 60 (50…70)."""
+    import pandas as pd
+    rows = []
+    for persona in personas:
+        for arm, minutes, battery, money in [("a", 30.0, 0.02, 0.5), ("b", 45.0, 0.05, 0.8), ("none", 90.0, 0.0, None)]:
+            d = {"a": (-60, -70, -50), "b": (-45, -50, -40), "none": (None, None, None)}[arm]
+            rows.append(["s", arm, "all", arm, persona, "target_app_minutes_per_day", "minutes", "neutral", minutes,
+                         minutes - 2, minutes + 2, 2, "none", *d, "a", None, None, None, None, None, None, None])
+            bd = (battery, battery - 0.01, battery + 0.01) if arm != "none" else (None, None, None)
+            rows.append(["s", arm, "all", arm, persona, "battery_pct_per_24h_mean", "pct", "neutral", battery,
+                         battery, battery, 2, "none", *bd, "a", None, None, None, None, None, None, None])
+            if money is not None:
+                rows.append(["s", arm, "all", arm, persona, "net_revenue_per_install", "usd", "shared", money,
+                             money - 0.3, money + 0.3, 2, "none", None, None, None, "a", None, None, None, None, None,
+                             None, None])
+    rows.append(["s", "a", "all", "a", "all", "median_time_saved_per_day", "minutes", "claim", 40.0, 35.0, 45.0, 2,
+                 "none", None, None, None, "a", None, None, None, 60.0, 50.0, 70.0,
+                 "time saved per day; true effect: none − arm of target_app_minutes_per_day"])
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS).astype({"replication": str})
+
+
+def check_product_comparison_figure():
+    """Each KPI's panel holds each arm's mean with its interval (an arm a colour, the same everywhere); effect against
+    cost puts each product at (its cost, −its difference from none) with both intervals; the claims panel the claimed
+    figure beside the true effect. None without the file."""
+    import numpy as np
+    t = {"products": _comparison_frame()}
+    rows = hp.product_rows(t)
+    assert hp.comparison_arms(rows) == ["a", "b", "none"] and hp.none_arm(rows) == "none"
+    points = hp.effect_and_costs(rows)
+    assert [p["arm"] for p in points] == ["a", "b"], points
+    assert points[0]["effect"] == (60.0, 50.0, 70.0) and points[1]["effect"] == (45.0, 40.0, 50.0), points
+    assert points[0]["costs"][0] == (0.02, 0.01, 0.03) and points[1]["costs"][1] == (0.8, 0.5, 0.8 + 0.3), points
+    fig = hp.product_comparison(t)
+    assert fig is not None and not hp.figure_is_empty(fig)
+    titles = [ax.get_title() for ax in fig.axes]
+    minutes = fig.axes[titles.index("target app minutes per day (minutes)")]
+    def dots(ax):   # the markers (error bars' caps are one-point lines too)
+        return [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "D")]
+    marks = [(line.get_xdata()[0], line.get_ydata()[0], line.get_color()) for line in dots(minutes)]
+    assert [(x, y) for x, y, _ in marks] == [(0, 30.0), (1, 45.0), (2, 90.0)], marks
+    colours = [c for _, _, c in marks]
+    assert len(set(colours)) == 3, colours
+    battery = next(ax for ax in fig.axes if ax.get_title().startswith("Effect against battery"))
+    points = {(round(line.get_xdata()[0], 6), line.get_ydata()[0]) for line in dots(battery)}
+    assert points == {(0.02, 60.0), (0.05, 45.0)}, points
+    money = next(ax for ax in fig.axes if ax.get_title().startswith("Effect against money"))
+    assert {(round(line.get_xdata()[0], 6), line.get_ydata()[0]) for line in dots(money)} == {(0.5, 60.0), (0.8, 45.0)}
+    claims = next(ax for ax in fig.axes if ax.get_title().startswith("What each product claims"))
+    xs = sorted(line.get_xdata()[0] for line in dots(claims))
+    assert xs == [40.0, 60.0], xs
+    # The same arm has the same colour in the effect panels as in the KPI panels.
+    effect_colours = {line.get_color() for line in dots(battery)}
+    assert effect_colours == set(colours[:2]), (effect_colours, colours)
+    assert hp.product_comparison({}) is None, "no product-comparison.csv: no figure"
+    # A file whose pooled rows have an empty replication (the report keys' pooled form) reads the same.
+    empty = _comparison_frame().assign(replication=np.nan)
+    assert len(hp.product_rows({"products": empty})) == len(rows)
+
+
+def check_personas_and_status_minutes():
+    """The persona view: a panel per neutral KPI, a row per persona, each product's difference from none; the
+    learning view: a panel per arm, a line per status. None where there is nothing to draw."""
+    import pandas as pd
+    frame = _comparison_frame(personas=("all", "student", "worker"))
+    fig = hp.product_personas(hp.product_rows({"products": frame}, persona=None))
+    assert fig is not None and len(fig.axes) == 2, fig.axes
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["all", "student", "worker"]
+    xs = sorted({round(x, 6) for line in fig.axes[0].get_lines() if line.get_marker() == "o" for x in line.get_xdata()})
+    assert xs == [-60.0, -45.0], xs
+    assert hp.product_personas(hp.product_rows({"products": frame.assign(vs_none_diff=None)}, persona=None)) is None
+    assert hp.product_personas(hp.product_rows({"products": frame}, persona=None), "shared", "mean") is not None
+    cols = ["scenario", "arm", "replication", "product", "week_since_install", "status", "person_days",
+            "target_app_minutes_per_day"]
+    rows = [["s", arm, "all", arm, w, status, 100, minutes + w] for arm in ("a", "none") for w in range(3)
+            for status, minutes in ([("all", 50), ("active", 30), ("dormant", 60), ("untreated", 90)] if arm == "a"
+                                    else [("all", 90), ("untreated", 90)])]
+    learning = pd.DataFrame(rows, columns=cols).astype({"replication": str})
+    fig = hp.status_minutes(learning)
+    assert fig is not None and len([ax for ax in fig.axes if ax.get_title()]) == 2
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert labels[:3] == list(hp.LEARNING_STATUSES.values()), labels
+    assert hp.status_minutes(learning.drop(columns=["target_app_minutes_per_day"])) is None
+
+
+def check_malformed_product_comparison():
+    """load_run refuses a product-comparison.csv without a column of the specification, or with a word where a
+    number belongs, naming the file, the column and the line."""
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d)
+        _write(run / "kpis.csv", "scenario,arm,replication,product,kpi,unit,mean",
+               "s,none,all,none,pickups_per_day,count_per_day,70")
+        frame = _comparison_frame()
+        frame.drop(columns=["vs_none_ci_high"]).to_csv(run / "product-comparison.csv", index=False)
+        try:
+            hp.load_run(run)
+            raise SystemExit("load_run accepted a product-comparison.csv without vs_none_ci_high")
+        except hp.ReportError as e:
+            assert "product-comparison.csv" in str(e) and "missing column vs_none_ci_high" in str(e), e
+        frame.assign(true_effect=["x"] + [None] * (len(frame) - 1)).to_csv(run / "product-comparison.csv", index=False)
+        try:
+            hp.load_run(run)
+            raise SystemExit("load_run accepted a word in true_effect")
+        except hp.ReportError as e:
+            assert "column true_effect holds 'x' on line 2, not a number" in str(e), e
+        frame.to_csv(run / "product-comparison.csv", index=False)
+        assert len(hp.load_run(run)["products"]) == len(frame)
 
 
 def _unlocks_frame(arms=("control",)):

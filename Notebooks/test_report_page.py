@@ -13,10 +13,19 @@
 - decisions.csv becomes the Decisions table (after the funnel, in the nav; per-opportunity ratio and outcome shares
   per decision kind, rows marked with their arm), and a run without it has no such section;
 - a KPI kpis.csv marks as not applicable (`applies`) says why it is not measured; a kpis.csv without the column
-  (older runs) reads as before.
+  (older runs) reads as before;
+- issue 28, on a real run whose arms are different products (scroll-off, earned-access, none; two personas): the
+  products section right after what was run, in the nav, with its chart; the claims table (claimed beside the true
+  effect, the verdict), the side-by-side table (each arm's mean, its paired difference from none and from the first
+  product, as product-comparison.csv says), effect against cost, the persona table; the headline's effects; the KPI
+  table still equal to kpis.csv; a single-product run has no such section; a run of none (no app) gets a page of
+  its four files (what was run, KPIs, world check, learning with its untreated minutes); a product-comparison.csv
+  with a column missing, a word where a number belongs, or nothing in it is refused with a message naming the file
+  and what is wrong, and no page is written.
 
 Runs against the committed baselines (Reports/baselines/*), copied to a temporary folder; the headline, decisions and
-`applies` cases replace or add CSVs written by hand in such a copy.
+`applies` cases replace or add CSVs written by hand in such a copy. The issue-28 runs are made with the habitat
+binary (habitat_runs.py: $HABITAT, else .build/debug/habitat).
 """
 from __future__ import annotations
 
@@ -31,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import pandas as pd  # noqa: E402
 
+import habitat_runs  # noqa: E402
 import report_page as rp  # noqa: E402
 
 BASELINES = HERE.parent / "Reports" / "baselines"
@@ -209,6 +219,9 @@ def check_run_page(name: str, work: Path) -> None:
     present = [h for h in page.headings if h in order]
     check(present == order, f"{name}: sections {page.headings}, expected in order {order}")
     check(page.has_selector == several, f"{name}: arm selector {'missing' if several else 'on a one-arm run'}")
+    # One product: no product comparison (issue 28), neither section nor link nor chart.
+    check('<section id="products">' not in text and 'href="#products"' not in text
+          and "product-comparison" not in page.chart_ids, f"{name}: a products section in a run of one product")
     for chart in ["world-check", "funnel", "retention", "battery", "energy"] + (["experiment"] if several else []):
         check(chart in page.chart_ids, f"{name}: no {chart} chart")
     # Every run writes decisions.csv (issue 25): the baselines' pages have the Decisions section and its link.
@@ -447,7 +460,7 @@ def refused(action, words: str, what: str) -> None:
 def check_refusals(work: Path) -> None:
     empty = work / "empty"
     empty.mkdir()
-    refused(lambda: rp.write_page(empty), "missing activation-funnel.csv", "a folder without reports")
+    refused(lambda: rp.write_page(empty), "missing kpis.csv", "a folder without reports")
     check(not (empty / "report.html").exists(), "a page was written into a folder without reports")
     bad = work / "not-a-comparison.csv"
     bad.write_text("a,b\n1,2\n", encoding="utf-8")
@@ -494,6 +507,128 @@ def check_learning(work: Path) -> None:
     check(got == expected, f"learning: rows {got}")
 
 
+def pooled_comparison(run: Path) -> pd.DataFrame:
+    """product-comparison.csv's pooled rows as written (text), replication `all` or empty."""
+    df = pd.read_csv(run / "product-comparison.csv", dtype=str, keep_default_na=False)
+    return df[df["replication"].isin(["all", ""])]
+
+
+def check_products_page(work: Path) -> None:
+    """A real run whose arms are scroll-off, earned-access and none: the products section after what was run, and
+    its tables exactly as product-comparison.csv says."""
+    run = work / "products"
+    shutil.copytree(habitat_runs.products_run(work / "made"), run)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    text = path.read_text(encoding="utf-8")
+    check(page.headings[:2] == ["What was run", "Products compared on the same people"],
+          f"products: sections {page.headings}")
+    check(("#products", "products") in tables.nav and tables.nav.index(("#products", "products")) == 1,
+          f"products: not second in the nav {tables.nav}")
+    check("product-comparison" in page.chart_ids, "products: no product-comparison chart")
+    check(page.has_selector and not page.loads, "products: selector missing or something loaded")
+    check_kpi_table("products", run, page)
+    csv = pooled_comparison(run)
+    everyone = csv[csv["persona"] == "all"]
+    # The side-by-side table: one row per KPI and arm (claims apart), KPIs in file order and each KPI's arms
+    # together in file (scenario) order, marked with its arm.
+    kpis = everyone[everyone["kind"] != "claim"]
+    kpis = pd.concat([g for _, g in kpis.groupby(["kpi", "kind"], sort=False)])
+    rows = tables.body_rows("products-table")
+    check(len(rows) == len(kpis), f"products: {len(rows)} side-by-side rows, product-comparison.csv has {len(kpis)}")
+    for (attrs, cells), (_, r) in zip(rows, kpis.iterrows()):
+        unit = r["unit"]
+        expected = [r["arm"], rp.fmt(r["mean"], unit), rp.interval(r["ci_low"], r["ci_high"], unit),
+                    rp.signed(r["vs_none_diff"], unit),
+                    rp.interval(r["vs_none_ci_low"], r["vs_none_ci_high"], unit, True),
+                    rp.signed(r["vs_first_diff"], unit),
+                    rp.interval(r["vs_first_ci_low"], r["vs_first_ci_high"], unit, True)]
+        check(cells[1:] == expected and attrs.get("data-arm") == r["arm"],
+              f"products: row {r['kpi']}/{r['arm']} shows {cells[1:]}, expected {expected}")
+        if cells[0]:
+            check(cells[0].startswith(rp.label(r["kpi"])) and r["kpi"] in cells[0],
+                  f"products: the KPI cell {cells[0]!r} for {r['kpi']}")
+    check(any("−" in c for _, cells in rows for c in cells), "products: no negative difference shown")
+    # The claims: each claim row, claimed beside the true effect on the same people, with the verdict.
+    claims = everyone[everyone["kind"] == "claim"]
+    got = tables.body_rows("claims-table")
+    check(len(claims) >= 1 and len(got) == len(claims), f"products: {len(got)} claims shown, {len(claims)} in the file")
+    for (attrs, cells), (_, r) in zip(got, claims.iterrows()):
+        unit = r["unit"]
+        words, _ = rp.claim_verdict(float(r["mean"]), r["true_effect_ci_low"], r["true_effect_ci_high"])
+        check(cells[0] == r["arm"] and cells[2].startswith(rp.fmt(r["mean"], unit))
+              and cells[3].startswith(rp.fmt(r["true_effect"], unit)) and cells[4] == words
+              and r["claim"] in cells[1] and attrs.get("data-arms") == f"{r['arm']} {r['none_arm']}",
+              f"products: claim row {cells} for {dict(r)}")
+    check(text.index('class="claims"') < text.index('data-chart="product-comparison"'),
+          "products: the claims come after the chart")
+    # Effect against cost: the products (none is the baseline), the effect = −(arm − none) of the effect KPI.
+    effect = rp.hp.PRODUCTS_CHART["effect"]
+    got = tables.body_rows("effect-cost-table")
+    products = [a for a in dict.fromkeys(everyone["arm"]) if a != everyone["none_arm"].iloc[0]]
+    check([cells[0] for _, cells in got] == products, f"products: effect rows {got}")
+    for _, cells in got:
+        r = everyone[(everyone["arm"] == cells[0]) & (everyone["kpi"] == effect["kpi"])].iloc[0]
+        check(cells[1].startswith(rp.fmt(-float(r["vs_none_diff"]), r["unit"])),
+              f"products: {cells[0]}'s effect {cells[1]!r}, the file says − {r['vs_none_diff']}")
+    # By persona: personas alphabetically (as the file), each with the arms; none's rows have no difference.
+    got = tables.body_rows("products-persona-table")
+    personas = [p for p in dict.fromkeys(csv["persona"]) if p != "all"]
+    check(personas == sorted(personas) == ["student", "worker"], f"products: personas {personas}")
+    check(len(got) == len(personas) * 3 and [cells[0] for _, cells in got if cells[0]] == personas,
+          f"products: persona rows {[(a.get('data-arm'), c[:2]) for a, c in got]}")
+    # The headline names each product's effect against none on the same people.
+    check("against none on the same people" in text and "claims median time saved per day" in text,
+          "products: no products headline")
+    # Learning shows target-app minutes by status, untreated after the tenure ended (tenure_days 14).
+    got = tables.body_rows("learning-minutes-table")
+    check(got and "people without the app" in text, "products: no target-app minutes by status")
+
+
+def check_none_page(work: Path) -> None:
+    """A run of none (no app) writes kpis.csv, learning.csv, world-check.csv and manifest.json: its page has those
+    sections and no other, the KPI table equal to kpis.csv, the learning minutes of people without the app."""
+    run = work / "none"
+    shutil.copytree(habitat_runs.none_run(work / "made"), run)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    check(page.headings == ["What was run", "KPIs against their targets", "The world check", "Learning, week by week"],
+          f"none: sections {page.headings}")
+    check(sorted(page.chart_ids) == ["learning", "world-check"], f"none: charts {page.chart_ids}")
+    check_kpi_table("none", run, page)
+    check("no KPI targets" in headline_of(path), f"none: headline {headline_of(path)!r}")
+    rows = tables.body_rows("learning-minutes-table")
+    check(rows and all(len(cells) == 3 for _, cells in rows), f"none: learning minutes {rows[:2]}")
+    check(not page.has_selector, "none: an arm selector with one arm")
+
+
+def check_malformed_products(work: Path) -> None:
+    """A product-comparison.csv not as the specification describes it is refused, naming the file and the fault;
+    the page is not written."""
+    base = work / "products"
+    cases = [("no-column", lambda text: "\n".join(",".join(c for i, c in enumerate(line.split(","))
+                                                          if i != 20) for line in text.splitlines()),
+              "missing column true_effect"),
+             ("word", lambda text: "\n".join(",".join("lots" if (n == 1 and i == 8) else c
+                                                       for i, c in enumerate(line.split(",")))
+                                              for n, line in enumerate(text.splitlines())), "column mean holds"),
+             ("empty", lambda text: "", "not a readable CSV")]
+    for name, change, words in cases:
+        run = work / f"malformed-{name}"
+        shutil.copytree(base, run)
+        (run / "report.html").unlink(missing_ok=True)
+        csv = run / "product-comparison.csv"
+        csv.write_text(change(csv.read_text(encoding="utf-8")), encoding="utf-8")
+        refused(lambda: rp.write_page(run, STUB_PLOTLY), words, f"malformed product-comparison.csv ({name})")
+        check(not (run / "report.html").exists(), f"malformed ({name}): a page was written")
+    # The word in a number's place is named with its column, value and line.
+    run = work / "malformed-word"
+    try:
+        rp.write_page(run, STUB_PLOTLY)
+    except rp.PageError as e:
+        check("product-comparison.csv: column mean holds 'lots' on line 2, not a number" in str(e), f"word: {e}")
+
+
 def main() -> int:
     check_formatting()
     with tempfile.TemporaryDirectory() as d:
@@ -506,13 +641,19 @@ def main() -> int:
         check_decisions(work)
         check_learning(work)
         check_kpi_applies(work)
+        try:
+            check_products_page(work)
+            check_malformed_products(work)
+            check_none_page(work)
+        except habitat_runs.RunUnavailable as e:
+            FAILURES.append(f"issue-28 pages not checked: {e}")
     for f in FAILURES:
         print(f"test_report_page: FAIL {f}", file=sys.stderr)
     if FAILURES:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
-          "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies: "
-          "all passed")
+          "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies, "
+          "products compared (section, tables, malformed file), a run of none: all passed")
     return 0
 
 

@@ -12,9 +12,13 @@
 - a target is drawn only where the run's own file carries it, whatever the product: funnel step targets, retention
   targets from kpis.csv, the token-share ceiling, battery budgets; no forecast target line (no file carries one);
 - a money column added to revenue.csv is one change, to the specification: the page and the PNG then show it;
-- the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general).
+- the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general);
+- issue 28: a run whose arms are different products and a run of none write exactly the files the specification
+  says for their shape, get the sections and charts (page and PNG) their files have data for, and run_notebooks
+  draws each notebook on the runs that write its reports (08 only on the products run).
 
-Runs on copies of the committed baselines (Reports/baselines/*), some CSVs edited in the copy.
+Runs on copies of the committed baselines (Reports/baselines/*), some CSVs edited in the copy, and on two runs made
+with the habitat binary (habitat_runs.py: $HABITAT, else .build/debug/habitat).
 """
 from __future__ import annotations
 
@@ -36,10 +40,26 @@ import plotly.graph_objects as go  # noqa: E402
 import habitat_charts as hc  # noqa: E402
 import habitat_plots as hp  # noqa: E402
 import report_page as rp  # noqa: E402
+import habitat_runs  # noqa: E402
 import report_spec as spec  # noqa: E402
 
 BASELINES = HERE.parent / "Reports" / "baselines"
 RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "earned-access-baseline"]
+# Issue 28: runs no baseline is — arms that are different products (product-comparison.csv) and none, no app — made
+# with the habitat binary (habitat_runs.py) into the test's folder.
+MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run}
+
+
+def run_dirs(work: Path) -> dict[str, Path]:
+    """Every run the checks read: the committed baselines and the runs made for issue 28 (a made run that cannot be
+    made is a failure, named)."""
+    dirs = {name: BASELINES / name for name in RUNS}
+    for name, make in MADE.items():
+        try:
+            dirs[name] = make(work / "made")
+        except habitat_runs.RunUnavailable as e:
+            FAILURES.append(f"the {name} run could not be made: {e}")
+    return dirs
 CONSUMERS = ["habitat_plots.py", "habitat_charts.py", "report_page.py", "plot_run.py", "run_notebooks.py",
              "browser_check.py"]
 FAILURES: list[str] = []
@@ -153,8 +173,9 @@ def check_consumers_draw_the_spec(work: Path) -> None:
     check([name for name, _ in hc.CHARTS] == chart_ids, f"habitat_charts.CHARTS {[n for n, _ in hc.CHARTS]} ≠ {chart_ids}")
     expected = {spec.function_name(c) for c in chart_ids}
     drawn_png, drawn_page = set(), set()
-    for name in RUNS:
-        tables = hp.load_run(BASELINES / name)
+    runs = run_dirs(work)
+    for name, path in runs.items():
+        tables = hp.load_run(path)
         drawn_png |= figure_functions(hp, tables, matplotlib.figure.Figure)
         drawn_page |= figure_functions(hc, tables, go.Figure)
         hp.plt.close("all")
@@ -168,9 +189,9 @@ def check_consumers_draw_the_spec(work: Path) -> None:
               f"report_page has no table for section {s['id']}")
     # Each run's page has every section whose file the run holds and every chart it has data for; plot_run writes a
     # PNG for every chart with data and names the reason for each other.
-    for name in RUNS:
+    for name, path in runs.items():
         run = work / f"draw-{name}"
-        shutil.copytree(BASELINES / name, run)
+        shutil.copytree(path, run)
         tables = hp.load_run(run)
         with_data = [c for c in spec.charts() if getattr(hc, spec.function_name(c["id"]))(tables) is not None]
         text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
@@ -217,7 +238,8 @@ def check_no_private_registry() -> None:
     import re
     products = sorted({p for f in spec.files() if f["products"] != "all" for p in f["products"]})
     kpis = sorted({r["kpi"] for f in spec.files() for r in (f.get("targets") or {}).get("rows", [])}
-                  | {k["kpi"] for k in spec.headline_kpis()})
+                  | {k["kpi"] for k in spec.headline_kpis()}
+                  | {c["kpi"] for chart in spec.charts() for c in [chart.get("effect"), *chart.get("costs", [])] if c})
     files = {f["file"] for f in spec.files()}
     check(products and kpis, "the specification names no product-specific file or KPI: nothing to look for")
     words = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in products + kpis]
@@ -228,6 +250,45 @@ def check_no_private_registry() -> None:
             for word, pattern in words:
                 if pattern.search(text):
                     FAILURES.append(f"{consumer}:{line}: names {word!r} ({text[:60]!r}); read it from the specification")
+
+
+# --- Which runs write which files, and which notebooks draw them (issue 28) ---------------------------------------
+
+
+def check_runs_and_notebooks(work: Path) -> None:
+    """The files each run writes are the specification's for its shape (products of its arms, arms, acquisition):
+    product-comparison.csv only for runs whose arms are different products, a run of none only the neutral files;
+    and run_notebooks draws each notebook on the runs that write the reports it names — 08 only the products run,
+    07 the runs with an Earned Access arm, 01/02/04 no run of none."""
+    import nbformat
+    import run_notebooks
+    runs = run_dirs(work)
+    for name, path in runs.items():
+        shape = hp.run_shape(path)
+        expected = {f["file"] for f in spec.files() if spec.run_writes(f, *shape)}
+        held = {p.name for p in path.glob("*.csv")}
+        check(held == expected, f"{name} {shape}: holds {sorted(held)}, the specification says {sorted(expected)}")
+        if name in MADE:   # fresh from the binary (the Swift tests write no run of several products): exact headers
+            for csv in sorted(held & expected):
+                with open(path / csv, encoding="utf-8") as f:
+                    header = f.readline().rstrip("\r\n").split(",")
+                described = spec.header(spec.by_name()[csv])
+                check(header == described, f"{name}: {csv}'s header {header}, the specification's {described}")
+    drawn = {}
+    for nb in sorted(HERE.glob("*.ipynb")):
+        wanted = run_notebooks.notebook_reports(nbformat.read(nb, as_version=4))
+        drawn[nb.name[:2]] = {name for name, path in runs.items() if run_notebooks.draws(wanted, hp.run_shape(path))}
+    if set(MADE) <= set(runs):
+        everything = set(runs)
+        check(drawn.get("08") == {"products"}, f"08 draws {drawn.get('08')}, expected the products run only")
+        check(drawn.get("07") == {"earned-access-baseline", "products"}, f"07 draws {drawn.get('07')}")
+        check(drawn.get("03") == everything - {"earned-access-baseline", "none"}, f"03 draws {drawn.get('03')}")
+        for n in ("01", "02", "04"):
+            check(drawn.get(n) == everything - {"none"}, f"{n} draws {drawn.get(n)}, expected every run but none's")
+        for n in ("05", "06"):
+            check(drawn.get(n) == everything, f"{n} draws {drawn.get(n)}, expected every run")
+    check(spec.expected_files("scroll-off", 3, True) == spec.expected_files("scroll-off", 3, True)
+          - {"product-comparison.csv"}, "a run of one product expects product-comparison.csv")
 
 
 # --- Targets only where the run's files carry them --------------------------------------------------------------
@@ -366,6 +427,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
         check_consumers_draw_the_spec(work)
+        check_runs_and_notebooks(work)
         check_targets_from_files(work)
         check_new_money_column(work)
         check_modes(work)
@@ -374,7 +436,7 @@ def main() -> int:
     if FAILURES:
         return 1
     print("test_report_spec: the specification holds together; habitat_plots, habitat_charts, report_page, plot_run "
-          "and run_notebooks read it (no registry, file, product or KPI of their own); targets only from the run's "
+          "and run_notebooks read it (no registry, file, product or KPI of their own); runs of several products and of none write and draw what it says; targets only from the run's "
           "files; page and PNGs with the CSVs' mode: all passed")
     return 0
 

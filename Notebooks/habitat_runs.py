@@ -1,0 +1,88 @@
+"""Small real runs for the report tools' tests, made with the habitat binary (standard library only).
+
+The committed baselines (Reports/baselines/*) are each of one product; a run whose arms are different products
+(issue 28: product-comparison.csv) and a run of `none` (no app: only the product-neutral files) are made here, fresh,
+with the binary the tests are given:
+
+    HABITAT=/path/to/habitat python3 Notebooks/test_report_page.py      (make passes its own)
+
+Without HABITAT the repository's .build/debug/habitat, then .build/release/habitat, is used; without any, the tests
+that need these runs fail saying so. Each run is small (tens of people, a few seconds) and made once per test process.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Products as arms (issue 28): two products and none, two personas (the persona rows), tenures that end on day 14
+# (learning.csv's untreated weeks after it), long enough for weeks 0–4 and two replications (intervals).
+PRODUCTS_SCENARIO = """\
+name: products-test
+products: [scroll-off, earned-access, none]
+horizon_days: 28
+replications: 2
+tenure_days: 14
+population:
+  installs: 60
+  personas:
+    - name: worker
+      share: 0.5
+    - name: student
+      share: 0.5
+"""
+
+# No app at all: kpis.csv, learning.csv, world-check.csv and manifest.json only.
+NONE_SCENARIO = """\
+name: none-test
+product: none
+horizon_days: 21
+replications: 2
+population:
+  installs: 60
+"""
+
+
+class RunUnavailable(RuntimeError):
+    """The habitat binary is missing or the run failed (the message says which and how to fix it)."""
+
+
+def habitat_binary() -> Path | None:
+    """$HABITAT, else the repository's debug build, else its release build; None when none is there."""
+    given = os.environ.get("HABITAT")
+    candidates = [Path(given)] if given else [REPO / ".build" / "debug" / "habitat",
+                                              REPO / ".build" / "release" / "habitat"]
+    return next((p for p in candidates if p.is_file() and os.access(p, os.X_OK)), None)
+
+
+def make_run(scenario: str, out: Path) -> Path:
+    """Runs `scenario` (YAML text) into `out` with the habitat binary; returns `out`."""
+    binary = habitat_binary()
+    if binary is None:
+        raise RunUnavailable("no habitat binary: build it (swift build) or set HABITAT=/path/to/habitat")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    yaml = out.parent / f"{out.name}.yaml"
+    yaml.write_text(scenario, encoding="utf-8")
+    done = subprocess.run([str(binary), "run", str(yaml), "--out", str(out), "--progress", "never"],
+                          capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RunUnavailable(f"{binary} run {yaml}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
+    return out
+
+
+@lru_cache(maxsize=None)
+def _cached(scenario: str, root: str) -> Path:
+    return make_run(scenario, Path(root) / f"run-{abs(hash(scenario)) % 10**8}")
+
+
+def products_run(root: Path) -> Path:
+    """A small run whose arms are scroll-off, earned-access and none (made once per process under `root`)."""
+    return _cached(PRODUCTS_SCENARIO, str(root))
+
+
+def none_run(root: Path) -> Path:
+    """A small run of none, no app (made once per process under `root`)."""
+    return _cached(NONE_SCENARIO, str(root))
