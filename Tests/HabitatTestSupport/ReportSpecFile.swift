@@ -79,7 +79,13 @@ public struct ReportSpecFile: Decodable, Sendable {
 
     /// The CSVs a run of `product` writes, with `arms` arms, with or without an acquisition curve.
     public func expectedFiles(product: String, arms: Int, acquisition: Bool) -> Set<String> {
-        let holds = ["always": true, "arms": arms > 1, "acquisition": acquisition]
-        return Set(files.filter { $0.products.includes(product) && holds[$0.written] == true }.map(\.file))
+        expectedFiles(products: [product], arms: arms, acquisition: acquisition)
+    }
+
+    /// The files a run whose arms are of `products` writes (issue 28: several products, one arm or more each): those
+    /// any of its products writes, and those written when the arms differ in product.
+    public func expectedFiles(products: [String], arms: Int, acquisition: Bool) -> Set<String> {
+        let holds = ["always": true, "arms": arms > 1, "acquisition": acquisition, "products": Set(products).count > 1]
+        return Set(files.filter { f in products.contains { f.products.includes($0) } && holds[f.written] == true }.map(\.file))
     }
 }

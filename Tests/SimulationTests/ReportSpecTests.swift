@@ -71,6 +71,28 @@ struct ReportSpecTests {
         }
     }
 
+    @Test("a run whose arms are different products writes what any of them writes, and product-comparison.csv",
+          arguments: [["scroll-off", "none"], ["earned-access", "scroll-off", "none"]])
+    func severalProducts(products: [String]) throws {
+        let spec = try ReportSpecFile.load()
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
+            name: spec-products
+            horizon_days: 3
+            replications: 2
+            population: {installs: 6}
+            products: [\(products.joined(separator: ", "))]
+            """, fileName: "spec.yaml")
+        let headers = try Self.written(scenario)
+        let expected = spec.expectedFiles(products: products, arms: products.count, acquisition: false)
+        #expect(expected.contains("product-comparison.csv"))
+        #expect(Set(headers.keys) == expected, "written but not listed: \(Set(headers.keys).subtracting(expected).sorted()); listed but not written: \(expected.subtracting(headers.keys).sorted())")
+        for (file, header) in headers {
+            guard let described = spec.file(file) else { continue }
+            #expect(header == spec.header(described), "\(file)")
+        }
+        #expect(spec.header(try #require(spec.file("product-comparison.csv"))) == ProductComparison.header)
+    }
+
     @Test("the writers' header constants are the specification's columns")
     func headerConstants() throws {
         let spec = try ReportSpecFile.load()
