@@ -75,9 +75,19 @@ struct GoldenScenarioTests {
         }
         let produced = try csvs(out)
         let scenarioText = try String(contentsOf: file, encoding: .utf8)
-        // The core reports every product writes, and the product's own (its descriptor's `reports`).
-        let productID = scenarioText.split(separator: "\n").first { $0.hasPrefix("product: ") }.map { String($0.dropFirst(9)) } ?? "scroll-off"
-        let own = try #require(Products.descriptor(Product(rawValue: productID)), "\(name): product \(productID)").reports
+        // The core reports every product with an app writes, and each product's own (its descriptor's `reports`); a
+        // run whose arms are different products (`product:` on its arms) also compares them (issue 28).
+        var productIDs: [String] = []
+        for line in scenarioText.split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("product: "), !productIDs.contains(String(t.dropFirst(9))) { productIDs.append(String(t.dropFirst(9))) }
+        }
+        if productIDs.isEmpty { productIDs = ["scroll-off"] }
+        var own: [String] = []
+        for id in productIDs {
+            for f in try #require(Products.descriptor(Product(rawValue: id)), "\(name): product \(id)").reports where !own.contains(f) { own.append(f) }
+        }
+        if productIDs.count > 1 { own.append("product-comparison.csv") }
         let core = ["activation-funnel.csv", "battery-budget.csv", "decisions.csv", "energy-by-effect.csv", "kpis.csv", "learning.csv", "retention.csv", "revenue.csv", "world-check.csv"]
         #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == (core + own).sorted())
         #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),
