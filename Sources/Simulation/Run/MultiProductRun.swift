@@ -76,15 +76,10 @@ public struct MultiProductRun: ProductRun {
         replications = r
     }
 
-    func precisionReached(_ target: PrecisionTarget) -> Bool {
-        precisionHalfWidths(target).allSatisfy { h in h.halfWidth.map { $0 <= target.halfWidths[h.kpi]! } ?? false }
-    }
+    func precisionReached(_ target: PrecisionTarget) -> Bool { ArmKPIs.reached(target, precisionHalfWidths(target)) }
 
     public func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)] {
-        readings.flatMap { arm in
-            let table = Self.kpiTable(arm.kpiValues)
-            return target.halfWidths.keys.sorted().map { (arm.name, $0, table.summary($0).confidenceInterval95()?.halfWidth) }
-        }
+        ArmKPIs.halfWidths(target, readings.map { ($0.name, $0.kpiValues) })
     }
 
     // MARK: Readings
@@ -97,24 +92,10 @@ public struct MultiProductRun: ProductRun {
 
     public var armReadings: [ArmReadings] { readings }
 
-    static func kpiTable(_ perReplication: [[(KPIDefinition, Double)]]) -> KPITable {
-        var t = KPITable()
-        for values in perReplication { for (d, v) in values { t.record(d, v) } }
-        return t
-    }
-
-    public func kpiSummary() -> [(arm: String, table: KPITable)] { readings.map { ($0.name, Self.kpiTable($0.kpiValues)) } }
+    public func kpiSummary() -> [(arm: String, table: KPITable)] { readings.map { ($0.name, ArmKPIs.table($0.kpiValues)) } }
 
     /// Every arm after the first against the first, on the KPIs both report.
-    public func experiment() -> [ExperimentComparison] {
-        let values = readings.map { r -> ArmKPIValues in
-            var v = ArmKPIValues(arm: r.name)
-            for values in r.kpiValues { v.appendReplication(values) }
-            return v
-        }
-        guard let control = values.first else { return [] }
-        return values.dropFirst().flatMap { ArmKPIValues.compare(control: control, arm: $0) }
-    }
+    public func experiment() -> [ExperimentComparison] { ArmKPIs.experiment(readings.map { ($0.name, $0.kpiValues) }) }
 
     public func worldCheck() -> [(arm: String, rows: [WorldCheckRow])] {
         let perPart = parts.map { Dictionary(uniqueKeysWithValues: $0.run.worldCheck().map { ($0.arm, $0.rows) }) }
@@ -227,29 +208,11 @@ public struct MultiProductRun: ProductRun {
     /// The shard header's `product`: the products joined with `+`, in arm order.
     var productLabel: String { scenario.products.map(\.rawValue).joined(separator: "+") }
 
-    func shardHeader(_ shard: ShardSpec) -> ShardStateHeader {
-        ShardStateHeader(product: productLabel, scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
-                         shard: shard, replications: scenario.replications,
-                         arms: scenario.arms.map {
-                             let p = shard.people(of: $0.population.installs)
-                             return .init(name: $0.name, installs: $0.population.installs, from: p.lowerBound, to: p.upperBound)
-                         })
-    }
+    func shardHeader(_ shard: ShardSpec) -> ShardStateHeader { ShardStateHeader(scenario: scenario, product: productLabel, shard: shard) }
 
     public func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
                               progress: (@Sendable (Int) -> Void)?) throws -> (people: Int, personDays: Int, events: Int) {
-        precondition(scenario.precision == nil, "a precision target cannot be sharded")
-        try emit(try JSONEncoder().encode(shardHeader(shard)))
-        var done = 0, totals = (people: 0, personDays: 0, events: 0)
-        for r in 1...scenario.replications {
-            for i in scenario.arms.indices {
-                let (p, j) = owner[i]
-                let (line, t) = try parts[p].run.shardRecord(arm: j, recordArm: i, replication: r, shard: shard, done: &done, progress: progress)
-                totals = (totals.people + t.people, totals.personDays + t.personDays, totals.events + t.events)
-                try emit(line)
-            }
-        }
-        return totals
+        try emitShard(shard, header: shardHeader(shard), emit: emit, progress: progress)
     }
 
     public func shardRecord(arm i: Int, recordArm: Int, replication r: Int, shard: ShardSpec, done: inout Int,
@@ -258,9 +221,7 @@ public struct MultiProductRun: ProductRun {
         return try parts[p].run.shardRecord(arm: j, recordArm: recordArm, replication: r, shard: shard, done: &done, progress: progress)
     }
 
-    public func shardPeople(_ shard: ShardSpec) -> Int {
-        scenario.arms.reduce(0) { $0 + shard.people(of: $1.population.installs).count } * scenario.replications
-    }
+    public func shardPeople(_ shard: ShardSpec) -> Int { shard.peopleInAll(of: scenario) }
 
     public mutating func prepareMerge(_ shards: ShardSet) {
         for p in parts.indices { parts[p].run.prepareMerge(shards) }
@@ -274,24 +235,9 @@ public struct MultiProductRun: ProductRun {
     }
 
     public mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)?) throws {
-        let expected = shardHeader(ShardSpec(index: 1, count: shards.count)!)
-        for f in shards.folders {
-            guard f.header.product == expected.product, f.header.replications == expected.replications,
-                  f.header.arms.map(\.name) == expected.arms.map(\.name), f.header.arms.map(\.installs) == expected.arms.map(\.installs) else {
-                throw ShardRefused(path: f.path, reason: "its header does not describe the scenario in its manifest (\(scenario.name))")
-            }
-        }
-        prepareMerge(shards)
-        var folded = 0
-        for r in 1...scenario.replications {
-            for i in scenario.arms.indices {
-                try mergeArm(i, recordArm: i, replication: r, shards: shards)
-                folded += 1
-                progress?(folded)
-            }
-            replications = r
-        }
-        for f in shards.folders { try f.expectEnd() }
+        try shards.requireHeaders(like: shardHeader(ShardSpec(index: 1, count: shards.count)!), scenarioName: scenario.name)
+        try foldShards(shards, progress: progress)
+        replications = scenario.replications
     }
 }
 

@@ -180,17 +180,11 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// The 95 % half-width of each targeted KPI, per arm (nil while undefined, e.g. with one replication).
     public func precisionHalfWidths(_ target: PrecisionTarget) -> [(arm: String, kpi: String, halfWidth: Double?)] {
-        arms.flatMap { arm in
-            let table = Self.kpiTable(arm.kpiValues)
-            return target.halfWidths.keys.sorted().map { (arm.name, $0, table.summary($0).confidenceInterval95()?.halfWidth) }
-        }
+        ArmKPIs.halfWidths(target, arms.map { ($0.name, $0.kpiValues) })
     }
 
     /// Whether every targeted KPI is known to its half-width in every arm.
-    func precisionReached(_ target: PrecisionTarget) -> Bool {
-        precisionHalfWidths(target).allSatisfy { h in h.halfWidth.map { $0 <= target.halfWidths[h.kpi]! } ?? false }
-    }
-
+    func precisionReached(_ target: PrecisionTarget) -> Bool { ArmKPIs.reached(target, precisionHalfWidths(target)) }
 
     /// One person's timeline under an arm and replication (`habitat trace`).
     public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
@@ -275,7 +269,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: scenario.product.rawValue)
         var pooled = CSVTable(header: header)
         if file == "kpis.csv" {
-            pooled.append(contentsOf: Self.kpiTable(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
+            pooled.append(contentsOf: ArmKPIs.table(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
         } else if arm.replications > 1 && file != "energy-by-effect.csv" {
             pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
         }
@@ -290,7 +284,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// The KPI rows pooled per arm, for the summary table printed at the end of a run.
     public func kpiSummary() -> [(arm: String, table: KPITable)] {
-        arms.map { ($0.name, Self.kpiTable($0.kpiValues)) }
+        arms.map { ($0.name, ArmKPIs.table($0.kpiValues)) }
     }
 
     /// Real installs per simulated person in an arm: the acquisition curve's total over the horizon ÷ installs (1
@@ -301,30 +295,8 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         return real.map { $0 / Double(max(1, a?.population.installs ?? 1)) } ?? 1
     }
 
-    /// Every KPI of an arm per replication, aligned for paired comparison (`experiment.csv`).
-    static func armValues(_ arm: String, _ perReplication: [[(KPIDefinition, Double)]]) -> ArmKPIValues {
-        var v = ArmKPIValues(arm: arm)
-        for values in perReplication { v.appendReplication(values) }
-        return v
-    }
-
-    /// Every arm after the first against the first (control) arm.
-    static func comparisons(_ arms: [ArmKPIValues]) -> [ExperimentComparison] {
-        guard let control = arms.first else { return [] }
-        return arms.dropFirst().flatMap { ArmKPIValues.compare(control: control, arm: $0) }
-    }
-
     /// The paired comparison of every arm with the first (control) arm.
-    public func experiment() -> [ExperimentComparison] {
-        Self.comparisons(arms.map { Self.armValues($0.name, $0.kpiValues) })
-    }
-
-    /// The same from values already computed, one list per replication.
-    static func kpiTable(_ perReplication: [[(KPIDefinition, Double)]]) -> KPITable {
-        var t = KPITable()
-        for values in perReplication { for (d, v) in values { t.record(d, v) } }
-        return t
-    }
+    public func experiment() -> [ExperimentComparison] { ArmKPIs.experiment(arms.map { ($0.name, $0.kpiValues) }) }
 }
 
 /// Reports only some products write (named in their descriptor's `reports`).

@@ -18,19 +18,7 @@ extension SimulationRun {
     /// each replication, so it cannot be sharded: `precondition` — the command refuses it first.
     public func simulateShard(_ shard: ShardSpec, emit: (Data) throws -> Void,
                               progress: (@Sendable (Int) -> Void)? = nil) throws -> (people: Int, personDays: Int, events: Int) {
-        precondition(scenario.precision == nil, "a precision target cannot be sharded")
-        let header = shardHeader(shard)
-        let encoder = JSONEncoder()
-        try emit(try encoder.encode(header))
-        var done = 0, totals = (people: 0, personDays: 0, events: 0)
-        for r in 1...scenario.replications {
-            for i in scenario.arms.indices {
-                let (line, t) = try shardRecord(arm: i, recordArm: i, replication: r, shard: shard, done: &done, progress: progress)
-                totals = (totals.people + t.people, totals.personDays + t.personDays, totals.events + t.events)
-                try emit(line)
-            }
-        }
-        return totals
+        try emitShard(shard, header: shardHeader(shard), emit: emit, progress: progress)
     }
 
     /// The shard's people of arm `i` in replication `r`, simulated into one record line labelled arm `recordArm` (the
@@ -45,18 +33,11 @@ extension SimulationRun {
     }
 
     /// People a shard simulates in all (every arm × replication), for its progress bar.
-    public func shardPeople(_ shard: ShardSpec) -> Int {
-        scenario.arms.reduce(0) { $0 + shard.people(of: $1.population.installs).count } * scenario.replications
-    }
+    public func shardPeople(_ shard: ShardSpec) -> Int { shard.peopleInAll(of: scenario) }
 
     /// The header of a shard's state file.
     func shardHeader(_ shard: ShardSpec) -> ShardStateHeader {
-        ShardStateHeader(product: scenario.product.rawValue, scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
-                         shard: shard, replications: scenario.replications,
-                         arms: scenario.arms.map {
-                             let p = shard.people(of: $0.population.installs)
-                             return .init(name: $0.name, installs: $0.population.installs, from: p.lowerBound, to: p.upperBound)
-                         })
+        ShardStateHeader(scenario: scenario, product: scenario.product.rawValue, shard: shard)
     }
 
     /// Folds the shards of this run's scenario into the state a whole run reaches after `simulate()`, ready for
@@ -64,23 +45,8 @@ extension SimulationRun {
     /// (`ShardSet.manifest`), with `outputs.dir` set to the merge's destination as `run --out` would set it; shards
     /// are run without `--out` in the scenario, so their hash names the simulation only.
     public mutating func merge(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)? = nil) throws {
-        let expected = shardHeader(ShardSpec(index: 1, count: shards.count)!)
-        for f in shards.folders {
-            guard f.header.product == expected.product, f.header.replications == expected.replications, f.header.arms.map(\.name) == expected.arms.map(\.name),
-                  f.header.arms.map(\.installs) == expected.arms.map(\.installs) else {
-                throw ShardRefused(path: f.path, reason: "its header does not describe the scenario in its manifest (\(scenario.name))")
-            }
-        }
-        prepareMerge(shards)
-        var folded = 0
-        for r in 1...scenario.replications {
-            for i in scenario.arms.indices {
-                try mergeArm(i, recordArm: i, replication: r, shards: shards)
-                folded += 1
-                progress?(folded)
-            }
-        }
-        for f in shards.folders { try f.expectEnd() }
+        try shards.requireHeaders(like: shardHeader(ShardSpec(index: 1, count: shards.count)!), scenarioName: scenario.name)
+        try foldShards(shards, progress: progress)
     }
 
     /// Empties the run before shards are folded in (`mergeArm`).
