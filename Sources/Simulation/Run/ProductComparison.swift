@@ -96,13 +96,9 @@ public enum ProductComparison {
                     effect = ExperimentComparison(kpi: claim.neutralKPI, unit: "", controlArm: n.name, arm: arm.name, control: c, treatment: t)
                 }
                 let unit = arm.kpiValues.first?.first { $0.0.id == claim.kpi }?.0.unit ?? ""
-                var r = row(keys, persona: nil, kpi: claim.kpi, unit: unit, kind: "claim", values: claimed,
-                            noneArm: none?.name, vsNone: nil, firstArm: first?.name, vsFirst: nil)
-                r[r.count - 4] = .optional(effect?.diff, decimals: 6)
-                r[r.count - 3] = .optional(effect?.paired?.lower, decimals: 6)
-                r[r.count - 2] = .optional(effect?.paired?.upper, decimals: 6)
-                r[r.count - 1] = .text("\(claim.statement); true effect: \(claim.sense == .reduces ? "none − arm" : "arm − none") of \(claim.neutralKPI)")
-                out.append(r)
+                out.append(row(keys, persona: nil, kpi: claim.kpi, unit: unit, kind: "claim", values: claimed,
+                               noneArm: none?.name, vsNone: nil, firstArm: first?.name, vsFirst: nil, trueEffect: effect,
+                               claim: "\(claim.statement); true effect: \(claim.sense == .reduces ? "none − arm" : "arm − none") of \(claim.neutralKPI)"))
             }
         }
         return out
@@ -113,7 +109,8 @@ public enum ProductComparison {
     }
 
     static func row(_ keys: ReportKeys, persona: String?, kpi: String, unit: String, kind: String, values: [Double],
-                    noneArm: String?, vsNone: ExperimentComparison?, firstArm: String?, vsFirst: ExperimentComparison?) -> [CSVField] {
+                    noneArm: String?, vsNone: ExperimentComparison?, firstArm: String?, vsFirst: ExperimentComparison?,
+                    trueEffect: ExperimentComparison? = nil, claim: String = "") -> [CSVField] {
         let s = Summary(values.filter(\.isFinite))
         let ci = s.confidenceInterval95()
         return keys.fields + [
@@ -124,7 +121,8 @@ public enum ProductComparison {
             .optional(vsNone?.paired?.upper, decimals: 6),
             .text(firstArm ?? ""), .optional(vsFirst?.diff, decimals: 6), .optional(vsFirst?.paired?.lower, decimals: 6),
             .optional(vsFirst?.paired?.upper, decimals: 6),
-            .empty, .empty, .empty, .empty,
+            .optional(trueEffect?.diff, decimals: 6), .optional(trueEffect?.paired?.lower, decimals: 6),
+            .optional(trueEffect?.paired?.upper, decimals: 6), .text(claim),
         ]
     }
 }
