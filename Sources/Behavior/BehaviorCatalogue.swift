@@ -246,7 +246,26 @@ public enum BehaviorCatalogue {
 
     /// Every behaviour parameter, in groups: churn, engagement, onboarding, purchase, refund, shield, urges, dormant,
     /// focus, habits.
-    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits
+    /// Things to do by the person's own means (`TaskModel`, issue 29).
+    static let tasks: [RuleParameter] = [
+        p("tasks.delay_mean_hours", 10, 0.1...500,
+          "mean hours a remembered thing of 10 minutes' effort is put off (average person, empty list)",
+          .assumption("no published time-to-start for everyday to-dos; Marsh, Hicks & Landau 1998 find most of a week's intentions done within the week")),
+        p("tasks.effort_exponent", 0.5, 0...3, "elasticity of the delay in effort (effort ÷ 10 min to this power)",
+          .assumption("present bias: effort now weighs more than effort later (O'Donoghue & Rabin 1999); the size is a guess")),
+        p("tasks.procrastination_weight", 2.0, 0...20, "log-delay per unit of the person's procrastination above 0.35",
+          .assumption("Steel 2007: procrastination is trait-like; the size is a guess")),
+        p("tasks.efficacy_weight", 1.0, 0...20, "log-delay lowered per unit of task efficacy above 0.5",
+          .publication("Steel 2007 meta-analysis: self-efficacy correlates with procrastination r ≈ −0.38; the weight is a guess")),
+        p("tasks.queue_weight", 0.05, 0...2, "delay added per thing already pending, as a share of the delay",
+          .assumption("seed 001 §2 \"Seeing 30 items = doing 0 items\"; the size is a guess")),
+        p("tasks.efficacy_gain", 0.02, 0...1, "share of task efficacy's headroom one thing done on time adds",
+          .assumption("Bandura 1977: mastery experiences raise self-efficacy; the size is a guess")),
+        p("tasks.efficacy_loss", 0.02, 0...1, "share of task efficacy one thing done late or never removes",
+          .assumption("Bandura 1977; the size is a guess")),
+    ]
+
+    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks
 
     /// The catalogue by key.
     public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })

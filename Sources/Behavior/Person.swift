@@ -60,6 +60,8 @@ public struct Person: Hashable, Sendable {
     public var planning: PlanningTraits = PlanningTraits()
     /// Optional features and ways round them (drawn from the `personTraits` stream).
     public var featureUse: FeatureUseTraits = FeatureUseTraits()
+    /// Things to do: how many arise, forgetting, putting off (drawn from the `task-traits` stream; issue 29).
+    public var tasks: TaskTraits = TaskTraits()
 
     /// Draws a person from the `population` and `personTraits` streams of `(seed, replication, person id)`.
     public static func draw(persona: Persona, id: UInt64, seed: UInt64, replication: UInt32) -> Person {
@@ -77,6 +79,7 @@ public struct Person: Hashable, Sendable {
         let later = PersonTraits.draw(persona: persona, rng: traits ?? RandomStream(key: key.with(stream: .personTraits)))
         person.planning = later.planning
         person.featureUse = later.featureUse
+        person.tasks = TaskTraits.draw(persona: persona, rng: RandomStream(key: key.with(stream: TaskTraits.stream)))
         return person
     }
 

@@ -40,9 +40,9 @@ public struct PersonOccurrence: Sendable {
 /// The exogenous processes of one person besides pickups, merged in time order: each with its own stream and its
 /// next occurrence drawn ahead. Empty (and free) while no process is listed.
 public struct PersonProcesses: Sendable {
-    /// The processes every person has, in the order that breaks ties between equal times. None yet: Nudge brings
-    /// tasks and Clavis places (`docs/ARCHITECTURE.md`, "How to add a product").
-    public static let standard: [any PersonProcess.Type] = []
+    /// The processes every person has, in the order that breaks ties between equal times: things to do (issue 29);
+    /// Clavis brings places (`docs/ARCHITECTURE.md`, "How to add a product").
+    public static let standard: [any PersonProcess.Type] = [TaskProcess.self]
 
     struct Clock: @unchecked Sendable {   // the stream is the person's own, used by one life on one thread
         var process: any PersonProcess

@@ -74,6 +74,12 @@ public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomSt
     case refundPropensity = "refund_propensity"
     /// Probability of changing the system clock when a restriction refuses every way through. Assumption.
     case clockChangePropensity = "clock_change_propensity"
+    /// Things to do arising per day over waking hours (`TaskTraits`, issue 29).
+    case tasksPerDay = "tasks_per_day"
+    /// Probability that a thing to do not written down is forgotten.
+    case taskForgetting = "task_forgetting"
+    /// Present bias: how much effortful things are put off (0…1).
+    case procrastination
 
     public var description: String { rawValue }
 
@@ -99,6 +105,8 @@ public enum PersonaParameter: String, CaseIterable, Sendable, Hashable, CustomSt
         case .ifThenPlans: return 1...5
         case .planningStepCompletion, .bedtimeSchedulePropensity, .perAppBudgetPropensity, .frictionOptOutPropensity,
              .exerciseSkipShare, .disableRestrictionExitShare, .refundPropensity, .clockChangePropensity: return 0...1
+        case .tasksPerDay: return 0...60
+        case .taskForgetting, .procrastination: return 0...1
         case .bedtimeScheduleStartHour: return 18...28
         case .bedtimeScheduleEndHour: return 4...12
         }

@@ -61,6 +61,15 @@ public enum PersonaCatalog {
         // purchase is refundable here while renewals and tokens are transactions too; set by hand (issue 14).
         .refundPropensity: .beta(a: 1.5, b: 32),
         .clockChangePropensity: .beta(a: 1, b: 39),
+        // Things to do (issue 29). Arising: assumption — Nudge's own target of 3–5 items done per user per day
+        // (seed 001 §11) implies at least that many arising; median 6 over waking hours.
+        .tasksPerDay: .lognormal(median: 6, sigma: 0.4),
+        // Forgetting an intention not written down: Marsh, Hicks & Landau 1998 (diary of a week's intentions:
+        // about a quarter not carried out); mean 0.25.
+        .taskForgetting: .beta(a: 2.5, b: 7.5),
+        // Present bias in effortful tasks (assumption; Steel 2007: procrastination is common, ~15–20 % of adults
+        // chronic); mean 0.35.
+        .procrastination: .beta(a: 3.5, b: 6.5),
     ]
 
     /// Apps people want to block and their popularity (assumption).
@@ -127,6 +136,11 @@ public enum PersonaCatalog {
         .bedtimeScheduleStartHour: .normal(mean: 23.25, sd: 0.8),
         .frictionOptOutPropensity: .beta(a: 3, b: 4),
         .exerciseSkipShare: .beta(a: 4, b: 5),
+        // Adults with ADHD recall and carry out fewer of their own real-life intentions and procrastinate more,
+        // everyday prospective memory mediating the link (Altgassen, Scheres & Edel 2019); sizes are assumptions:
+        // forgetting mean 0.40, procrastination mean 0.55.
+        .taskForgetting: .beta(a: 4, b: 6),
+        .procrastination: .beta(a: 5.5, b: 4.5),
     ])
 
     /// Every built-in persona, by name.

@@ -152,6 +152,7 @@ extension PersonLife {
         snapshotMonth()
         if let mrr = engine.mrrAtHorizon(horizonEnd) { summary.mrrAtEnd = mrr }
         summary.eventsSimulated += queue.firedCount
+        if !stopped { bookTasks() }
         Adapter.finish(&self)
     }
 

@@ -98,6 +98,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The person's own processes besides pickups (things to do, places), outside the queue like pickups; the same
     /// whatever product the person meets.
     var processes: PersonProcesses
+    /// The person's things to do and what became of them, by their own means and with a product's help (issue 29).
+    public var tasks: TaskMind
     /// The person has processes besides pickups (read once: the loop asks at every event).
     let hasProcesses: Bool
     /// The engine's timer kinds and the queue slots they hold (one slot per kind, never shared).
@@ -155,6 +157,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         features = RandomStream(key: world.key(id, .featureUse))
         processes = PersonProcesses(person: drawn, key: { world.key(id, $0) }, extra: extraProcesses)
         hasProcesses = !processes.isEmpty
+        tasks = TaskMind(person: drawn)
         queue = EventQueue(start: installedAt, timerSlots: 8, capacity: 32)
         state = Adapter.initialState()
         summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment, horizonDays: world.horizonDays)
@@ -185,7 +188,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
                 guard at < horizonEnd else { processes.stop(); continue }
                 guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
-                if !untreated { Adapter.occurrence(o.occurrence, &self, at: o.at) }
+                if untreated { liveUnaided(o.occurrence, at: o.at) } else { Adapter.occurrence(o.occurrence, &self, at: o.at) }
                 continue
             }
             if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
@@ -236,6 +239,34 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case .intent(let intent):
             guard !untreated else { return }   // plans about the product lapse with it
             Adapter.carryOut(intent, &self, at: now)
+        }
+    }
+
+    // MARK: - The person's own processes
+
+    /// An occurrence of one of the person's own processes lived by their own means, as with no product: a thing to
+    /// do arising is forgotten or put off and done (`TaskMind`, with its own draws). The default of
+    /// `ProductAdapter.occurrence`, the untreated life's, and the first step of a product that adds to it.
+    public mutating func liveUnaided(_ o: PersonOccurrence, at now: Instant) {
+        if let t = o.value(as: ThingToDo.self) {
+            let model = world.tasks, zone = zone
+            tasks.arise(t, model: model, zone: zone)
+            guard trace != nil else { return }
+            let unaided = tasks.record(t.ref)?.unaidedDoneAt.map { " unaided: done \($0)" } ?? " unaided: forgotten"
+            trace(kind: "task", detail: "#\(t.ref) \(t.kind) effort=\(Int(t.effortMinutes.rounded()))m due \(t.deadline)" + unaided, at: now)
+        }
+    }
+
+    /// The things to do of the life, booked at its end: arisen, done before the horizon, on time, forgotten.
+    mutating func bookTasks() {
+        for r in tasks.records {
+            summary.neutral.tasksArisen += 1
+            if let d = r.doneAt, d < horizonEnd {
+                summary.neutral.tasksDone += 1
+                if d <= r.task.deadline { summary.neutral.tasksDoneOnTime += 1 }
+            } else if r.unaidedDoneAt == nil {
+                summary.neutral.tasksForgotten += 1
+            }
         }
     }
 

@@ -52,6 +52,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// Focus sessions and habit check-ins, for products that ask people to earn (`focus.*`, `habits.*`).
     public let focus: FocusSessionModel
     public let habits: HabitCheckInModel
+    /// What people do with their things to do by their own means (`tasks.*`, issue 29).
+    public let tasks: TaskModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
     public let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
@@ -83,6 +85,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         dormancy = DormantModel(values: behavior)
         focus = FocusSessionModel(values: behavior)
         habits = HabitCheckInModel(values: behavior)
+        tasks = TaskModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         plansViewProbability = behavior["engagement.plans_view_probability"]

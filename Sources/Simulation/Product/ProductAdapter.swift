@@ -47,7 +47,8 @@ public protocol ProductAdapter: Sendable {
     /// Default: the product stands aside — the person uses the app for the session they meant.
     static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant)
     /// One occurrence of one of the person's own processes (`PersonProcesses`: a thing to do arising, a move to
-    /// another place). Default: the product does not see it.
+    /// another place). Default: the product does not see it — the person lives it by their own means
+    /// (`PersonLife.liveUnaided`), as with no app; a product that adds to it calls that first.
     static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant)
     /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup). Default:
     /// nothing.
@@ -96,7 +97,9 @@ extension ProductAdapter {
     public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         life.startSession(app, intended: pickup.sessionLength, at: now)
     }
-    public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.liveUnaided(o, at: now)
+    }
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}

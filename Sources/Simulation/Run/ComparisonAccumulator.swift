@@ -21,6 +21,9 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
     /// Net revenue (gross − refunds − store fees) in micro-dollars, and people who ever paid.
     public var netRevenueMicros: Int64 = 0
     public var paying = 0
+    /// Things to do (issue 29): arisen from install to the horizon, done before the horizon, done by their deadline,
+    /// and forgotten (never done, never held by a product that got them done).
+    public var tasksArisen = 0, tasksDone = 0, tasksDoneOnTime = 0, tasksForgotten = 0
 
     public init() {}
 
@@ -34,6 +37,7 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
         batteryMicroPct += o.batteryMicroPct
         for i in 0..<3 { retentionEligible[i] += o.retentionEligible[i]; retained[i] += o.retained[i] }
         netRevenueMicros += o.netRevenueMicros; paying += o.paying
+        tasksArisen += o.tasksArisen; tasksDone += o.tasksDone; tasksDoneOnTime += o.tasksDoneOnTime; tasksForgotten += o.tasksForgotten
     }
 }
 
@@ -79,6 +83,18 @@ public enum ComparisonKPIs {
         KPIDefinition("battery_pct_per_24h_mean", unit: "pct", name: "Battery % per 24 h", group: "neutral",
                       population: "every person-day from install (entry) to the horizon; 0 on a day without the app", window: "whole run",
                       formula: "Σ the app's drain in % per 24 h ÷ person-days"),
+        KPIDefinition("tasks_done_per_day", unit: "count_per_day", name: "Things done a day", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon", window: "whole run",
+                      formula: "things to do done before the horizon ÷ person-days"),
+        KPIDefinition("tasks_done_on_time_per_day", unit: "count_per_day", name: "Things done on time a day", group: "neutral",
+                      population: "every person-day from install (entry) to the horizon", window: "whole run",
+                      formula: "things to do done by their deadline ÷ person-days"),
+        KPIDefinition("tasks_on_time_share", unit: "fraction", name: "Things done on time", group: "neutral",
+                      population: "every thing to do arisen from install (entry) to the horizon", window: "whole run",
+                      formula: "things done by their deadline ÷ things arisen"),
+        KPIDefinition("tasks_forgotten_share", unit: "fraction", name: "Things forgotten", group: "neutral",
+                      population: "every thing to do arisen from install (entry) to the horizon", window: "whole run",
+                      formula: "things never done and never held where they got done ÷ things arisen"),
     ]
 
     /// Product figures every product with an app shares (none for `none`).
@@ -105,6 +121,10 @@ public enum ComparisonKPIs {
             (neutral[2], ratio(Double(s.urgesActed), s.personDays)),
             (neutral[3], ratio(Double(s.sessionsUnder30s), s.sessions)),
             (neutral[4], ratio(Double(s.batteryMicroPct) / 1_000_000, s.personDays)),
+            (neutral[5], ratio(Double(s.tasksDone), s.personDays)),
+            (neutral[6], ratio(Double(s.tasksDoneOnTime), s.personDays)),
+            (neutral[7], ratio(Double(s.tasksDoneOnTime), s.tasksArisen)),
+            (neutral[8], ratio(Double(s.tasksForgotten), s.tasksArisen)),
         ]
         guard hasApp else { return v }
         for i in 0..<3 { v.append((shared[i], ratio(Double(s.retained[i]), s.retentionEligible[i]))) }

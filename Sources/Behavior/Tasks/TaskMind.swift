@@ -1,0 +1,155 @@
+import Foundation
+import RulesCore
+
+/// What a person does with their things to do by their own means (issue 29): forgets some, puts others off — the
+/// more effortful, the more they procrastinate, the lower their confidence and the longer their list, the longer —
+/// and does the rest, on time or late. A product may add to it (`doneWithHelp`: a card shown, a reminder at the
+/// right moment), never take from it: what the person would have done unaided they still do.
+///
+/// Seed 001 §2: "Thoughts vanish in seconds", "Seeing 30 items = doing 0 items". The constants are `tasks.*` in
+/// `BehaviorCatalogue` (`TaskModel`).
+public struct TaskModel: Hashable, Sendable {
+    /// Mean hours a remembered thing of 10 minutes' effort is put off, for an average person with an empty list.
+    public var delayMeanHours = 10.0
+    /// Elasticity of the delay in effort (effort ÷ 10 min to this power).
+    public var effortExponent = 0.5
+    /// Log-delay per unit of procrastination above 0.35.
+    public var procrastinationWeight = 2.0
+    /// Log-delay lowered per unit of task efficacy above 0.5.
+    public var efficacyWeight = 1.0
+    /// Delay added per thing already pending (a share of the delay; "seeing 30 items = doing 0 items").
+    public var queueWeight = 0.05
+    /// Share of the efficacy headroom one thing done on time adds, and share lost by one done late or never.
+    public var efficacyGain = 0.02, efficacyLoss = 0.02
+
+    public init() {}
+
+    /// The model with the values of `values` (`tasks.*`).
+    public init(values: BehaviorValues) {
+        delayMeanHours = values["tasks.delay_mean_hours"]
+        effortExponent = values["tasks.effort_exponent"]
+        procrastinationWeight = values["tasks.procrastination_weight"]
+        efficacyWeight = values["tasks.efficacy_weight"]
+        queueWeight = values["tasks.queue_weight"]
+        efficacyGain = values["tasks.efficacy_gain"]
+        efficacyLoss = values["tasks.efficacy_loss"]
+    }
+}
+
+/// One thing to do in a person's life and what became of it.
+public struct TaskRecord: Sendable, Hashable {
+    public var task: ThingToDo
+    /// When the person would do it by their own means; nil when they forget it.
+    public var unaidedDoneAt: Instant?
+    /// When it was done (the earlier of unaided and helped), nil while not done.
+    public var doneAt: Instant?
+    /// A product holds it (captured in an app): not forgotten while the product shows it again.
+    public var captured = false
+    /// The person's confidence has taken its outcome into account.
+    var settled = false
+
+    /// Done by its deadline.
+    public var doneOnTime: Bool { doneAt.map { $0 <= task.deadline } ?? false }
+}
+
+/// A person's things to do, by their own means and with what products add: the records of every thing that arose,
+/// the person's task efficacy (domain-specific self-efficacy, Bandura 1977: mastery raises it, failure lowers it),
+/// and the list they carry in their head.
+public struct TaskMind: Sendable {
+    public private(set) var records: [TaskRecord] = []
+    /// Task efficacy 0…1, starting at the person's self-efficacy.
+    public private(set) var efficacy: Double
+    /// Records whose outcome the efficacy has not taken in yet.
+    var unsettled: [Int] = []
+    let traits: TaskTraits
+    let wakeHour: Double, sleepHour: Double
+
+    public init(person: Person) {
+        efficacy = person.selfEfficacy.value
+        traits = person.tasks
+        sleepHour = person.phoneUse.sleepStartHour
+        wakeHour = person.phoneUse.sleepStartHour + person.phoneUse.sleepHours - 24
+    }
+
+    /// The record of `ref` (1-based, in order of arising).
+    public func record(_ ref: UInt64) -> TaskRecord? {
+        let i = Int(ref) - 1
+        return records.indices.contains(i) ? records[i] : nil
+    }
+
+    /// Things remembered and not yet done at `now` (the list in the person's head).
+    public func pending(at now: Instant) -> Int {
+        var n = 0
+        for i in unsettled where records[i].doneAt.map({ $0 > now }) ?? records[i].captured { n += 1 }
+        return n
+    }
+
+    /// A thing to do arises: its fate by the person's own means is drawn from its own draws, now.
+    public mutating func arise(_ t: ThingToDo, model: TaskModel, zone: ZoneCalendar) {
+        settle(at: t.arisenAt, model: model)
+        var r = TaskRecord(task: t)
+        if t.recall >= traits.forgetting {
+            let mean = model.delayMeanHours * pow(max(t.effortMinutes, 0.5) / 10, model.effortExponent)
+                * exp(model.procrastinationWeight * (traits.procrastination - 0.35) - model.efficacyWeight * (efficacy - 0.5))
+                * (1 + model.queueWeight * Double(pending(at: t.arisenAt)))
+            let hours = -mean * log(max(1e-12, 1 - t.start))
+            let done = awake(t.arisenAt + .milliseconds(Int64(hours * 3_600_000) + Int64(t.effortMinutes * 60_000)), zone: zone)
+            r.unaidedDoneAt = done
+            r.doneAt = done
+        }
+        records.append(r)
+        unsettled.append(records.count - 1)
+    }
+
+    /// A product holds the thing (it was captured): forgetting it no longer ends it while the product shows it.
+    public mutating func capture(_ ref: UInt64) {
+        let i = Int(ref) - 1
+        if records.indices.contains(i) { records[i].captured = true }
+    }
+
+    /// The person does the thing now with a product's help (a card shown, a reminder): done now unless already done.
+    /// Returns true when this is when it got done.
+    @discardableResult
+    public mutating func doneWithHelp(_ ref: UInt64, at now: Instant) -> Bool {
+        let i = Int(ref) - 1
+        guard records.indices.contains(i) else { return false }
+        if let d = records[i].doneAt, d <= now { return false }
+        records[i].doneAt = now
+        return true
+    }
+
+    /// Whether the person has done the thing by `now` (by their own means or with help).
+    public func isDone(_ ref: UInt64, at now: Instant) -> Bool { record(ref)?.doneAt.map { $0 <= now } ?? false }
+
+    /// Takes into the person's efficacy the outcome of every thing decided by `now`: done on time raises it, a
+    /// deadline passed without it done lowers it.
+    mutating func settle(at now: Instant, model: TaskModel) {
+        var kept: [Int] = []
+        kept.reserveCapacity(unsettled.count)
+        for i in unsettled {
+            let r = records[i]
+            if let d = r.doneAt, d <= now {
+                if d <= r.task.deadline { efficacy += model.efficacyGain * (1 - efficacy) } else { efficacy -= model.efficacyLoss * efficacy }
+                records[i].settled = true
+            } else if r.doneAt == nil, r.task.deadline < now {
+                efficacy -= model.efficacyLoss * efficacy
+                records[i].settled = true
+            } else {
+                kept.append(i)
+            }
+        }
+        unsettled = kept
+    }
+
+    /// `t`, or the person's next waking if `t` falls while they sleep (nobody runs errands at 3 am).
+    func awake(_ t: Instant, zone: ZoneCalendar) -> Instant {
+        let d = zone.localDate(t)
+        for day in [d + -1, d] {
+            let midnight = zone.instant(on: day, at: .midnight)
+            let sleep = midnight + .milliseconds(Int64(sleepHour * 3_600_000))
+            let wake = midnight + .milliseconds(Int64((wakeHour + 24) * 3_600_000))
+            if t >= sleep && t < wake { return wake }
+        }
+        return t
+    }
+}
