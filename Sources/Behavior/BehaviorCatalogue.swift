@@ -80,6 +80,10 @@ public enum BehaviorCatalogue {
         p("engagement.frustration.paywall_hit", 0.10, 0...1, "frustration step of hitting a paywall"),
         p("engagement.frustration.detour", 0.0636, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
         p("engagement.value.earned_credit", 0.01, 0...1, "perceived-value step of earning credit (share of headroom)"),
+        p("engagement.value.task_done", 0.03, 0...1, "perceived-value step of a thing to do done with the product's help (share of headroom)",
+          .assumption("issue 29; as a willpower win (engagement.value.resisted_urge); not yet fitted")),
+        p("engagement.frustration.limit_hit", 0.08, 0...1, "frustration step of a tier limit refusing a capture or a save",
+          .assumption("issue 29; as an empty wallet (engagement.frustration.wallet_empty); not yet fitted")),
         p("engagement.value.resisted_urge", 0.03, 0...1, "perceived-value step of a resisted urge"),
         p("engagement.value.per_minute_saved", 0.002, 0...1, "perceived-value step per minute saved"),
         p("engagement.value.minutes_saved_cap", 0.2, 0...1, "largest perceived-value step of one minutes-saved event"),
@@ -265,7 +269,45 @@ public enum BehaviorCatalogue {
           .assumption("Bandura 1977; the size is a guess")),
     ]
 
-    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks
+    /// What people do with a task-capture tool (`TaskToolModel`, issue 29): assumptions, Nudge's targets calibrate them.
+    static let taskTool: [RuleParameter] = {
+        let a = ParameterSource.assumption("no published rate for capture tools; Nudge's seed 001 §11 targets calibrate it (issue 29)")
+        return [
+            p("capture.constant", -0.4, -20...20, "log-odds of writing a thing down as it arises (value 0.5, app-open habit 0.5, urgency 0.5)", a),
+            p("capture.value_weight", 2.0, 0...20, "capture log-odds per unit of value felt above 0.5", a),
+            p("capture.habit_weight", 2.0, 0...20, "capture log-odds per unit of app-open habit above 0.5", a),
+            p("capture.urgency_weight", 0.8, 0...20, "capture log-odds per unit of urgency above 0.5", a),
+            p("capture.typed_share", 0.15, 0...1, "share of captures typed rather than spoken (microphone allowed)", a),
+            p("capture.dump_memory_hours", 2.0, 0...48, "hours a remembered, uncaptured thing stays in mind for the next brain dump", a),
+            p("capture.allow_microphone", 0.85, 0...1, "probability of allowing the microphone when first asked", a),
+            p("capture.allow_notifications", 0.6, 0...1, "probability of allowing notifications when first asked",
+              .assumption("iOS push opt-in rates are commonly reported at about half of users; not a cited figure")),
+            p("capture.allow_contacts", 0.7, 0...1, "probability of allowing contacts when first asked", a),
+            p("capture.live_activity_opt_in", 0.12, 0...1, "probability of enabling the lock-screen task when asked once (seed 001 §14 Q12 checks ≥ 5 %)", a),
+            p("capture.online_share", 0.97, 0...1, "share of captures made online", a),
+            p("capture.split_failure", 0.02, 0...1, "probability an AI split fails (seed 001 §12: likelihood Low)", a),
+            p("card.do_constant", -0.3, -20...20, "log-odds of doing the shown thing now (10 min effort, urgency 0.5, efficacy 0.5)", a),
+            p("card.effort_weight", 0.8, 0...20, "do-now log-odds lowered per ln(effort ÷ 10 min) (present bias)", a),
+            p("card.urgency_weight", 1.5, 0...20, "do-now log-odds per unit of urgency above 0.5", a),
+            p("card.efficacy_weight", 1.5, 0...20, "do-now log-odds per unit of task efficacy above 0.5", a),
+            p("card.overdue_boost", 0.5, -20...20, "do-now log-odds added for an overdue or stale card", a),
+            p("card.snooze_share", 0.55, 0...1, "share snoozed among cards not done now (the rest skipped)", a),
+            p("card.continue_probability", 0.55, 0...1, "probability of looking at another card after one (at most 5 a visit)", a),
+            p("card.mark_done_already_done", 0.8, 0...1, "probability of marking done a card whose thing was already done", a),
+            p("card.draft_send_as_is", 0.55, 0...1, "share of AI drafts sent as written", a),
+            p("card.draft_edit", 0.3, 0...1, "share of AI drafts edited then sent (the rest abandoned)", a),
+            p("reminder.seen_mean_minutes", 25, 0.1...600, "mean minutes before a reminder notification is seen", a),
+            p("reminder.act_constant", -0.9, -20...20, "log-odds of acting on a reminder (value 0.5, urgency 0.5)", a),
+            p("reminder.value_weight", 1.5, 0...20, "reminder log-odds per unit of value felt above 0.5", a),
+            p("reminder.urgency_weight", 1.0, 0...20, "reminder log-odds per unit of urgency above 0.5", a),
+            p("reminder.button_share", 0.5, 0...1, "share of reminders acted on with a button, where buttons are offered", a),
+            p("reminder.mute_today_per_ignored", 0.01, 0...1, "probability of muting today per reminder ignored in 3 days", a),
+            p("reminder.notifications_off_per_ignored", 0.004, 0...1,
+              "probability of turning notifications off per reminder ignored in 3 days (seed 001 §2 \"Aggressive buzzing → user disables all notifications\")", a),
+        ]
+    }()
+
+    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks + taskTool
 
     /// The catalogue by key.
     public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })

@@ -12,6 +12,10 @@ public enum EngagementEvent: Hashable, Sendable {
     case notificationReceived
     /// A dormant person met a shield: friction from an app they no longer look at (issue 26).
     case dormantShield
+    /// A thing to do got done with the product's help (a card, a reminder, a draft; issue 29).
+    case taskDoneWithHelp
+    /// A limit of the person's tier refused what they meant to do (a 4th capture in a day, a 6th saved share).
+    case limitHit
 }
 
 /// Ways of leaving.
@@ -78,6 +82,9 @@ public struct EngagementModel: Hashable, Sendable {
     /// Perceived-value steps (share of headroom) of earned credit, a resisted urge, each minute saved (capped).
     public var earnedCreditValue = 0.01
     public var resistedUrgeValue = 0.03
+    /// Perceived-value step of a thing done with the product's help, and frustration of a tier limit hit (issue 29).
+    public var taskDoneValue = 0.03
+    public var limitHitFrustration = 0.08
     public var valuePerMinuteSaved = 0.002
     public var minutesSavedValueCap = 0.2
     /// Cue strengths of opening the app (see `appOpenProbability(cue:)`).
@@ -126,6 +133,8 @@ public struct EngagementModel: Hashable, Sendable {
         resistedUrgeValue = values["engagement.value.resisted_urge"]
         valuePerMinuteSaved = values["engagement.value.per_minute_saved"]
         minutesSavedValueCap = values["engagement.value.minutes_saved_cap"]
+        taskDoneValue = values["engagement.value.task_done"]
+        limitHitFrustration = values["engagement.frustration.limit_hit"]
         noCueStrength = values["engagement.cue.none"]
         notificationCueStrength = values["engagement.cue.notification"]
         walletCheckCueStrength = values["engagement.cue.wallet_check"]
@@ -168,6 +177,8 @@ public struct EngagementModel: Hashable, Sendable {
             daysSinceOpen = 0
         case .notificationReceived: break
         case .dormantShield: frustrate(shieldRefusedFrustration)
+        case .taskDoneWithHelp: value(taskDoneValue)
+        case .limitHit: frustrate(limitHitFrustration)
         }
     }
 

@@ -31,6 +31,18 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
     /// Once a local day on which a dormant person met the product's shields: stay dormant, lift the blocking,
     /// uninstall, or come back (issue 26: dormant is not frozen).
     case dormantResponse
+    /// A thing to do arose (issue 29): write it down in the product (say it, type it, share it) or not.
+    case capture
+    /// A card the product shows (Nudge's One-Thing view): do it now, act on it, snooze, skip, or close the app.
+    case cardAction
+    /// A reminder notification seen: ignore, open, a button, "Tomorrow", "Let it go", mute today, notifications off.
+    case reminderReply
+    /// A permission prompt: allow or deny.
+    case permissionAnswer
+    /// A one-time offer of an optional feature (Nudge's lock-screen task): enable or dismiss.
+    case featurePrompt
+    /// An AI draft shown with an action: send it, edit then send, or abandon.
+    case draftUse
 
     /// The kind's id in `decisions.csv`.
     public var id: String {
@@ -45,6 +57,12 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .downgradeChoice: "downgrade_choice"
         case .churn: "churn"
         case .dormantResponse: "dormant_response"
+        case .capture: "capture"
+        case .cardAction: "card_action"
+        case .reminderReply: "reminder_reply"
+        case .permissionAnswer: "permission_answer"
+        case .featurePrompt: "feature_prompt"
+        case .draftUse: "draft_use"
         }
     }
 
@@ -61,6 +79,12 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .downgradeChoice: "keep_apps_prompt"
         case .churn: "local_day_ended"
         case .dormantResponse: "local_day_ended_with_dormant_shields"
+        case .capture: "thing_to_do_arose"
+        case .cardAction: "card_shown"
+        case .reminderReply: "reminder_seen"
+        case .permissionAnswer: "permission_requested"
+        case .featurePrompt: "feature_prompt_shown"
+        case .draftUse: "draft_shown"
         }
     }
 
@@ -86,6 +110,12 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .downgradeChoice: [.pickApps, .autoKeep]
         case .churn: [.stay, .uninstall, .revokeAccess, .dormant, .disableRestriction]
         case .dormantResponse: [.stay, .disableRestriction, .uninstall, .comeBack]
+        case .capture: [.speak, .type, .share, .notCaptured]
+        case .cardAction: [.done, .act, .snooze, .skip, .closeApp]
+        case .reminderReply: [.ignore, .open, .button, .tomorrow, .letItGo, .muteToday, .notificationsOff]
+        case .permissionAnswer: [.allow, .deny]
+        case .featurePrompt: [.enable, .dismiss]
+        case .draftUse: [.sendDraft, .editDraft, .abandonDraft]
         }
     }
 }
@@ -109,6 +139,12 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
     case comeBack
     /// A trial's auto-renewal cancelled as the trial starts (sophisticated inertia); the trial runs on unpaid.
     case cancelAtStart
+    /// Issue 29 (capture, cards, reminders, permissions, features, drafts).
+    case speak, type, share, notCaptured
+    case done, act, snooze, skip, closeApp
+    case ignore, open, button, tomorrow, letItGo, muteToday, notificationsOff
+    case allow, deny, enable, dismiss
+    case sendDraft, editDraft, abandonDraft
 
     /// The outcome's id in `decisions.csv`.
     public var id: String {
@@ -149,6 +185,29 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         case .inert: "inert"
         case .comeBack: "come_back"
         case .cancelAtStart: "cancel_at_start"
+        case .speak: "speak"
+        case .type: "type"
+        case .share: "share"
+        case .notCaptured: "not_captured"
+        case .done: "done"
+        case .act: "act"
+        case .snooze: "snooze"
+        case .skip: "skip"
+        case .closeApp: "close_app"
+        case .ignore: "ignore"
+        case .open: "open"
+        case .button: "button"
+        case .tomorrow: "tomorrow"
+        case .letItGo: "let_it_go"
+        case .muteToday: "mute_today"
+        case .notificationsOff: "notifications_off"
+        case .allow: "allow"
+        case .deny: "deny"
+        case .enable: "enable"
+        case .dismiss: "dismiss"
+        case .sendDraft: "send_draft"
+        case .editDraft: "edit_draft"
+        case .abandonDraft: "abandon_draft"
         }
     }
 

@@ -54,6 +54,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     public let habits: HabitCheckInModel
     /// What people do with their things to do by their own means (`tasks.*`, issue 29).
     public let tasks: TaskModel
+    /// What people do with a task-capture tool (`capture.*`, `card.*`, `reminder.*`, issue 29).
+    public let taskTool: TaskToolModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
     public let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
@@ -86,6 +88,7 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         focus = FocusSessionModel(values: behavior)
         habits = HabitCheckInModel(values: behavior)
         tasks = TaskModel(values: behavior)
+        taskTool = TaskToolModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         plansViewProbability = behavior["engagement.plans_view_probability"]

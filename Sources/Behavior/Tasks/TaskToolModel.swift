@@ -1,0 +1,112 @@
+import Foundation
+import Stochastics
+
+/// What people do with a task-capture tool (issue 29; Nudge, seed 001): whether they write a thing to do down the
+/// moment it arises and how, what they do at a card that shows them one thing, and how they answer a reminder.
+/// Behaviour of people, not of one product: every constant is a `BehaviorCatalogue` parameter (`capture.*`,
+/// `card.*`, `reminder.*`), most of them assumptions — no published rate was found for capture tools — to be set by
+/// calibration against Nudge's published targets (seed 001 §11).
+public struct TaskToolModel: Hashable, Sendable {
+    /// Log-odds of capturing a thing as it arises, at value felt 0.5 and the app-open habit 0.5.
+    public var captureConstant = -0.4
+    public var captureValueWeight = 2.0
+    public var captureHabitWeight = 2.0
+    /// Log-odds added per unit of urgency (urgent things are written down more).
+    public var captureUrgencyWeight = 0.8
+    /// Share of captures that are typed rather than spoken when the microphone is allowed.
+    public var typedShare = 0.15
+    /// Hours a remembered, uncaptured thing stays in mind for the next brain dump.
+    public var dumpMemoryHours = 2.0
+    /// Words spoken per second in a brain dump (2.5 w/s ≈ 150 wpm conversational speech, Yuan et al. 2006).
+    public var wordsPerSecond = 2.5
+    /// Probability of answering a permission prompt with "Allow": microphone, notifications, contacts.
+    public var allowMicrophone = 0.85, allowNotifications = 0.6, allowContacts = 0.7
+    /// Probability of enabling a lock-screen live view when asked once.
+    public var liveActivityOptIn = 0.12
+    /// Share of the time the phone is online.
+    public var onlineShare = 0.97
+    /// Probability an AI split fails (seed 001 §12: "AI splitting produces garbage results", likelihood Low).
+    public var splitFailure = 0.02
+
+    /// Log-odds of doing the thing on the card now, at 10 minutes' effort, urgency 0.5, efficacy 0.5.
+    public var doConstant = -0.3
+    public var doEffortWeight = 0.8
+    public var doUrgencyWeight = 1.5
+    public var doEfficacyWeight = 1.5
+    /// Log-odds added when the card is overdue or stale (the colour asks), and per hour of the evening after 20:00.
+    public var doOverdueBoost = 0.5
+    /// Of cards not done now: share snoozed (the rest skipped).
+    public var snoozeShare = 0.55
+    /// Probability of looking at another card after one, up to `maxCards`.
+    public var continueProbability = 0.55
+    public var maxCards = 5
+    /// Probability of marking done a card whose thing the person already did by other means.
+    public var markDoneAlreadyDone = 0.8
+    /// Of drafts shown: share sent as is, share edited then sent (the rest abandoned).
+    public var draftSendAsIs = 0.55, draftEdit = 0.3
+
+    /// Mean minutes before a reminder notification is seen.
+    public var reminderSeenMeanMinutes = 25.0
+    /// Log-odds of acting on a reminder (opening or a button), at value 0.5 and urgency 0.5.
+    public var reminderActConstant = -0.9
+    public var reminderValueWeight = 1.5
+    public var reminderUrgencyWeight = 1.0
+    /// Of reminders acted on with buttons offered: share using a button rather than opening.
+    public var reminderButtonShare = 0.5
+    /// Probability, per reminder ignored in the last 3 days beyond the first, of muting today / turning
+    /// notifications off (seed 001 §2: "Aggressive buzzing → user disables all notifications").
+    public var muteTodayPerIgnored = 0.01, notificationsOffPerIgnored = 0.004
+
+    public init() {}
+
+    public init(values: BehaviorValues) {
+        captureConstant = values["capture.constant"]
+        captureValueWeight = values["capture.value_weight"]
+        captureHabitWeight = values["capture.habit_weight"]
+        captureUrgencyWeight = values["capture.urgency_weight"]
+        typedShare = values["capture.typed_share"]
+        dumpMemoryHours = values["capture.dump_memory_hours"]
+        allowMicrophone = values["capture.allow_microphone"]
+        allowNotifications = values["capture.allow_notifications"]
+        allowContacts = values["capture.allow_contacts"]
+        liveActivityOptIn = values["capture.live_activity_opt_in"]
+        onlineShare = values["capture.online_share"]
+        splitFailure = values["capture.split_failure"]
+        doConstant = values["card.do_constant"]
+        doEffortWeight = values["card.effort_weight"]
+        doUrgencyWeight = values["card.urgency_weight"]
+        doEfficacyWeight = values["card.efficacy_weight"]
+        doOverdueBoost = values["card.overdue_boost"]
+        snoozeShare = values["card.snooze_share"]
+        continueProbability = values["card.continue_probability"]
+        markDoneAlreadyDone = values["card.mark_done_already_done"]
+        draftSendAsIs = values["card.draft_send_as_is"]
+        draftEdit = values["card.draft_edit"]
+        reminderSeenMeanMinutes = values["reminder.seen_mean_minutes"]
+        reminderActConstant = values["reminder.act_constant"]
+        reminderValueWeight = values["reminder.value_weight"]
+        reminderUrgencyWeight = values["reminder.urgency_weight"]
+        reminderButtonShare = values["reminder.button_share"]
+        muteTodayPerIgnored = values["reminder.mute_today_per_ignored"]
+        notificationsOffPerIgnored = values["reminder.notifications_off_per_ignored"]
+    }
+
+    static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+
+    /// Probability of capturing a thing of `urgency` as it arises.
+    public func captureProbability(valueFelt: Double, appOpenHabit: Double, urgency: Double) -> Double {
+        Self.logistic(captureConstant + captureValueWeight * (valueFelt - 0.5) + captureHabitWeight * (appOpenHabit - 0.5)
+                      + captureUrgencyWeight * (urgency - 0.5))
+    }
+
+    /// Probability of doing the thing on the card now.
+    public func doNowProbability(effortMinutes: Double, urgency: Double, efficacy: Double, overdue: Bool) -> Double {
+        Self.logistic(doConstant - doEffortWeight * log(max(effortMinutes, 0.5) / 10) + doUrgencyWeight * (urgency - 0.5)
+                      + doEfficacyWeight * (efficacy - 0.5) + (overdue ? doOverdueBoost : 0))
+    }
+
+    /// Probability of acting on a reminder (opening it or using a button).
+    public func reminderActProbability(valueFelt: Double, urgency: Double) -> Double {
+        Self.logistic(reminderActConstant + reminderValueWeight * (valueFelt - 0.5) + reminderUrgencyWeight * (urgency - 0.5))
+    }
+}
