@@ -1,0 +1,142 @@
+import Simulation
+import Behavior
+import NudgeRules
+import RulesCore
+
+extension NudgeAdapter {
+    // MARK: - Opening Nudge (seed 001 §4 Feature 3, §5 Screen 1)
+
+    /// Opening Nudge on a cue (the app-open habit, as for every product): the One-Thing view and a few cards.
+    public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard !life.dormant else { return }
+        let scale = life.world.appOpenPerPickupScale
+        let u = life.sessions.uniform()
+        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
+        visit(.icon, &life, at: now)
+    }
+
+    /// A visit: the app opens (a pending permission prompt and paywall are answered), the person works through
+    /// cards, and closes it.
+    static func visit(_ via: OpenVia, _ life: inout PersonLife<Self>, at now: Instant) {
+        life.send(.appOpened(via: via), at: now)
+        life.engagement.record(.appOpened)
+        answerPermission(&life, at: now)
+        settlePaywall(&life, at: now)
+        cardSession(&life, at: now)
+        life.send(.appClosed, at: now)
+    }
+
+    /// The One-Thing view: one card at a time, each a decision (`card_action`, its opportunity the card shown in this
+    /// visit). After the first card the person looks at another with `card.continue_probability`, else closes the
+    /// app (the next card's decision), at most `card.max` cards a visit.
+    static func cardSession(_ life: inout PersonLife<Self>, at now: Instant) {
+        life.state.visits += 1
+        let m = life.world.taskTool
+        for k in 0..<m.maxCards {
+            guard let card = life.engine.currentCard, card.status == .active else { return }
+            life.offerDecision(.cardAction, moment: life.state.visits &* 16 &+ Int64(k))
+            if k > 0, life.features.uniform() >= m.continueProbability {
+                life.decide(.cardAction, .closeApp, at: now)
+                return
+            }
+            atCard(card, &life, at: now)
+        }
+    }
+
+    /// At a card: a thing already done by other means is marked done (`card.mark_done_already_done`) or skipped;
+    /// otherwise the person does it now (`TaskToolModel.doNowProbability`: effort, urgency, task efficacy, the
+    /// card's colour) — through its action where it has one — or snoozes it (`card.snooze_share`, a preset by its
+    /// deadline) or skips it.
+    static func atCard(_ card: NudgeItem, _ life: inout PersonLife<Self>, at now: Instant) {
+        let m = life.world.taskTool
+        guard let r = life.tasks.record(card.ref) else {
+            life.decide(.cardAction, .skip, at: now)
+            life.send(.skip(card.id), at: now)
+            return
+        }
+        if life.tasks.isDone(card.ref, at: now) {
+            let marks = life.features.uniform() < m.markDoneAlreadyDone
+            life.decide(.cardAction, marks ? .done : .skip, at: now)
+            markDone(card, r.task, helped: false, &life, at: now, skipInstead: !marks)
+            return
+        }
+        let overdue = now > r.task.deadline || now.millisecondsSinceEpoch - card.touchedAt.millisecondsSinceEpoch >= 72 * 3_600_000
+        let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.tasks.efficacy, overdue: overdue)
+        if life.features.uniform() < p {
+            if let a = card.action, a != .openLink || r.task.kind == .read {
+                life.decide(.cardAction, .act, at: now)
+                act(card, a, r.task, &life, at: now)
+            } else {
+                life.decide(.cardAction, .done, at: now)
+                markDone(card, r.task, helped: true, &life, at: now, skipInstead: false)
+            }
+        } else if life.features.uniform() < m.snoozeShare {
+            life.decide(.cardAction, .snooze, at: now)
+            life.send(.snooze(card.id, preset(for: r.task, at: now)), at: now)
+            life.summary.tally.counts[.snoozes] += 1
+            answerPermission(&life, at: now)
+        } else {
+            life.decide(.cardAction, .skip, at: now)
+            life.send(.skip(card.id), at: now)
+        }
+    }
+
+    /// The thing is done now (or was already): Nudge gets the swipe, the person's life the thing done.
+    static func markDone(_ card: NudgeItem, _ t: ThingToDo, helped: Bool, _ life: inout PersonLife<Self>, at now: Instant, skipInstead: Bool) {
+        if skipInstead {
+            life.send(.skip(card.id), at: now)
+            return
+        }
+        let finished = now + .milliseconds(Int64(t.effortMinutes * 60_000))
+        if helped, life.tasks.doneWithHelp(t.ref, at: finished) {
+            life.summary.tally.counts[.doneWithHelp] += 1
+            life.engagement.record(.taskDoneWithHelp)
+        }
+        for other in card.otherRefs where life.tasks.doneWithHelp(other, at: finished) {
+            life.summary.tally.counts[.doneWithHelp] += 1
+        }
+        life.send(.done(card.id), at: now)
+        life.summary.tally.counts[.itemsDone] += 1
+        life.state.doneToday += 1
+    }
+
+    /// The card's action (seed 001 §4 Features 6, 7): 📞 opens the dialer, 💬/📧 a compose sheet — on Pro with the AI
+    /// draft, sent as is, edited or abandoned (`draft_use`) — 🔗 the link; a contact is picked the first time
+    /// (permission asked once). The thing is done when the message is sent, the call made or the link read; an
+    /// abandoned draft leaves the card.
+    static func act(_ card: NudgeItem, _ a: ActionType, _ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) {
+        var d = life.send(.actionTapped(card.id), at: now)
+        if d == .needsPermission(.contacts) {
+            guard answerPermission(&life, at: now) else {
+                markDone(card, t, helped: true, &life, at: now, skipInstead: false)
+                return
+            }
+            d = life.send(.actionTapped(card.id), at: now)
+        }
+        if case .contactPickerShown = d {
+            life.send(.contactPicked(card.id), at: now)
+            d = life.send(.actionTapped(card.id), at: now)
+        }
+        life.summary.tally.counts[.actionsTapped] += 1
+        if case .actionOpened(_, let draft) = d, draft {
+            let m = life.world.taskTool
+            let u = life.features.uniform()
+            let outcome: DecisionOutcome = u < m.draftSendAsIs ? .sendDraft : u < m.draftSendAsIs + m.draftEdit ? .editDraft : .abandonDraft
+            life.decideAtMoment(.draftUse, moment: Int64(card.id), outcome, at: now)
+            if outcome == .abandonDraft {
+                life.send(.draftAbandoned(card.id), at: now)
+                return
+            }
+            life.send(.draftSent(card.id, edited: outcome == .editDraft), at: now)
+            life.summary.tally.counts[.draftsSent] += 1
+        }
+        markDone(card, t, helped: true, &life, at: now, skipInstead: false)
+    }
+
+    /// The snooze preset for a thing by its deadline (seed 001 §5 Screen 5; assumption): due within 8 hours "Later
+    /// today", within 36 "Tomorrow morning", within 5 days "This weekend", else "Next week".
+    static func preset(for t: ThingToDo, at now: Instant) -> SnoozePreset {
+        let hours = Double((t.deadline - now).milliseconds) / 3_600_000
+        return hours < 8 ? .laterToday : hours < 36 ? .tomorrowMorning : hours < 120 ? .thisWeekend : .nextWeek
+    }
+}

@@ -1,0 +1,130 @@
+import Simulation
+import Behavior
+import NudgeRules
+import RulesCore
+
+extension NudgeAdapter {
+    // MARK: - What the engine tells the person (seed 001 §4 Features 4b, 5)
+
+    /// Events the person notices: a nudge notification is seen a little later (`reminder.seen_mean_minutes`,
+    /// exponential); the Live Activity prompt waits for the dump that brought it to end; a paywall is weighed where
+    /// it was shown; the app opened is an active day.
+    public static func observe(_ event: NudgeEvent, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch event {
+        case .appOpened:
+            life.recordActiveDay()
+            life.summary.tally.markActive(day: life.dayIndex, plan: life.engine.isPro ? 1 : 0, month: life.currentMonth)
+        case let .nudgeSent(kind, item, ref, buttons, _):
+            life.summary.tally.counts[.remindersSent] += 1
+            life.engagement.record(.notificationReceived)
+            let delay = life.features.exponential(mean: life.world.taskTool.reminderSeenMeanMinutes * 60_000)
+            life.schedule(.seeReminder(kind, item, ref: ref, sentAt: now, buttons: buttons), at: now + .milliseconds(Int64(delay)))
+        case .liveActivityPromptShown:
+            life.state.liveActivityPromptPending = true
+        case .paywallShown(let trigger):
+            life.state.pendingPaywall = (trigger, now)
+            life.summary.tally.counts[.sawPaywall] += 1
+            life.engagement.record(.paywallHit)
+        case .brainDumpCompleted, .brainDumpQueuedOffline:
+            life.summary.tally.counts[.dumps] += 1
+        case let .aiSplitCompleted(_, usd), let .aiSplitFailed(usd):
+            life.summary.tally.bookAI(split: true, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
+        case let .draftGenerated(_, usd, _):
+            life.summary.tally.bookAI(split: false, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
+        case .subscriptionStarted(let plan, let price):
+            life.summary.tally.counts[.subscriber] = 1
+            if plan == .annual { life.summary.tally.counts[.annualSubscriber] = 1 }
+            if life.dayIndex <= 30 { life.summary.tally.counts[.proByDay30] = 1 }
+            life.summary.tally.bookRevenue(price, month: life.currentMonth)
+            life.considerRefund(at: now)
+        case .subscriptionRenewed(_, let price):
+            life.summary.tally.renewals += 1
+            life.summary.tally.bookRevenue(price, month: life.currentMonth)
+        default:
+            break
+        }
+    }
+
+    /// An intent come due.
+    public static func carryOut(_ intent: Intent, _ life: inout PersonLife<Self>, at now: Instant) {
+        switch intent {
+        case let .seeReminder(kind, item, ref, sentAt, buttons):
+            seeReminder(kind, item, ref: ref, sentAt: sentAt, buttons: buttons, &life, at: now)
+        case .renewalDecision(let periodEnd):
+            renewalDecision(periodEnd: periodEnd, &life, at: now)
+        case .backOnline:
+            life.send(.connectivity(online: true), at: now)
+        }
+        settlePaywall(&life, at: now)
+    }
+
+    /// A reminder seen (`reminder_reply`, its opportunity the notification): reminders ignored in the last 3 days
+    /// wear the person down — each raises the chance of muting today (`reminder.mute_today_per_ignored`) or of
+    /// switching Nudge's notifications off for good (`reminder.notifications_off_per_ignored`; seed 001 §2
+    /// "Aggressive buzzing → user disables all notifications"). Otherwise the person acts on it
+    /// (`TaskToolModel.reminderActProbability`) — with a button where Pro offers them (`reminder.button_share`:
+    /// "Call Now"/"Send Text"/"Do it now" does the thing, "Let it go" drops one already done, "Tomorrow" puts it off)
+    /// or by opening the app at the card — or ignores it.
+    static func seeReminder(_ kind: NudgeKind, _ item: ItemID?, ref: UInt64, sentAt: Instant, buttons: Bool,
+                            _ life: inout PersonLife<Self>, at now: Instant) {
+        guard !life.dormant else { return }
+        let m = life.world.taskTool
+        life.offerDecision(.reminderReply, moment: sentAt.millisecondsSinceEpoch)
+        let cutoff = now - .days(3)
+        life.state.ignoredReminders.removeAll { $0 < cutoff }
+        let ignored = Double(life.state.ignoredReminders.count)
+        let u = life.features.uniform()
+        let pOff = m.notificationsOffPerIgnored * ignored, pMute = m.muteTodayPerIgnored * ignored
+        if u < pOff {
+            life.decide(.reminderReply, .notificationsOff, at: now)
+            life.state.notificationsOff = true
+            life.summary.tally.counts[.notificationsOff] = 1
+            life.send(.setNotificationsAllowed(false), at: now)
+            return
+        }
+        if u < pOff + pMute {
+            life.decide(.reminderReply, .muteToday, at: now)
+            life.send(.muteNudgesToday, at: now)
+            return
+        }
+        let r = life.tasks.record(ref)
+        let urgency = r?.task.urgency ?? 0.5
+        guard life.features.uniform() < m.reminderActProbability(valueFelt: life.engagement.perceivedValue, urgency: urgency) else {
+            life.decide(.reminderReply, .ignore, at: now)
+            life.state.ignoredReminders.append(now)
+            return
+        }
+        life.summary.tally.counts[.remindersActed] += 1
+        if buttons, let item, let r, life.features.uniform() < m.reminderButtonShare {
+            let done = life.tasks.isDone(ref, at: now)
+            let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.tasks.efficacy, overdue: true)
+            let reply: NotificationReply
+            if done { reply = kind == .stale ? .letItGo : .doItNow }
+            else if life.features.uniform() < p {
+                reply = r.task.kind == .call ? .callNow : r.task.kind == .text ? .sendText : .doItNow
+            } else { reply = .tomorrow }
+            if reply == .tomorrow || (reply == .letItGo) {
+                life.decide(.reminderReply, reply == .tomorrow ? .tomorrow : .letItGo, at: now)
+                life.send(.notificationReply(item, kind, reply), at: now)
+                return
+            }
+            life.decide(.reminderReply, .button, at: now)
+            life.send(.notificationReply(item, kind, reply), at: now)
+            if reply == .callNow || reply == .sendText || reply == .doItNow, !done,
+               life.tasks.doneWithHelp(ref, at: now + .milliseconds(Int64(r.task.effortMinutes * 60_000))) {
+                life.summary.tally.counts[.doneWithHelp] += 1
+                life.engagement.record(.taskDoneWithHelp)
+            }
+            if let card = life.engine.item(item), card.status.isOpen { life.send(.done(item), at: now) ; life.summary.tally.counts[.itemsDone] += 1; life.state.doneToday += 1 }
+            life.send(.appClosed, at: now)
+            return
+        }
+        life.decide(.reminderReply, .open, at: now)
+        life.send(.notificationReply(item, kind, .open), at: now)
+        life.engagement.record(.appOpened)
+        answerPermission(&life, at: now)
+        settlePaywall(&life, at: now)
+        cardSession(&life, at: now)
+        life.send(.appClosed, at: now)
+    }
+}

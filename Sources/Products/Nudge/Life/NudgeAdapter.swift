@@ -1,0 +1,81 @@
+import Simulation
+import Behavior
+import NudgeRules
+import Reports
+import RulesCore
+
+/// The product Nudge as Habitat simulates it: the real engine (seed 001) and this adapter.
+public typealias NudgeProduct = NudgeAdapter
+
+/// Nudge's person side (seed 001, Nudge PRD v2.1): a person with things to do (`TaskProcess`, the same for every
+/// product and none) writes some of them down as they arise — says them in a brain dump, types them, or shares a
+/// link with a "remind me when" preset — opens Nudge on their cues and at its reminders, and at each card does the
+/// thing, acts on it, snoozes it or skips it; answers permission prompts, the Live Activity offer, drafts and
+/// paywalls; renews or not. What the person would have done by their own means they still do (`TaskMind`): Nudge
+/// can only get a thing done sooner, or get done what they would have forgotten.
+///
+/// Every behaviour constant is a `BehaviorCatalogue` parameter (`capture.*`, `card.*`, `reminder.*`, `tasks.*`);
+/// the modelling choices are listed in this folder's README.
+public enum NudgeAdapter: ProductAdapter {
+    public typealias Engine = NudgeEngine
+    public typealias Tally = NudgeTally
+    public typealias Metrics = NudgeMetrics
+
+    /// What the person means to do later.
+    public enum Intent: Sendable {
+        /// A nudge notification sent at `sentAt` is seen now.
+        case seeReminder(NudgeKind, ItemID?, ref: UInt64, sentAt: Instant, buttons: Bool)
+        /// Keep or cancel before the paid period ends.
+        case renewalDecision(periodEnd: Instant)
+        /// The phone is back online (a dump made offline is split then).
+        case backOnline
+    }
+
+    /// What the person remembers and has set up in Nudge.
+    public struct PersonState: Sendable {
+        /// The paywall the engine showed and the person has not weighed yet.
+        var pendingPaywall: (trigger: PaywallTrigger, at: Instant)?
+        /// Reminders the person ignored, newest last (the last 3 days are weighed).
+        var ignoredReminders: [Instant] = []
+        /// The local day (index since install) the person muted reminders on.
+        var mutedDay = -1
+        /// The person switched Nudge's notifications off in the OS.
+        var notificationsOff = false
+        /// Things done today with Nudge (the north star's day).
+        var doneToday = 0
+        /// The engine showed the one-time Live Activity prompt and the person has not answered yet.
+        var liveActivityPromptPending = false
+        /// Visits to the app so far (a card decision's moment: the visit and the card's place in it).
+        var visits: Int64 = 0
+        /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for.
+        public var subscriber = SubscriberMemory()
+    }
+
+    public static func initialState() -> PersonState { PersonState() }
+    public static func initialTally() -> NudgeTally { NudgeTally() }
+
+    /// Nudge's people decide at onboarding, when a thing arises (capture), at each card, at each reminder, at
+    /// permission prompts and the Live Activity offer, at drafts, at paywalls, before a renewal, about refunds and
+    /// daily whether to stay.
+    public static var decisionKinds: [DecisionKind] {
+        [.onboardingStep, .capture, .cardAction, .reminderReply, .permissionAnswer, .featurePrompt, .draftUse,
+         .paywallPurchase, .renewalKeep, .refundRequest, .churn]
+    }
+
+    /// Each timer kind has its own fixed slot (`NudgeTimer.Kind.slotIndex`, 0..<8).
+    public static func slot(of kind: NudgeTimer.Kind) -> Int? { kind.slotIndex }
+
+    // MARK: - Trace
+
+    /// Plan, the queue's length and today's dumps, before the person's columns.
+    public static var traceColumns: [TraceColumn] {
+        [.product("plan"), .product("queue"), .product("dumps_today")] + TraceColumn.personColumns
+    }
+
+    public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] {
+        let e = life.engine
+        return [.text(e.plan?.rawValue ?? "free"), .integer(Int64(e.activeCount)), .integer(Int64(e.dumpsToday))]
+    }
+}
+
+extension NudgeAdapter.PersonState: SubscriberState {}

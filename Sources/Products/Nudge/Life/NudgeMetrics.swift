@@ -1,0 +1,204 @@
+import Simulation
+import Behavior
+import NudgeRules
+import Reports
+import RulesCore
+
+/// What Nudge's reports count, per person and (summed) per run.
+public enum NudgeCount: Int, CounterKey {
+    case captures, dumps, dumpLimitHits, shares, shareLimitHits, itemsDone, doneWithHelp, snoozes, actionsTapped, draftsSent
+    case remindersSent, remindersActed, northStarDays, proDays, renewalsCount
+    case liveActivityEnabled, liveActivityDismissed
+    case dauMauActiveDays, dauMauWindowDays, activeDays, activeWeeks
+    // Per-person flags (0 or 1), summed to counts of people.
+    case sawPaywall, subscriber, annualSubscriber, proByDay30, notificationsOff
+    case d7Eligible, d7Active, d30Eligible, d30Active
+}
+
+/// One month and plan's AI cost and what it is set against (`ai-cost.csv`).
+public struct AICell: Hashable, Sendable, Codable {
+    /// Person-days with the app opened (DAU-days).
+    public var dauDays = 0
+    public var splits = 0, drafts = 0
+    /// AI cost booked, and subscription revenue (gross) — micro-dollars.
+    public var costMicros: Int64 = 0, grossMicros: Int64 = 0
+    mutating func merge(_ o: AICell) {
+        dauDays += o.dauDays; splits += o.splits; drafts += o.drafts; costMicros += o.costMicros; grossMicros += o.grossMicros
+    }
+}
+
+/// One month's AI cells (Free, Pro), kept in month order so the metrics encode the same bytes every time.
+public struct AIMonth: Hashable, Sendable, Codable {
+    public var month: MonthID
+    public var cells: [AICell]
+}
+
+/// One day since install's things to do (`tasks.csv`).
+public struct TaskDay: Hashable, Sendable, Codable {
+    /// People whose lives covered the day.
+    public var people = 0
+    public var arisen = 0, captured = 0, done = 0, doneWithHelp = 0, doneOnTime = 0, forgotten = 0
+    mutating func merge(_ o: TaskDay) {
+        people += o.people; arisen += o.arisen; captured += o.captured; done += o.done
+        doneWithHelp += o.doneWithHelp; doneOnTime += o.doneOnTime; forgotten += o.forgotten
+    }
+}
+
+/// One person's Nudge figures.
+public struct NudgeTally: Sendable {
+    public var counts = Counters<NudgeCount>()
+    public var renewals = 0
+    public var observedDays = 0
+    /// AI cost and revenue by month, per plan (0 Free, 1 Pro).
+    public var ai: [MonthID: [AICell]] = [:]
+    public var days: [TaskDay] = []
+    /// The last day counted active.
+    var lastActiveDay = -1
+    public init() {}
+
+    /// The first app open of a local day: a DAU-day under the person's plan now.
+    mutating func markActive(day: Int, plan: Int, month: MonthID) {
+        guard day != lastActiveDay else { return }
+        if lastActiveDay < 0 || day / 7 != lastActiveDay / 7 { counts[.activeWeeks] += 1 }
+        lastActiveDay = day
+        counts[.activeDays] += 1
+        ai[month, default: [AICell(), AICell()]][plan].dauDays += 1
+    }
+
+    /// An AI request booked at its cost (the engine's ledger line).
+    mutating func bookAI(split: Bool, cost: Money, month: MonthID, plan: Int) {
+        var cells = ai[month, default: [AICell(), AICell()]]
+        if split { cells[plan].splits += 1 } else { cells[plan].drafts += 1 }
+        cells[plan].costMicros += cost.micros
+        ai[month] = cells
+    }
+
+    /// A Pro charge (purchase or renewal).
+    mutating func bookRevenue(_ price: Money, month: MonthID) {
+        ai[month, default: [AICell(), AICell()]][1].grossMicros += price.micros
+    }
+
+    /// The life's things to do by day since install, and the retention and stickiness windows from its active days.
+    mutating func bookTasks(_ records: [TaskRecord], zone: ZoneCalendar, installDay: LocalDate, horizonEnd: Instant) {
+        func day(_ t: Instant) -> Int { Int(zone.localDate(t) - installDay) }
+        while days.count < observedDays { days.append(TaskDay()) }
+        for d in 0..<observedDays { days[d].people += 1 }
+        for r in records {
+            let a = day(r.task.arisenAt)
+            guard days.indices.contains(a) else { continue }
+            days[a].arisen += 1
+            if r.captured { days[a].captured += 1 }
+            if let done = r.doneAt, done < horizonEnd {
+                let d = min(day(done), days.count - 1)
+                days[d].done += 1
+                if done != r.unaidedDoneAt { days[d].doneWithHelp += 1 }
+                if done <= r.task.deadline { days[d].doneOnTime += 1 }
+            } else if r.unaidedDoneAt == nil {
+                days[a].forgotten += 1
+            }
+        }
+    }
+}
+
+/// Nudge's figures over many people: its KPIs, `ai-cost.csv` and `tasks.csv`.
+public struct NudgeMetrics: ProductMetrics {
+    public var counts = Counters<NudgeCount>()
+    public var people = 0
+    /// AI cost and revenue per month (in month order), per plan.
+    public var ai: [AIMonth] = []
+    public var days: [TaskDay] = []
+
+    public init() {}
+
+    public mutating func add(_ t: NudgeTally) {
+        counts.merge(t.counts)
+        counts[.renewalsCount] += t.renewals
+        people += 1
+        merge(ai: t.ai)
+        merge(days: t.days)
+    }
+
+    public mutating func merge(_ o: NudgeMetrics) {
+        counts.merge(o.counts)
+        people += o.people
+        for m in o.ai { merge(month: m.month, m.cells) }
+        merge(days: o.days)
+    }
+
+    mutating func merge(ai other: [MonthID: [AICell]]) {
+        for m in other.keys.sorted() { merge(month: m, other[m]!) }
+    }
+
+    mutating func merge(month: MonthID, _ cells: [AICell]) {
+        let i = ai.firstIndex { $0.month >= month } ?? ai.count
+        if i == ai.count || ai[i].month != month { ai.insert(AIMonth(month: month, cells: [AICell(), AICell()]), at: i) }
+        for p in 0..<2 { ai[i].cells[p].merge(cells[p]) }
+    }
+
+    mutating func merge(days other: [TaskDay]) {
+        while days.count < other.count { days.append(TaskDay()) }
+        for (i, d) in other.enumerated() { days[i].merge(d) }
+    }
+
+    /// Seed 001 §11 through inventory §4, each KPI's value by id (definitions in the engine's descriptor).
+    public func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] {
+        let c = counts
+        typealias C = Counters<NudgeCount>
+        let dau = c[.activeDays]
+        let values: [String: Double] = [
+            "north_star_dau_completing": C.ratio(c[.northStarDays], run.common[.personDays]),
+            "items_done_per_dau": C.ratio(c[.itemsDone], dau),
+            "brain_dumps_per_dau": C.ratio(c[.dumps], dau),
+            "shares_per_wau": C.ratio(c[.shares], c[.activeWeeks]),
+            "drafts_sent_per_pro_week": C.ratio(c[.draftsSent] * 7, c[.proDays]),
+            "nudges_acted_share": c.ratio(.remindersActed, .remindersSent),
+            "free_to_pro_conversion": C.ratio(c[.subscriber], people),
+            "dau_mau": c.ratio(.dauMauActiveDays, .dauMauWindowDays),
+            "app_retention_d7": c.ratio(.d7Active, .d7Eligible),
+            "app_retention_d30": c.ratio(.d30Active, .d30Eligible),
+            "live_activity_opt_in": C.ratio(c[.liveActivityEnabled], c[.liveActivityEnabled] + c[.liveActivityDismissed]),
+            "pro_by_day_30": C.ratio(c[.proByDay30], people),
+            "notifications_off_share": C.ratio(c[.notificationsOff], people),
+            "captures_per_dau": C.ratio(c[.captures], dau),
+        ]
+        return NudgeEngine.descriptor.kpis.filter { !RunAccumulator<NudgeAdapter>.habitatKPIIDs.contains($0.id) }.map { d in
+            guard let v = values[d.id] else { preconditionFailure("Nudge KPI \(d.id) has no value") }
+            return (d, v)
+        }
+    }
+
+    /// `ai-cost.csv` (per month and plan: requests, cost, cost per DAU-day against the seed's ceiling, revenue and
+    /// the margin over it) and `tasks.csv` (per day since install: things arisen, captured, done, done with Nudge's
+    /// help, done on time, forgotten).
+    public static var reportFiles: [(name: String, header: [String])] {
+        [("ai-cost.csv", ReportKeys.header + ["month", "plan", "dau_days", "split_requests", "draft_requests", "cost_usd",
+                                             "cost_per_dau_day_usd", "ceiling_usd", "within_ceiling", "gross_revenue_usd", "gross_margin"]),
+         ("tasks.csv", ReportKeys.header + ["day", "people", "arisen", "captured", "done", "done_with_help", "done_on_time", "forgotten",
+                                           "done_on_time_per_person"])]
+    }
+
+    public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] {
+        func int(_ v: Int) -> CSVField { .integer(Int64(v)) }
+        if file == "tasks.csv" {
+            return days.enumerated().map { i, d in
+                keys.fields + [int(i), int(d.people), int(d.arisen), int(d.captured), int(d.done), int(d.doneWithHelp), int(d.doneOnTime),
+                               int(d.forgotten), d.people > 0 ? .number(Double(d.doneOnTime) / Double(d.people), decimals: 4) : .empty]
+            }
+        }
+        let ceiling = NudgeEngine.descriptor.kpi("cost_per_dau_day")?.targetMax
+        var rows: [[CSVField]] = []
+        for m in ai {
+            let month = m.month
+            for (p, plan) in ["free", "pro"].enumerated() {
+                let cell = m.cells[p]
+                let cost = Double(cell.costMicros) / 1_000_000, gross = Double(cell.grossMicros) / 1_000_000
+                let perDAU: Double? = cell.dauDays > 0 ? cost / Double(cell.dauDays) : nil
+                rows.append(keys.fields + [.text(month.description), .text(plan), int(cell.dauDays), int(cell.splits), int(cell.drafts),
+                                           .number(cost, decimals: 6), .optional(perDAU, decimals: 8), .optional(ceiling, decimals: 8),
+                                           perDAU.flatMap { v in ceiling.map { .flag(v <= $0) } } ?? .empty,
+                                           .number(gross, decimals: 2), gross > 0 ? .number((gross - cost) / gross, decimals: 4) : .empty])
+            }
+        }
+        return rows
+    }
+}
