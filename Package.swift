@@ -6,7 +6,7 @@ import PackageDescription
 /// The products Habitat simulates, each a folder `Sources/Products/<Name>/` holding two targets: `<Name>Rules`, its
 /// pure rule engine, and `<Name>Life`, its person side (the adapter). The registry (`Sources/Products/Registry`)
 /// names each once more, as a type; nothing else in the package names a product.
-let products = ["ScrollOff", "EarnedAccess", "NoApp"]
+let products = ["ScrollOff", "EarnedAccess", "NoApp", "Nudge"]
 
 /// The two targets of one product.
 func productTargets(_ name: String) -> [Target] {
@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "RulesCore", targets: ["RulesCore"]),
         .library(name: "ScrollOffRules", targets: ["ScrollOffRules"]),
         .library(name: "EarnedAccessRules", targets: ["EarnedAccessRules"]),
+        .library(name: "NudgeRules", targets: ["NudgeRules"]),
         // For the fuzz harness in Fuzz/ (a separate package that depends on this one by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
     ],
@@ -93,6 +94,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
         .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "EarnedAccessRulesTests", dependencies: ["EarnedAccessRules", "RulesCore", "HabitatTestSupport"]),
+        .testTarget(name: "NudgeRulesTests", dependencies: ["NudgeRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport"]

@@ -1,0 +1,2 @@
+// Replaced by the adapter (issue 29).
+import NudgeRules

@@ -1,0 +1,70 @@
+import RulesCore
+
+/// Nudge as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor.
+extension NudgeEngine: RuleEngine {
+    public typealias Funnel = NudgeFunnel.Tracker
+
+    /// The seed document: Nudge — Product Requirements Document v2.1.
+    public static let seedFile = "001_2c48cacf5aaf28c7.txt"
+
+    public static func timerInput(_ timer: NudgeTimer) -> NudgeInput { .timer(timer) }
+
+    public static var descriptor: ProductDescriptor { nudgeDescriptor }
+}
+
+extension Product {
+    /// Nudge (seed 001), as scenarios name it.
+    public static let nudge: Product = "nudge"
+}
+
+/// Nudge as plain data (seed 001).
+let nudgeDescriptor: ProductDescriptor = {
+    let file = NudgeEngine.seedFile
+    let trial = NudgeParameters.defaults.trialDays
+    return ProductDescriptor(
+        id: Product.nudge.rawValue, name: "Nudge", seedFile: file,
+        summary: "voice brain dumps split by AI into cards, shares with snooze presets, a One-Thing queue (done/skip/snooze), ≤3 gentle nudges a day outside 21:00–08:00, opt-in Live Activity; Free limits, Pro drafts and smart nudges; AI cost booked per request",
+        parameters: NudgeParameters.catalogue,
+        funnel: NudgeFunnel.stages,
+        kpis: NudgeKPIs.definitions,
+        // Seed 001 §10 "No background drain … Any drain = audit background tasks" gives no figure (inventory §5, C15).
+        batteryBudgets: BatteryBudgets(idlePctPerHour: 0.05, activePctPerHour: 1.5, pctPer24h: 3,
+                                       source: .assumption("§10 Performance Budgets \"No background drain\" gives no figure; idle 0.05 %/h, active 1.5 %/h (Scroll Off's), 3 %/24 h (inventory §5)")),
+        // Seed 001 §7 Pricing Model: Free and Pro, monthly or annual; AI requests are a service cost (§6 API Contracts).
+        revenue: RevenueModel(planSegments: ["free", "pro"], costSource: "ai",
+                              subscriptionPeriodMonths: [NudgePlan.monthly.sku: 1, NudgePlan.annual.sku: 12],
+                              trialDays: trial > 0 ? trial : nil),
+        reports: ["ai-cost.csv", "tasks.csv"],
+        inputs: [
+            EngineInputInfo("appOpened", driven: true, parameters: ["energy.share_ingest_seconds"]),
+            EngineInputInfo("appClosed", driven: true),
+            EngineInputInfo("onboarding", driven: true),
+            EngineInputInfo("brainDump", driven: true, parameters: ["limits.free_dumps_per_day", "recording.cap_seconds",
+                                                                    "capture.single_item_max_words", "ai.split_tokens_in", "ai.split_tokens_out"]),
+            EngineInputInfo("connectivity", driven: true),
+            EngineInputInfo("addManual", driven: true),
+            EngineInputInfo("share", driven: true, parameters: ["limits.free_saved_shares", "limits.share_limit_mode"]),
+            EngineInputInfo("done", driven: true),
+            EngineInputInfo("skip", driven: true),
+            EngineInputInfo("snooze", driven: true, parameters: ["snooze."]),
+            EngineInputInfo("letGo", driven: true),
+            EngineInputInfo("actionTapped", driven: true, parameters: ["drafts.for_call_cards", "ai.draft_tokens_in", "ai.draft_tokens_out",
+                                                                       "ai.price_in_per_million", "ai.price_out_per_million", "ai.prompt_overhead_tokens"]),
+            EngineInputInfo("contactPicked", driven: true),
+            EngineInputInfo("draftSent", driven: true),
+            EngineInputInfo("draftAbandoned", driven: true),
+            EngineInputInfo("notificationReply", driven: true),
+            EngineInputInfo("permission", driven: true),
+            EngineInputInfo("liveActivityPrompt", driven: true, parameters: ["live_activity.restart_hours"]),
+            EngineInputInfo("setLiveActivity", driven: false),
+            EngineInputInfo("muteNudgesToday", driven: true),
+            EngineInputInfo("setNudgeType", driven: false),
+            EngineInputInfo("setNotificationsAllowed", driven: true),
+            EngineInputInfo("upgradeTapped", driven: false),
+            EngineInputInfo("paywallResponse", driven: true, parameters: ["prices.", "trial_days"]),
+            EngineInputInfo("cancelAutoRenew", driven: true),
+            EngineInputInfo("refund", driven: true),
+            EngineInputInfo("timer", driven: true, parameters: ["nudges."]),
+        ],
+        claims: [])
+}()
