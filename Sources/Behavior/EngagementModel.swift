@@ -216,10 +216,12 @@ public struct EngagementModel: Hashable, Sendable {
     /// instead (the person's `FeatureUseTraits.disableRestrictionExitShare`). The same two draws as
     /// `dailyChurnDecision(rng:)`, which it equals at share 0: the split reuses the first uniform (given that the
     /// person leaves, u/hazard is uniform and independent of the kind), so no stream shifts.
-    public func dailyChurnDecision(rng: RandomStream, disableRestrictionShare: Double) -> ChurnKind? {
+    /// A product that restricts nothing (`restricts` false: no device permission to revoke, no restriction to lift)
+    /// splits leaving between uninstalling and going dormant only (issue 29), with the same draws.
+    public func dailyChurnDecision(rng: RandomStream, disableRestrictionShare: Double, restricts: Bool = true) -> ChurnKind? {
         let hazard = churnHazardPerDay
         let u = rng.uniform()
-        let kind = rng.categorical(weights: churnKindWeights)
+        let kind = rng.categorical(weights: restricts ? churnKindWeights : [churnKindWeights[0], 0, churnKindWeights[2]])
         guard u < hazard else { return nil }
         let leaving = ChurnKind.allCases[kind]
         if leaving == .uninstall, disableRestrictionShare > 0, u / hazard < disableRestrictionShare { return .disableRestriction }

@@ -3,6 +3,7 @@ import EarnedAccessLife
 import EarnedAccessRules
 import Foundation
 import NoAppLife
+import NudgeLife
 import Reports
 import RulesCore
 import ScenarioFormat
@@ -19,6 +20,7 @@ public enum Products {
     /// add a product").
     public static let registered: [RegisteredProduct] = [
         RegisteredProduct(ScrollOffAdapter<ScrollOffEngine>.self),
+        RegisteredProduct(NudgeAdapter.self),
         RegisteredProduct(EarnedAccessAdapter.self),
         RegisteredProduct(NoAppAdapter.self),
     ]
@@ -26,8 +28,6 @@ public enum Products {
     /// The products whose seeds Habitat holds but whose engines are not built yet, in seed order: what `habitat list`
     /// shows of them and what a scenario naming one is told (exit 2). Each moves to `registered` when built.
     public static let planned: [ProductListing] = [
-        ProductListing(id: "nudge", name: "Nudge", seedFile: "001_2c48cacf5aaf28c7.txt",
-                       summary: "task capture, One-Thing queue, snoozes, nudge notifications, free-tier limits, AI cost, Pro", hasEngine: false),
         ProductListing(id: "lazuri", name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",
                        summary: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements", hasEngine: false),
         ProductListing(id: "clavis", name: "Clavis", seedFile: "004_8fa1e69c755a74b3.txt",

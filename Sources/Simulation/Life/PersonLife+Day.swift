@@ -88,7 +88,8 @@ extension PersonLife {
 
     /// Once a local day with the product (not dormant): stay, or leave by one of the churn kinds.
     mutating func decideChurn(at now: Instant) {
-        let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: person.featureUse.disableRestrictionExitShare)
+        let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: Adapter.restrictsApps ? person.featureUse.disableRestrictionExitShare : 0,
+                                                                      restricts: Adapter.restrictsApps)
         if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
         if let kind = churnKind {
             summary.churn = kind.rawValue

@@ -40,6 +40,10 @@ public protocol ProductAdapter: Sendable {
     /// app, untreated from the start — no hook is called, nothing is decided, only the product-neutral reports are
     /// written (issue 28). Default: true.
     static var hasApp: Bool { get }
+    /// Whether the product restricts the person's apps (a blocker: a device permission to revoke, a restriction to
+    /// lift). False for a product that restricts nothing (Nudge): leaving is uninstalling or going dormant only, never
+    /// `revokeAccess` or `disableRestriction` (issue 29). Default: true.
+    static var restrictsApps: Bool { get }
 
     /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
@@ -93,6 +97,7 @@ public protocol ProductAdapter: Sendable {
 
 extension ProductAdapter {
     public static var hasApp: Bool { true }
+    public static var restrictsApps: Bool { true }
     public static func onboard(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         life.startSession(app, intended: pickup.sessionLength, at: now)

@@ -80,7 +80,9 @@ extension NudgeAdapter {
         var d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
         if d == .needsPermission(.microphone) {
             guard answerPermission(&life, at: now) else { return typeIt(t, &life, at: now) ? .type : .notCaptured }
-            d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
+            // Allowed: the engine records the dump that was waiting for the microphone (nothing is said twice).
+            d = life.engine.item(ref: t.ref) != nil ? .dumpSaved(cards: 0)
+                : life.engine.queuedTranscripts.isEmpty ? .ok : .dumpQueuedOffline
         }
         if d == .dumpLimitHit {
             life.summary.tally.counts[.dumpLimitHits] += 1

@@ -32,14 +32,19 @@ extension NudgeAdapter {
     static func cardSession(_ life: inout PersonLife<Self>, at now: Instant) {
         life.state.visits += 1
         let m = life.world.taskTool
+        var seen: [ItemID] = []
         for k in 0..<m.maxCards {
-            guard let card = life.engine.currentCard, card.status == .active else { return }
+            // A card already answered in this visit coming round again (the queue went round) ends the visit.
+            guard let card = life.engine.currentCard, card.status == .active, !seen.contains(card.id) else { return }
+            seen.append(card.id)
             life.offerDecision(.cardAction, moment: life.state.visits &* 16 &+ Int64(k))
             if k > 0, life.features.uniform() >= m.continueProbability {
                 life.decide(.cardAction, .closeApp, at: now)
                 return
             }
             atCard(card, &life, at: now)
+            // A paywall the card brought up (a Pro draft's teaser) is weighed where it was shown.
+            settlePaywall(&life, at: now)
         }
     }
 
@@ -102,8 +107,8 @@ extension NudgeAdapter {
 
     /// The card's action (seed 001 §4 Features 6, 7): 📞 opens the dialer, 💬/📧 a compose sheet — on Pro with the AI
     /// draft, sent as is, edited or abandoned (`draft_use`) — 🔗 the link; a contact is picked the first time
-    /// (permission asked once). The thing is done when the message is sent, the call made or the link read; an
-    /// abandoned draft leaves the card.
+    /// (permission asked once). The thing is done when the message is sent, the call made or the link read; after an
+    /// abandoned draft the card is skipped.
     static func act(_ card: NudgeItem, _ a: ActionType, _ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) {
         var d = life.send(.actionTapped(card.id), at: now)
         if d == .needsPermission(.contacts) {
@@ -122,9 +127,11 @@ extension NudgeAdapter {
             let m = life.world.taskTool
             let u = life.features.uniform()
             let outcome: DecisionOutcome = u < m.draftSendAsIs ? .sendDraft : u < m.draftSendAsIs + m.draftEdit ? .editDraft : .abandonDraft
-            life.decideAtMoment(.draftUse, moment: Int64(card.id), outcome, at: now)
+            life.decideAtMoment(.draftUse, moment: now.millisecondsSinceEpoch &* 4096 &+ Int64(card.id), outcome, at: now)
             if outcome == .abandonDraft {
+                // The message is not sent: the person swipes the card away for now (skip).
                 life.send(.draftAbandoned(card.id), at: now)
+                life.send(.skip(card.id), at: now)
                 return
             }
             life.send(.draftSent(card.id, edited: outcome == .editDraft), at: now)

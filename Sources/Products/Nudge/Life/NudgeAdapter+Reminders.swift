@@ -23,8 +23,10 @@ extension NudgeAdapter {
             life.state.liveActivityPromptPending = true
         case .paywallShown(let trigger):
             life.state.pendingPaywall = (trigger, now)
-            life.summary.tally.counts[.sawPaywall] += 1
-            life.engagement.record(.paywallHit)
+            life.summary.tally.counts[.sawPaywall] = 1
+            life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
+            // No frustration of its own: a limit that refused something is `limitHit` where it refused; a teaser or
+            // Settings refuses nothing.
         case .brainDumpCompleted, .brainDumpQueuedOffline:
             life.summary.tally.counts[.dumps] += 1
         case let .aiSplitCompleted(_, usd), let .aiSplitFailed(usd):
@@ -33,6 +35,7 @@ extension NudgeAdapter {
             life.summary.tally.bookAI(split: false, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
         case .subscriptionStarted(let plan, let price):
             life.summary.tally.counts[.subscriber] = 1
+            life.summary.planSegment = "pro"
             if plan == .annual { life.summary.tally.counts[.annualSubscriber] = 1 }
             if life.dayIndex <= 30 { life.summary.tally.counts[.proByDay30] = 1 }
             life.summary.tally.bookRevenue(price, month: life.currentMonth)

@@ -52,6 +52,9 @@ public enum NudgeAdapter: ProductAdapter {
     }
 
     public static func initialState() -> PersonState { PersonState() }
+
+    /// Nudge restricts no app: its people leave by uninstalling or by no longer opening it.
+    public static var restrictsApps: Bool { false }
     public static func initialTally() -> NudgeTally { NudgeTally() }
 
     /// Nudge's people decide at onboarding, when a thing arises (capture), at each card, at each reminder, at

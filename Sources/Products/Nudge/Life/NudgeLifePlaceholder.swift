@@ -1,2 +1,0 @@
-// Replaced by the adapter (issue 29).
-import NudgeRules
