@@ -48,7 +48,9 @@ public protocol ProductAdapter: Sendable {
     /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
     /// An urge for one of the person's apps (a pickup from `PhoneUseProcess`): what it becomes as engine input.
-    /// Default: the product stands aside — the person uses the app for the session they meant.
+    /// Default: the product stands aside — the person uses the app for the session they meant, unseen by the product
+    /// (`PersonLife.useAppUnseen`): the same minutes as with no app, so a product that restricts nothing changes
+    /// none (issue 29: a session started through the life instead was cut short by the next one).
     static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant)
     /// One occurrence of one of the person's own processes (`PersonProcesses`: a thing to do arising, a move to
     /// another place). Default: the product does not see it — the person lives it by their own means
@@ -100,7 +102,7 @@ extension ProductAdapter {
     public static var restrictsApps: Bool { true }
     public static func onboard(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
-        life.startSession(app, intended: pickup.sessionLength, at: now)
+        life.useAppUnseen(app, intended: pickup.sessionLength, at: now)
     }
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
