@@ -77,10 +77,11 @@ public struct TaskMind: Sendable {
         return records.indices.contains(i) ? records[i] : nil
     }
 
-    /// Things remembered and not yet done at `now` (the list in the person's head).
+    /// Things remembered and not yet done at `now` (the list in the person's head): a thing forgotten is not on it,
+    /// even if an app holds it (the app shows one card, not the list).
     public func pending(at now: Instant) -> Int {
         var n = 0
-        for i in unsettled where records[i].doneAt.map({ $0 > now }) ?? records[i].captured { n += 1 }
+        for i in unsettled where records[i].unaidedDoneAt != nil && records[i].doneAt.map({ $0 > now }) ?? false { n += 1 }
         return n
     }
 
