@@ -164,6 +164,7 @@ extension NudgeEngine {
     mutating func create(_ t: Thought, _ source: ItemSource, _ now: Instant, _ out: inout NudgeOutcome,
                          snoozedUntil: Instant? = nil, ingested: Bool = true) -> ItemID {
         let id = ItemID(items.count + 1)
+        open.append(items.count)
         items.append(NudgeItem(id: id, ref: t.ref, source: source, action: t.action, status: snoozedUntil == nil ? .active : .snoozed,
                                createdAt: now, touchedAt: now, snoozedUntil: snoozedUntil, ingested: ingested))
         out.events.append(.itemCreated(id, source: source, action: t.action, ref: t.ref))

@@ -57,7 +57,8 @@ extension NudgeEngine {
         guard isPro else { return }
         markStale(at: t, &out)
         var pick: NudgeItem?
-        for i in items where i.ingested && isStale(i, at: t) {
+        for k in open where items[k].ingested && isStale(items[k], at: t) {
+            let i = items[k]
             if let last = i.lastStaleNudgeAt, t < last + parameters.staleSpan { continue }
             if pick == nil || (i.createdAt, i.id) < (pick!.createdAt, pick!.id) { pick = i }
         }

@@ -10,7 +10,7 @@ extension NudgeEngine {
     mutating func appOpened(_ via: OpenVia, _ now: Instant, _ out: inout NudgeOutcome) {
         appOpen = true
         out.events.append(.appOpened(via: via, day: Int(zone.localDate(now) - installDate)))
-        for k in items.indices where !items[k].ingested { ingest(items[k].id, &out) }
+        for k in open where !items[k].ingested { ingest(items[k].id, &out) }
         if notificationPromptOwed {
             notificationPromptOwed = false
             if notificationPermission == .unasked { askPermission(.notifications, &out) }
@@ -60,17 +60,19 @@ extension NudgeEngine {
     /// The One-Thing card at `t`: the first item of the queue.
     public func currentCard(at t: Instant) -> NudgeItem? {
         let d = zone.localDate(t)
-        var best: NudgeItem?
-        for i in items where i.status == .active && i.ingested {
-            if best == nil || precedes(i, best!, today: d) { best = i }
+        var best = -1
+        items.withUnsafeBufferPointer { b in
+            for k in open where b[k].status == .active && b[k].ingested {
+                if best < 0 || precedes(b[k], b[best], today: d) { best = k }
+            }
         }
-        return best
+        return best < 0 ? nil : items[best]
     }
 
     /// The whole queue at `t`, in showing order (seed 001 §5 Screen 3 "Up Next").
     public func queue(at t: Instant) -> [ItemID] {
         let d = zone.localDate(t)
-        return items.filter { $0.status == .active && $0.ingested }.sorted { precedes($0, $1, today: d) }.map(\.id)
+        return open.map { items[$0] }.filter { $0.status == .active && $0.ingested }.sorted { precedes($0, $1, today: d) }.map(\.id)
     }
 
     /// Seed 001 §4 Feature 4 "🟠 Amber = stale (3+ days untouched) · 🔴 Red = overdue": stale = `nudges.stale_hours`
@@ -100,7 +102,7 @@ extension NudgeEngine {
 
     /// Items became stale (inventory C6): reported once per touch.
     mutating func markStale(at t: Instant, _ out: inout NudgeOutcome) {
-        for k in items.indices where items[k].status == .active && !items[k].staleReported && t >= items[k].touchedAt + parameters.staleSpan {
+        for k in open where items[k].status == .active && !items[k].staleReported && t >= items[k].touchedAt + parameters.staleSpan {
             items[k].staleReported = true
             out.events.append(.itemBecameStale(items[k].id, ref: items[k].ref))
         }
@@ -115,10 +117,16 @@ extension NudgeEngine {
         return Int(id) - 1
     }
 
+    /// Takes a done or dropped item off the open list.
+    mutating func close(_ k: Int) {
+        if let j = open.firstIndex(of: k) { open.remove(at: j) }
+    }
+
     /// "Done (mark complete, next card slides in)" (seed 001 §4 Feature 3); also from All Items on a snoozed item.
     mutating func done(_ id: ItemID, _ now: Instant, _ out: inout NudgeOutcome) {
         guard let k = openItem(id, &out) else { return }
         items[k].status = .done
+        close(k)
         items[k].completedAt = now
         items[k].snoozedUntil = nil
         items[k].skipSeq = nil
@@ -164,6 +172,7 @@ extension NudgeEngine {
     mutating func letGo(_ id: ItemID, _ out: inout NudgeOutcome) {
         guard let k = openItem(id, &out) else { return }
         items[k].status = .dropped
+        close(k)
         items[k].snoozedUntil = nil
         items[k].skipSeq = nil
         out.events.append(.itemDropped(id, ref: items[k].ref))
@@ -177,7 +186,7 @@ extension NudgeEngine {
     /// the same instant share one nudge (inventory R27).
     mutating func resurface(at t: Instant, _ out: inout NudgeOutcome) {
         var back: [ItemID] = []
-        for k in items.indices where items[k].status == .snoozed && items[k].snoozedUntil! <= t {
+        for k in open where items[k].status == .snoozed && items[k].snoozedUntil! <= t {
             items[k].status = .active
             items[k].dueAt = items[k].snoozedUntil
             items[k].snoozedUntil = nil

@@ -18,6 +18,8 @@ public struct NudgeEngine: Sendable {
     // MARK: Items (seed 001 §6 Data Model)
     /// Every item ever made, in id order (`items[id - 1]`); done and dropped items stay.
     public internal(set) var items: [NudgeItem] = []
+    /// Indices in `items` of the open (active or snoozed) items, ascending: what every scan walks.
+    public internal(set) var open: [Int] = []
     var nextSkipSeq = 0
 
     // MARK: Permissions and settings
@@ -239,20 +241,24 @@ public struct NudgeEngine: Sendable {
 
     /// The earliest resurfacing among snoozed items.
     var nextResurfaceAt: Instant? {
-        var m: Instant?
-        for i in items where i.status == .snoozed { if let s = i.snoozedUntil, m == nil || s < m! { m = s } }
-        return m
+        var m = Instant.distantFuture
+        items.withUnsafeBufferPointer { b in
+            for k in open where b[k].status == .snoozed { if let s = b[k].snoozedUntil, s < m { m = s } }
+        }
+        return m == .distantFuture ? nil : m
     }
 
     /// The earliest moment an active item not yet reported stale turns stale.
     var nextStaleAt: Instant? {
-        var m: Instant?
+        var m = Instant.distantFuture
         let span = parameters.staleSpan
-        for i in items where i.status == .active && !i.staleReported {
-            let s = i.touchedAt + span
-            if m == nil || s < m! { m = s }
+        items.withUnsafeBufferPointer { b in
+            for k in open where b[k].status == .active && !b[k].staleReported {
+                let s = b[k].touchedAt + span
+                if s < m { m = s }
+            }
         }
-        return m
+        return m == .distantFuture ? nil : m
     }
 
     /// Inventory R20 (seed 001 §14 Open Questions 3 "What happens at midnight?" is undecided): nothing expires; the
@@ -265,7 +271,7 @@ public struct NudgeEngine: Sendable {
         nudgesSentToday = 0
         sentToday.removeAll(keepingCapacity: true)
         mutedToday = false
-        for i in items.indices where items[i].skipSeq != nil { items[i].skipSeq = nil }
+        for k in open where items[k].skipSeq != nil { items[k].skipSeq = nil }
         nextMidnight = zone.startOfNextDay(after: t)
     }
 
@@ -298,10 +304,10 @@ public struct NudgeEngine: Sendable {
     public func typeEnabled(_ k: NudgeKind) -> Bool { typeOn[k.index] }
 
     /// Shared items still open (the `open` cap's count, seed 001 §4 Feature 2 "5 saved items").
-    public var openSharedCount: Int { items.reduce(0) { $0 + ($1.source == .share && $1.status.isOpen ? 1 : 0) } }
+    public var openSharedCount: Int { open.reduce(0) { $0 + (items[$1].source == .share ? 1 : 0) } }
 
     /// Items in the queue now (active and in the app's store): the "of 7" of seed 001 §5 Screen 1.
-    public var activeCount: Int { items.reduce(0) { $0 + ($1.status == .active && $1.ingested ? 1 : 0) } }
+    public var activeCount: Int { open.reduce(0) { $0 + (items[$1].status == .active && items[$1].ingested ? 1 : 0) } }
 
     /// The One-Thing card as of the last call (R22 ordering).
     public var currentCard: NudgeItem? { currentCard(at: cursor) }
@@ -321,13 +327,17 @@ public struct NudgeEngine: Sendable {
             let shares = p.shareLimitMode == .open ? openSharedCount : sharesSaved
             if shares > p.freeSavedShares { v.append("\(shares) shared items on Free, cap \(p.freeSavedShares)") }
         }
+        var openCount = 0
+        for k in open where !items[k].status.isOpen { v.append("item \(items[k].id) on the open list while \(items[k].status)") }
         for (k, i) in items.enumerated() {
+            if i.status.isOpen { openCount += 1 }
             if i.id != ItemID(k + 1) { v.append("item at \(k) has id \(i.id)") }
             if (i.status == .snoozed) != (i.snoozedUntil != nil) { v.append("item \(i.id) is \(i.status) with snoozedUntil \(String(describing: i.snoozedUntil))") }
             if (i.status == .done) != (i.completedAt != nil) { v.append("item \(i.id) is \(i.status) with completedAt \(String(describing: i.completedAt))") }
             if i.status == .snoozed, let s = i.snoozedUntil, s <= cursor { v.append("item \(i.id) snoozed until \(s), past") }
             if i.skipSeq != nil && i.status != .active { v.append("item \(i.id) skipped while \(i.status)") }
         }
+        if openCount != open.count { v.append("\(open.count) on the open list, \(openCount) open") }
         if costBooked.micros &* 1_000_000 &+ costRemainder != costExactPicoUSD { v.append("cost booked \(costBooked) + remainder ≠ exact total") }
         if costRemainder < 0 || costRemainder >= 1_000_000 { v.append("cost remainder \(costRemainder) out of range") }
         if plan != nil && periodEnd <= cursor { v.append("Pro after its period ended at \(periodEnd)") }
