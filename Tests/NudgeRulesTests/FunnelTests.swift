@@ -44,7 +44,9 @@ struct FunnelTests {
         #expect(d.revenue.subscriptionPeriodMonths == ["nudge.pro.monthly": 1, "nudge.pro.annual": 12])
         #expect(d.reports == ["ai-cost.csv", "tasks.csv"])
         #expect(d.batteryBudgets.pctPer24h == 3 && d.batteryBudgets.source?.isAssumption == true)
-        #expect(d.claims.isEmpty)
+        // Its one claim: items completed per user per day, set beside things done a day against no app (issue 29).
+        #expect(d.claims.map(\.kpi) == ["items_done_per_dau"] && d.claims.map(\.neutralKPI) == ["tasks_done_per_day"])
+        #expect(d.claims.first?.sense == .increases)
         #expect(!d.inputs.first { $0.name == "setNudgeType" }!.drivenBySimulatedPeople)
     }
 }
