@@ -179,6 +179,10 @@ struct PersonTraitTests {
                 #expect(later.planning == person.planning && later.featureUse == person.featureUse)
                 core.planning = later.planning
                 core.featureUse = later.featureUse
+                // Things to do (issue 29): their traits from their own stream too.
+                let tasks = TaskTraits.draw(persona: persona, rng: RandomStream(key: key.with(stream: TaskTraits.stream)))
+                #expect(tasks == person.tasks)
+                core.tasks = tasks
                 #expect(core == person)
                 #expect(Person.draw(persona: persona, id: id, rng: RandomStream(key: key)) == person)
             }

@@ -8,6 +8,7 @@ import ScenarioFormat
 import ProductRegistry
 @testable import ScrollOffLife
 @testable import EarnedAccessLife
+import NudgeLife
 
 /// Issue 13, "must hold": every rule parameter of a product's catalogue can move at least one report. Each
 /// parameter is set to another valid value (the far end of its range, the other boolean, another choice) in its own
@@ -177,6 +178,14 @@ struct ParameterSensitivityTests {
     func earnedAccess() throws {
         // Pro at the seed's low end in every arm, so that Pro's own rules meet enough people in a small run.
         let stuck = try Self.stuckParameters(EarnedAccessProduct.self, rules: "{prices: {monthly: 6.99, annual: 39.99}}")
+        let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
+        #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
+    }
+
+    @Test("Nudge: each catalogue parameter, changed alone, changes some report (or is documented as not simulable)")
+    func nudge() throws {
+        // Pro cheap in every arm, so that Pro's own rules (drafts, smart nudges, buttons) meet enough people.
+        let stuck = try Self.stuckParameters(NudgeProduct.self, rules: "{prices: {monthly: 1.99, annual: 9.99}}")
         let list = stuck.map { "\($0.key) → \($0.value)" }.joined(separator: "\n")
         #expect(stuck.isEmpty, "parameters no report moves with (simulate them or document them in notSimulable):\n\(list)")
     }

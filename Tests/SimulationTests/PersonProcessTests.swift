@@ -79,9 +79,10 @@ struct PersonProcessTests {
         #expect(errands == Array(1...errands.count))
     }
 
-    @Test("no process is listed yet: a life draws nothing for them")
-    func standardIsEmpty() {
-        #expect(PersonProcesses.standard.isEmpty)
+    @Test("every person has things to do (issue 29): the standard processes are the task process, on its own stream")
+    func standardHasTasks() {
+        #expect(PersonProcesses.standard.map { "\($0)" } == ["TaskProcess"])
+        #expect(TaskProcess.stream.description == "tasks")
     }
 
     @Test("timer kinds get their own slots: no folding, one slot per kind, past the scan threshold too")

@@ -36,6 +36,7 @@ extension NudgeAdapter {
         case .subscriptionStarted(let plan, let price):
             life.summary.tally.counts[.subscriber] = 1
             life.summary.planSegment = "pro"
+            life.summary.everSubscribed = true
             if plan == .annual { life.summary.tally.counts[.annualSubscriber] = 1 }
             if life.dayIndex <= 30 { life.summary.tally.counts[.proByDay30] = 1 }
             life.summary.tally.bookRevenue(price, month: life.currentMonth)
