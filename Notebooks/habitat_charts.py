@@ -629,6 +629,10 @@ def _padded(values: list, right: float = 0.1, left: float = 0.08) -> list[float]
     return [low - left * span, high + right * span]
 
 
+# The most KPI panels the products chart puts in a row (more wrap onto the next: their titles stay readable).
+PANELS_PER_ROW = 5
+
+
 def product_comparison(t: dict) -> go.Figure | None:
     """product-comparison.csv (persona all): a panel per KPI with each arm's mean and 95 % interval (neutral KPIs,
     then the shared ones; an arm a colour, the same in every panel), then the effect against each cost — the
@@ -643,15 +647,17 @@ def product_comparison(t: dict) -> go.Figure | None:
     none = hp.none_arm(df)
     kinds = [k for k in hp.PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
     by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
-    width = max([len(v) for v in by_kind.values()] + [5])
+    # At most PANELS_PER_ROW KPI panels a row (issue 29's four tasks KPIs make nine neutral ones): a kind's KPIs wrap.
+    panel_rows = [(k, by_kind[k][i:i + PANELS_PER_ROW]) for k in kinds for i in range(0, len(by_kind[k]), PANELS_PER_ROW)]
+    width = max([len(chunk) for _, chunk in panel_rows] + [5])
     claims = df[df["kind"] == "claim"]
     costs, effects = hp.PRODUCTS_CHART["costs"], hp.product_effects(df)
     pairs = [(effect, k, cost) for effect in effects for k, cost in enumerate(costs)]
     bottom = hp._bottom_spans(width * 2, len(pairs) + (1 if len(claims) else 0))
     specs, titles = [], []
-    for kind in kinds:
+    for kind, chunk in panel_rows:
         row = []
-        for kpi in by_kind[kind]:
+        for kpi in chunk:
             unit = str(df[(df["kind"] == kind) & (df["kpi"] == kpi)]["unit"].iloc[0])
             row += [{"colspan": 2}, None]
             titles.append(hp.kpi_label(kpi, unit))
@@ -663,8 +669,9 @@ def product_comparison(t: dict) -> go.Figure | None:
         titles.append(f"{hp.effect_name(pairs[k][0])} against {pairs[k][2]['label'].split(':')[0]}" if k < len(pairs)
                       else "Claimed against true effect")
     specs.append(row)
-    fig = make_subplots(rows=len(kinds) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
-                        row_heights=[1] * len(kinds) + [1.5], vertical_spacing=0.1, horizontal_spacing=0.045)
+    fig = make_subplots(rows=len(panel_rows) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
+                        row_heights=[1] * len(panel_rows) + [1.5], vertical_spacing=0.35 / (len(panel_rows) + 1),
+                        horizontal_spacing=0.045)
     fig.update_annotations(font_size=11)
     shown_in_legend = set()
 
@@ -672,8 +679,8 @@ def product_comparison(t: dict) -> go.Figure | None:
         first = arm not in shown_in_legend
         shown_in_legend.add(arm)
         return first
-    for r, kind in enumerate(kinds):
-        for c, kpi in enumerate(by_kind[kind]):
+    for r, (kind, chunk) in enumerate(panel_rows):
+        for c, kpi in enumerate(chunk):
             sub = df[(df["kind"] == kind)]
             unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
             for arm in [a for a in arms if ((sub["arm"].astype(str) == a) & (sub["kpi"] == kpi)).any()]:
@@ -697,7 +704,7 @@ def product_comparison(t: dict) -> go.Figure | None:
                 fig.update_yaxes(tickprefix="$", row=r + 1, col=2 * c + 1)
         fig.update_yaxes(title=dict(text=hp.PRODUCT_KINDS[kind], font=dict(size=11)), row=r + 1, col=1)
     points = {e["kpi"]: hp.effect_and_costs(df, e) for e in effects}
-    last = len(kinds) + 1
+    last = len(panel_rows) + 1
     for n, (effect, k, cost) in enumerate(pairs):
         col = bottom[n][0] + 1
         effect_unit = next(iter(df[df["kpi"] == effect["kpi"]]["unit"].astype(str)), "")
@@ -758,10 +765,14 @@ def product_comparison(t: dict) -> go.Figure | None:
                          showticklabels=False, row=last, col=col)
     reps = df["replications"].max()
     n = f"{int(reps)} replications" if not np.isnan(reps) else "the replications"
-    return _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
+    height = 300 * len(panel_rows) + 470
+    _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
                         + (f", differences paired against {none}" if none else ""),
-                   height=300 * len(kinds) + 470, margin=dict(l=80, r=30, t=110, b=60),
-                   legend=dict(orientation="h", yanchor="bottom", y=1.035, x=1, xanchor="right"))
+                   height=height, margin=dict(l=80, r=30, t=160, b=60),
+                   # the legend 35 px above the panels, the title at the top, whatever the height
+                   legend=dict(orientation="h", yanchor="bottom", y=1 + 35 / (height - 220), x=1, xanchor="right"))
+    fig.update_layout(title=dict(y=1 - 22 / height, yanchor="top"))
+    return fig
 
 
 # Every chart of the specification, in its order: (chart id, the function of its name). A chart the specification

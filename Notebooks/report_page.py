@@ -523,7 +523,7 @@ def ai_cost_table(t: dict) -> str | None:
 def tasks_table(t: dict) -> str | None:
     """tasks.csv per arm, over the run's days (means over replications): things to do per person-day — arisen,
     captured, done, done with the app's help, done on time, forgotten — with the shares that follow (captured of
-    arisen, on time of done, forgotten of arisen); then the same per person day by day at days 0, 1, 7, 14, 30, …
+    arisen, on time of done, forgotten of arisen); then the same per person day by day at days 0, 1, 7, 14, 21, 30, …
     (those the run has). None without the file."""
     if "tasks" not in t or t["tasks"].empty:
         return None
@@ -545,7 +545,7 @@ def tasks_table(t: dict) -> str | None:
                + ["captured of arisen", "on time of done", "forgotten of arisen"])
     parts = [simple_table(columns, rows, "tasks-table", numeric_from=1 if several else 0)]
     daily = hp.tasks_per_person(t)
-    days = [d for d in (0, 1, 7, 14, 30, 60, 90) if (daily["day"] == d).any()]
+    days = [d for d in (0, 1, 7, 14, 21, 30, 60, 90) if (daily["day"] == d).any()]
     by_day = []
     for _, r in daily[daily["day"].isin(days)].iterrows():
         by_day.append((r["arm"], [esc(r["arm"]), str(int(r["day"])), count_text(r["people"])]
