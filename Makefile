@@ -65,8 +65,9 @@ test: setup
 	$(MAKE) --no-print-directory speed-gate
 	$(MAKE) --no-print-directory fuzz-smoke
 
-## notebook-runs: five small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
-## Access's baseline, products compared on the same people: Scroll Off, Earned Access and none), a comparison of the
+## notebook-runs: six small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
+## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge and none, and Nudge's
+## baseline), a comparison of the
 ## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out).
 NB_RUNS := .build/notebook-runs
 notebook-runs:
@@ -75,20 +76,21 @@ notebook-runs:
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
 	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
 	$(HABITAT) run Scenarios/product-comparison.yaml --people 200 --days 30 --replications 3 --out $(NB_RUNS)/products --progress never > /dev/null
+	$(HABITAT) run Scenarios/nudge-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/nudge --progress never > /dev/null
 	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
 	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
 notebooks: notebook-runs
 	python3 Notebooks/test_habitat_plots.py
-	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products
+	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
 
 ## pages: check that every report tool reads docs/report-spec.json (test_report_spec.py; it and test_report_page.py
 ## make two more small runs with $(HABITAT): arms of different products, and none), write each small run's
 ## report.html (and the comparison's page) and load them in headless Chromium with
 ## networking off: no console error, no request, every chart drawn, the KPI table equal to kpis.csv, readable with
 ## JavaScript off; a full-page screenshot PNG beside each page (Notebooks/README.md).
-PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products
+PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
 pages: notebook-runs
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_page.py
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_spec.py

@@ -473,6 +473,76 @@ def unlocks(t: dict) -> go.Figure | None:
     return _layout(fig, "Earned Access unlocks: grants per person per day since install, by method", height=400)
 
 
+
+# --- AI cost and things to do (issue 29) ------------------------------------------------------------------------
+
+
+def ai_cost(t: dict) -> go.Figure | None:
+    """ai-cost.csv: the AI cost per DAU-day of each month, a bar per plan (and arm), mean over replications with its
+    95 % interval, against the ceiling the file carries (a dashed line; none where it carries none). None without
+    the file."""
+    df = hp.ai_cost_rows(t)
+    if df is None:
+        return None
+    summary = hp.ai_cost_summary(df)
+    measure = hp.spec.targets("aicost")["measure"]
+    plan_labels = hp.spec.value_labels("aicost", "plan")
+    arms = list(dict.fromkeys(summary["arm"]))
+    plans = list(dict.fromkeys(summary["plan"]))
+    months = sorted(summary["month"].astype(str).unique())
+    days = hp.spec.label("aicost", hp.spec.columns_with_unit("aicost", "count")[0])
+    fig = go.Figure()
+    for j, arm in enumerate(arms):
+        for i, plan in enumerate(plans):
+            rows = summary[(summary["arm"] == arm) & (summary["plan"] == plan)].set_index("month").reindex(months)
+            value, half = rows[measure].astype(float), rows["half"].fillna(0).astype(float)
+            name = plan_labels.get(plan, plan) + (f" (arm {arm})" if len(arms) > 1 else "")
+            fig.add_trace(go.Bar(
+                x=months, y=value, name=name, meta={"arm": str(arm)},
+                marker=dict(color=colour(i), pattern_shape=["", "/", "."][j % 3]),
+                error_y=dict(type="data", symmetric=False, array=half.tolist(),
+                             arrayminus=np.minimum(half, value.fillna(0)).tolist(), thickness=1.5, width=4),
+                customdata=np.c_[rows[hp.spec.columns_with_unit("aicost", "count")[0]].fillna(0), half],
+                hovertemplate="%{x}: $%{y:.6f} per DAU-day ± $%{customdata[1]:.6f} (95 % CI; %{customdata[0]:,.0f} "
+                              + days + " a replication)<extra>" + name + "</extra>"))
+    ceiling = summary["ceiling"].dropna()
+    if len(ceiling):
+        limit = float(ceiling.max())
+        fig.add_trace(go.Scatter(x=months, y=[limit] * len(months), mode="lines",
+                                 name=f"{hp.spec.label('aicost', hp.spec.targets('aicost')['max'])} ${limit:.5f} per DAU-day",
+                                 line=dict(color=RED, dash="dash", width=1.5), hoverinfo="skip"))
+    fig.update_xaxes(title="month", type="category")
+    fig.update_yaxes(title="AI cost per DAU-day (USD)", tickprefix="$", tickformat=".5f", rangemode="tozero")
+    fig.update_layout(barmode="group")
+    return _layout(fig, "AI cost per DAU-day by month and plan against the ceiling (mean over replications, 95 % CI)",
+                   height=420)
+
+
+def tasks(t: dict) -> go.Figure | None:
+    """tasks.csv: the person's things to do per person per day since install — arisen, captured, done, done on time,
+    forgotten (the chart's series) — means over replications with 95 % bands, a colour per series (a line style per
+    arm). None without the file."""
+    df = hp.tasks_per_person(t)
+    if df is None:
+        return None
+    arms = list(dict.fromkeys(df["arm"]))
+    dashes = ["solid", "dot", "dash", "dashdot"]
+    fig = go.Figure()
+    for j, arm in enumerate(arms):
+        rows = df[df["arm"] == arm]
+        for i, column in enumerate(hp.TASKS["y"]):
+            name = hp.spec.label("tasks", column) + (f" (arm {arm})" if len(arms) > 1 else "")
+            fig.add_trace(_band(rows["day"], rows[column] - rows[f"{column}_half"],
+                                rows[column] + rows[f"{column}_half"], str(arm), i, name, name))
+            fig.add_trace(go.Scatter(
+                x=rows["day"], y=rows[column], mode="lines", name=name, legendgroup=name, meta={"arm": str(arm)},
+                line=dict(color=colour(i), dash=dashes[j % len(dashes)]), customdata=rows["people"],
+                hovertemplate="day %{x}: %{y:.2f} per person (%{customdata:,.0f} people)<extra>" + name + "</extra>"))
+    fig.update_xaxes(title="day since install")
+    fig.update_yaxes(title="things to do per person", rangemode="tozero")
+    return _layout(fig, "Things to do per person per day since install (mean over replications, 95 % bands)",
+                   height=420)
+
 def learning(t: dict) -> go.Figure | None:
     """Issue 26: week by week since install, the urges for the target apps of people still using the product
     against the urges the same people would have had untreated (1 = no change), and the dormant share of shields;
@@ -559,6 +629,10 @@ def _padded(values: list, right: float = 0.1, left: float = 0.08) -> list[float]
     return [low - left * span, high + right * span]
 
 
+# The most KPI panels the products chart puts in a row (more wrap onto the next: their titles stay readable).
+PANELS_PER_ROW = 5
+
+
 def product_comparison(t: dict) -> go.Figure | None:
     """product-comparison.csv (persona all): a panel per KPI with each arm's mean and 95 % interval (neutral KPIs,
     then the shared ones; an arm a colour, the same in every panel), then the effect against each cost — the
@@ -573,14 +647,17 @@ def product_comparison(t: dict) -> go.Figure | None:
     none = hp.none_arm(df)
     kinds = [k for k in hp.PRODUCT_KINDS if k != "claim" and (df["kind"] == k).any()]
     by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
-    width = max([len(v) for v in by_kind.values()] + [5])
+    # At most PANELS_PER_ROW KPI panels a row (issue 29's four tasks KPIs make nine neutral ones): a kind's KPIs wrap.
+    panel_rows = [(k, by_kind[k][i:i + PANELS_PER_ROW]) for k in kinds for i in range(0, len(by_kind[k]), PANELS_PER_ROW)]
+    width = max([len(chunk) for _, chunk in panel_rows] + [5])
     claims = df[df["kind"] == "claim"]
-    costs, effect = hp.PRODUCTS_CHART["costs"], hp.PRODUCTS_CHART["effect"]
-    bottom = hp._bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
+    costs, effects = hp.PRODUCTS_CHART["costs"], hp.product_effects(df)
+    pairs = [(effect, k, cost) for effect in effects for k, cost in enumerate(costs)]
+    bottom = hp._bottom_spans(width * 2, len(pairs) + (1 if len(claims) else 0))
     specs, titles = [], []
-    for kind in kinds:
+    for kind, chunk in panel_rows:
         row = []
-        for kpi in by_kind[kind]:
+        for kpi in chunk:
             unit = str(df[(df["kind"] == kind) & (df["kpi"] == kpi)]["unit"].iloc[0])
             row += [{"colspan": 2}, None]
             titles.append(hp.kpi_label(kpi, unit))
@@ -589,11 +666,12 @@ def product_comparison(t: dict) -> go.Figure | None:
     row = []
     for k, (a, b) in enumerate(bottom):
         row += [{"colspan": b - a}] + [None] * (b - a - 1)
-        titles.append(f"Effect against {costs[k]['label'].split(':')[0]}" if k < len(costs)
+        titles.append(f"{hp.effect_name(pairs[k][0])} against {pairs[k][2]['label'].split(':')[0]}" if k < len(pairs)
                       else "Claimed against true effect")
     specs.append(row)
-    fig = make_subplots(rows=len(kinds) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
-                        row_heights=[1] * len(kinds) + [1.5], vertical_spacing=0.1, horizontal_spacing=0.045)
+    fig = make_subplots(rows=len(panel_rows) + 1, cols=width * 2, specs=specs, subplot_titles=titles,
+                        row_heights=[1] * len(panel_rows) + [1.5], vertical_spacing=0.35 / (len(panel_rows) + 1),
+                        horizontal_spacing=0.045)
     fig.update_annotations(font_size=11)
     shown_in_legend = set()
 
@@ -601,8 +679,8 @@ def product_comparison(t: dict) -> go.Figure | None:
         first = arm not in shown_in_legend
         shown_in_legend.add(arm)
         return first
-    for r, kind in enumerate(kinds):
-        for c, kpi in enumerate(by_kind[kind]):
+    for r, (kind, chunk) in enumerate(panel_rows):
+        for c, kpi in enumerate(chunk):
             sub = df[(df["kind"] == kind)]
             unit = str(sub[sub["kpi"] == kpi]["unit"].iloc[0])
             for arm in [a for a in arms if ((sub["arm"].astype(str) == a) & (sub["kpi"] == kpi)).any()]:
@@ -625,11 +703,12 @@ def product_comparison(t: dict) -> go.Figure | None:
             elif unit == "usd":
                 fig.update_yaxes(tickprefix="$", row=r + 1, col=2 * c + 1)
         fig.update_yaxes(title=dict(text=hp.PRODUCT_KINDS[kind], font=dict(size=11)), row=r + 1, col=1)
-    points = hp.effect_and_costs(df)
-    last = len(kinds) + 1
-    for k, cost in enumerate(costs):
-        col = bottom[k][0] + 1
-        for p in points:
+    points = {e["kpi"]: hp.effect_and_costs(df, e) for e in effects}
+    last = len(panel_rows) + 1
+    for n, (effect, k, cost) in enumerate(pairs):
+        col = bottom[n][0] + 1
+        effect_unit = next(iter(df[df["kpi"] == effect["kpi"]]["unit"].astype(str)), "")
+        for p in points[effect["kpi"]]:
             x, y = p["costs"][k], p["effect"]
             if np.isnan(x[0]):
                 continue
@@ -640,13 +719,13 @@ def product_comparison(t: dict) -> go.Figure | None:
                 legendgroup=arm, showlegend=legend(arm), marker=dict(color=colour(index[arm]), size=13),
                 textfont=dict(color=colour(index[arm])), meta={"arms": [arm] + ([none] if none else [])},
                 **_error([x], "x"), **_error([y], "y"),
-                hovertemplate=f"{arm}<br>{effect['label']}: {_value_text(y, 'minutes')}<br>{cost['label']}: "
+                hovertemplate=f"{arm}<br>{effect['label']}: {_value_text(y, effect_unit)}<br>{cost['label']}: "
                               f"{_plain(x[0])} (95 % CI {_plain(x[1])} – {_plain(x[2])})<extra></extra>"),
                 row=last, col=col)
         fig.add_hline(y=0, line=dict(color=GREY, width=1), row=last, col=col)
         fig.add_vline(x=0, line=dict(color=GREY, width=1), row=last, col=col)
-        xs = [v for p in points for v in p["costs"][k]] + [0.0]
-        ys = [v for p in points for v in p["effect"]] + [0.0]
+        xs = [v for p in points[effect["kpi"]] for v in p["costs"][k]] + [0.0]
+        ys = [v for p in points[effect["kpi"]] for v in p["effect"]] + [0.0]
         fig.update_xaxes(range=_padded(xs, right=0.3), row=last, col=col)   # room for the arms' names
         fig.update_yaxes(range=_padded(ys, right=0.12), row=last, col=col)
         fig.update_xaxes(title=dict(text=cost.get("short", cost["label"]), font=dict(size=11)), zeroline=False,
@@ -686,10 +765,14 @@ def product_comparison(t: dict) -> go.Figure | None:
                          showticklabels=False, row=last, col=col)
     reps = df["replications"].max()
     n = f"{int(reps)} replications" if not np.isnan(reps) else "the replications"
-    return _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
+    height = 300 * len(panel_rows) + 470
+    _layout(fig, f"Products compared on the same people: means with 95 % intervals over {n}"
                         + (f", differences paired against {none}" if none else ""),
-                   height=300 * len(kinds) + 470, margin=dict(l=80, r=30, t=110, b=60),
-                   legend=dict(orientation="h", yanchor="bottom", y=1.035, x=1, xanchor="right"))
+                   height=height, margin=dict(l=80, r=30, t=160, b=60),
+                   # the legend 35 px above the panels, the title at the top, whatever the height
+                   legend=dict(orientation="h", yanchor="bottom", y=1 + 35 / (height - 220), x=1, xanchor="right"))
+    fig.update_layout(title=dict(y=1 - 22 / height, yanchor="top"))
+    return fig
 
 
 # Every chart of the specification, in its order: (chart id, the function of its name). A chart the specification

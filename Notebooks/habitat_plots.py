@@ -953,6 +953,171 @@ def learning(t: dict):
     return fig
 
 
+# --- A product's AI cost (ai-cost.csv) and the person's things to do (tasks.csv), issue 29 -------------------------
+
+AI_COST = spec.chart("ai-cost")
+TASKS = spec.chart("tasks")
+
+
+def ai_cost_rows(t: dict) -> pd.DataFrame | None:
+    """ai-cost.csv's rows per replication (no pooled rows are written) with the targets the file carries
+    (`file_targets`: the ceiling as `_target_max`, within it as `_target_met`) and the cost per DAU-day as a number
+    (NaN without DAU-days); None without the file or rows."""
+    if "aicost" not in t or t["aicost"].empty:
+        return None
+    df = t["aicost"]
+    df = df[df["replication"].astype(str) != "all"]
+    if df.empty:
+        return None
+    df = file_targets(df, "aicost")
+    measure = spec.targets("aicost")["measure"]
+    df[measure] = pd.to_numeric(df[measure], errors="coerce")
+    return df
+
+
+def ai_cost_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per arm, plan and month (`ai_cost_rows`): the mean over replications of the cost per DAU-day with the half-width
+    of its 95 % interval, the ceiling the file carries, DAU-days, requests, cost and gross revenue (means), and
+    whether the mean is within the ceiling (NaN without a ceiling or a cost)."""
+    measure = spec.targets("aicost")["measure"]
+    counts = [c for c in spec.columns_with_unit("aicost", "count") + spec.columns_with_unit("aicost", "usd")
+              if c not in (measure, spec.targets("aicost").get("max"))]
+    out = []
+    for (arm, plan, month), sub in df.groupby(["arm", "plan", "month"], sort=False):
+        per_rep = sub.set_index("replication")[[measure]].T
+        mean, half = _mean_band(per_rep)
+        ceiling = pd.to_numeric(sub["_target_max"], errors="coerce").max()
+        row = {"arm": arm, "plan": plan, "month": month, measure: mean.iloc[0], "half": half.iloc[0],
+               "ceiling": ceiling, "replications": int(sub[measure].notna().sum())}
+        row.update({c: pd.to_numeric(sub[c], errors="coerce").mean() for c in counts})
+        row["within"] = (row[measure] <= ceiling) if not (pd.isna(ceiling) or pd.isna(row[measure])) else np.nan
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def ai_cost(t: dict):
+    """ai-cost.csv, per arm: (a) the AI cost per DAU-day of each month by plan — mean over replications with its
+    95 % interval — against the ceiling the file carries (none drawn where it carries none); (b) the AI requests per
+    DAU-day behind it (splits, drafts) by plan and month. None without the file."""
+    df = ai_cost_rows(t)
+    if df is None:
+        return None
+    summary = ai_cost_summary(df)
+    measure = spec.targets("aicost")["measure"]
+    plans = list(dict.fromkeys(summary["plan"]))
+    plan_labels = spec.value_labels("aicost", "plan")
+    arms = list(dict.fromkeys(summary["arm"]))
+    months = sorted(summary["month"].astype(str).unique())
+    requests = [c for c in spec.columns_with_unit("aicost", "count") if c.endswith("_requests")]
+    days = next(c for c in spec.columns_with_unit("aicost", "count") if c not in requests)
+    fig = _figure(figsize=(15, 4.6))
+    c_ax, r_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    groups = [(arm, plan) for arm in arms for plan in plans]
+    width = 0.8 / max(len(groups), 1)
+    x = np.arange(len(months))
+    for g, (arm, plan) in enumerate(groups):
+        sub = summary[(summary["arm"] == arm) & (summary["plan"] == plan)].set_index("month").reindex(months)
+        name = plan_labels.get(plan, plan) + (f" [{arm}]" if len(arms) > 1 else "")
+        value, half = sub[measure].fillna(0).to_numpy(), sub["half"].fillna(0).to_numpy()
+        # A cost is not negative: the interval is drawn from zero up (few replications make it wide).
+        c_ax.bar(x - 0.4 + width * (g + 0.5), value, width, yerr=[np.minimum(half, value), half],
+                 capsize=3, color=f"C{g % 10}", label=name)
+        for k, v in enumerate(sub[measure]):
+            if pd.isna(v):
+                c_ax.text(x[k] - 0.4 + width * (g + 0.5), 0, "no\nDAU", ha="center", va="bottom", fontsize=6,
+                          color="grey")
+        for i, column in enumerate(requests):
+            per_day = sub[column] / sub[days].where(sub[days] > 0)
+            r_ax.bar(x - 0.4 + width * (g + 0.5), per_day.fillna(0), width,
+                     bottom=sum((sub[c] / sub[days].where(sub[days] > 0)).fillna(0) for c in requests[:i]),
+                     color=f"C{g % 10}", alpha=1.0 - 0.45 * i, hatch=["", "//"][i % 2], edgecolor="white",
+                     label=f"{spec.label('aicost', column)}, {name}")
+    ceilings = summary.groupby("month")["ceiling"].max().reindex(months)
+    if ceilings.notna().any():
+        c_ax.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[ceilings.values, ceilings.values[-1]], where="post",
+                  color="tab:red", ls="--", lw=1.5, label=f"{spec.label('aicost', spec.targets('aicost')['max'])} "
+                                                          f"(${ceilings.max():.5f})")
+    c_ax.set_xticks(x, months, fontsize=8)
+    c_ax.set_ylabel("USD per DAU-day")
+    c_ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"${v:.5f}"))
+    c_ax.set_title("(a) AI cost per DAU-day by month and plan against the ceiling (95 % CI over replications)",
+                   fontsize=9)
+    c_ax.legend(fontsize=7)
+    r_ax.set_xticks(x, months, fontsize=8)
+    r_ax.set_ylabel("AI requests per DAU-day")
+    r_ax.set_title("(b) The requests behind it: " + " and ".join(spec.label("aicost", c) for c in requests)
+                   + " (hatched) per DAU-day", fontsize=9)
+    r_ax.legend(fontsize=7)
+    n = df["replication"].nunique()
+    name = product(t)
+    fig.suptitle(f"AI cost{f' — {name}' if name else ''} (ai-cost.csv), mean of {n} replication{'s' if n != 1 else ''}",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def tasks_per_person(t: dict) -> pd.DataFrame | None:
+    """tasks.csv per arm and day since install: each of the chart's series (arisen, captured, done, done on time,
+    forgotten) per person — computed per replication (÷ the day's people), then the mean over replications and the
+    half-width of its 95 % interval (columns `<series>` and `<series>_half`) — and the mean people behind the day.
+    None without the file or rows."""
+    if "tasks" not in t or t["tasks"].empty:
+        return None
+    df = t["tasks"]
+    df = df[df["replication"].astype(str) != "all"]
+    if df.empty:
+        return None
+    out = []
+    for arm, rows in df.groupby("arm", sort=False):
+        people = rows.pivot_table(index="day", columns="replication", values="people", aggfunc="sum")
+        frame = pd.DataFrame(index=people.index)
+        frame["arm"] = arm
+        frame["people"] = people.mean(axis=1)
+        for column in TASKS["y"]:
+            counts = rows.pivot_table(index="day", columns="replication", values=column, aggfunc="sum")
+            mean, half = _mean_band(counts / people.where(people > 0))
+            frame[column], frame[f"{column}_half"] = mean, half
+        out.append(frame.reset_index())
+    return pd.concat(out, ignore_index=True)
+
+
+def tasks(t: dict):
+    """tasks.csv, per arm: the person's things to do per person per day since install — arisen, captured, done, done
+    on time, forgotten (the chart's series, labelled as the specification labels them) — means over replications with
+    95 % bands; days fewer than half the installs reach shaded grey. None without the file."""
+    df = tasks_per_person(t)
+    if df is None:
+        return None
+    arms = list(dict.fromkeys(df["arm"]))
+    fig = _figure(figsize=(12, 4.6))
+    ax = fig.add_subplot(111)
+    series = [spec.label("tasks", c) for c in TASKS["y"]]
+    for j, arm in enumerate(arms):
+        rows = df[df["arm"] == arm]
+        for i, column in enumerate(TASKS["y"]):
+            style = _series_style(i, j, len(arms))
+            ax.plot(rows["day"], rows[column], **style)
+            ax.fill_between(rows["day"], rows[column] - rows[f"{column}_half"], rows[column] + rows[f"{column}_half"],
+                            color=style["color"], alpha=0.12, lw=0)
+    people = df.groupby("day")["people"].mean()
+    thin = people[people < 0.5 * people.max()]
+    from matplotlib.patches import Patch
+    extra = ((), ())
+    if len(thin):
+        ax.axvspan(thin.index.min() - 0.5, people.index.max() + 0.5, color="grey", alpha=0.12, lw=0)
+        extra = ([Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {thin.index.min()})"])
+    _style_legend(ax, series, arms, extra=extra, fontsize=7, loc="upper right")
+    ax.set_xlabel("day since install")
+    ax.set_ylabel("things to do per person")
+    ax.set_ylim(bottom=0)
+    ax.set_xlim(people.index.min() - 0.5, people.index.max() + 0.5)
+    n = t["tasks"]["replication"].astype(str).nunique()
+    fig.suptitle(f"Things to do per person per day since install (tasks.csv), mean of {n} replication"
+                 f"{'s' if n != 1 else ''} with 95 % bands", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 # --- Products compared on the same people (product-comparison.csv, issue 28) -------------------------------------
 
 # product-comparison.csv's kinds of KPI ({kind: label}: neutral, shared, claim), as the specification describes them.
@@ -1007,11 +1172,32 @@ def figure_of(df: pd.DataFrame, arm: str, kpi: str, measure: str = "mean", sign:
     return (v, lo, hi) if sign >= 0 else (v, hi, lo)
 
 
-def effect_and_costs(df: pd.DataFrame) -> list[dict]:
-    """Per arm with an app: the effect (the specification's `effect`: target-app minutes removed a day against no
-    app) and each cost (`costs`: battery against no app, money), each (value, low, high); arms without an effect
-    left out."""
-    effect, costs = PRODUCTS_CHART["effect"], PRODUCTS_CHART["costs"]
+def product_effects(df: pd.DataFrame) -> list[dict]:
+    """The effects the effect-against-cost view shows for these rows of product-comparison.csv: the specification's
+    `effect` (target-app minutes removed a day against no app), then each of its `further_effects` whose `products`
+    include the product of one of the file's arms (issue 29: Nudge's things done on time a day more than without an
+    app, where the run has a Nudge arm) and whose KPI the file has."""
+    products = set(df["product"].dropna().astype(str)) if "product" in df.columns else set()
+    kpis = set(df["kpi"].astype(str))
+    further = [e for e in PRODUCTS_CHART.get("further_effects", [])
+               if e["kpi"] in kpis and (not e.get("products") or products & set(e["products"]))]
+    return [PRODUCTS_CHART["effect"], *further]
+
+
+def effect_name(effect: dict) -> str:
+    """"Effect" for the specification's `effect`; a further effect by its label's first words ("Things done on
+    time"), so that its panels say which effect they set against the costs."""
+    if effect is PRODUCTS_CHART["effect"]:
+        return "Effect"
+    words = effect["label"].split(":")[0]
+    return words[:1].upper() + words[1:]
+
+
+def effect_and_costs(df: pd.DataFrame, effect: dict | None = None) -> list[dict]:
+    """Per arm with an app: the effect (`effect`, by default the specification's `effect`: target-app minutes
+    removed a day against no app; or one of `product_effects`) and each cost (`costs`: battery against no app,
+    money), each (value, low, high); arms without the effect left out."""
+    effect, costs = effect or PRODUCTS_CHART["effect"], PRODUCTS_CHART["costs"]
     none = none_arm(df)
     points = []
     for arm in comparison_arms(df):
@@ -1052,7 +1238,8 @@ def product_comparison(t: dict):
     by_kind = {k: list(dict.fromkeys(df[df["kind"] == k]["kpi"])) for k in kinds}
     width = max([len(v) for v in by_kind.values()] + [5])
     claims = df[df["kind"] == "claim"]
-    points = effect_and_costs(df)
+    effects = product_effects(df)
+    points = {e["kpi"]: effect_and_costs(df, e) for e in effects}
     fig = _figure(figsize=(3.4 * width, 3.3 * len(kinds) + 4.6))
     grid = fig.add_gridspec(len(kinds) + 1, width * 2, height_ratios=[1] * len(kinds) + [1.35])
     for r, kind in enumerate(kinds):
@@ -1078,13 +1265,13 @@ def product_comparison(t: dict):
             ax.set_title(kpi_label(kpi, unit), fontsize=8)
             if c == 0:
                 ax.set_ylabel(PRODUCT_KINDS[kind], fontsize=8)
-    # Effect against cost: one panel per cost, then the claims.
+    # Effect against cost: one panel per effect and cost, then the claims.
     costs = PRODUCTS_CHART["costs"]
-    effect = PRODUCTS_CHART["effect"]
-    spans = _bottom_spans(width * 2, len(costs) + (1 if len(claims) else 0))
-    for k, cost in enumerate(costs):
-        ax = fig.add_subplot(grid[len(kinds), spans[k][0]:spans[k][1]])
-        for p in points:
+    pairs = [(effect, k, cost) for effect in effects for k, cost in enumerate(costs)]
+    spans = _bottom_spans(width * 2, len(pairs) + (1 if len(claims) else 0))
+    for n, (effect, k, cost) in enumerate(pairs):
+        ax = fig.add_subplot(grid[len(kinds), spans[n][0]:spans[n][1]])
+        for p in points[effect["kpi"]]:
             x, y = p["costs"][k], p["effect"]
             if np.isnan(x[0]):
                 continue
@@ -1099,7 +1286,7 @@ def product_comparison(t: dict):
         ax.set_xlabel(cost["label"], fontsize=8)
         ax.set_ylabel(effect.get("short", effect["label"]), fontsize=8)
         ax.tick_params(labelsize=7)
-        ax.set_title(f"Effect against {cost['label'].split(':')[0]} (95 % intervals)", fontsize=8)
+        ax.set_title(f"{effect_name(effect)} against {cost['label'].split(':')[0]} (95 % intervals)", fontsize=8)
     if len(claims):
         ax = fig.add_subplot(grid[len(kinds), spans[-1][0]:spans[-1][1]])
         labels = []

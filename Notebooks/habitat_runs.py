@@ -1,8 +1,9 @@
 """Small real runs for the report tools' tests, made with the habitat binary (standard library only).
 
 The committed baselines (Reports/baselines/*) are each of one product; a run whose arms are different products
-(issue 28: product-comparison.csv) and a run of `none` (no app: only the product-neutral files) are made here, fresh,
-with the binary the tests are given:
+(issue 28: product-comparison.csv; Scroll Off, Earned Access, Nudge and none), a run of Nudge alone (issue 29: its own
+ai-cost.csv and tasks.csv; no baseline of it is committed) and a run of `none` (no app: only the product-neutral
+files) are made here, fresh, with the binary the tests are given:
 
     HABITAT=/path/to/habitat python3 Notebooks/test_report_page.py      (make passes its own)
 
@@ -18,11 +19,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Products as arms (issue 28): two products and none, two personas (the persona rows), tenures that end on day 14
+# Products as arms (issue 28; Nudge since issue 29): three products and none, two personas (the persona rows), tenures that end on day 14
 # (learning.csv's untreated weeks after it), long enough for weeks 0–4 and two replications (intervals).
 PRODUCTS_SCENARIO = """\
 name: products-test
-products: [scroll-off, earned-access, none]
+products: [scroll-off, earned-access, nudge, none]
 horizon_days: 28
 replications: 2
 tenure_days: 14
@@ -39,6 +40,19 @@ population:
 NONE_SCENARIO = """\
 name: none-test
 product: none
+horizon_days: 21
+replications: 2
+population:
+  installs: 60
+"""
+
+
+# Nudge alone (issue 29): its own reports (ai-cost.csv, tasks.csv) beside what every product with an app writes; two
+# months (the AI cost by month), installs spread over days (tasks.csv's people thin out late), two replications.
+NUDGE_SCENARIO = """\
+name: nudge-test
+product: nudge
+start: 2026-01-20
 horizon_days: 21
 replications: 2
 population:
@@ -81,6 +95,11 @@ def _cached(scenario: str, root: str) -> Path:
 def products_run(root: Path) -> Path:
     """A small run whose arms are scroll-off, earned-access and none (made once per process under `root`)."""
     return _cached(PRODUCTS_SCENARIO, str(root))
+
+
+def nudge_run(root: Path) -> Path:
+    """A small run of Nudge alone (made once per process under `root`)."""
+    return _cached(NUDGE_SCENARIO, str(root))
 
 
 def none_run(root: Path) -> Path:

@@ -316,20 +316,26 @@ def products_table(t: dict) -> str | None:
              f"<p class=note>Means over replications with 95 % intervals; differences paired person by person "
              f"(Student-t over the per-replication differences). Empty where undefined: an arm against itself, a "
              f"figure an arm without an app has not.</p>"]
-    points = hp.effect_and_costs(pooled)
-    if points:
-        effect, costs = hp.PRODUCTS_CHART["effect"], hp.PRODUCTS_CHART["costs"]
+    effects, costs = hp.product_effects(pooled), hp.PRODUCTS_CHART["costs"]
+    points = {e["kpi"]: {p["arm"]: p for p in hp.effect_and_costs(pooled, e)} for e in effects}
+    arms_with_effect = list(dict.fromkeys(a for e in effects for a in points[e["kpi"]]))
+    if arms_with_effect:
         units = {c["kpi"]: str(pooled[pooled["kpi"] == c["kpi"]]["unit"].iloc[0])
-                 for c in [effect, *costs] if (pooled["kpi"] == c["kpi"]).any()}
+                 for c in [*effects, *costs] if (pooled["kpi"] == c["kpi"]).any()}
+        nothing = (np.nan, np.nan, np.nan)
         cost_rows = []
-        for p in points:
-            cells = [f'<span class=arm>{esc(p["arm"])}</span>']
-            for what, v in [(effect, p["effect"])] + list(zip(costs, p["costs"])):
+        for arm in arms_with_effect:
+            mine = [points[e["kpi"]].get(arm) for e in effects]
+            figures = [(e, p["effect"] if p else nothing) for e, p in zip(effects, mine)]
+            paid = next(p["costs"] for p in mine if p)
+            cells = [f'<span class=arm>{esc(arm)}</span>']
+            for what, v in figures + list(zip(costs, paid)):
                 unit = units.get(what["kpi"], "")
-                cells.append(f"<b>{fmt(v[0], unit)}</b><br><small>{interval(v[1], v[2], unit)}</small>")
-            cost_rows.append(([p["arm"]] + ([none] if none else []), cells))
+                cells.append(f"<b>{signed(v[0], unit) if what in effects[1:] else fmt(v[0], unit)}</b><br><small>"
+                             f"{interval(v[1], v[2], unit, signs=what in effects[1:])}</small>")
+            cost_rows.append(([arm] + ([none] if none else []), cells))
         parts.append("<h3>Effect against cost</h3>" + simple_table(
-            ["product", effect["label"]] + [c["label"] for c in costs], cost_rows, "effect-cost-table"))
+            ["product"] + [e["label"] for e in effects] + [c["label"] for c in costs], cost_rows, "effect-cost-table"))
     personas = [p for p in dict.fromkeys(df["persona"].astype(str)) if p != "all"]
     if personas:
         columns = list(dict.fromkeys(kpis["kpi"]))
@@ -476,6 +482,82 @@ def revenue_table(t: dict) -> str | None:
             + simple_table(["arm", "month", "source", "gross", "net", "paying people"], by_month,
                            "revenue-month-table", numeric_from=3))
 
+
+def ai_cost_table(t: dict) -> str | None:
+    """ai-cost.csv per arm, plan and month (means over replications): DAU-days, the AI requests, the cost, the cost per
+    DAU-day with its 95 % interval against the ceiling the file carries and the verdict (— without DAU-days or a
+    ceiling), the plan's gross revenue and the margin over it. None without the file."""
+    df = hp.ai_cost_rows(t)
+    if df is None:
+        return None
+    summary = hp.ai_cost_summary(df)
+    measure = spec.targets("aicost")["measure"]
+    plans = spec.value_labels("aicost", "plan")
+    counts = spec.columns_with_unit("aicost", "count")
+    money = [c for c in spec.columns_with_unit("aicost", "usd") if c not in (measure, spec.targets("aicost")["max"])]
+    several = summary["arm"].nunique() > 1
+    rows = []
+    for _, r in summary.iterrows():
+        if is_missing(r["within"]):
+            words, css = ("no DAU-days" if is_missing(r[measure]) else "no ceiling"), "none"
+        else:
+            words, css = ("✓ within", "met") if r["within"] else ("✗ over", "missed")
+        per_day = "—" if is_missing(r[measure]) else (
+            f"<b>${float(r[measure]):.6f}</b>" + (f"<br><small>± ${float(r['half']):.6f}</small>" if r["half"] > 0 else ""))
+        cost, gross = r[money[0]], r[money[-1]]
+        margin = fmt((gross - cost) / gross, "fraction") if not is_missing(gross) and gross > 0 else "—"
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
+            esc(r["month"]), esc(plans.get(r["plan"], r["plan"]))] + [number(r[c]) for c in counts] + [
+            f"${float(cost):.4f}", per_day, "—" if is_missing(r["ceiling"]) else f"${float(r['ceiling']):.5f}",
+            f'<span class="{css}">{words}</span>', fmt(gross, "usd"), margin]))
+    columns = ((["arm"] if several else []) + ["month", "plan"] + [spec.label("aicost", c) for c in counts]
+               + [spec.label("aicost", money[0]), spec.label("aicost", measure) + " (95 % CI)",
+                  spec.label("aicost", spec.targets("aicost")["max"]), "within?", spec.label("aicost", money[-1]),
+                  "gross margin"])
+    n = df["replication"].nunique()
+    return (simple_table(columns, rows, "ai-cost-table", numeric_from=len(columns) - 7 - len(counts))
+            + f"<p class=note>Means of {n} replication{'s' if n != 1 else ''} (counts and money a replication); the "
+              f"cost per DAU-day's interval is over replications.</p>")
+
+
+def tasks_table(t: dict) -> str | None:
+    """tasks.csv per arm, over the run's days (means over replications): things to do per person-day — arisen,
+    captured, done, done with the app's help, done on time, forgotten — with the shares that follow (captured of
+    arisen, on time of done, forgotten of arisen); then the same per person day by day at days 0, 1, 7, 14, 21, 30, …
+    (those the run has). None without the file."""
+    if "tasks" not in t or t["tasks"].empty:
+        return None
+    df = t["tasks"][t["tasks"]["replication"].astype(str) != "all"]
+    if df.empty:
+        return None
+    counts = [c["name"] for c in spec.by_key()["tasks"]["columns"] if c.get("label")]
+    people = spec.columns_with_unit("tasks", "count")[0]
+    arisen, captured, done, _, on_time, forgotten = counts
+    several = df["arm"].nunique() > 1
+    rows = []
+    for arm, sub in df.groupby("arm", sort=False):
+        sums = sub.groupby("replication")[[people, *counts]].sum()
+        per = sums[counts].div(sums[people].where(sums[people] > 0), axis=0).mean()
+        share = lambda a, b: fmt((sums[a] / sums[b].where(sums[b] > 0)).mean(), "fraction")   # noqa: E731
+        rows.append((arm, ([esc(arm)] if several else []) + [number(per[c]) for c in counts]
+                     + [share(captured, arisen), share(on_time, done), share(forgotten, arisen)]))
+    columns = ((["arm"] if several else []) + [f"{spec.label('tasks', c)} a person-day" for c in counts]
+               + ["captured of arisen", "on time of done", "forgotten of arisen"])
+    parts = [simple_table(columns, rows, "tasks-table", numeric_from=1 if several else 0)]
+    daily = hp.tasks_per_person(t)
+    days = [d for d in (0, 1, 7, 14, 21, 30, 60, 90) if (daily["day"] == d).any()]
+    by_day = []
+    for _, r in daily[daily["day"].isin(days)].iterrows():
+        by_day.append((r["arm"], [esc(r["arm"]), str(int(r["day"])), count_text(r["people"])]
+                       + [number(r[c]) + (f"<br><small>± {number(r[c + '_half'])}</small>" if r[c + "_half"] > 0 else "")
+                          for c in hp.TASKS["y"]]))
+    parts.append("<h3>Per person, day by day</h3>" + simple_table(
+        ["arm", "day since install", "people (mean)"] + [spec.label("tasks", c) for c in hp.TASKS["y"]], by_day,
+        "tasks-day-table", numeric_from=1))
+    parts.append("<p class=note>Things to do are the person's own, the same with any product or none: "
+                 "done with the app's help are those done sooner than, or instead of, never. Means over "
+                 "replications (± the 95 % interval's half-width).</p>")
+    return "".join(parts)
 
 def unlocks_table(t: dict) -> str | None:
     """Earned Access: per arm and unlock method, over the run's days and replications: grants per person-day,
@@ -676,15 +758,17 @@ def products_headline(t: dict) -> str:
     if df is None:
         return ""
     none = hp.none_arm(df)
-    effect = hp.PRODUCTS_CHART["effect"]
-    unit = next(iter(df[df["kpi"] == effect["kpi"]]["unit"]), "")
-    effects = [f"<b>{esc(p['arm'])}</b> {fmt(p['effect'][0], unit)} ({interval(p['effect'][1], p['effect'][2], unit)})"
-               for p in hp.effect_and_costs(df)]
     items = []
-    if effects and none:
-        what = effect.get("short", effect["label"])
-        items.append(f"{esc(what[:1].upper() + what[1:])}, against {esc(none)} on the same people: "
-                     + " · ".join(effects))
+    for n, effect in enumerate(hp.product_effects(df)):
+        unit = next(iter(df[df["kpi"] == effect["kpi"]]["unit"]), "")
+        show = signed if n else fmt   # a further effect is a difference: its sign shown
+        effects = [f"<b>{esc(p['arm'])}</b> {show(p['effect'][0], unit)} "
+                   f"({interval(p['effect'][1], p['effect'][2], unit, signs=bool(n))})"
+                   for p in hp.effect_and_costs(df, effect)]
+        if effects and none:
+            what = effect.get("short", effect["label"]) if not n else effect["label"].split(":")[0]
+            items.append(f"{esc(what[:1].upper() + what[1:])}, against {esc(none)} on the same people: "
+                         + " · ".join(effects))
     for _, r in df[df["kind"] == "claim"].iterrows():
         words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])
         items.append(f"{esc(r['arm'])} claims {esc(label(r['kpi']).lower())} <b>{fmt(r['mean'], r['unit'])}</b>, "

@@ -18,6 +18,8 @@ runs 01–06 against the three Scroll Off runs, 01, 02, 04–07 against the Earn
 PRODUCTS, a run whose arms are Scroll Off, Earned Access and none. A notebook no given
 run applies to is reported as not run; with --require-all that is a failure (so a missing Earned Access run cannot
 leave 07 untested). Also fails if a committed notebook holds outputs or execution counts (they are stored clean).
+HABITAT_PRODUCTS_DIR is set to the first given run whose arms are different products: 09 (Nudge) reads Nudge against
+none from it whatever run it draws.
 """
 import argparse
 import os
@@ -74,6 +76,13 @@ def main() -> int:
     for run, (products, arms, _) in shapes.items():
         print(f"run  {run.name}: {', '.join(products) if products else 'product unknown (only notebooks for any product)'}"
               f"{f' ({arms} arms)' if arms > 1 else ''}")
+    # A notebook that sets one product against no app (09: Nudge's things done on time against none) reads the
+    # comparison from the first given run whose arms are different products (HABITAT_PRODUCTS_DIR).
+    comparison = [f for f in hp.spec.files() if f["written"] == "products"]
+    compared = next((run for run in runs if comparison and all(hp.spec.run_writes(f, *shapes[run]) for f in comparison)),
+                    None)
+    if compared is not None:
+        os.environ["HABITAT_PRODUCTS_DIR"] = str(compared)
     notebooks = sorted(HERE.glob("*.ipynb"))
     failures = 0
     for nb_path in notebooks:

@@ -156,7 +156,7 @@ def check_products_of_arms():
         assert hp.run_products(run) == ["none"] and hp.product(t) == "none"
         for name, draw in hp.ALL:
             assert draw(t) is None, f"{name} drawn for a run of none without its file"
-        assert "written by scroll-off, earned-access runs only; this run is none" in hp.skip_reason("funnel", t), \
+        assert "written by scroll-off, earned-access, nudge runs only; this run is none" in hp.skip_reason("funnel", t), \
             hp.skip_reason("funnel", t)
         _write(run / "kpis.csv", keys + ",kpi,unit,mean", "s,so,all,scroll-off,pickups_per_day,count_per_day,70",
                "s,nothing,all,none,pickups_per_day,count_per_day,71")

@@ -571,11 +571,21 @@ def check_products_page(work: Path) -> None:
         r = everyone[(everyone["arm"] == cells[0]) & (everyone["kpi"] == effect["kpi"])].iloc[0]
         check(cells[1].startswith(rp.fmt(-float(r["vs_none_diff"]), r["unit"])),
               f"products: {cells[0]}'s effect {cells[1]!r}, the file says − {r['vs_none_diff']}")
+    # Issue 29: a further effect (things done on time a day, where an arm's product names it: Nudge) in its own
+    # column, arm − none signed, for every product that has the KPI.
+    further = rp.hp.product_effects(everyone)[1:]
+    check(len(further) == 1, f"products: further effects {further} for a run with a Nudge arm")
+    for n, extra in enumerate(further, start=2):
+        check(f"<th class=num>{rp.esc(extra['label'])}</th>" in text, f"products: no column for {extra['label']}")
+        for _, cells in tables.body_rows("effect-cost-table"):
+            r = everyone[(everyone["arm"] == cells[0]) & (everyone["kpi"] == extra["kpi"])].iloc[0]
+            check(cells[n].startswith(rp.signed(float(r["vs_none_diff"]), r["unit"])),
+                  f"products: {cells[0]}'s {extra['kpi']} effect {cells[n]!r}, the file says {r['vs_none_diff']}")
     # By persona: personas alphabetically (as the file), each with the arms; none's rows have no difference.
     got = tables.body_rows("products-persona-table")
     personas = [p for p in dict.fromkeys(csv["persona"]) if p != "all"]
     check(personas == sorted(personas) == ["student", "worker"], f"products: personas {personas}")
-    check(len(got) == len(personas) * 3 and [cells[0] for _, cells in got if cells[0]] == personas,
+    check(len(got) == len(personas) * len(set(everyone["arm"])) and [cells[0] for _, cells in got if cells[0]] == personas,
           f"products: persona rows {[(a.get('data-arm'), c[:2]) for a, c in got]}")
     # The headline names each product's effect against none on the same people.
     check("against none on the same people" in text and "claims median time saved per day" in text,

@@ -47,7 +47,7 @@ BASELINES = HERE.parent / "Reports" / "baselines"
 RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "earned-access-baseline"]
 # Issue 28: runs no baseline is — arms that are different products (product-comparison.csv) and none, no app — made
 # with the habitat binary (habitat_runs.py) into the test's folder.
-MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run}
+MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run, "nudge": habitat_runs.nudge_run}
 
 
 def run_dirs(work: Path) -> dict[str, Path]:
@@ -239,7 +239,8 @@ def check_no_private_registry() -> None:
     products = sorted({p for f in spec.files() if f["products"] != "all" for p in f["products"]})
     kpis = sorted({r["kpi"] for f in spec.files() for r in (f.get("targets") or {}).get("rows", [])}
                   | {k["kpi"] for k in spec.headline_kpis()}
-                  | {c["kpi"] for chart in spec.charts() for c in [chart.get("effect"), *chart.get("costs", [])] if c})
+                  | {c["kpi"] for chart in spec.charts()
+                     for c in [chart.get("effect"), *chart.get("further_effects", []), *chart.get("costs", [])] if c})
     files = {f["file"] for f in spec.files()}
     check(products and kpis, "the specification names no product-specific file or KPI: nothing to look for")
     words = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in products + kpis]
@@ -259,7 +260,7 @@ def check_runs_and_notebooks(work: Path) -> None:
     """The files each run writes are the specification's for its shape (products of its arms, arms, acquisition):
     product-comparison.csv only for runs whose arms are different products, a run of none only the neutral files;
     and run_notebooks draws each notebook on the runs that write the reports it names — 08 only the products run,
-    07 the runs with an Earned Access arm, 01/02/04 no run of none."""
+    07 the runs with an Earned Access arm, 09 those with a Nudge arm, 01/02/04 no run of none."""
     import nbformat
     import run_notebooks
     runs = run_dirs(work)
@@ -282,7 +283,8 @@ def check_runs_and_notebooks(work: Path) -> None:
         everything = set(runs)
         check(drawn.get("08") == {"products"}, f"08 draws {drawn.get('08')}, expected the products run only")
         check(drawn.get("07") == {"earned-access-baseline", "products"}, f"07 draws {drawn.get('07')}")
-        check(drawn.get("03") == everything - {"earned-access-baseline", "none"}, f"03 draws {drawn.get('03')}")
+        check(drawn.get("03") == everything - {"earned-access-baseline", "none", "nudge"}, f"03 draws {drawn.get('03')}")
+        check(drawn.get("09") == {"nudge", "products"}, f"09 draws {drawn.get('09')}, expected the Nudge runs")
         for n in ("01", "02", "04"):
             check(drawn.get(n) == everything - {"none"}, f"{n} draws {drawn.get(n)}, expected every run but none's")
         for n in ("05", "06"):

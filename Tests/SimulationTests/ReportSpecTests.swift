@@ -72,7 +72,7 @@ struct ReportSpecTests {
     }
 
     @Test("a run whose arms are different products writes what any of them writes, and product-comparison.csv",
-          arguments: [["scroll-off", "none"], ["earned-access", "scroll-off", "none"]])
+          arguments: [["scroll-off", "none"], ["earned-access", "scroll-off", "none"], ["nudge", "none"]])
     func severalProducts(products: [String]) throws {
         let spec = try ReportSpecFile.load()
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
