@@ -53,6 +53,19 @@ struct BehaviorCatalogueTests {
         "urges.intended_let_go_factor": 0.25, "dormant.leave_constant": -2.5, "dormant.frustration_weight": 3.0,
         "dormant.shields_weight": 0.5, "dormant.value_weight": 3.0, "dormant.come_back_constant": -6.0, "dormant.uninstall_share": 0.5,
         "purchase.inertia": 0.3, "purchase.integration_weight": 1.0, "purchase.cancel_at_trial_start": 0.3, "engagement.plans_view_probability": 0.05,
+        // Issue 29: things to do by the person's own means, what people do with a task-capture tool, and the value
+        // and frustration it brings (new parameters: their defaults are their component values).
+        "tasks.delay_mean_hours": 10, "tasks.effort_exponent": 0.5, "tasks.procrastination_weight": 2.0, "tasks.efficacy_weight": 1.0,
+        "tasks.queue_weight": 0.05, "tasks.efficacy_gain": 0.02, "tasks.efficacy_loss": 0.02,
+        "engagement.value.task_done": 0.03, "engagement.frustration.limit_hit": 0.08,
+        "capture.constant": -0.4, "capture.value_weight": 2.0, "capture.habit_weight": 2.0, "capture.urgency_weight": 0.8,
+        "capture.typed_share": 0.15, "capture.dump_memory_hours": 2.0, "capture.allow_microphone": 0.85, "capture.allow_notifications": 0.6,
+        "capture.allow_contacts": 0.7, "capture.live_activity_opt_in": 0.12, "capture.online_share": 0.97, "capture.split_failure": 0.02,
+        "card.do_constant": -0.3, "card.effort_weight": 0.8, "card.urgency_weight": 1.5, "card.efficacy_weight": 1.5, "card.overdue_boost": 0.5,
+        "card.snooze_share": 0.55, "card.continue_probability": 0.55, "card.mark_done_already_done": 0.8, "card.draft_send_as_is": 0.55,
+        "card.draft_edit": 0.3, "reminder.seen_mean_minutes": 25, "reminder.act_constant": -0.9, "reminder.value_weight": 1.5,
+        "reminder.urgency_weight": 1.0, "reminder.button_share": 0.5, "reminder.mute_today_per_ignored": 0.01,
+        "reminder.notifications_off_per_ignored": 0.004,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {
