@@ -125,9 +125,10 @@ public struct TaskMind: Sendable {
     /// Takes into the person's efficacy the outcome of every thing decided by `now`: done on time raises it, a
     /// deadline passed without it done lowers it.
     mutating func settle(at now: Instant, model: TaskModel) {
-        var kept: [Int] = []
-        kept.reserveCapacity(unsettled.count)
-        for i in unsettled {
+        // Compacted in place: nothing is allocated per thing arising.
+        var kept = 0
+        for k in unsettled.indices {
+            let i = unsettled[k]
             let r = records[i]
             if let d = r.doneAt, d <= now {
                 if d <= r.task.deadline { efficacy += model.efficacyGain * (1 - efficacy) } else { efficacy -= model.efficacyLoss * efficacy }
@@ -136,10 +137,11 @@ public struct TaskMind: Sendable {
                 efficacy -= model.efficacyLoss * efficacy
                 records[i].settled = true
             } else {
-                kept.append(i)
+                unsettled[kept] = i
+                kept += 1
             }
         }
-        unsettled = kept
+        unsettled.removeLast(unsettled.count - kept)
     }
 
     /// `t`, or the person's next waking if `t` falls while they sleep (nobody runs errands at 3 am).

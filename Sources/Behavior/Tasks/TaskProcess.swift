@@ -18,6 +18,13 @@ public struct TaskProcess: PersonProcess {
     let shape: TaskShape
     var count: UInt64 = 0
 
+    public static func payload(_ o: ThingToDo) -> PersonOccurrence.Payload { .thingToDo(o) }
+
+    public mutating func nextPayload(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, payload: PersonOccurrence.Payload)? {
+        guard let n = next(after: t, zone: zone, rng: rng) else { return nil }
+        return (n.at, .thingToDo(n.occurrence))
+    }
+
     public init(person: Person) {
         let p = person.phoneUse
         let awake = max(1, 24 - p.sleepHours)

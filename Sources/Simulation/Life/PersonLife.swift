@@ -248,7 +248,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// do arising is forgotten or put off and done (`TaskMind`, with its own draws). The default of
     /// `ProductAdapter.occurrence`, the untreated life's, and the first step of a product that adds to it.
     public mutating func liveUnaided(_ o: PersonOccurrence, at now: Instant) {
-        if let t = o.value(as: ThingToDo.self) {
+        if let t = o.thingToDo {
             let model = world.tasks, zone = zone
             tasks.arise(t, model: model, zone: zone)
             guard trace != nil else { return }

@@ -15,7 +15,7 @@ extension NudgeAdapter {
     /// thing instead or lets it go. One decision per thing (the capture opportunity is the thing arising).
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
-        guard let t = o.value(as: ThingToDo.self), !life.dormant else { return }
+        guard let t = o.thingToDo, !life.dormant else { return }
         let m = life.world.taskTool
         life.offerDecision(.capture, moment: Int64(t.ref))
         let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
