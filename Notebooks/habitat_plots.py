@@ -123,9 +123,9 @@ def product(t: dict) -> str | None:
     return None
 
 
-class ReportError(ValueError):
-    """A report file the run holds but that is not as the report specification describes it (the message says
-    which file and how)."""
+# A report file the run holds but that is not as the report specification describes it (the message names the file
+# and says how): report_spec's `InputError` (file, what, why).
+ReportError = spec.InputError
 
 
 # Files read strictly: every column the specification lists must be there and its numbers must be numbers (a run's
@@ -144,11 +144,15 @@ def load_run(run_dir, strict: bool = False) -> dict:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
-    missing = [REPORTS[k] for k in REQUIRED if not (run_dir / REPORTS[k]).is_file()]
+    there = os.path.lexists if strict else os.path.isfile   # strictly, a folder in a file's place is said so below
+    missing = [REPORTS[k] for k in REQUIRED if not there(run_dir / REPORTS[k])]
     if missing:
         raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
+    if strict:
+        for key in REQUIRED:
+            spec.read_text(run_dir / REPORTS[key])
     for name in run_products(run_dir) or [None]:
-        missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
+        missing = [f["file"] for f in spec.required(name) if not there(run_dir / f["file"])]
         if missing:
             raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
     tables = {}
@@ -180,13 +184,29 @@ BOOLEANS = {"true", "false"}
 MONTH = r"^(?:\d{4}-\d{2}|total)$"
 
 
+def _not_what(unit, value: str) -> str:
+    """Why a cell of a column of `unit` is refused."""
+    if unit == "boolean":
+        return "not true or false"
+    if unit == "month":
+        return "not a month (YYYY-MM) or total"
+    try:
+        number = float(value)
+    except ValueError:
+        return "not a number"
+    if not np.isfinite(number):
+        return "not a finite number"
+    return f"beyond what a run writes (more than {NUMBER_LIMIT:.2g})"
+
+
 def read_checked(path, key: str | None = None, columns: list[dict] | None = None,
-                 rows_required: bool = False) -> pd.DataFrame:
+                 rows_required: str | None = None) -> pd.DataFrame:
     """A report CSV read strictly: refused (`report_spec.InputError`, a `ReportError`) unless it is a regular file
     of UTF-8 text, well-formed (quotes, the header's number of fields on every row), with every column the
     specification lists for the file `key` (or `columns`: dicts of name, unit and maybe `since`; columns added
     `since` an issue may be missing in older files), numbers that are finite numbers within what a run writes,
-    true / false where booleans go and YYYY-MM or total where months go; with `rows_required`, at least one row.
+    true / false where booleans go and YYYY-MM or total where months go; with `rows_required` (why), at least one
+    row.
     Returns the DataFrame as `pd.read_csv` reads it (the columns of `DTYPES` as text)."""
     import io
     text = spec.read_text(path)
@@ -200,11 +220,12 @@ def read_checked(path, key: str | None = None, columns: list[dict] | None = None
         described = "the file docs/report-spec.json describes"
     missing = [c["name"] for c in columns if c["name"] not in header and not c.get("since")]
     if missing:
-        raise spec.InputError(path, f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+        names = ", ".join(missing[:6]) + (f", … ({len(missing)} in all)" if len(missing) > 6 else "")
+        raise spec.InputError(path, f"missing column{'s' if len(missing) > 1 else ''} {names}",
                               f"not {described} (its header: {spec.shown(','.join(header))})")
     cells = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     if rows_required and cells.empty:
-        raise spec.InputError(path, "no rows, only the header", "every run writes rows in this file")
+        raise spec.InputError(path, "no rows, only the header", rows_required)
     for c in columns:
         name, unit = c["name"], c.get("unit")
         if name not in cells.columns:
@@ -213,24 +234,18 @@ def read_checked(path, key: str | None = None, columns: list[dict] | None = None
         given = raw != ""
         if unit == "boolean":
             bad = given & ~raw.str.lower().isin(BOOLEANS)
-            why = pd.Series("not true or false", index=raw.index)
         elif unit == "month":
             bad = given & ~raw.str.match(MONTH)
-            why = pd.Series("not a month (YYYY-MM) or total", index=raw.index)
         elif isinstance(unit, str) and unit == "text":
             continue
         else:
             numbers = pd.to_numeric(raw.where(given), errors="coerce").astype(float)
             bad = given & ~(np.isfinite(numbers) & (numbers.abs() <= NUMBER_LIMIT))
-            why = pd.Series(np.where(numbers.isna() & ~raw.str.lower().isin(["nan", "-nan", "+nan"]), "not a number",
-                                     np.where(np.isinf(numbers) | numbers.isna(), "not a finite number",
-                                              f"beyond what a run writes (more than {NUMBER_LIMIT:.2g})")),
-                            index=raw.index)
         if bad.any():
             n = int(bad.sum())
             first = bad.idxmax()
             raise spec.InputError(path, f"column {name} holds {spec.shown(cells[name][first])} on line {first + 2}",
-                                  why[first] + (f" ({n} such cells)" if n > 1 else ""))
+                                  _not_what(unit, raw[first]) + (f" ({n} such cells)" if n > 1 else ""))
     return pd.read_csv(io.StringIO(text), dtype=DTYPES)
 
 

@@ -141,6 +141,12 @@ MANIFEST_TYPES = {
 JSON_TYPES = {str: "a string", int: "a whole number", float: "a number"}
 
 
+def json_shown(value, limit: int = 80) -> str:
+    """A JSON value as a message quotes it, cut to `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def read_manifest(run_dir: Path) -> dict:
     """manifest.json as a dict ({} without one, as runs written before it); refused (`PageInputError`) when it is
     not a file of UTF-8 JSON holding an object, or a key the page reads has the wrong type or a negative count."""
@@ -156,17 +162,17 @@ def read_manifest(run_dir: Path) -> dict:
     except (ValueError, RecursionError) as e:
         raise PageInputError(path, "not JSON Habitat writes", spec.shown(str(e) or type(e).__name__)) from e
     if not isinstance(manifest, dict):
-        raise PageInputError(path, f"JSON {type(manifest).__name__ if manifest is not None else 'null'}, not an "
-                             "object", "Habitat writes manifest.json as one JSON object of keys")
+        kind = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "true or false"}
+        raise PageInputError(path, f"JSON holding {kind.get(type(manifest), 'null')}, not an object",
+                             "Habitat writes manifest.json as one JSON object of keys")
     for key, types in MANIFEST_TYPES.items():
         value = manifest.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, types):
-            raise PageInputError(path, f"key {key} holds {spec.shown(json.dumps(value))}",
-                                 f"not {JSON_TYPES[types[-1]]}")
+            raise PageInputError(path, f"key {key} holds {json_shown(value)}", f"not {JSON_TYPES[types[-1]]}")
         if isinstance(value, (int, float)) and not (value >= 0):
-            raise PageInputError(path, f"key {key} holds {spec.shown(json.dumps(value))}", "not a count (negative)")
+            raise PageInputError(path, f"key {key} holds {json_shown(value)}", "not a count (negative)")
     return manifest
 
 
@@ -1057,7 +1063,8 @@ def read_comparison(csv: Path) -> pd.DataFrame:
     header = spec.check_csv_text(csv, spec.read_text(csv))
     checked = all(c["name"] in header for c in spec.output("check")["extra_columns"])
     try:
-        df = hp.read_checked(csv, columns=output_columns("check" if checked else "comparison"), rows_required=True)
+        df = hp.read_checked(csv, columns=output_columns("check" if checked else "comparison"),
+                             rows_required="Habitat writes a row per KPI compared")
     except PageInputError as e:
         if e.what.startswith("missing column"):
             raise PageInputError(csv, e.what, "not a habitat compare CSV (nor a habitat check --out CSV)") from e
@@ -1103,7 +1110,7 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
 
 def write_page(target: Path, plotly_js: str | None = None) -> Path:
     """A run folder → report.html inside it; a comparison CSV → the same name with .html."""
-    if target.is_file() and target.suffix == ".csv":
+    if target.suffix == ".csv" and not target.is_dir():   # a FIFO or a dangling link of that name is refused there
         return write_comparison_page(target, plotly_js)
     return write_run_page(target, plotly_js)
 
