@@ -69,16 +69,21 @@ def run_products(run_dir) -> list[str]:
     if kpis.is_file():
         try:
             values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
-        except ValueError:   # no product column: not a run's kpis.csv (load_run says what is missing)
+        except (ValueError, OSError):   # also not UTF-8, or badly quoted: load_run or report_page.py says so   # no product column: not a run's kpis.csv (load_run says what is missing)
             values = []
         if len(values):
             return [str(v) for v in values]
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
-        m = json.loads(manifest.read_text())
+        try:
+            m = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):   # report_page.py says why it cannot read it
+            m = {}
+        m = m if isinstance(m, dict) else {}
         if m.get("product"):
             return [str(m["product"])]
-        found = re.search(r"^product:\s*\"?([\w-]+)", m.get("resolved_scenario", ""), re.MULTILINE)
+        scenario = m.get("resolved_scenario")
+        found = re.search(r"^product:\s*\"?([\w-]+)", scenario if isinstance(scenario, str) else "", re.MULTILINE)
         if found:
             return [found.group(1)]
     return []
@@ -94,15 +99,16 @@ def run_shape(run_dir) -> tuple[list[str], int, bool]:
     if kpis.is_file():
         try:
             arms = max(pd.read_csv(kpis, usecols=["arm"], dtype=str)["arm"].nunique(), 1)
-        except ValueError:
+        except (ValueError, OSError):
             pass
     acquisition = False
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         try:
             scenario = json.loads(manifest.read_text(encoding="utf-8")).get("resolved_scenario", "")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError, AttributeError):
             scenario = ""
+        scenario = scenario if isinstance(scenario, str) else ""
         acquisition = any(line.strip().startswith("acquisition:") for line in scenario.splitlines())
     return run_products(run_dir), arms, acquisition
 
@@ -117,9 +123,9 @@ def product(t: dict) -> str | None:
     return None
 
 
-class ReportError(ValueError):
-    """A report file the run holds but that is not as the report specification describes it (the message says
-    which file and how)."""
+# A report file the run holds but that is not as the report specification describes it (the message names the file
+# and says how): report_spec's `InputError` (file, what, why).
+ReportError = spec.InputError
 
 
 # Files read strictly: every column the specification lists must be there and its numbers must be numbers (a run's
@@ -127,67 +133,120 @@ class ReportError(ValueError):
 STRICT = [f["key"] for f in spec.files() if f["written"] == "products"]
 
 
-def load_run(run_dir) -> dict:
+def load_run(run_dir, strict: bool = False) -> dict:
     """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing).
 
     Refuses a folder without the files every run writes, and a run without the files the specification says its
     products write (token-revenue-share.csv for a Scroll Off run or arm, unlocks.csv for an Earned Access one; a run
-    of `none`, no app, writes only the product-neutral files). A file read strictly (`STRICT`) that lacks a column
-    or holds text where numbers belong raises `ReportError`."""
+    of `none`, no app, writes only the product-neutral files). A file read strictly (`STRICT`, or every file with
+    `strict`, as report_page.py reads them: `read_checked`) that is not a well-formed UTF-8 CSV, lacks a column or
+    holds text where numbers belong raises `ReportError` (a `report_spec.InputError`)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
-    missing = [REPORTS[k] for k in REQUIRED if not (run_dir / REPORTS[k]).is_file()]
+    there = os.path.lexists if strict else os.path.isfile   # strictly, a folder in a file's place is said so below
+    missing = [REPORTS[k] for k in REQUIRED if not there(run_dir / REPORTS[k])]
     if missing:
         raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
+    if strict:
+        for key in REQUIRED:
+            spec.read_text(run_dir / REPORTS[key])
     for name in run_products(run_dir) or [None]:
-        missing = [f["file"] for f in spec.required(name) if not (run_dir / f["file"]).is_file()]
+        missing = [f["file"] for f in spec.required(name) if not there(run_dir / f["file"])]
         if missing:
             raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
     tables = {}
     for key, name in REPORTS.items():
         path = run_dir / name
-        if path.is_file():
-            try:
-                tables[key] = pd.read_csv(path, dtype={"replication": str, "month": str, "cohort": str, "arm": str})
-            except (ValueError, pd.errors.ParserError) as e:   # EmptyDataError and ParserError are ValueErrors
-                if key in STRICT:
-                    raise ReportError(f"{path}: not a readable CSV ({e})") from e
-                raise
+        if strict and os.path.lexists(path):
+            tables[key] = read_checked(path, key)   # a folder, a FIFO or a dangling link in its place is refused
+        elif path.is_file():
             if key in STRICT:
-                check_columns(key, tables[key], path)
+                tables[key] = read_checked(path, key)
+                continue
+            tables[key] = pd.read_csv(path, dtype=DTYPES)
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         import json
         try:
             tables["manifest"] = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             pass   # the figures do without it (report_page.py says why it cannot read it)
     tables["dir"] = run_dir
     return tables
 
 
-def check_columns(key: str, df: pd.DataFrame, path) -> None:
-    """Raises `ReportError` unless `df` (the file `key`, read from `path`) has every column the specification lists
-    for it — the key columns, then its own — and every column of numbers (a unit that is a number's, or the unit of
-    another column) holds numbers or nothing."""
-    entry = spec.by_key()[key]
-    missing = [c for c in spec.header(entry) if c not in df.columns]
+# Columns read as text whatever they hold.
+DTYPES = {"replication": str, "month": str, "cohort": str, "arm": str}
+# Beyond any figure a run writes (Habitat counts in 64-bit integers): a number this large was not written by it.
+NUMBER_LIMIT = 9.2e18
+BOOLEANS = {"true", "false"}
+MONTH = r"^(?:\d{4}-\d{2}|total)$"
+
+
+def _not_what(unit, value: str) -> str:
+    """Why a cell of a column of `unit` is refused."""
+    if unit == "boolean":
+        return "not true or false"
+    if unit == "month":
+        return "not a month (YYYY-MM) or total"
+    try:
+        number = float(value)
+    except ValueError:
+        return "not a number"
+    if not np.isfinite(number):
+        return "not a finite number"
+    return f"beyond what a run writes (more than {NUMBER_LIMIT:.2g})"
+
+
+def read_checked(path, key: str | None = None, columns: list[dict] | None = None,
+                 rows_required: str | None = None) -> pd.DataFrame:
+    """A report CSV read strictly: refused (`report_spec.InputError`, a `ReportError`) unless it is a regular file
+    of UTF-8 text, well-formed (quotes, the header's number of fields on every row), with every column the
+    specification lists for the file `key` (or `columns`: dicts of name, unit and maybe `since`; columns added
+    `since` an issue may be missing in older files), numbers that are finite numbers within what a run writes,
+    true / false where booleans go and YYYY-MM or total where months go; with `rows_required` (why), at least one
+    row.
+    Returns the DataFrame as `pd.read_csv` reads it (the columns of `DTYPES` as text)."""
+    import io
+    text = spec.read_text(path)
+    header = spec.check_csv_text(path, text)
+    if columns is None:
+        entry = spec.by_key()[key]
+        keys = spec.spec()["key_columns"] if entry.get("keys", True) else []
+        columns = keys + entry["columns"]
+        described = f"the {entry['file']} docs/report-spec.json describes"
+    else:
+        described = "the file docs/report-spec.json describes"
+    missing = [c["name"] for c in columns if c["name"] not in header and not c.get("since")]
     if missing:
-        raise ReportError(f"{path}: not the {entry['file']} docs/report-spec.json describes: missing column"
-                          f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
-    words = {"text", "boolean", "month"}
-    for c in entry["columns"]:
-        unit = c.get("unit")
-        if isinstance(unit, str) and unit in words:
+        names = ", ".join(missing[:6]) + (f", … ({len(missing)} in all)" if len(missing) > 6 else "")
+        raise spec.InputError(path, f"missing column{'s' if len(missing) > 1 else ''} {names}",
+                              f"not {described} (its header: {spec.shown(','.join(header))})")
+    cells = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    if rows_required and cells.empty:
+        raise spec.InputError(path, "no rows, only the header", rows_required)
+    for c in columns:
+        name, unit = c["name"], c.get("unit")
+        if name not in cells.columns:
             continue
-        values = df[c["name"]]
-        numbers = pd.to_numeric(values, errors="coerce")
-        bad = values[numbers.isna() & values.notna() & (values.astype(str).str.strip() != "")]
-        if len(bad):
-            row = bad.index[0] + 2   # the file's line: the header is line 1
-            raise ReportError(f"{path}: column {c['name']} holds {bad.iloc[0]!r} on line {row}, not a number "
-                              f"({len(bad)} such cell{'s' if len(bad) > 1 else ''})")
+        raw = cells[name].astype(str).str.strip()
+        given = raw != ""
+        if unit == "boolean":
+            bad = given & ~raw.str.lower().isin(BOOLEANS)
+        elif unit == "month":
+            bad = given & ~raw.str.match(MONTH)
+        elif isinstance(unit, str) and unit == "text":
+            continue
+        else:
+            numbers = pd.to_numeric(raw.where(given), errors="coerce").astype(float)
+            bad = given & ~(np.isfinite(numbers) & (numbers.abs() <= NUMBER_LIMIT))
+        if bad.any():
+            n = int(bad.sum())
+            first = bad.idxmax()
+            raise spec.InputError(path, f"column {name} holds {spec.shown(cells[name][first])} on line {first + 2}",
+                                  _not_what(unit, raw[first]) + (f" ({n} such cells)" if n > 1 else ""))
+    return pd.read_csv(io.StringIO(text), dtype=DTYPES)
 
 
 def _figure(*args, **kwargs):

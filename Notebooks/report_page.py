@@ -51,8 +51,9 @@ GENERATOR_MARK = f'<meta name="generator" content="{GENERATOR}">'
 PAGE_NAME = "report.html"
 
 
-class PageError(Exception):
-    """A page that cannot or must not be written (the message says why)."""
+PageError = PageInputError = spec.InputError
+"""A page that cannot or must not be written: `PageInputError(file, what, why)`, raised where a file is read, parsed
+or written and said once, by `write_pages`, as `report_page: FILE: WHAT — WHY` (exit 2)."""
 
 
 # --- Numbers for people ---------------------------------------------------------------------------------------
@@ -131,14 +132,48 @@ def esc(value) -> str:
 # --- What was run ---------------------------------------------------------------------------------------------
 
 
+# The manifest keys the page reads, with the JSON types they must have (null reads as absent).
+MANIFEST_TYPES = {
+    "scenario_name": (str,), "resolved_scenario": (str,), "tool_version": (str,), "git_commit": (str,),
+    "scenario_hash": (str,), "product": (str,), "seed": (int,), "replications": (int,), "person_days": (int,),
+    "events_simulated": (int,), "threads": (int,), "people": (int,), "wall_seconds": (int, float),
+}
+JSON_TYPES = {str: "a string", int: "a whole number", float: "a number"}
+
+
+def json_shown(value, limit: int = 80) -> str:
+    """A JSON value as a message quotes it, cut to `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def read_manifest(run_dir: Path) -> dict:
+    """manifest.json as a dict ({} without one, as runs written before it); refused (`PageInputError`) when it is
+    not a file of UTF-8 JSON holding an object, or a key the page reads has the wrong type or a negative count."""
     path = run_dir / "manifest.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
+    text = spec.read_text(path, "JSON")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise PageError(f"{path}: not readable JSON ({e})") from e
+        manifest = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PageInputError(path, f"not JSON: {e.msg} on line {e.lineno}, column {e.colno}",
+                             "Habitat writes manifest.json as one JSON object") from e
+    except (ValueError, RecursionError) as e:
+        raise PageInputError(path, "not JSON Habitat writes", spec.shown(str(e) or type(e).__name__)) from e
+    if not isinstance(manifest, dict):
+        kind = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "true or false"}
+        raise PageInputError(path, f"JSON holding {kind.get(type(manifest), 'null')}, not an object",
+                             "Habitat writes manifest.json as one JSON object of keys")
+    for key, types in MANIFEST_TYPES.items():
+        value = manifest.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise PageInputError(path, f"key {key} holds {json_shown(value)}", f"not {JSON_TYPES[types[-1]]}")
+        if isinstance(value, (int, float)) and not (value >= 0):
+            raise PageInputError(path, f"key {key} holds {json_shown(value)}", "not a count (negative)")
+    return manifest
 
 
 def scenario_value(manifest: dict, key: str) -> str | None:
@@ -959,44 +994,87 @@ def write_text_safely(path: Path, text: str) -> None:
     """Writes `path` atomically, with the mode Habitat's CSVs get (`report_spec.report_file_mode`); refuses to
     replace a file this script did not write, a link or a folder."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise PageError(f"{path}: exists and is not a regular file; Habitat will not replace it")
+        raise PageInputError(path, "exists and is not a regular file", "Habitat will not replace it")
     if path.exists():
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                head = f.read(4096)
+        except OSError as e:
+            raise PageInputError(path, "exists and cannot be read", f"{e.strerror or e}; Habitat replaces only a page "
+                                 "it wrote, and cannot tell") from e
         if GENERATOR_MARK not in head:
-            raise PageError(f"{path}: exists and was not written by Habitat's report page; move it away first")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            raise PageInputError(path, "exists and was not written by Habitat's report page", "move it away first")
+    # Written beside the page under a short hidden name, then renamed over it: never a partial page; the temporary
+    # file is removed on any error (a read-only or full disk, an interruption).
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".report-page.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise PageInputError(path, "cannot be written", f"{e.strerror or e} (in {spec.shown(str(path.parent), 120)})") from e
     try:
         spec.set_report_mode(tmp, fd)   # mkstemp makes it 0600: give it the CSVs' mode (0644 under umask 022)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise PageInputError(path, "cannot be written", f"{e.strerror or e}; nothing was written") from e
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+# Files every run writes rows in (a row per KPI, a row per world-check figure): the page reads their first row.
+ROWS_REQUIRED = ("kpis", "worldcheck")
+
+
 def write_run_page(run_dir: Path, plotly_js: str | None = None) -> Path:
     """Writes RUN_DIR/report.html from the run's CSVs and manifest; returns its path."""
+    if os.path.lexists(run_dir) and not run_dir.is_dir():
+        raise PageInputError(run_dir, "not a folder", "give a run folder (habitat run --out) or a comparison CSV "
+                             "(habitat compare --out, check --out)")
+    manifest = read_manifest(run_dir) if run_dir.is_dir() else {}
     try:
-        tables = hp.load_run(run_dir)
-    except (FileNotFoundError, hp.ReportError) as e:
-        raise PageError(str(e)) from e
+        tables = hp.load_run(run_dir, strict=True)
+    except FileNotFoundError as e:
+        words = str(e)
+        raise PageInputError(run_dir, words.removeprefix(f"{run_dir}: ")) from e
+    for key in ROWS_REQUIRED:
+        if key in tables and tables[key].empty:
+            raise PageInputError(run_dir / hp.REPORTS[key], "no rows, only the header",
+                                 "every run writes a row per KPI and per world-check figure")
     tables["kpis_text"] = pd.read_csv(run_dir / hp.REPORTS["kpis"], dtype=str, keep_default_na=False)
-    page = build_page(tables, read_manifest(run_dir), plotly_js or plotly_bundle())
+    page = build_page(tables, manifest, plotly_js or plotly_bundle())
     path = run_dir / PAGE_NAME
     write_text_safely(path, page)
     return path
 
 
+def output_columns(output_id: str) -> list[dict]:
+    """The columns (name, unit) of a command's one-file output (`comparison`, `check`): another file's, then its own."""
+    o = spec.output(output_id)
+    entry = spec.by_name()[o["columns_of"]]
+    keys = spec.spec()["key_columns"] if entry.get("keys", True) else []
+    return keys + entry["columns"] + o["extra_columns"]
+
+
+def read_comparison(csv: Path) -> pd.DataFrame:
+    """A `habitat compare --out` or `habitat check --out` CSV, read strictly (`habitat_plots.read_checked`: UTF-8,
+    well-formed, the columns of the specification's output, numbers where numbers go, at least one row)."""
+    header = spec.check_csv_text(csv, spec.read_text(csv))
+    checked = all(c["name"] in header for c in spec.output("check")["extra_columns"])
+    try:
+        df = hp.read_checked(csv, columns=output_columns("check" if checked else "comparison"),
+                             rows_required="Habitat writes a row per KPI compared")
+    except PageInputError as e:
+        if e.what.startswith("missing column"):
+            raise PageInputError(csv, e.what, "not a habitat compare CSV (nor a habitat check --out CSV)") from e
+        raise
+    return df.astype({c: str for c in ("replication", "arm", "control_arm") if c in df.columns})
+
+
 def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
     """Writes NAME.html beside a `habitat compare` CSV (experiment.csv's columns): the forest plot and its table."""
-    try:
-        df = pd.read_csv(csv, dtype={"replication": str, "arm": str, "control_arm": str})
-    except (OSError, ValueError) as e:
-        raise PageError(f"{csv}: not a readable CSV ({e})") from e
-    if missing := set(spec.output_columns("comparison")) - set(df.columns):
-        raise PageError(f"{csv}: not a habitat compare CSV (missing columns {', '.join(sorted(missing))})")
+    df = read_comparison(csv)
     checked = is_check(df)
     fig = hc.experiment({"comparison": df}, source="comparison", title=(
         "Now against the baseline: each KPI's difference relative to the baseline's mean, paired beside unpaired "
@@ -1032,23 +1110,40 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
 
 def write_page(target: Path, plotly_js: str | None = None) -> Path:
     """A run folder → report.html inside it; a comparison CSV → the same name with .html."""
-    if target.is_file() and target.suffix == ".csv":
+    if target.suffix == ".csv" and not target.is_dir():   # a FIFO or a dangling link of that name is refused there
         return write_comparison_page(target, plotly_js)
     return write_run_page(target, plotly_js)
 
 
+def one_line(text: str) -> str:
+    """A message on one line: line breaks and other control characters shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def write_pages(targets: list, plotly_js: str | None = None) -> int:
     """Writes each target's page (see `write_page`), printing its path, size and time; a refused target is said on
-    stderr. Returns 0, or 2 when any was refused."""
+    stderr in one line (`report_page: FILE: WHAT — WHY`). Returns 0, 2 when any was refused (an input not as Habitat
+    writes it, a destination that cannot be written), 1 when a page failed for another reason (said in one line;
+    REPORT_PAGE_DEBUG=1 shows the traceback)."""
     bundle = plotly_js or plotly_bundle()
     status = 0
     for target in targets:
         started = time.perf_counter()
         try:
             path = write_page(Path(target), bundle)
-        except PageError as e:
-            print(f"report_page: {e}", file=sys.stderr)
-            status = 2
+        except PageInputError as e:
+            print(f"report_page: {one_line(str(e))}", file=sys.stderr)
+            status = max(status, 2)
+            continue
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as e:   # an input the checks above let through, or a bug: one line, not a traceback
+            if os.environ.get("REPORT_PAGE_DEBUG"):
+                raise
+            print(f"report_page: {one_line(str(target))}: no page written — {type(e).__name__}: "
+                  f"{one_line(str(e))[:200]} (an input report_page.py does not check, or a bug; "
+                  "REPORT_PAGE_DEBUG=1 shows where)", file=sys.stderr)
+            status = max(status, 1)
             continue
         print(f"  wrote {path} ({path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - started:.2f} s)")
     return status

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -189,3 +191,106 @@ def set_report_mode(path, fd: int | None = None) -> None:
         os.fchmod(fd, report_file_mode())
     else:
         os.chmod(path, report_file_mode())
+
+
+# --- Reading a report file a person may have damaged -----------------------------------------------------------
+
+
+class InputError(ValueError):
+    """A file that cannot be read as what it should be: `file` (its path), `what` is wrong with it (the line and
+    column, or the key, where known) and `why` (what was expected). Shown as one line, `FILE: WHAT — WHY`; any of
+    the file's own text in it is cut to a readable length (`shown`)."""
+
+    def __init__(self, file, what: str, why: str = ""):
+        self.file, self.what, self.why = str(file), what, why
+        super().__init__(f"{self.file}: {what}" + (f" — {why}" if why else ""))
+
+
+def shown(value, limit: int = 80) -> str:
+    """A piece of a file's text as a message quotes it: repr (control characters visible), cut to `limit`."""
+    text = repr(value if isinstance(value, str) else str(value))
+    return text if len(text) <= limit else text[:limit - 2] + "…" + text[-1]
+
+
+def _line_col(data, offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset` in `data` (bytes or text)."""
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    line = data.count(newline, 0, offset) + 1
+    return line, offset - (data.rfind(newline, 0, offset) + 1) + 1
+
+
+# One CSV record as RFC 4180 has it: fields quoted ("…", "" for a quote) or bare (no quote, comma or line break).
+_FIELD = r'(?:"(?:[^"]|"")*"|[^,"\r\n]*)'
+_RECORD = re.compile(_FIELD + r"(?:," + _FIELD + r")*")
+
+
+def read_text(path, kind: str = "CSV") -> str:
+    """A report file's text, refused with `InputError` when it is not a readable regular file (a folder, a device or
+    a FIFO — never opened), is empty, binary (gzip, NULs) or not UTF-8 (Habitat writes UTF-8)."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise InputError(path, "cannot be read", e.strerror or str(e)) from e
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(path, "is a folder", f"a {kind} file belongs here")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(path, "is not a regular file (a device, FIFO or socket)", f"a {kind} file belongs here")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(path, "cannot be read", e.strerror or str(e)) from e
+    if not data.strip():
+        raise InputError(path, "empty" if not data else "holds only blank space",
+                         f"not a {kind} file as Habitat writes it (there is not even a header)" if kind == "CSV"
+                         else f"not a {kind} file as Habitat writes it")
+    if data[:2] == b"\x1f\x8b":
+        raise InputError(path, "binary: gzip-compressed data", f"Habitat writes {kind} as plain UTF-8 text; "
+                         "decompress it first")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, col = _line_col(data, nul)
+        raise InputError(path, f"binary: a NUL byte on line {line}, column {col}", f"Habitat writes {kind} as text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, col = _line_col(data, e.start)
+        raise InputError(path, f"not UTF-8: byte 0x{data[e.start]:02X} on line {line}, column {col}",
+                         "Habitat writes UTF-8 (was the file saved as Latin-1 or another code page?)") from e
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def check_csv_text(path, text: str) -> list[str]:
+    """The header of a CSV's text, after checking that it is well-formed: every quote closed and doubled inside a
+    quoted field, no quote inside a bare field, every row as many fields as the header. Raises `InputError` naming
+    the line (and column)."""
+    import csv
+    import io
+    if '"' in text:
+        pos, n = 0, len(text)
+        while pos < n:
+            end = _RECORD.match(text, pos).end()
+            if end < n and text[end] not in "\r\n":
+                line, col = _line_col(text, end)
+                if text[end] == '"' and (end == pos or text[end - 1] == ","):
+                    what = f"a quote opened on line {line}, column {col} is never closed"
+                elif text[end] == '"':
+                    what = f"a stray quote inside a field on line {line}, column {col}"
+                else:
+                    what = f"{shown(text[end], 12)} right after a closing quote on line {line}, column {col}"
+                start = text.rfind("\n", 0, end) + 1
+                stop = text.find("\n", end)
+                raise InputError(path, f"badly quoted: {what}", "a quote may only open a field, close it or be "
+                                 f"doubled inside it; the line reads {shown(text[start:stop if stop >= 0 else n])}")
+            pos = end + (2 if text.startswith("\r\n", end) else 1)
+    rows = csv.reader(io.StringIO(text, newline=""))
+    header = next(rows, None)
+    if not header or not any(c.strip() for c in header):
+        raise InputError(path, "no header on line 1", "a CSV file's first line names its columns")
+    for row in rows:
+        if not row:
+            continue
+        if len(row) != len(header):
+            raise InputError(path, f"line {rows.line_num} has {len(row)} field{'s' if len(row) != 1 else ''}",
+                             f"the header has {len(header)}: {shown(','.join(row), 80)}")
+    return header

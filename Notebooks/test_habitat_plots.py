@@ -279,7 +279,7 @@ def check_malformed_product_comparison():
             hp.load_run(run)
             raise SystemExit("load_run accepted a word in true_effect")
         except hp.ReportError as e:
-            assert "column true_effect holds 'x' on line 2, not a number" in str(e), e
+            assert "column true_effect holds 'x' on line 2 — not a number" in str(e), e
         frame.to_csv(run / "product-comparison.csv", index=False)
         assert len(hp.load_run(run)["products"]) == len(frame)
 

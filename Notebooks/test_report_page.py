@@ -29,6 +29,7 @@ binary (habitat_runs.py: $HABITAT, else .build/debug/habitat).
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -243,7 +244,7 @@ def check_run_page(name: str, work: Path) -> None:
     (run / "report.html").symlink_to(run / "kpis.csv")
     refused(lambda: rp.write_page(run), "not a regular file", f"{name}: a link in the page's place")
     check((run / "report.html").is_symlink(), f"{name}: the link was replaced")
-    check(not list(run.glob(".report.html.*")), f"{name}: a temporary file was left behind")
+    check(not list(run.glob(".report-page.*")), f"{name}: a temporary file was left behind")
 
 
 def check_kpi_table(name: str, run: Path, page: "Page") -> bool:
@@ -622,7 +623,7 @@ def check_malformed_products(work: Path) -> None:
              ("word", lambda text: "\n".join(",".join("lots" if (n == 1 and i == 8) else c
                                                        for i, c in enumerate(line.split(",")))
                                               for n, line in enumerate(text.splitlines())), "column mean holds"),
-             ("empty", lambda text: "", "not a readable CSV")]
+             ("empty", lambda text: "", "product-comparison.csv: empty")]
     for name, change, words in cases:
         run = work / f"malformed-{name}"
         shutil.copytree(base, run)
@@ -636,7 +637,234 @@ def check_malformed_products(work: Path) -> None:
     try:
         rp.write_page(run, STUB_PLOTLY)
     except rp.PageError as e:
-        check("product-comparison.csv: column mean holds 'lots' on line 2, not a number" in str(e), f"word: {e}")
+        check("product-comparison.csv: column mean holds 'lots' on line 2 — not a number" in str(e), f"word: {e}")
+
+
+# --- Hostile input (issue 30): one `report_page:` line naming the file, exit 2, no traceback, nothing written ------
+
+
+def tree(root: Path) -> dict[str, str]:
+    """{relative path: sha256 | 'dir' | 'link->…' | 'other'} of everything under root (links not followed)."""
+    import hashlib
+    import stat as st_
+    out = {}
+    for p in sorted(root.rglob("*")) + [root]:
+        mode = p.lstat().st_mode
+        rel = str(p.relative_to(root))
+        if st_.S_ISLNK(mode):
+            out[rel] = "link->" + str(p.readlink())
+        elif st_.S_ISDIR(mode):
+            out[rel] = "dir"
+        elif st_.S_ISREG(mode):
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[rel] = "other"
+    return out
+
+
+def refused_whole(target: Path, names: list[str], what: str, watch: Path | None = None) -> None:
+    """`write_pages([target])` (what main runs) returns 2, says one `report_page:` line on stderr naming one of
+    `names`, raises nothing (no traceback), and leaves `watch` (default: the target's folder) exactly as it was — no
+    page, no temporary file, nothing of the user's changed."""
+    import contextlib
+    import io
+    watch = watch or (target if target.is_dir() and not target.is_symlink() else target.parent)
+    before = tree(watch) if watch.exists() else {}
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            status = rp.write_pages([str(target)], STUB_PLOTLY)
+    except BaseException as e:   # noqa: BLE001 — any exception is a traceback to the user
+        FAILURES.append(f"{what}: raised {type(e).__name__}: {str(e)[:200]}")
+        return
+    lines = [line for line in err.getvalue().splitlines() if line.strip()]
+    check(status == 2, f"{what}: exit {status}, expected 2 ({lines[:1]})")
+    check(len(lines) == 1 and lines[0].startswith("report_page: ") and any(n in lines[0] for n in names)
+          and len(lines[0]) < 400, f"{what}: stderr {lines!r}, expected one report_page: line naming {names}")
+    after = tree(watch) if watch.exists() else {}
+    check(before == after, f"{what}: changed {sorted(set(before.items()) ^ set(after.items()))[:4]}")
+
+
+def damaged(text: str, how: str, numbers: str | None = None, boolean: str | None = None) -> bytes:
+    """A CSV's text damaged one way (see HOSTILE_CSV)."""
+    lines = text.split("\n")
+    head = lines[0].split(",")
+
+    def cell(column, value):
+        row = lines[1].split(",")
+        row[head.index(column)] = value
+        return "\n".join([lines[0], ",".join(row)] + lines[2:])
+    row = lines[1].split(",")
+    return {
+        "empty": lambda: b"",
+        "blank": lambda: b"\n \n",
+        "header-only": lambda: (lines[0] + "\n").encode(),
+        "nul": lambda: b"\0\0" + text.encode(),
+        "gzip": lambda: __import__("gzip").compress(text.encode()),
+        "unclosed-quote": lambda: "\n".join([lines[0], '"' + lines[1]] + lines[2:]).encode(),
+        "stray-quote": lambda: "\n".join([lines[0], row[0][:1] + '"' + ",".join(row)[1:]] + lines[2:]).encode(),
+        "latin1": lambda: text.replace("\n", "\ncaf\udce9", 1).encode("utf-8", "surrogateescape"),
+        "other-columns": lambda: b"a,b,c\n1,2,3\n",
+        "row-long": lambda: "\n".join([lines[0], lines[1] + ",1"] + lines[2:]).encode(),
+        "word": lambda: cell(numbers, "lots").encode(),
+        "nan": lambda: cell(numbers, "NaN").encode(),
+        "inf": lambda: cell(numbers, "inf").encode(),
+        "1e400": lambda: cell(numbers, "1e400").encode(),
+        "huge": lambda: cell(numbers, "9" * 40).encode(),
+        "boolean": lambda: cell(boolean, "maybe").encode(),
+    }[how]()
+
+
+# Each class of damage, with what the one line must say.
+HOSTILE_CSV = ["empty", "blank", "header-only", "nul", "gzip", "unclosed-quote", "stray-quote", "latin1",
+               "other-columns", "row-long", "word", "nan", "inf", "1e400", "huge", "boolean"]
+NEEDS_ROWS = {"kpis.csv", "world-check.csv"}   # a header-only copy of another file is a run without such rows
+
+
+def numeric_column(name: str) -> str | None:
+    entry = rp.spec.by_name()[name]
+    return next((c["name"] for c in entry["columns"] if c["unit"] not in ("text", "boolean", "month")), None)
+
+
+def boolean_column(name: str) -> str | None:
+    entry = rp.spec.by_name()[name]
+    return next((c["name"] for c in entry["columns"] if c["unit"] == "boolean"), None)
+
+
+def check_hostile_run_files(work: Path) -> None:
+    """Every CSV a run holds (premium-price-test: every file but the products' own), damaged each way."""
+    base = work / "hostile-base"
+    shutil.copytree(BASELINES / "premium-price-test", base)
+    n = 0
+    for csv in sorted(base.glob("*.csv")):
+        text = csv.read_text(encoding="utf-8")
+        for how in HOSTILE_CSV:
+            if how == "header-only" and csv.name not in NEEDS_ROWS:
+                continue
+            if how == "boolean" and boolean_column(csv.name) is None:
+                continue
+            n += 1
+            run = work / f"hostile-{n:03d}"
+            shutil.copytree(base, run)
+            (run / csv.name).write_bytes(damaged(text, how, numeric_column(csv.name), boolean_column(csv.name)))
+            refused_whole(run, [csv.name], f"{csv.name} {how}")
+        for how in ["folder", "fifo", "dangling-link"]:
+            n += 1
+            run = work / f"hostile-{n:03d}"
+            shutil.copytree(base, run)
+            (run / csv.name).unlink()
+            {"folder": lambda p: p.mkdir(), "fifo": lambda p: os.mkfifo(p),
+             "dangling-link": lambda p: p.symlink_to(p.parent / "nowhere.csv")}[how](run / csv.name)
+            refused_whole(run, [csv.name], f"{csv.name} {how}")
+    # A header-only file where a run may write no rows (no money moved): a page, not a refusal.
+    run = work / "hostile-revenue-header"
+    shutil.copytree(base, run)
+    (run / "revenue.csv").write_text((run / "revenue.csv").read_text(encoding="utf-8").split("\n")[0] + "\n",
+                                     encoding="utf-8")
+    check(rp.write_page(run, STUB_PLOTLY).is_file(), "a header-only revenue.csv: no page")
+
+
+def check_hostile_manifest(work: Path) -> None:
+    base = work / "hostile-base"
+    cases = {"empty": b"", "not-json": b'{"seed": ', "a-list": b"[1]", "a-string": b'"x"', "null": b"null",
+             "latin1": b'{"scenario_name": "caf\xe9"}', "nul": b'{"a": 1}\0',
+             "wrong-types": b'{"scenario_name": 7}', "text-for-number": b'{"seed": "x"}',
+             "list-for-number": b'{"replications": [1]}', "text-for-seconds": b'{"wall_seconds": "fast"}',
+             "scenario-not-text": b'{"resolved_scenario": 5}', "negative": b'{"person_days": -1}',
+             "boolean": b'{"replications": true}', "deep": b"[" * 100000 + b"]" * 100000,
+             "long-digits": b'{"person_days": 1' + b"0" * 5000 + b"}"}
+    for how, data in cases.items():
+        run = work / f"hostile-manifest-{how}"
+        shutil.copytree(base, run)
+        (run / "manifest.json").write_bytes(data)
+        refused_whole(run, ["manifest.json"], f"manifest.json {how}")
+    run = work / "hostile-manifest-folder"
+    shutil.copytree(base, run)
+    (run / "manifest.json").unlink()
+    (run / "manifest.json").mkdir()
+    refused_whole(run, ["manifest.json"], "manifest.json a folder")
+    # Missing keys, or no manifest at all (runs written before it): the facts read —, the page is written.
+    for how, data in {"no-keys": b"{}", "missing": None}.items():
+        run = work / f"hostile-manifest-{how}"
+        shutil.copytree(base, run)
+        (run / "manifest.json").unlink()
+        if data is not None:
+            (run / "manifest.json").write_bytes(data)
+        check(rp.write_page(run, STUB_PLOTLY).is_file(), f"manifest.json {how}: no page")
+
+
+def check_hostile_targets(work: Path) -> None:
+    """A run folder that does not exist or is a file, a path under a file; a destination that cannot be written."""
+    (work / "hostile-a-file").write_text("not a run\n", encoding="utf-8")
+    refused_whole(work / "hostile-no-such-run", ["hostile-no-such-run"], "a run folder that does not exist", work)
+    refused_whole(work / "hostile-a-file", ["hostile-a-file"], "a file for a run folder", work)
+    refused_whole(work / "hostile-a-file" / "run", ["hostile-a-file/run"], "a path under a file", work)
+    # A page that cannot be written: writes fail past 1 MB (a disk that fills mid-page), in a process of its own
+    # with the file-size limit (SIGXFSZ ignored: the write fails with EFBIG).
+    import subprocess
+    run = work / "hostile-full"
+    shutil.copytree(work / "hostile-base", run)
+    before = tree(run)
+    done = subprocess.run(["/bin/sh", "-c", 'trap "" XFSZ; ulimit -f 1024; exec "$@"', "sh", sys.executable,
+                           str(HERE / "report_page.py"), str(run)], capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    check(done.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"report_page: {run / 'report.html'}: "
+                                                                           "cannot be written"),
+          f"a disk that fills: exit {done.returncode}, stderr {done.stderr[-300:]!r}")
+    check(tree(run) == before, f"a disk that fills: left {sorted(set(tree(run)) - set(before))}")
+    # A read-only folder (chattr +i where it works, as root; mode 0555 otherwise).
+    import os as os_
+    run = work / "hostile-readonly"
+    shutil.copytree(work / "hostile-base", run)
+    locked = False
+    if os_.geteuid() != 0:
+        run.chmod(0o555)
+        locked = True
+    elif shutil.which("chattr"):
+        locked = subprocess.run(["chattr", "+i", str(run)], capture_output=True).returncode == 0
+    if locked:
+        try:
+            refused_whole(run, ["report.html"], "a read-only run folder")
+        finally:
+            if os_.geteuid() == 0:
+                subprocess.run(["chattr", "-i", str(run)], capture_output=True)
+            run.chmod(0o755)
+    else:
+        print("test_report_page: a read-only folder not checked (root, and chattr +i does not work here)",
+              file=sys.stderr)
+
+
+def check_hostile_comparisons(work: Path) -> None:
+    """A comparison CSV (habitat compare --out) and a check CSV (habitat check --out, its extra columns made by
+    hand from the comparison's) damaged the same ways."""
+    compare = (BASELINES / "premium-price-test" / "experiment.csv").read_text(encoding="utf-8")
+    lines = compare.rstrip("\n").split("\n")
+    check_csv = "\n".join([lines[0] + ",tolerance,beyond_tolerance,check"]
+                          + [line + ",0.01,false,statistical" for line in lines[1:]]) + "\n"
+    originals = {"comparison.csv": compare, "check.csv": check_csv}
+    for name, text in originals.items():
+        good = work / f"hostile-good-{name}"
+        good.write_text(text, encoding="utf-8")
+        check(rp.write_page(good, STUB_PLOTLY).is_file(), f"{name}: the undamaged file has no page")
+    n = 0
+    for name, text in originals.items():
+        for how in HOSTILE_CSV:
+            n += 1
+            folder = work / f"hostile-cmp-{n:03d}"
+            folder.mkdir()
+            csv = folder / name
+            csv.write_bytes(damaged(text, how, "diff", "beyond_tolerance" if name == "check.csv" else None)
+                            if how != "boolean" or name == "check.csv" else damaged(text, "word", "pairs"))
+            refused_whole(csv, [name], f"{name} {how}")
+    # Its page's place taken by a folder, or by someone else's file.
+    folder = work / "hostile-cmp-dest"
+    folder.mkdir()
+    (folder / "comparison.csv").write_text(compare, encoding="utf-8")
+    (folder / "comparison.html").mkdir()
+    refused_whole(folder / "comparison.csv", ["comparison.html"], "a folder where the comparison's page goes")
+    (folder / "comparison.html").rmdir()
+    (folder / "comparison.html").write_text("<p>mine</p>", encoding="utf-8")
+    refused_whole(folder / "comparison.csv", ["comparison.html"], "someone else's comparison.html")
 
 
 def main() -> int:
@@ -651,6 +879,10 @@ def main() -> int:
         check_decisions(work)
         check_learning(work)
         check_kpi_applies(work)
+        check_hostile_run_files(work)
+        check_hostile_manifest(work)
+        check_hostile_targets(work)
+        check_hostile_comparisons(work)
         try:
             check_products_page(work)
             check_malformed_products(work)
@@ -663,7 +895,8 @@ def main() -> int:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
           "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies, "
-          "products compared (section, tables, malformed file), a run of none: all passed")
+          "products compared (section, tables, malformed file), a run of none, hostile input (every CSV, the manifest, "
+          "the target, the destination, comparison and check CSVs: exit 2, one line, nothing written): all passed")
     return 0
 
 
