@@ -97,6 +97,14 @@ struct CheckCommand: ParsableCommand {
         opts.days = opts.days ?? record.days
         opts.replications = opts.replications ?? record.replications
         let scenario = try opts.load()
+        // A baseline checks its own product (issue 30): a scenario of another product is not a regression of it.
+        let storedProducts = Self.products(of: stored)
+        let scenarioProducts = scenario.products.map(\.rawValue)
+        if storedProducts != scenarioProducts {
+            throw HabitatError.refused("--baseline \(dir.path) holds a run of \(storedProducts.joined(separator: ", ")); "
+                + "the scenario runs \(scenarioProducts.joined(separator: ", ")): a baseline checks its own product — "
+                + "record one for this scenario with --record, or compare the two runs with habitat compare")
+        }
         let known = stored.arms.first?.definitions.map(\.id) ?? []
         let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0), known: known) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
@@ -155,6 +163,17 @@ struct CheckCommand: ParsableCommand {
         for m in moved { print("  \(m)") }
         print("If the change is intended, re-record: habitat check \(opts.scenario ?? "") --baseline \(dir.path) --record \(Self.sizeFlags(record)) --reason \"…\"")
         throw HabitatError.checkFailed
+    }
+
+    /// The distinct products of a finished run's arms, in arm order (from `kpis.csv`; the manifest's scenario product
+    /// for a run written before arms named theirs).
+    static func products(of run: FinishedRun) -> [String] {
+        var ids: [String] = []
+        for arm in run.arms.map(\.arm) {
+            let p = run.armProducts[arm] ?? CompareCommand.product(of: run)
+            if !ids.contains(p) { ids.append(p) }
+        }
+        return ids.isEmpty ? [CompareCommand.product(of: run)] : ids
     }
 
     /// Writes the check's comparison to `--out` (when given): one row per KPI and arm, the baseline as the control.

@@ -71,9 +71,15 @@ struct CompareCommand: ParsableCommand {
             do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
                 throw HabitatError.refused("--out: \(e)")
             }
+            let productA = runA.armProducts[nameA] ?? Self.product(of: runA)
+            let productB = runB.armProducts[nameB] ?? Self.product(of: runB)
+            if productA != productB {
+                // Products as arms (issue 28): a legitimate comparison, of the KPIs both report (issue 30).
+                print("Different products: \(labelB) is \(productB), \(labelA) is \(productA); the \(comparisons.count) KPIs both report are compared.")
+            }
             print("\(labelB) − \(labelA): " + (paired
-                ? "paired (same seed and population: replication r of both simulated the same people)"
-                : "unpaired (different seed or population: the people differ, so only Welch's interval applies)"))
+                ? "paired (same seed, population and Habitat version: replication r of both simulated the same people)"
+                : "unpaired (different seed, population or Habitat version: the people may differ, so only Welch's interval applies)"))
             print(ExperimentPrinter.render(comparisons))
             print("Written to \(out)")
         }

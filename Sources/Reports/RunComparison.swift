@@ -151,10 +151,11 @@ public struct FinishedRun: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Whether two runs simulated the same people with the same random streams, so that their replications pair:
-    /// the same master seed and the same resolved population.
+    /// Whether two runs simulated the same people with the same random streams, so that their replications pair: the
+    /// same master seed, the same resolved population and the same Habitat version (another version may draw people
+    /// differently: issue 30).
     public static func samePeople(_ a: FinishedRun, _ b: FinishedRun) -> Bool {
-        a.manifest.seed == b.manifest.seed && a.populationBlock == b.populationBlock
+        a.manifest.seed == b.manifest.seed && a.populationBlock == b.populationBlock && a.manifest.toolVersion == b.manifest.toolVersion
     }
 }
 

@@ -45,6 +45,36 @@ struct CompareCommandTests {
         #expect(CSVTableRows.read(dir.appendingPathComponent("u.csv")).allSatisfy { $0[10] == "" && $0[11] == "" }, "no paired interval")
     }
 
+    @Test("two products' runs (issue 30): compare names both products and compares the KPIs they share; check refuses a baseline of another product")
+    func acrossProducts() throws {
+        let dir = CLIProcess.tempDir()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let so = dir.appendingPathComponent("so"), ea = dir.appendingPathComponent("ea")
+        #expect(try CLIProcess.run(["run", root.appendingPathComponent("Scenarios/scroll-off-baseline.yaml").path, "--out", so.path] + Self.small).status == 0)
+        #expect(try CLIProcess.run(["run", root.appendingPathComponent("Scenarios/earned-access-baseline.yaml").path, "--out", ea.path] + Self.small).status == 0)
+        let csv = dir.appendingPathComponent("cross.csv")
+        let r = try CLIProcess.run(["compare", so.path, ea.path, "--out", csv.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Different products: earned-access-baseline/control is earned-access, scroll-off-baseline/control is scroll-off"))
+        #expect(r.stdout.contains(": paired (same seed, population and Habitat version"))
+        let rows = CSVTableRows.read(csv)
+        let kpis = Set(rows.map { $0[4] })
+        #expect(kpis.contains("target_app_minutes_per_day") && kpis.contains("subscriber_share"), "Habitat's KPIs, which both report")
+        #expect(!kpis.contains("willpower_share") && !kpis.contains("token_revenue_share"), "not one product's own")
+        #expect(rows.allSatisfy { $0[3] == "earned-access" }, "each row names B's product")
+
+        // A baseline checks its own product: exit 2 before simulating, nothing written.
+        let baseline = dir.appendingPathComponent("base")
+        #expect(try CLIProcess.run(["check", root.appendingPathComponent("Scenarios/earned-access-baseline.yaml").path, "--baseline", baseline.path,
+                                    "--record", "--reason", "test"] + Self.small).status == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: baseline.path).sorted()
+        let refused = try CLIProcess.run(["check", root.appendingPathComponent("Scenarios/scroll-off-baseline.yaml").path, "--baseline", baseline.path,
+                                          "--progress", "never"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("holds a run of earned-access; the scenario runs scroll-off: a baseline checks its own product"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: baseline.path).sorted() == before)
+    }
+
     @Test func badInputIsAClearError() throws {
         let dir = CLIProcess.tempDir()
         let missing = try CLIProcess.run(["compare", dir.appendingPathComponent("nope").path, "--out", dir.appendingPathComponent("x.csv").path])
