@@ -100,6 +100,10 @@ struct CheckCommand: ParsableCommand {
         // A baseline checks its own product (issue 30): a scenario of another product is not a regression of it.
         let storedProducts = Self.products(of: stored)
         let scenarioProducts = scenario.products.map(\.rawValue)
+        // A product without an engine is refused as every command refuses it (by the run below), first.
+        for p in scenario.products {
+            do { _ = try Products.requireAdapter(p) } catch { throw HabitatError.refused("\(error)") }
+        }
         if storedProducts != scenarioProducts {
             throw HabitatError.refused("--baseline \(dir.path) holds a run of \(storedProducts.joined(separator: ", ")); "
                 + "the scenario runs \(scenarioProducts.joined(separator: ", ")): a baseline checks its own product — "
