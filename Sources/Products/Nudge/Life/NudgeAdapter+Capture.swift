@@ -121,9 +121,7 @@ extension NudgeAdapter {
     /// app open (inventory: share-only days are not active days). A Free person over the cap is refused and meets
     /// the paywall at the next open.
     static func share(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> Bool {
-        let hours = Double((t.deadline - now).milliseconds) / 3_600_000
-        let preset: SnoozePreset = hours < 8 ? .laterToday : hours < 36 ? .tomorrowMorning : hours < 120 ? .thisWeekend : .nextWeek
-        switch life.send(.share(thought(t), preset: preset), at: now) {
+        switch life.send(.share(thought(t), preset: preset(for: t, at: now)), at: now) {
         case .shareSaved:
             life.summary.tally.counts[.shares] += 1
             life.tasks.capture(t.ref)
