@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ public struct OutputRefused: Error, CustomStringConvertible {
     /// Why, and what would be accepted.
     public let reason: String
     public init(path: String, reason: String) { self.path = path; self.reason = reason }
-    public var description: String { "will not write to '\(path)': \(reason)" }
+    public var description: String { "will not write to '\(path.echoedPath)': \(reason)" }
 }
 
 /// The kinds of folder Habitat writes, each marked by its `manifest.json` (`"tool": "habitat"`, `"kind"`);
