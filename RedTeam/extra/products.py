@@ -190,10 +190,11 @@ def check_case(name, scenario_args, baseline, product, other):
     suite.record(name, problems, res.first_err)
 
 
-check_case("check-scroll-off-against-earned-access", [], "ea-bl", "scroll-off", "earned-access")
+SO_FILE = [os.path.join(SC, "scroll-off-baseline.yaml")]  # check with no scenario checks the baseline's own
+check_case("check-scroll-off-against-earned-access", SO_FILE, "ea-bl", "scroll-off", "earned-access")
 check_case("check-nudge-against-earned-access", RUNS["nu"][0], "ea-bl", "nudge", "earned-access")
 check_case("check-earned-access-against-nudge", RUNS["ea"][0], "nu-bl", "earned-access", "nudge")
-check_case("check-scroll-off-against-nudge", [], "nu-bl", "scroll-off", "nudge")
+check_case("check-scroll-off-against-nudge", SO_FILE, "nu-bl", "scroll-off", "nudge")
 check_case("check-comparison-against-nudge", RUNS["pc"][0], "nu-bl", "scroll-off", "nudge")
 
 # Controls: a scenario against its own product's baseline passes.

@@ -52,7 +52,7 @@ public final class ReportDirectory {
         do {
             try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(parent.path) (\(Self.reason(error)))")
+            throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(parent.path.echoedPath) (\(OutputSafety.blockingAncestor(of: parent.path) ?? Self.reason(error)))")
         }
         Self.removeAbandonedStaging(in: parent, name: name)
         if fm.fileExists(atPath: staging.path) { Self.removeOwnStaging(staging) }
