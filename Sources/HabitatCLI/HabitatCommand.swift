@@ -35,13 +35,13 @@ public struct HabitatCommand: ParsableCommand {
                 try command.run()
             } catch let error where !(error is CleanExit) {   // CleanExit: a command group's help, argument-parser's
                 let (message, status) = HabitatError.report(error)
-                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if !message.isEmpty { FileHandle.standardError.write(Data((HabitatError.readable(message) + "\n").utf8)) }
                 Foundation.exit(status)
             }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = fullMessage(for: error)
+                let message = HabitatError.readable(fullMessage(for: error))   // argument-parser quotes values whole
                 FileHandle.standardError.write(Data((message.isEmpty ? "habitat: bad usage" : message).utf8 + [10]))
                 Foundation.exit(usageStatus)
             }

@@ -75,17 +75,17 @@ extension SimulationRun {
             let block = f.header.shard.people(of: arm.population.installs)
             guard record.arm == recordArm, record.replication == r else {
                 throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) is arm \(record.arm + 1), replication \(record.replication); "
-                                   + "expected arm \(recordArm + 1) ('\(arm.name)'), replication \(r)")
+                                   + "expected arm \(recordArm + 1) ('\(arm.name.echoed())'), replication \(r)")
             }
             guard record.people == block.count, record.accumulator.people == block.count else {
-                throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r): the record says \(record.people) people and "
+                throw ShardRefused(path: f.path, reason: "arm '\(arm.name.echoed())', replication \(r): the record says \(record.people) people and "
                                    + "its accumulator holds \(record.accumulator.people); shard \(f.header.shard) of \(arm.population.installs) is \(block.count)")
             }
             acc.merge(record.accumulator)
         }
         guard acc.people == arm.population.installs else {
             throw ShardRefused(path: shards.folders.map(\.path).joined(separator: " "),
-                               reason: "arm '\(arm.name)', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
+                               reason: "arm '\(arm.name.echoed())', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
         }
         try fold(acc, arm: i, replication: r)
     }
