@@ -120,11 +120,11 @@ extension ComparisonAccumulator: ValidatedAccumulator {
     }
 
     /// The per-person-day counts of `ComparisonSums` (milliseconds and millionths of a percent included).
-    static let countFields: [(name: String, value: KeyPath<ComparisonSums, Int>)] = [
+    static var countFields: [(name: String, value: KeyPath<ComparisonSums, Int>)] { [
         ("person_days", \.personDays), ("pickups", \.pickups), ("sessions", \.sessions), ("sessions_under_30s", \.sessionsUnder30s),
         ("target_app_ms", \.targetAppMsInt), ("urges", \.urges), ("urges_acted", \.urgesActed), ("battery_micro_pct", \.batteryMicroPctInt),
         ("tasks_arisen", \.tasksArisen), ("tasks_done", \.tasksDone), ("tasks_done_on_time", \.tasksDoneOnTime), ("tasks_forgotten", \.tasksForgotten),
-    ]
+    ] }
 }
 
 extension ComparisonSums {

@@ -116,12 +116,13 @@ struct ShardRecord<Accumulator: Codable>: Codable {
         return line
     }
 
-    /// Whether the bytes of `line` before its seal, then its accumulator's, hash to `seal`.
-    func sealMatches(_ line: Data) -> Bool {
-        guard let s = line.firstRange(of: Self.sealMarker), line.last == UInt8(ascii: "}"),
-              let a = line[s.upperBound...].firstRange(of: Self.accumulatorMarker), a.upperBound < line.endIndex else { return false }
+    /// Whether the bytes of `line` before its seal, then its accumulator's, hash to the seal written between them —
+    /// checked on the bytes, before the line is decoded.
+    static func sealHolds(_ line: Data) -> Bool {
+        guard let s = line.firstRange(of: sealMarker), line.last == UInt8(ascii: "}"),
+              let a = line[s.upperBound...].firstRange(of: accumulatorMarker), a.upperBound < line.endIndex else { return false }
         let h = FNV1a64.hash(bytes: line[a.upperBound..<(line.endIndex - 1)], continuing: FNV1a64.hash(bytes: line[line.startIndex..<s.lowerBound]))
-        return FNV1a64.hex(h) == seal && line[s.upperBound..<a.lowerBound].elementsEqual(seal.utf8)
+        return line[s.upperBound..<a.lowerBound].elementsEqual(FNV1a64.hex(h).utf8)
     }
 }
 

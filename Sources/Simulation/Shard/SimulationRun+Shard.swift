@@ -76,7 +76,7 @@ extension SimulationRun {
 
 extension SimulationRun {
     /// The next record of shard folder `f`, refused (`ShardRefused`, naming the folder, the record and what is wrong)
-    /// unless it reads, its seal holds, its identity is the one expected at this place — shard, arm index and name,
+    /// unless its seal holds, it reads, its identity is the one expected at this place — shard, arm index and name,
     /// replication, people and their ids — and every figure of its accumulator is one its people could have produced
     /// (`RunAccumulator.validate`, whose bounds also keep every later sum within 64 bits).
     func checkedRecord(_ f: ShardFolder, arm: ResolvedArm, recordArm: Int, replication r: Int,
@@ -85,12 +85,12 @@ extension SimulationRun {
         let n = f.records.lineNumber - 1
         let place = "record \(n) (arm '\(arm.name)', replication \(r))"
         func refuse(_ reason: String) -> ShardRefused { ShardRefused(path: f.path, reason: "\(place) of \(ShardState.fileName): \(reason)") }
+        guard ShardRecord<RunAccumulator<Adapter>>.sealHolds(line) else {
+            throw refuse("it fails its seal (the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
+        }
         let record: ShardRecord<RunAccumulator<Adapter>>
         do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
             throw refuse("it cannot be read (\(plainDescription(of: error)))")
-        }
-        guard record.sealMatches(line) else {
-            throw refuse("it fails its seal (the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
         }
         let block = f.header.shard.people(of: arm.population.installs)
         guard record.shard == f.header.shard.description else {
