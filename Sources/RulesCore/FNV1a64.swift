@@ -13,6 +13,16 @@ public enum FNV1a64 {
 
     /// The hash of bytes following those whose hash is `h` (the hash of the two runs of bytes one after the other).
     public static func hash<Bytes: Sequence>(bytes: Bytes, continuing h: UInt64) -> UInt64 where Bytes.Element == UInt8 {
+        // Contiguous bytes (an array, `Data`, a slice of either) through a pointer: a third of the instructions of
+        // the element-by-element iterator, which `Data` pays per byte (issue 30: a shard merge hashes every record).
+        if let hashed = bytes.withContiguousStorageIfAvailable({ buffer -> UInt64 in
+            var h = h
+            for byte in buffer {
+                h ^= UInt64(byte)
+                h = h &* 0x0000_0100_0000_01b3
+            }
+            return h
+        }) { return hashed }
         var h = h
         for byte in bytes {
             h ^= UInt64(byte)

@@ -83,8 +83,9 @@ extension SimulationRun {
                        decoder: JSONDecoder) throws -> RunAccumulator<Adapter> {
         let line = try f.nextRecord()
         let n = f.records.lineNumber - 1
-        let place = "record \(n) (arm '\(arm.name.echoed())', replication \(r))"
-        func refuse(_ reason: String) -> ShardRefused { ShardRefused(path: f.path, reason: "\(place) of \(ShardState.fileName): \(reason)") }
+        func refuse(_ reason: String) -> ShardRefused {
+            ShardRefused(path: f.path, reason: "record \(n) (arm '\(arm.name.echoed())', replication \(r)) of \(ShardState.fileName): \(reason)")
+        }
         guard ShardRecord<RunAccumulator<Adapter>>.sealHolds(line) else {
             throw refuse("it fails its seal (the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
         }
