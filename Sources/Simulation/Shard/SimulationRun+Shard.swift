@@ -63,6 +63,7 @@ extension SimulationRun {
         decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = Adapter.Engine.descriptor.batteryBudgets
         var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
         for f in shards.folders {
+            try StopRequest.checkpoint()   // a record takes milliseconds to read: a stop is honoured between them
             let line = try f.nextRecord()
             let record: ShardRecord<RunAccumulator<Adapter>>
             do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
