@@ -17,7 +17,7 @@ static atomic_int stop_signal = 0;
 static atomic_int scopes = 0;
 static atomic_int hurry_fd = -1;
 static atomic_int hurrying = 0;
-static atomic_int message_claimed = 0;
+static atomic_int message_claimed = 0;   // 0, or the exit status of the line printed (or being printed)
 
 const char *habitat_signal_line(int signal) {
     switch (signal) {
@@ -28,14 +28,15 @@ const char *habitat_signal_line(int signal) {
     }
 }
 
-/// Prints the signal's line (unless another line was printed first) and ends the process: 128 + the signal.
+/// Prints the signal's line and ends the process with 128 + the signal; when another line was claimed first, ends
+/// it silently with that line's status, so that the line and the status agree.
 static void exit_now(int signal) {
-    if (atomic_exchange(&message_claimed, 1) == 0) {
-        const char *line = habitat_signal_line(signal);
-        ssize_t ignored = write(2, line, strlen(line));
-        ignored = write(2, "\n", 1);
-        (void)ignored;
-    }
+    int none = 0;
+    if (!atomic_compare_exchange_strong(&message_claimed, &none, 128 + signal)) _exit(none);
+    const char *line = habitat_signal_line(signal);
+    ssize_t ignored = write(2, line, strlen(line));
+    ignored = write(2, "\n", 1);
+    (void)ignored;
     _exit(128 + signal);
 }
 
@@ -88,7 +89,10 @@ void habitat_scope_enter(void) { atomic_fetch_add(&scopes, 1); }
 void habitat_scope_leave(void) { atomic_fetch_sub(&scopes, 1); }
 int habitat_scope_count(void) { return atomic_load(&scopes); }
 void habitat_set_hurry_fd(int fd) { atomic_store(&hurry_fd, fd); }
-int habitat_claim_message(void) { return atomic_exchange(&message_claimed, 1) == 0; }
+int habitat_claim_message(int status) {
+    int none = 0;
+    return atomic_compare_exchange_strong(&message_claimed, &none, status == 0 ? 1 : status) ? 0 : none;
+}
 
 long habitat_inode_flags(const char *path) {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

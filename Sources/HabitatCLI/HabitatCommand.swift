@@ -50,9 +50,11 @@ public struct HabitatCommand: ParsableCommand {
     }
 
     /// Writes `message` (one line or a scenario's diagnostics) and exits with `status`. The line is claimed first
-    /// (`StopRequest.claimMessage()`): when a second signal's cleanup already printed its line, this one is not added.
+    /// (`StopRequest.claimMessage(status:)`): when a signal's handler or a second signal's cleanup already printed
+    /// its line, this one is not added and the process ends with that line's status.
     static func fail(_ message: String, status: Int32) -> Never {
-        if !message.isEmpty && StopRequest.claimMessage() { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        if let earlier = StopRequest.claimMessage(status: status) { _exit(earlier) }
+        if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
         Foundation.exit(status)
     }
 

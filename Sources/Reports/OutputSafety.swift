@@ -12,7 +12,12 @@ public struct OutputRefused: Error, CustomStringConvertible {
     /// Why, and what would be accepted.
     public let reason: String
     public init(path: String, reason: String) { self.path = path; self.reason = reason }
-    public var description: String { "will not write to '\(path)': \(reason)" }
+    public var description: String { "will not write to '\(Self.shortened(path))': \(reason)" }
+
+    /// A path of more than 300 bytes cut in its middle, so that a message about a path too long stays readable.
+    static func shortened(_ path: String) -> String {
+        path.utf8.count <= 300 ? path : String(path.prefix(120)) + "…" + String(path.suffix(120))
+    }
 }
 
 /// The kinds of folder Habitat writes, each marked by its `manifest.json` (`"tool": "habitat"`, `"kind"`);

@@ -36,9 +36,9 @@ public final class ReportDirectory {
     static let stagingMarker = ".habitat-staging"
 
     /// The lock that keeps other Habitat runs off the destination until the commit (`RunLock`).
-    private var lock: RunLock?
+    private(set) var lock: RunLock?
     /// Parent folders this writer made (outermost first), removed again if nothing is committed.
-    private var createdParents: [String] = []
+    private(set) var createdParents: [String] = []
     /// The key of this writer's entry in `HurriedCleanup` while it holds uncommitted work.
     private var cleanupKey: Int?
 
@@ -68,6 +68,7 @@ public final class ReportDirectory {
             } catch let e as FileSystemError {
                 throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(e.path) (\(String(cString: strerror(e.code))))")
             }
+            var madeStaging = false
             do {
                 lock = try RunLock(destination: self.destination, shownPath: shown, option: kind == .baseline ? "--baseline" : "--out")
                 Self.removeAbandonedStaging(in: parent, name: name)
@@ -75,9 +76,10 @@ public final class ReportDirectory {
                 guard mkdir(staging.path, 0o755) == 0 else {
                     throw ReportWriteError(path: shown, reason: "cannot create a staging folder beside it: \(String(cString: strerror(errno)))")
                 }
+                madeStaging = true
                 try FileSink.write("", to: staging.appendingPathComponent(Self.stagingMarker).path)
             } catch {
-                if OutputSafety.fileType(staging.path) == S_IFDIR { Self.removeOwnStaging(staging) }
+                if madeStaging { Self.removeOwnStaging(staging) }
                 lock?.release()
                 Self.removeMadeParents(createdParents)
                 committed = true

@@ -20,9 +20,10 @@ int habitat_scope_count(void);
 /// Where a second signal inside a scope is handed on (one byte, the signal number): the write end of the pipe a
 /// cleanup thread reads. -1: none (a second signal then ends the process at once).
 void habitat_set_hurry_fd(int fd);
-/// Claims the one "interrupted" line: 1 for the first caller (it prints), 0 once the line was claimed (by the
-/// handler, the cleanup thread or the main thread).
-int habitat_claim_message(void);
+/// Claims the process's one error line, to be followed by an exit with `status`: 0 for the first caller (it prints
+/// and exits with `status`); for a later caller, the status the first claimed (it must print nothing and end the
+/// process with that status, or let the first end it), so that the line and the exit status agree.
+int habitat_claim_message(int status);
 /// The line for `signal` ("habitat: interrupted by SIGINT"), without a newline.
 const char *habitat_signal_line(int signal);
 

@@ -41,8 +41,9 @@ public struct RunInterrupted: Error, CustomStringConvertible {
 ///   its line then says that the report was complete.
 /// - **A third signal** (or a second one before the cleanup thread exists) exits at once, as outside a scope.
 ///
-/// Only one "interrupted" line is ever printed: the handler, the cleanup thread and the main thread claim it
-/// (`claimMessage()`); whoever comes second stays silent.
+/// Only one error line is ever printed, and the exit status is the one that line belongs to: the handler, the
+/// cleanup thread and the main thread claim it with their status (`claimMessage(status:)`); whoever comes second
+/// stays silent and ends the process with the first one's status.
 public enum StopRequest {
     /// Asks every running simulation to stop at the next checkpoint (as `signal` would).
     public static func request(_ signal: Int32 = SIGINT) { habitat_stop_set(signal) }
@@ -67,9 +68,14 @@ public enum StopRequest {
         return try body()
     }
 
-    /// Claims the process's one error line: true for the first caller, which prints it; false once the signal
-    /// handler or the cleanup thread printed theirs (the process is then ending with their status).
-    public static func claimMessage() -> Bool { habitat_claim_message() != 0 }
+    /// Claims the process's one error line, to be followed by an exit with `status`: nil for the first caller,
+    /// which prints its line and exits with `status`; for a later caller, the status the first claimed — the
+    /// caller prints nothing and ends the process with that status (or lets the first end it), so that the line
+    /// and the exit status always agree.
+    public static func claimMessage(status: Int32) -> Int32? {
+        let earlier = habitat_claim_message(status)
+        return earlier == 0 ? nil : earlier
+    }
 
     /// The signals handled.
     static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -120,7 +126,8 @@ public enum StopRequest {
     static func hurriedExit(signal: Int32) -> Never {
         let sig = signal == 0 ? SIGINT : signal
         let (cleaned, committed) = HurriedCleanup.runAll()
-        if claimMessage() {
+        if let earlier = claimMessage(status: 128 + sig) { _exit(earlier) }
+        do {
             let what = cleaned == 0 && !committed.isEmpty
                 ? "after the report was complete (\(committed.joined(separator: ", ")))"
                 : "before the report was complete; nothing was written"
