@@ -104,12 +104,13 @@ public final class ReportDirectory {
         }
         var made: [String] = []
         for dir in missing.reversed() {
-            if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+            if mkdir(dir, 0o755) == 0 {
+                made.append(dir)
+            } else if errno != EEXIST || OutputSafety.fileType(dir) != S_IFDIR {   // EEXIST: another process made it
                 let e = errno
                 removeMadeParents(made)
                 throw FileSystemError(path: dir, action: "create folder", code: e)
             }
-            made.append(dir)
         }
         return made
     }

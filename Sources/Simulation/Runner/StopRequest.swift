@@ -20,7 +20,11 @@ public struct RunInterrupted: Error, CustomStringConvertible {
 ///
 /// SIGINT, SIGTERM and SIGHUP are handled alike, by a handler written in C (`CSystem`) and installed before any
 /// library initialiser runs (the executable's `.preinit_array`), so that even a signal in the first milliseconds
-/// gets its line. What a signal does:
+/// gets its line. (It used to be installed by `main`, after the Swift runtime's and Foundation's initialisers:
+/// some 10 ms more on a loaded machine during which a signal ended the process silently. What still comes first is
+/// the kernel's `exec` and the dynamic loader mapping and relocating the shared libraries — 1-3 ms of CPU, more on a
+/// busy machine; a signal there ends the process by its default action, which a shell reports as 128 + N, with no
+/// line. Only a statically linked binary would close that window.) What a signal does:
 ///
 /// - **Outside a clean-stop scope** (parsing arguments, checking a scenario, printing): the handler writes one line,
 ///   `habitat: interrupted by SIGINT`, and `_exit`s with 128 + the signal. Nothing is being written.
@@ -44,6 +48,13 @@ public struct RunInterrupted: Error, CustomStringConvertible {
 /// Only one error line is ever printed, and the exit status is the one that line belongs to: the handler, the
 /// cleanup thread and the main thread claim it with their status (`claimMessage(status:)`); whoever comes second
 /// stays silent and ends the process with the first one's status.
+///
+/// Why a cleanup thread fed by a pipe, and not the alternatives: a handler that removes files itself would need
+/// the folder's entries listed without allocating (and a list kept up to date with every file the report adds);
+/// a "hurry" flag polled at checkpoints would leave a second signal powerless exactly when it is needed — when the
+/// work is stuck between checkpoints; a `sigwait` thread needs the signals blocked in every other thread, including
+/// those libraries start before `main` can block them. The pipe needs nothing of the other threads: whichever thread
+/// the kernel interrupts, the handler writes one byte and returns.
 public enum StopRequest {
     /// Asks every running simulation to stop at the next checkpoint (as `signal` would).
     public static func request(_ signal: Int32 = SIGINT) { habitat_stop_set(signal) }
@@ -76,9 +87,6 @@ public enum StopRequest {
         let earlier = habitat_claim_message(status)
         return earlier == 0 ? nil : earlier
     }
-
-    /// The signals handled.
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// `SIGINT`, `SIGTERM`, …
     public static func name(of signal: Int32) -> String {
