@@ -7,10 +7,12 @@
 #   races       RedTeam/extra/races.py     two or three runs (run, merge, check --record) into one folder at once
 #   baselines   RedTeam/extra/baselines.py corrupted baselines and run folders for check and compare
 #   shards      RedTeam/extra/shards.py    damaged or mismatched shard folders for merge; run --shard misuse
+#   forgery     RedTeam/extra/forgery.py   forged and spliced shard records (figures near Int64.max, re-sealed) for merge
 #   fulldisk    RedTeam/extra/fulldisk.py  a full 2 MB tmpfs (skipped where tmpfs cannot be mounted)
 #   usage       RedTeam/extra/usage.py     bad flags and arguments: exit 2 with a message
 #   messages    RedTeam/extra/messages.py  no library internals (NSCocoaErrorDomain, yaml_, …) in messages
 #   pagewriter  RedTeam/extra/pagewriter.py report_page.py on damaged run folders, manifests, comparison CSVs
+#   products    RedTeam/extra/products.py  cross-product compare and check: every pair, baselines of another product
 #
 # FILTER keeps the cases whose name contains it (in every part); PARTS="corpus usage" runs only those parts.
 # TIMEOUT (default 20 s) and RSS_MB (default 2048) are each command's limits; JOBS (default 2) corpus cases
@@ -24,7 +26,7 @@ case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basena
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
 export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
-PARTS=${PARTS:-corpus outpaths interrupt races baselines shards fulldisk usage messages pagewriter}
+PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products}
 
 passed=0; failed=0; summary=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")
@@ -32,7 +34,7 @@ trap 'rm -f "$LOG"' EXIT
 for part in $PARTS; do
     case $part in
         corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
-        outpaths|interrupt|baselines|shards|fulldisk|usage|messages|pagewriter) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        outpaths|interrupt|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
         *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
     esac
     t0=$SECONDS

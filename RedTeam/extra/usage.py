@@ -5,7 +5,8 @@
 
 Each command runs in a sandbox (canaries, a small scenario s.yaml, a small finished run A/ and a baseline bl/ in the
 working directory) and must exit 2 (the documented status for bad usage, not ArgumentParser's 64) with a
-message on stderr, quickly, without crashing and without writing anything.
+message on stderr, quickly, without crashing and without writing anything. The `huge-` cases pass a 100 000-character
+argument (a value, a flag, a path, a subcommand): stderr must also stay under 2 KB (issue 30).
 """
 import os
 import sys
@@ -50,6 +51,28 @@ CASES = [
     ("unknown-subcommand", ["frobnicate"]),
     ("list-unknown-flag", ["list", "--all-the-things"]),
 ]
+# Issue 30: a 100 000-character argument is echoed cut — these must also keep stderr under 2 KB.
+HUGE, DIGITS = "k" * 100_000, "9" * 100_000
+HUGE_CASES = [
+    ("huge-run-progress", ["run", S, "--progress", HUGE]),
+    ("huge-run-people-digits", ["run", S, "--people", DIGITS]),
+    ("huge-run-threads", ["run", S, "--threads", HUGE]),
+    ("huge-run-shard", ["run", S, "--shard", HUGE]),
+    ("huge-run-unknown-flag", ["run", S, "--" + HUGE]),
+    ("huge-run-set-key", ["run", S, "--set", HUGE + "=1"]),
+    ("huge-run-set-value", ["run", S, "--set", "horizon_days=" + HUGE]),
+    ("huge-run-scenario-path", ["run", HUGE]),
+    ("huge-run-out", ["run", S, "--out", HUGE]),
+    ("huge-trace-person-digits", ["trace", S, "--person", DIGITS]),
+    ("huge-trace-arm", ["trace", S, "--person", "0", "--arm", HUGE]),
+    ("huge-compare-folders", ["compare", HUGE, HUGE]),
+    ("huge-compare-arm", ["compare", "A", "A", "--arm-b", HUGE, "--out", "c.csv"]),
+    ("huge-check-baseline", ["check", S, "--baseline", HUGE]),
+    ("huge-calibrate-fit", ["calibrate", S, "--fit", HUGE]),
+    ("huge-calibrate-budget-digits", ["calibrate", S, "--budget", DIGITS]),
+    ("huge-list-format", ["list", "--format", HUGE]),
+    ("huge-unknown-subcommand", [HUGE]),
+]
 
 sb = rt.Sandbox("usage")
 cwd = sb.mkdir("work")
@@ -59,12 +82,14 @@ r = sb.run([H, "run", S, "--progress", "never", "--out", "A"], cwd=cwd)
 r2 = sb.run([H, "check", S, "--baseline", "bl", "--record", "--reason", "usage"], cwd=cwd)
 if r.rc != 0 or r2.rc != 0:
     suite.record("setup", [f"setup run or record failed: {r.brief()} / {r2.brief()}"])
-for name, args in CASES:
+for name, args in CASES + HUGE_CASES:
     if not suite.wants(name):
         continue
     before = sb.snapshot()
     res = sb.run([H] + args, cwd=cwd, timeout=min(rt.TIMEOUT, 20))
     problems = rt.refusal_problems(res, {2}, sb, before)
+    if name.startswith("huge-") and len(res.err.encode()) > 2048:
+        problems.append(f"stderr is {len(res.err.encode())} bytes: the argument is echoed whole")
     suite.record(name, problems, res.first_err)
 sb.cleanup()
 suite.finish()

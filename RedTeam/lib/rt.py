@@ -9,6 +9,7 @@
 """
 import atexit
 import hashlib
+import json
 import os
 import shutil
 import stat
@@ -279,3 +280,40 @@ def refusal_problems(res, expect_rcs, sb, before):
     if changed:
         p.append("wrote: " + " ".join(changed[:5]))
     return p
+
+
+# --- shard records (habitat merge): the seal, computed here as habitat computes it --------------------------------
+
+def fnv1a64(data, h=0xCBF29CE484222325):
+    """FNV-1a 64 of bytes, continuing from hash h (the offset basis by default)."""
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def shard_record_line(ident, accumulator, old=False):
+    """A shard-state.jsonl record line (bytes) for the identity dict `ident` (shard "K/N", arm, arm_name,
+    replication, people, from, to) and the accumulator's JSON bytes, sealed as habitat seals it: FNV-1a 64 of the
+    bytes before ',"seal":' then the accumulator's bytes (format 7). `old=True` writes what a forger who knows only
+    the format-6 checksum writes: the hash of the accumulator bytes alone, in the same place."""
+    if "seal" not in ident and "checksum" in ident:     # a format-6 record (habitat before issue 30)
+        h = fnv1a64(accumulator)
+        head = b'{"arm":%d,"replication":%d,"people":%d' % (ident["arm"], ident["replication"], ident["people"])
+        return head + b',"checksum":"%016x","accumulator":' % h + accumulator + b"}"
+    head = (b'{"shard":' + json.dumps(ident["shard"]).encode() + b',"arm":%d,"arm_name":' % ident["arm"]
+            + json.dumps(ident["arm_name"]).encode()
+            + b',"replication":%d,"people":%d,"from":%d,"to":%d' % (ident["replication"], ident["people"], ident["from"], ident["to"]))
+    h = fnv1a64(accumulator) if old else fnv1a64(accumulator, fnv1a64(head))
+    return head + b',"seal":"%016x","accumulator":' % h + accumulator + b"}"
+
+
+def shard_record_parse(line):
+    """(identity dict, accumulator as parsed JSON) of a record line."""
+    r = json.loads(line)
+    acc = r.pop("accumulator")
+    return r, acc
+
+
+def shard_record_dump(acc):
+    """The accumulator's JSON bytes (compact)."""
+    return json.dumps(acc, separators=(",", ":")).encode()

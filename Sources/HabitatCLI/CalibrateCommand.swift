@@ -63,11 +63,7 @@ struct CalibrateCommand: ParsableCommand {
             }
             let joint = !others.isEmpty
             let targetList = try targets.map { path -> [CalibrationTarget] in
-                let text: String
-                do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                    throw CalibrationInputError(file: path, "cannot read the targets file: \(error.localizedDescription)")
-                }
-                return try CalibrationTargets.parse(csv: text, file: path, products: joint ? products : [])
+                try CalibrationTargets.read(file: path, products: joint ? products : [])
             } ?? (joint ? products.flatMap { p in CalibrationTargets.worldFigures.map {
                 CalibrationTarget(figure: CalibrationTargets.jointID(product: p, figure: $0.figure), low: $0.low, high: $0.high) } }
                   : CalibrationTargets.worldFigures)

@@ -93,7 +93,7 @@ struct CompareCommand: ParsableCommand {
         for id in ids {
             let product = Product(rawValue: id)
             guard Products.all.contains(where: { $0.id == product }) else {
-                throw ComparisonError("\(dir): manifest.json names an unknown product '\(id)'; products: "
+                throw ComparisonError("\(dir): manifest.json names an unknown product '\(id.echoed())'; products: "
                                       + Products.all.map(\.id.rawValue).joined(separator: ", "))
             }
             do { _ = try Products.requireAdapter(product) } catch { throw ComparisonError("\(dir): \(error)") }

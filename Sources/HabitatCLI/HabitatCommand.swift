@@ -27,7 +27,7 @@ public struct HabitatCommand: ParsableCommand {
     /// says (`habitat: …`, or a scenario's diagnostics), and becomes the exit status.
     public static func start() {
         StopRequest.installInterruptHandler()
-        if let refusal = nonUTF8Argument() { fail(refusal, status: usageStatus) }
+        if let refusal = nonUTF8Argument() { fail(HabitatError.readable(refusal), status: usageStatus) }
         let arguments = joinNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
@@ -36,12 +36,12 @@ public struct HabitatCommand: ParsableCommand {
                 try command.run()
             } catch let error where !(error is CleanExit) {   // CleanExit: a command group's help, argument-parser's
                 let (message, status) = HabitatError.report(error)
-                fail(message, status: status)
+                fail(message.isEmpty ? "" : HabitatError.readable(message), status: status)
             }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = fullMessage(for: error)
+                let message = HabitatError.readable(fullMessage(for: error))   // argument-parser quotes values whole
                 FileHandle.standardError.write(Data((message.isEmpty ? "habitat: bad usage" : message).utf8 + [10]))
                 Foundation.exit(usageStatus)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reports
+import RulesCore
 import Simulation
 
 /// Why a command stops: the message a person reads on stderr and the exit status (CONTRACT.md, "Exit status").
@@ -71,6 +72,21 @@ public struct HabitatError: Error, CustomStringConvertible {
         case let e as ExitCode: self.init("", status: e.rawValue)
         default: self = .failed("\(error)")
         }
+    }
+
+    /// The longest line written to stderr before its long words are cut.
+    static let longestLine = 1_000
+
+    /// `message` with every word over 100 characters cut as `echoed` cuts it, in any line longer than `longestLine`:
+    /// the last guard for text Habitat does not word itself (argument-parser's "The value '…' is invalid for
+    /// '--people'" quotes a 100 000-character value whole), so that no input makes a 100 KB line (issue 30).
+    static func readable(_ message: String) -> String {
+        guard message.utf8.count > longestLine else { return message }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.utf8.count > longestLine else { return String(line) }
+            return line.split(separator: " ", omittingEmptySubsequences: false).map { $0.count > 100 ? $0.echoed() : String($0) }
+                .joined(separator: " ")
+        }.joined(separator: "\n")
     }
 
     /// What the catch point writes to stderr for `error` (empty: nothing) and the status it exits with.

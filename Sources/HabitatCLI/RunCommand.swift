@@ -49,7 +49,7 @@ struct ScenarioOptions: ParsableArguments {
         var values: [String: String] = [:]
         for a in set {
             guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
-                throw HabitatError.diagnostic(file: ScenarioLoader.commandLine, "--set '\(a)' is not KEY=VALUE (e.g. --set behavior.churn.base_hazard=0.1)")
+                throw HabitatError.diagnostic(file: ScenarioLoader.commandLine, "--set '\(a.echoed())' is not KEY=VALUE (e.g. --set behavior.churn.base_hazard=0.1)")
             }
             let key = a[..<eq].trimmingCharacters(in: .whitespaces), value = a[a.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             if values[key] != nil {

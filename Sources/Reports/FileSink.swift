@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ public struct FileSystemError: Error, CustomStringConvertible {
     public let action: String
     public let code: Int32
     public init(path: String, action: String, code: Int32) { self.path = path; self.action = action; self.code = code }
-    public var description: String { "cannot \(action) '\(path)': \(String(cString: strerror(code)))" }
+    public var description: String { "cannot \(action) '\(path.echoedPath)': \(String(cString: strerror(code)))" }
 }
 
 /// A file being written with plain POSIX calls, so that every failure (a full disk above all) is reported with its

@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,12 +13,7 @@ public struct OutputRefused: Error, CustomStringConvertible {
     /// Why, and what would be accepted.
     public let reason: String
     public init(path: String, reason: String) { self.path = path; self.reason = reason }
-    public var description: String { "will not write to '\(Self.shortened(path))': \(reason)" }
-
-    /// A path of more than 300 bytes cut in its middle, so that a message about a path too long stays readable.
-    static func shortened(_ path: String) -> String {
-        path.utf8.count <= 300 ? path : String(path.prefix(120)) + "…" + String(path.suffix(120))
-    }
+    public var description: String { "will not write to '\(path.echoedPath)': \(reason)" }
 }
 
 /// The kinds of folder Habitat writes, each marked by its `manifest.json` (`"tool": "habitat"`, `"kind"`);
@@ -85,7 +81,13 @@ public enum OutputSafety {
         try checkNotProtected(path)
         let existing = classify(URL(fileURLWithPath: path).standardizedFileURL.path)
         switch existing {
-        case .absent, .empty:
+        case .absent:
+            // `notes.txt/rep`: a file where a folder on the way should be is refused input, like the path itself.
+            if let blocked = blockingAncestor(of: URL(fileURLWithPath: path).deletingLastPathComponent().path) {
+                throw OutputRefused(path: path, reason: blocked)
+            }
+            return existing
+        case .empty:
             return existing
         case .notAFolder(let what):
             throw OutputRefused(path: path, reason: "it is \(what), not a report folder; give a new or empty folder")
@@ -141,6 +143,7 @@ public enum OutputSafety {
         guard !path.isEmpty else {
             throw OutputRefused(path: path, reason: "an empty path means the working directory; give a folder of its own")
         }
+        try checkLength(path)
         let target = physicalPath(path)
         if target == "/" { throw OutputRefused(path: path, reason: "it is the root folder '/'") }
         let cwd = physicalPath(FileManager.default.currentDirectoryPath)
@@ -153,6 +156,37 @@ public enum OutputSafety {
             if h != "/", isSameOrAncestor(target, of: h) {
                 throw OutputRefused(path: path, reason: target == h ? "it is the home folder" : "it is an ancestor of the home folder (\(target))")
             }
+        }
+    }
+
+    /// Why a folder cannot be made, in words, when what stands in the way is on its path: the nearest existing
+    /// ancestor being a file, a device or a FIFO (`notes.txt/rep`) — not Foundation's "The operation could not be
+    /// completed".
+    public static func blockingAncestor(of path: String) -> String? {
+        var p = URL(fileURLWithPath: path).standardizedFileURL
+        while p.path != "/" {
+            var st = stat()   // links followed: a link to a folder is a folder on the way
+            if stat(p.path, &st) == 0 {
+                return st.st_mode & S_IFMT == S_IFDIR ? nil : "\(p.path.echoedPath) is \(describe(mode: st.st_mode)), not a folder"
+            }
+            if errno != ENOENT && errno != ENOTDIR { return nil }
+            p.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// The longest name an output may have: the file system's 255 bytes less room for the staging name beside it
+    /// (`.NAME.partial-…`, `StagingName`).
+    public static let longestName = 200
+
+    /// Refuses a path the file system cannot hold (a name over `longestName` bytes, the whole over 4 000 bytes), so
+    /// that it is refused input (exit 2) with its length, not a failed write ("File name too long").
+    public static func checkLength(_ path: String) throws {
+        if let long = path.split(separator: "/").first(where: { $0.utf8.count > longestName }) {
+            throw OutputRefused(path: path, reason: "a name in the path ('\(long.echoed())') has \(long.utf8.count) bytes; allowed at most \(longestName)")
+        }
+        guard path.utf8.count <= 4_000 else {
+            throw OutputRefused(path: path, reason: "the path has \(path.utf8.count) bytes; allowed at most 4000")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ public struct ReportWriteError: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
     public init(path: String, reason: String) { self.path = path; self.reason = reason }
-    public var description: String { "cannot write report '\(path)': \(reason)" }
+    public var description: String { "cannot write report '\(path.echoedPath)': \(reason)" }
 }
 
 /// Writes a set of report files so that readers see either the complete previous report or the complete new
@@ -66,7 +67,7 @@ public final class ReportDirectory {
             do {
                 createdParents = try Self.makeParents(parent.path)
             } catch let e as FileSystemError {
-                throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(e.path) (\(String(cString: strerror(e.code))))")
+                throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(e.path.echoedPath) (\(OutputSafety.blockingAncestor(of: e.path) ?? String(cString: strerror(e.code))))")
             }
             var madeStaging = false
             do {
@@ -180,7 +181,7 @@ public final class ReportDirectory {
         if case .habitat(_, let owned) = existing {
             foreign = ((try? fm.contentsOfDirectory(atPath: shown)) ?? []).filter { !owned.contains($0) && !StagingName.isStaging($0) }
             if let clash = foreign.sorted().first(where: newFiles.contains) {
-                throw ReportWriteError(path: shown, reason: "it holds '\(clash)', which Habitat did not write but the new report needs; move it away first")
+                throw ReportWriteError(path: shown, reason: "it holds '\(clash.echoed())', which Habitat did not write but the new report needs; move it away first")
             }
         }
         guard unlink(staging.appendingPathComponent(Self.stagingMarker).path) == 0 else {

@@ -26,33 +26,33 @@ public struct FinishedRun: Sendable {
         self.directory = directory
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ComparisonError("\(directory.path): not found or not a folder — give a finished run's report folder")
+            throw ComparisonError("\(directory.path.echoedPath): not found or not a folder — give a finished run's report folder")
         }
         manifest = try Self.readManifest(directory.appendingPathComponent("manifest.json"))
         if manifest.kind == .shard {
-            throw ComparisonError("\(directory.path): a shard folder (shard \(manifest.shard?.description ?? "?") of a run), not a report — "
+            throw ComparisonError("\(directory.path.echoedPath): a shard folder (shard \(manifest.shard?.description ?? "?") of a run), not a report — "
                                   + "merge all the run's shards first: habitat merge SHARD_FOLDER... --out DIR")
         }
         for file in manifest.files {
             guard OutputSafety.fileType(directory.appendingPathComponent(file).path) == S_IFREG else {
-                throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: '\(file)' is listed but "
-                                      + "\(directory.path) has no such file: the run is incomplete")
+                throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path.echoedPath): files: '\(file.echoed())' is listed but "
+                                      + "\(directory.path.echoedPath) has no such file: the run is incomplete")
             }
         }
         let kpisURL = directory.appendingPathComponent("kpis.csv")
         guard manifest.files.contains("kpis.csv") else {
-            throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path): files: kpis.csv is not listed — not a run report")
+            throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path.echoedPath): files: kpis.csv is not listed — not a run report")
         }
         let text: String
         do { text = try Self.readText(kpisURL) } catch let e as ComparisonError { throw e }
         guard text.unicodeScalars.last == "\n" else {
-            throw ComparisonError("\(kpisURL.path): the file ends in the middle of a row: it is truncated")
+            throw ComparisonError("\(kpisURL.path.echoedPath): the file ends in the middle of a row: it is truncated")
         }
         let (header, rows) = CSVTable.parse(text)
         let needed = ["arm", "replication", "kpi", "unit", "mean"]
         let column = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for name in needed where column[name] == nil {
-            throw ComparisonError("\(kpisURL.path): no '\(name)' column; columns: \(header.joined(separator: ", "))")
+            throw ComparisonError("\(kpisURL.path.echoedPath): no '\(name.echoed())' column; columns: \(header.joined(separator: ", "))")
         }
         var arms: [ArmKPIValues] = []
         var order: [String: Int] = [:]
@@ -60,24 +60,24 @@ public struct FinishedRun: Sendable {
         for (i, row) in rows.enumerated() {
             let line = i + 2
             guard row.count == header.count else {
-                throw ComparisonError("\(kpisURL.path):\(line): \(row.count) fields where the header has \(header.count): the file is truncated or corrupt")
+                throw ComparisonError("\(kpisURL.path.echoedPath):\(line): \(row.count) fields where the header has \(header.count): the file is truncated or corrupt")
             }
             let replicationText = row[column["replication"]!]
             guard replicationText != "all" else { continue }
             guard let replication = Int(replicationText), (1...manifest.replications).contains(replication) else {
-                throw ComparisonError("\(kpisURL.path):\(line): replication '\(replicationText)' is neither 1…\(manifest.replications) "
+                throw ComparisonError("\(kpisURL.path.echoedPath):\(line): replication '\(replicationText.echoed())' is neither 1…\(manifest.replications) "
                                       + "(the manifest's replications) nor all")
             }
             let arm = row[column["arm"]!], kpi = row[column["kpi"]!], unit = row[column["unit"]!]
             guard seen.insert("\(arm)\u{1F}\(replication)\u{1F}\(kpi)").inserted else {
-                throw ComparisonError("\(kpisURL.path):\(line): \(kpi) of arm \(arm), replication \(replication) is given twice")
+                throw ComparisonError("\(kpisURL.path.echoedPath):\(line): \(kpi.echoed()) of arm \(arm.echoed()), replication \(replication) is given twice")
             }
             let meanText = row[column["mean"]!]
             let value: Double
             if meanText.isEmpty { value = .nan } else if let v = Double(meanText), v.isFinite {
                 value = v
             } else {
-                throw ComparisonError("\(kpisURL.path):\(line): mean '\(meanText)' of \(kpi) is not a finite number")
+                throw ComparisonError("\(kpisURL.path.echoedPath):\(line): mean '\(meanText.echoed())' of \(kpi.echoed()) is not a finite number")
             }
             if order[arm] == nil {
                 order[arm] = arms.count
@@ -87,7 +87,7 @@ public struct FinishedRun: Sendable {
             arms[order[arm]!].set(KPIDefinition(kpi, unit: unit), replication: replication, value: value)
         }
         guard !arms.isEmpty else {
-            throw ComparisonError("\(kpisURL.path): no per-replication KPI rows (written by habitat 0.1.0 and later)")
+            throw ComparisonError("\(kpisURL.path.echoedPath): no per-replication KPI rows (written by habitat 0.1.0 and later)")
         }
         self.arms = arms
     }
@@ -98,41 +98,38 @@ public struct FinishedRun: Sendable {
         let text = try readText(url)
         let manifest: RunManifest
         do { manifest = try JSONDecoder().decode(RunManifest.self, from: Data(text.utf8)) } catch let e as DecodingError {
-            throw ComparisonError("\(url.path): \(e.plainDescription)")
+            throw ComparisonError("\(url.path.echoedPath): \(e.plainDescription)")
         } catch {
-            throw ComparisonError("\(url.path): not valid JSON")
+            throw ComparisonError("\(url.path.echoedPath): not valid JSON")
         }
-        guard manifest.tool == "habitat" else { throw ComparisonError("\(url.path): tool: '\(manifest.tool)' — not a Habitat manifest") }
+        guard manifest.tool == "habitat" else { throw ComparisonError("\(url.path.echoedPath): tool: '\(manifest.tool.echoed())' — not a Habitat manifest") }
         guard FNV1a64.hex(manifest.resolvedScenario) == manifest.scenarioHash else {
-            throw ComparisonError("\(url.path): scenario_hash \(manifest.scenarioHash) does not match its resolved_scenario "
+            throw ComparisonError("\(url.path.echoedPath): scenario_hash \(manifest.scenarioHash) does not match its resolved_scenario "
                                   + "(hash \(FNV1a64.hex(manifest.resolvedScenario))): the manifest was edited; re-record the baseline")
         }
         guard (1...maxReplications).contains(manifest.replications) else {
-            throw ComparisonError("\(url.path): replications: \(manifest.replications) is out of range; allowed 1…\(maxReplications)")
+            throw ComparisonError("\(url.path.echoedPath): replications: \(manifest.replications) is out of range; allowed 1…\(maxReplications)")
         }
         if let bad = manifest.files.first(where: { !OutputSafety.isPlainFileName($0) }) {
-            throw ComparisonError("\(url.path): files: '\(bad)' is not a file name inside the report folder")
+            throw ComparisonError("\(url.path.echoedPath): files: '\(bad.echoed())' is not a file name inside the report folder")
         }
         return manifest
     }
 
-    /// A report file's text: it must be a regular UTF-8 file of reasonable size.
+    /// A report file's text: it must be a regular UTF-8 file of reasonable size (`InputFile`).
     static func readText(_ url: URL, maxBytes: Int = 512 << 20) throws -> String {
-        var st = stat()
-        guard stat(url.path, &st) == 0 else { throw ComparisonError("\(url.path): not found — is \(url.deletingLastPathComponent().path) a finished run's folder?") }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw ComparisonError("\(url.path): \(OutputSafety.describe(mode: st.st_mode)), not a report file") }
-        guard Int(st.st_size) <= maxBytes else { throw ComparisonError("\(url.path): \(st.st_size) bytes, larger than any report Habitat writes") }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ComparisonError("\(url.path): cannot be read") }
-        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
-            throw ComparisonError("\(url.path): not UTF-8 text")
+        do { return try InputFile.text(url.path, maxBytes: maxBytes, binaryHint: "not a report file") } catch {
+            if error.kind == .missing {
+                throw ComparisonError("\(url.path.echoedPath): not found — is \(url.deletingLastPathComponent().path.echoedPath) a finished run's folder?")
+            }
+            throw ComparisonError("\(url.path.echoedPath): \(error.description)")
         }
-        return text
     }
 
     /// The arm named `name`, or a clear error listing the arms there are.
     public func arm(_ name: String) throws -> ArmKPIValues {
         guard let a = arms.first(where: { $0.arm == name }) else {
-            throw ComparisonError("\(directory.path) has no arm '\(name)'; arms: \(arms.map(\.arm).joined(separator: ", "))")
+            throw ComparisonError("\(directory.path.echoedPath) has no arm '\(name.echoed())'; arms: \(arms.map(\.arm).joined(separator: ", "))")
         }
         return a
     }

@@ -109,8 +109,9 @@ public final class RunLock {
 
     /// This machine's name.
     public static let hostName: String = {
-        var buffer = [CChar](repeating: 0, count: 256)
-        return gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "?"
+        var buffer = [UInt8](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "?" }
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }()
 
     /// What this process writes into its lock file: `key: value` lines.

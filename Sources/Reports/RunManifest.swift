@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 
 /// `manifest.json`: what was run and how, written beside every report (CONTRACT.md, report 7).
 public struct RunManifest: Codable, Sendable, Equatable {
@@ -68,8 +69,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
         return String(decoding: try enc.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// Reads a manifest back.
+    /// Reads a manifest back (`InputFile`: a FIFO or a device standing there is refused, not opened).
     public static func read(from url: URL) throws -> RunManifest {
-        try JSONDecoder().decode(RunManifest.self, from: Data(contentsOf: url))
+        try JSONDecoder().decode(RunManifest.self, from: Data(try InputFile.bytes(url.path, maxBytes: 512 << 20)))
     }
 }

@@ -1,3 +1,4 @@
+import RulesCore
 /// Shard K of N of a run (`habitat run --shard K/N`, 1 ≤ K ≤ N): a fixed, contiguous block of person ids in every
 /// arm and replication.
 ///
@@ -24,7 +25,7 @@ public struct ShardSpec: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(parsing text: String) throws(ShardSpecError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw ShardSpecError(message: "--shard '\(text)' is not K/N (e.g. --shard 2/8: the second of 8 shards)")
+            throw ShardSpecError(message: "--shard '\(text.echoed())' is not K/N (e.g. --shard 2/8: the second of 8 shards)")
         }
         guard let spec = ShardSpec(index: k, count: n) else {
             throw ShardSpecError(message: "--shard \(text) is out of range; allowed K/N with 1 ≤ K ≤ N ≤ \(Self.maxCount)")

@@ -12,6 +12,7 @@ public enum SingleFileOutput {
     /// - Throws: `OutputRefused` naming the path and why.
     public static func check(_ path: String, headerLine: String) throws {
         guard !path.isEmpty else { throw OutputRefused(path: path, reason: "the path is empty; give a file name, e.g. out.csv") }
+        try OutputSafety.checkLength(path)
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard OutputSafety.isPlainFileName(name), !path.hasSuffix("/") else {
             throw OutputRefused(path: path, reason: "it names a folder, not a file; give a file name, e.g. out.csv")

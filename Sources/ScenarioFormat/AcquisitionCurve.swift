@@ -81,29 +81,29 @@ public struct AcquisitionCurve: Sendable, Hashable {
     public static func readCSV(_ url: URL) throws(AcquisitionError) -> [LocalDate: Double] {
         let text: String
         do { text = try ScenarioText.read(url.path, maxBytes: 64 << 20) } catch {
-            throw AcquisitionError("\(url.path): \(error.description)")
+            throw AcquisitionError("\(url.path.echoedPath): \(error.description)")
         }
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let header = lines.first?.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }),
               header == ["date", "installs"] else {
-            throw AcquisitionError("\(url.path):1: the header must be 'date,installs'")
+            throw AcquisitionError("\(url.path.echoedPath):1: the header must be 'date,installs'")
         }
         var result: [LocalDate: Double] = [:]
         for (i, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 2 else { throw AcquisitionError("\(url.path):\(i + 1): expected 2 columns (date,installs), got \(cells.count)") }
+            guard cells.count == 2 else { throw AcquisitionError("\(url.path.echoedPath):\(i + 1): expected 2 columns (date,installs), got \(cells.count)") }
             guard let date = LocalDate(iso: cells[0]) else {
-                throw AcquisitionError("\(url.path):\(i + 1): '\(cells[0])' is not a date (YYYY-MM-DD)")
+                throw AcquisitionError("\(url.path.echoedPath):\(i + 1): '\(cells[0].echoed())' is not a date (YYYY-MM-DD)")
             }
             guard let n = Double(cells[1]), n >= 0, n.isFinite else {
-                throw AcquisitionError("\(url.path):\(i + 1): installs '\(cells[1])' is not a non-negative number")
+                throw AcquisitionError("\(url.path.echoedPath):\(i + 1): installs '\(cells[1].echoed())' is not a non-negative number")
             }
             guard n <= maxInstallsPerDay else {
-                throw AcquisitionError("\(url.path):\(i + 1): installs \(cells[1]) is out of range; allowed 0…\(Int(maxInstallsPerDay)) a day "
+                throw AcquisitionError("\(url.path.echoedPath):\(i + 1): installs \(cells[1].echoed()) is out of range; allowed 0…\(Int(maxInstallsPerDay)) a day "
                                        + "(as for per_day)")
             }
-            guard result[date] == nil else { throw AcquisitionError("\(url.path):\(i + 1): \(cells[0]) appears twice") }
+            guard result[date] == nil else { throw AcquisitionError("\(url.path.echoedPath):\(i + 1): \(cells[0].echoed()) appears twice") }
             result[date] = n
         }
         return result

@@ -1,3 +1,5 @@
+import RulesCore
+
 /// A position in a scenario: map keys and list indices, printed as `population.personas[1].share`.
 struct KeyPath: CustomStringConvertible {
     enum Part { case key(String), index(Int) }
@@ -11,7 +13,7 @@ struct KeyPath: CustomStringConvertible {
         var s = ""
         for p in parts {
             switch p {
-            case .key(let k): s += s.isEmpty ? k : ".\(k)"
+            case .key(let k): s += s.isEmpty ? k.echoed() : ".\(k.echoed())"   // a 100 000-character key is cut
             case .index(let i): s += "[\(i)]"
             }
         }

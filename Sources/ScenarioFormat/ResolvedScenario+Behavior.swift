@@ -20,7 +20,7 @@ extension ResolvedScenario {
             let value = overrides[raw]!
             guard let p = byKey[key] else {
                 issues.append(ScenarioIssue(file: Self.behaviorOverridesSource, keyPath: "behavior." + key, kind: .unknownKey,
-                                            message: "unknown behaviour parameter '\(key)'", value: key,
+                                            message: "unknown behaviour parameter '\(key.echoed())'", value: key,
                                             allowed: behaviorCatalogue.isEmpty ? "none: the scenario was resolved without a behaviour catalogue"
                                                 : "one of " + behaviorCatalogue.map(\.keyPath).joined(separator: ", "),
                                             suggestion: Suggestion.closest(to: key, among: byKey.keys.sorted())))

@@ -10,7 +10,7 @@ extension ScenarioChecker {
         switch node {
         case .scalar(let s):
             guard let d = Self.parseNumber(s.string) else {
-                report(.wrongType, path, at: s.mark, "expected a number or a distribution, got '\(s.string)'", value: s.string, allowed: allowed)
+                report(.wrongType, path, at: s.mark, "expected a number or a distribution, got '\(s.string.echoed())'", value: s.string, allowed: allowed)
                 return nil
             }
             return .number(d)
@@ -26,7 +26,7 @@ extension ScenarioChecker {
             var ok = true
             for (k, km, v) in given where k != "distribution" {
                 guard family.parameterNames.contains(k) else {
-                    report(.unknownKey, path.appending(k), at: km, "unknown key '\(k)' for a \(family.rawValue) distribution", value: k,
+                    report(.unknownKey, path.appending(k), at: km, "unknown key '\(k.echoed())' for a \(family.rawValue) distribution", value: k,
                            allowed: "distribution, " + family.parameterNames.joined(separator: ", "),
                            suggestion: Suggestion.closest(to: k, among: family.parameterNames))
                     ok = false

@@ -32,7 +32,7 @@ extension ScenarioChecker {
                     report(.unknownKey, here, at: km, "product '\(product)' has no KPIs in Habitat yet, so precision can name none", value: k,
                            allowed: "no precision target for \(product)")
                 } else {
-                    report(.unknownKey, here, at: km, "unknown KPI '\(k)' for product '\(product)'", value: k,
+                    report(.unknownKey, here, at: km, "unknown KPI '\(k.echoed())' for product '\(product)'", value: k,
                            allowed: "one of " + kpis.joined(separator: ", "), suggestion: Suggestion.closest(to: k, among: kpis))
                 }
             }
@@ -51,7 +51,7 @@ extension ScenarioChecker {
         let parameters = target.persona.flatMap { population.personas[$0] } ?? population.allParameters
         if let p = parameters.first(where: { $0.name == target.parameter }) { return .known(p.range) }
         let names = parameters.map(\.name)
-        report(.unknownKey, here, at: keyMark, "unknown persona parameter '\(target.parameter)'", value: target.parameter,
+        report(.unknownKey, here, at: keyMark, "unknown persona parameter '\(target.parameter.echoed())'", value: target.parameter,
                allowed: "one of " + names.joined(separator: ", "), suggestion: Suggestion.closest(to: target.parameter, among: names))
         return nil
     }
@@ -68,7 +68,7 @@ extension ScenarioChecker {
                     if let known = catalogue.personas[name.string] {
                         parameters = known
                     } else {
-                        report(.outOfRange, here.appending("name"), at: name.mark, "unknown persona '\(name.string)'", value: name.string,
+                        report(.outOfRange, here.appending("name"), at: name.mark, "unknown persona '\(name.string.echoed())'", value: name.string,
                                allowed: "one of " + catalogue.personaNames.joined(separator: ", "),
                                suggestion: Suggestion.closest(to: name.string, among: catalogue.personaNames))
                     }
@@ -82,7 +82,7 @@ extension ScenarioChecker {
             for (i, item) in devices.enumerated() {
                 guard let model = usableName(item.mapping?["model"]), !catalogue.devices.contains(model.string) else { continue }
                 report(.outOfRange, path.appending("devices").appending(i).appending("model"), at: model.mark,
-                       "unknown device model '\(model.string)'", value: model.string, allowed: "one of " + catalogue.devices.joined(separator: ", "),
+                       "unknown device model '\(model.string.echoed())'", value: model.string, allowed: "one of " + catalogue.devices.joined(separator: ", "),
                        suggestion: Suggestion.closest(to: model.string, among: catalogue.devices))
             }
         }
@@ -93,7 +93,7 @@ extension ScenarioChecker {
     private mutating func checkOverride(_ k: String, keyMark: Mark?, _ v: Node, _ parameters: [PopulationCatalogue.Parameter], at path: KeyPath) {
         guard let p = parameters.first(where: { $0.name == k }) else {
             let names = parameters.map(\.name)
-            report(.unknownKey, path, at: keyMark, "unknown persona parameter '\(k)'", value: k,
+            report(.unknownKey, path, at: keyMark, "unknown persona parameter '\(k.echoed())'", value: k,
                    allowed: "one of " + names.joined(separator: ", "), suggestion: Suggestion.closest(to: k, among: names))
             return
         }

@@ -51,7 +51,7 @@ extension ScenarioChecker {
         if !productFromCommandLine, case .scalar(let named)? = top["product"], products.isEmpty || products.contains(named.string),
            !ids.contains(named.string) {
             report(.outOfRange, KeyPath.root.appending("product"), at: named.mark,
-                   "product '\(named.string)' is not one of products: (the scenario's product is one of its arms)", value: named.string,
+                   "product '\(named.string.echoed())' is not one of products: (the scenario's product is one of its arms)", value: named.string,
                    allowed: "one of " + ids.joined(separator: ", "))
         }
     }

@@ -29,7 +29,7 @@ extension ScenarioChecker {
             var days: [ParameterValue] = []
             for (w, m) in words {
                 guard let d = Weekday(name: w) else {
-                    report(.outOfRange, path, at: m, "'\(w)' is not a weekday", value: w, allowed: allowed,
+                    report(.outOfRange, path, at: m, "'\(w.echoed())' is not a weekday", value: w, allowed: allowed,
                            suggestion: Suggestion.closest(to: w, among: Weekday.allCases.map(\.shortName)))
                     return nil
                 }
@@ -50,7 +50,7 @@ extension ScenarioChecker {
         case .choice(let words): return checkForm(raw, .choice(words), noun: noun, allowed: allowed, at: path, mark: s.mark)
         case .timeOfDay:
             guard let t = LocalTimeOfDay(text: raw) else {
-                report(.wrongType, path, at: s.mark, "expected \(noun), got '\(raw)'", value: raw, allowed: allowed)
+                report(.wrongType, path, at: s.mark, "expected \(noun), got '\(raw.echoed())'", value: raw, allowed: allowed)
                 return nil
             }
             return .text(t.description)
@@ -110,7 +110,7 @@ extension ScenarioChecker {
             let here = path.appending(k)
             if let p = byKey[full] {
                 if let (_, first) = found[full] {
-                    report(.duplicateKey, here, at: km, "\(noun) '\(full)' is set twice" + (first.map { " (first at line \($0.line))" } ?? ""),
+                    report(.duplicateKey, here, at: km, "\(noun) '\(full.echoed())' is set twice" + (first.map { " (first at line \($0.line))" } ?? ""),
                            allowed: "each \(noun) once")
                     continue
                 }
@@ -124,7 +124,7 @@ extension ScenarioChecker {
             if byKey.keys.contains(where: { $0.hasPrefix(groupPrefix) }) {
                 guard case .mapping(let sub) = v else {
                     if !Self.isNull(v) {
-                        report(.wrongType, here, at: v.mark, "expected a map of \(noun)s under '\(full)', got \(Self.shown(v))",
+                        report(.wrongType, here, at: v.mark, "expected a map of \(noun)s under '\(full.echoed())', got \(Self.shown(v))",
                                value: Self.shown(v))
                     }
                     continue
@@ -140,13 +140,13 @@ extension ScenarioChecker {
             let suggestion = Suggestion.closest(to: k, among: siblings.sorted())
                 ?? Suggestion.closest(to: full, among: byKey.keys.sorted()).map { $0.replacingOccurrences(of: levelPrefix, with: "") }
             if behaviour {
-                let under = prefix.isEmpty ? "" : " under '\(prefix)'"
-                report(.unknownKey, here, at: km, "unknown behaviour parameter '\(k)'\(under)", value: k,
+                let under = prefix.isEmpty ? "" : " under '\(prefix.echoed())'"
+                report(.unknownKey, here, at: km, "unknown behaviour parameter '\(k.echoed())'\(under)", value: k,
                        allowed: "one of " + siblings.sorted().joined(separator: ", "), suggestion: suggestion)
                 continue
             }
-            let known = prefix.isEmpty ? "product '\(product!)'" : "'\(prefix)'"
-            report(.unknownKey, here, at: km, "unknown rule parameter '\(k)' for \(known)", value: k, suggestion: suggestion)
+            let known = prefix.isEmpty ? "product '\(product!)'" : "'\(prefix.echoed())'"
+            report(.unknownKey, here, at: km, "unknown rule parameter '\(k.echoed())' for \(known)", value: k, suggestion: suggestion)
         }
     }
 }

@@ -63,7 +63,7 @@ extension ScenarioChecker {
     /// rule-parameter value (`.int`, `.number`, `.bool`, `.text`).
     mutating func checkForm(_ raw: String, _ form: ScalarForm, noun: String, allowed: String, at path: KeyPath, mark: Mark?) -> ParameterValue? {
         func wrongType() -> ParameterValue? {
-            report(.wrongType, path, at: mark, "expected \(noun), got '\(raw)'", value: raw, allowed: allowed)
+            report(.wrongType, path, at: mark, "expected \(noun), got '\(raw.echoed())'", value: raw, allowed: allowed)
             return nil
         }
         func outOfRange(_ shown: String) -> ParameterValue? {
@@ -85,7 +85,7 @@ extension ScenarioChecker {
             return .bool(b)
         case .choice(let words):
             guard words.contains(raw) else {
-                report(.outOfRange, path, at: mark, "'\(raw)' is not allowed", value: raw, allowed: allowed,
+                report(.outOfRange, path, at: mark, "'\(raw.echoed())' is not allowed", value: raw, allowed: allowed,
                        suggestion: Suggestion.closest(to: raw, among: words))
                 return nil
             }
@@ -114,7 +114,7 @@ extension ScenarioChecker {
             return .text(raw)
         case .identifier:
             guard Self.isIdentifier(raw) else {
-                let shown = raw.count > 40 ? "'\(raw.prefix(40))…' (\(raw.count) characters)" : "'\(raw)'"
+                let shown = raw.count > 40 ? "'\(raw.prefix(40))…' (\(raw.count) characters)" : "'\(raw.echoed())'"
                 report(.outOfRange, path, at: mark, "\(shown) is not a usable name", value: String(raw.prefix(40)), allowed: kind.description)
                 return nil
             }
@@ -127,7 +127,7 @@ extension ScenarioChecker {
             if Self.parseInteger(raw) != nil || t.allSatisfy(\.isNumber) && !t.isEmpty {
                 report(.outOfRange, path, at: mark, "value \(raw) is out of range", value: raw, allowed: kind.description)
             } else {
-                report(.wrongType, path, at: mark, "expected \(kind.noun), got '\(raw)'", value: raw, allowed: kind.description)
+                report(.wrongType, path, at: mark, "expected \(kind.noun), got '\(raw.echoed())'", value: raw, allowed: kind.description)
             }
             return nil
         case .number(let r):
@@ -142,14 +142,14 @@ extension ScenarioChecker {
             return shared(.choice(words))
         case .product:
             guard products.isEmpty || products.contains(raw) else {
-                report(.outOfRange, path, at: mark, "'\(raw)' is not allowed", value: raw, allowed: "one of " + products.joined(separator: ", "),
+                report(.outOfRange, path, at: mark, "'\(raw.echoed())' is not allowed", value: raw, allowed: "one of " + products.joined(separator: ", "),
                        suggestion: Suggestion.closest(to: raw, among: products))
                 return nil
             }
             return .text(raw)
         case .date:
             guard let d = LocalDate(iso: raw) else {
-                report(.badDate, path, at: mark, "'\(raw)' is not a valid date", value: raw, allowed: kind.description)
+                report(.badDate, path, at: mark, "'\(raw.echoed())' is not a valid date", value: raw, allowed: kind.description)
                 return nil
             }
             guard Self.dateYears.contains(d.year) else {
@@ -163,7 +163,7 @@ extension ScenarioChecker {
                 return .text(raw)
             } catch {
                 if case let .unknownZone(_, suggestion) = error {
-                    report(.badZone, path, at: mark, "unknown time zone '\(raw)'", value: raw, allowed: kind.description, suggestion: suggestion)
+                    report(.badZone, path, at: mark, "unknown time zone '\(raw.echoed())'", value: raw, allowed: kind.description, suggestion: suggestion)
                 }
                 return nil
             }

@@ -36,7 +36,7 @@ extension ScenarioChecker {
         // Rule parameters belong to one product: a grid over products cannot also vary one product's rules.
         if productAxis {
             for (k, km) in ruleAxes {
-                report(.invalid, path.appending(k), at: km, "'\(k)' cannot be swept together with 'product': rule parameters belong to "
+                report(.invalid, path.appending(k), at: km, "'\(k.echoed())' cannot be swept together with 'product': rule parameters belong to "
                        + "one product's catalogue", value: k,
                        allowed: "a product axis with behavior.*, population.* or tenure_days axes; rules.* axes in a sweep without one "
                        + "(or arms with `product:` and their own `rules:`)")
@@ -51,7 +51,7 @@ extension ScenarioChecker {
         if let parameter = byKey[k] { return .parameter(parameter) }
         if ScenarioSchema.sweepableKeys.contains(k), case .scalar(let kind, _)? = ScenarioSchema.scenario.node(at: k) { return .scalar(kind) }
         if ScenarioSchema.pairedOnlyKeys.contains(k) {
-            report(.invalid, here, at: km, "'\(k)' cannot be swept: the arms of a sweep run on the same people with the same "
+            report(.invalid, here, at: km, "'\(k.echoed())' cannot be swept: the arms of a sweep run on the same people with the same "
                    + "random streams, so they share the seed, horizon and replications", value: k,
                    allowed: "rules.<parameter>, behavior.<parameter>, " + ScenarioSchema.sweepableKeys.joined(separator: ", ")
                    + ", population.params.<behaviour parameter> or population.personas.<persona>.params.<behaviour parameter>")
@@ -71,7 +71,7 @@ extension ScenarioChecker {
         if k.hasPrefix("behavior.") {
             let name = String(k.dropFirst("behavior.".count))
             let known = (behavior ?? []).map(\.keyPath)
-            report(.unknownKey, here, at: km, "unknown behaviour parameter '\(name)' cannot be swept", value: k,
+            report(.unknownKey, here, at: km, "unknown behaviour parameter '\(name.echoed())' cannot be swept", value: k,
                    allowed: known.isEmpty ? "no behaviour parameters (none registered)" : "behavior.<one of the behaviour parameters>",
                    suggestion: Suggestion.closest(to: name, among: known).map { "behavior." + $0 })
             return nil
@@ -81,7 +81,7 @@ extension ScenarioChecker {
             report(.invalid, here, at: km, "product '\(product)' has no rule catalogue yet, so no rule can be swept")
             return nil
         }
-        report(.unknownKey, here, at: km, "'\(k)' cannot be swept", value: k,
+        report(.unknownKey, here, at: km, "'\(k.echoed())' cannot be swept", value: k,
                allowed: "rules.<parameter>, behavior.<parameter> or one of " + ScenarioSchema.sweepableKeys.joined(separator: ", "),
                suggestion: Suggestion.closest(to: k, among: ScenarioSchema.sweepableKeys + byKey.keys.sorted()))
         return nil
@@ -132,13 +132,13 @@ extension ScenarioChecker {
             for (mi, member) in members.enumerated() {
                 guard case .scalar(let s) = member, counts[s.string] != nil || (s.string.hasPrefix("rules.") && product == nil) else {
                     let shown = member.scalar?.string ?? Self.shown(member)
-                    report(.unknownKey, gpath.appending(mi), at: member.mark, "'\(shown)' is not a key path swept above", value: shown,
+                    report(.unknownKey, gpath.appending(mi), at: member.mark, "'\(shown.echoed())' is not a key path swept above", value: shown,
                            allowed: "one of " + counts.keys.sorted().joined(separator: ", "),
                            suggestion: Suggestion.closest(to: shown, among: counts.keys.sorted()))
                     continue
                 }
                 if let other = used[s.string], other != gi {
-                    report(.invalid, gpath.appending(mi), at: s.mark, "'\(s.string)' is already in zip group \(other)", value: s.string,
+                    report(.invalid, gpath.appending(mi), at: s.mark, "'\(s.string.echoed())' is already in zip group \(other)", value: s.string,
                            allowed: "each key path in at most one zip group")
                 }
                 used[s.string] = gi

@@ -54,7 +54,7 @@ struct ScenarioChecker {
     /// How a node reads in a message: `'five'`, `a map`, `a list`.
     static func shown(_ node: Node) -> String {
         switch node {
-        case .scalar(let s): return "'\(s.string)'"
+        case .scalar(let s): return "'\(s.string.echoed())'"
         case .mapping: return "a map"
         case .sequence: return "a list"
         default: return "an alias"
@@ -77,14 +77,14 @@ struct ScenarioChecker {
             }
             if let dup = duplicates[ks.string] {
                 let first = dup.first.map { " (first given at line \($0.line))" } ?? ""
-                report(.duplicateKey, path.appending(dup.key), at: ks.mark, "duplicate key '\(dup.key)'\(first)",
+                report(.duplicateKey, path.appending(dup.key), at: ks.mark, "duplicate key '\(dup.key.echoed())'\(first)",
                        value: dup.key, allowed: "each key once per map")
                 continue
             }
             // `horizon_days:` with nothing after it is a slip, not a request for the default.
             if Self.isNull(v) {
-                report(.missingKey, path.appending(ks.string), at: ks.mark, "'\(ks.string)' has no value",
-                       allowed: "a value, or no '\(ks.string)' key at all to take the default")
+                report(.missingKey, path.appending(ks.string), at: ks.mark, "'\(ks.string.echoed())' has no value",
+                       allowed: "a value, or no '\(ks.string.echoed())' key at all to take the default")
                 continue
             }
             result.append((ks.string, ks.mark, v))
@@ -155,7 +155,7 @@ struct ScenarioChecker {
             var seen = Set<String>()
             for (k, keyMark, v) in pairs(of: m, at: path) {
                 guard let field = fields.first(where: { $0.key == k }) else {
-                    report(.unknownKey, path.appending(k), at: keyMark, "unknown key '\(k)'", value: k,
+                    report(.unknownKey, path.appending(k), at: keyMark, "unknown key '\(k.echoed())'", value: k,
                            suggestion: Suggestion.closest(to: k, among: fields.map(\.key)))
                     continue
                 }
@@ -164,7 +164,7 @@ struct ScenarioChecker {
             }
             let present = Set(m.keys.compactMap { $0.scalar?.string })   // keys given with no value are reported already
             for field in fields where field.required && !seen.contains(field.key) && !present.contains(field.key) {
-                report(.missingKey, path.appending(field.key), at: node.mark, "missing required key '\(field.key)'", allowed: field.node.allowedText)
+                report(.missingKey, path.appending(field.key), at: node.mark, "missing required key '\(field.key.echoed())'", allowed: field.node.allowedText)
             }
         }
         var entries: [ScenarioEntry] = []
@@ -222,7 +222,7 @@ struct ScenarioChecker {
                     if let first = firstSeen[s.string] {
                         let line = seq[first].mapping?[field]?.mark.map { " at line \($0.line)" } ?? ""
                         report(.duplicateName, path.appending(i).appending(field), at: s.mark,
-                               "duplicate \(field) '\(s.string)' (also item \(first)\(line))", value: s.string,
+                               "duplicate \(field) '\(s.string.echoed())' (also item \(first)\(line))", value: s.string,
                                allowed: "a \(field) not used by another item")
                     } else {
                         firstSeen[s.string] = i
@@ -234,7 +234,7 @@ struct ScenarioChecker {
                     guard case .scalar(let s) = n else { continue }
                     if let first = firstSeen[s.string] {
                         let line = seq[first].mark.map { " at line \($0.line)" } ?? ""
-                        report(.duplicateName, path.appending(i), at: s.mark, "duplicate '\(s.string)' (also item \(first)\(line))",
+                        report(.duplicateName, path.appending(i), at: s.mark, "duplicate '\(s.string.echoed())' (also item \(first)\(line))",
                                value: s.string, allowed: "each value once")
                     } else {
                         firstSeen[s.string] = i

@@ -1,3 +1,5 @@
+import RulesCore
+
 /// One problem found in a scenario: where it is, which key, what was given and what is allowed.
 ///
 /// Issues are collected while a whole scenario is checked, so that one run of `habitat validate` names every
@@ -56,19 +58,24 @@ public struct ScenarioIssue: Hashable, Sendable, CustomStringConvertible {
         self.column = column
         self.keyPath = keyPath
         self.kind = kind
-        self.message = message
+        // What the scenario or the command line held is quoted cut (`echoed`) where the message is made; a message
+        // longer than any Habitat writes is cut here too, so that no input makes an unreadable line (issue 30).
+        self.message = message.echoed(limit: Self.longestMessage)
         // A value is shown, not stored whole: a megabyte of text repeated by aliases must not be copied per issue.
-        self.value = value.map { $0.count > 80 ? String($0.prefix(80)) + "…" : $0 }
+        self.value = value?.echoed()
         self.allowed = allowed
-        self.suggestion = suggestion
+        self.suggestion = suggestion?.echoed()
     }
 
-    /// `file.yaml:12:5`, `file.yaml:12` or `file.yaml`.
+    /// The longest message an issue keeps (longer ones are cut, saying how long they were).
+    public static let longestMessage = 600
+
+    /// `file.yaml:12:5`, `file.yaml:12` or `file.yaml` (a very long path cut, `echoedPath`).
     public var location: String {
         switch (line, column) {
-        case let (l?, c?): return "\(file):\(l):\(c)"
-        case let (l?, nil): return "\(file):\(l)"
-        default: return file
+        case let (l?, c?): return "\(file.echoedPath):\(l):\(c)"
+        case let (l?, nil): return "\(file.echoedPath):\(l)"
+        default: return file.echoedPath
         }
     }
 
@@ -97,7 +104,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// One line per issue and a final count, e.g. `2 errors in premium.yaml`.
     public var description: String {
         var lines = issues.map(\.description)
-        let files = Array(Set(issues.map(\.file))).sorted()
+        let files = Array(Set(issues.map(\.file.echoedPath))).sorted()
         let count = issues.count == 1 ? "1 error" : "\(issues.count) errors"
         lines.append(files.isEmpty ? count : "\(count) in \(files.joined(separator: ", "))")
         return lines.joined(separator: "\n")

@@ -203,7 +203,7 @@ extension ScenarioLoader {
                     guard let p = armPopulation.settingBehaviour(target.parameter, to: x, persona: target.persona) else {
                         let personas = population.personas.map(\.name)
                         issues.append(ScenarioIssue(file: fileName, keyPath: "sweep." + keyPath, kind: .unknownKey,
-                                                    message: "persona '\(target.persona ?? "")' is not in the population's mix",
+                                                    message: "persona '\((target.persona ?? "").echoed())' is not in the population's mix",
                                                     value: target.persona, allowed: "one of " + personas.joined(separator: ", "),
                                                     suggestion: Suggestion.closest(to: target.persona ?? "", among: personas)))
                         continue
@@ -214,7 +214,7 @@ extension ScenarioLoader {
             let name = sweep.armName(point)
             if names.contains(name) {
                 issues.append(ScenarioIssue(file: fileName, keyPath: "sweep", kind: .duplicateName,
-                                            message: "the sweep's arm '\(name)' has the name of another arm", value: name,
+                                            message: "the sweep's arm '\(name.echoed())' has the name of another arm", value: name,
                                             allowed: "arm names unique across arms and sweep points"))
             }
             names.insert(name)
@@ -321,8 +321,8 @@ extension ScenarioLoader {
         let inside = folder == "/" ? target != "/" : target.hasPrefix(folder + "/")
         guard dir.isEmpty || !inside else { return nil }
         let problem = dir.isEmpty ? "outputs.dir is empty"
-            : target == folder ? "outputs.dir '\(dir)' is the scenario's own folder (\(folder))"
-            : "outputs.dir '\(dir)' leaves the scenario's folder (\(folder)): a scenario file may write only inside its own folder"
+            : target == folder ? "outputs.dir '\(dir.echoed())' is the scenario's own folder (\(folder))"
+            : "outputs.dir '\(dir.echoed())' leaves the scenario's folder (\(folder)): a scenario file may write only inside its own folder"
         return ScenarioIssue(file: fileName, keyPath: "outputs.dir", kind: .outOfRange, message: problem, value: dir,
                              allowed: "a relative folder inside the scenario's folder, e.g. Reports/NAME; "
                              + "to write elsewhere, give --out on the command line")

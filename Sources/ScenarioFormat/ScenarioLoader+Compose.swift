@@ -25,7 +25,7 @@ extension ScenarioLoader {
                 let sentinel = "__habitat_duplicate_\(attempt)__"
                 guard let renamed = renameLaterOccurrence(of: key, after: context.mark, in: text, to: sentinel) else {
                     result.syntaxIssue = ScenarioIssue(file: file, line: context.mark.line, column: context.mark.column, keyPath: key,
-                                                       kind: .duplicateKey, message: "duplicate key '\(key)'", value: key,
+                                                       kind: .duplicateKey, message: "duplicate key '\(key.echoed())'", value: key,
                                                        allowed: "each key once per map")
                     return result
                 }
@@ -45,7 +45,7 @@ extension ScenarioLoader {
         } catch let YamlError.duplicatedKeysInMapping(keys, context) {
             result.syntaxIssue = ScenarioIssue(file: file, line: context.mark.line, column: context.mark.column, keyPath: keys.first ?? "",
                                                kind: .duplicateKey,
-                                               message: "duplicate key '\(keys.first ?? "")' (more than \(maxDuplicateReparses) duplicate keys; "
+                                               message: "duplicate key '\((keys.first ?? "").echoed())' (more than \(maxDuplicateReparses) duplicate keys; "
                                                + "fix these and validate again to see the rest)",
                                                value: keys.first, allowed: "each key once per map")
         } catch {}

@@ -87,7 +87,7 @@ public struct ScenarioLoader: Sendable {
         if let named = overrides.values["product"], cli.issues.allSatisfy({ $0.keyPath != "product" }),
            case .list(let listed)? = tree["products"], !listed.compactMap(\.textValue).contains(named) {
             issues.append(ScenarioIssue(file: Self.commandLine, keyPath: "product", kind: .outOfRange,
-                                        message: "product '\(named)' is not one of the scenario's products: (the scenario's product is one of its arms)",
+                                        message: "product '\(named.echoed())' is not one of the scenario's products: (the scenario's product is one of its arms)",
                                         value: named, allowed: "one of " + listed.compactMap(\.textValue).joined(separator: ", ")))
         }
         guard let product else {

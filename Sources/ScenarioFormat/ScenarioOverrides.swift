@@ -80,7 +80,7 @@ extension ScenarioOverrides {
                     continue
                 }
                 guard let p = catalogue.first(where: { $0.keyPath == rule }) else {
-                    cli.report(.unknownKey, path, at: nil, "unknown rule parameter '\(rule)' for product '\(product)'", value: rule,
+                    cli.report(.unknownKey, path, at: nil, "unknown rule parameter '\(rule.echoed())' for product '\(product)'", value: rule,
                                suggestion: Suggestion.closest(to: rule, among: catalogue.map(\.keyPath)).map { "rules." + $0 })
                     continue
                 }
@@ -89,7 +89,7 @@ extension ScenarioOverrides {
                 let name = String(key.dropFirst("behavior.".count))
                 let known = behavior ?? []
                 guard let p = known.first(where: { $0.keyPath == name }) else {
-                    cli.report(.unknownKey, path, at: nil, "unknown behaviour parameter '\(name)'", value: name,
+                    cli.report(.unknownKey, path, at: nil, "unknown behaviour parameter '\(name.echoed())'", value: name,
                                allowed: known.isEmpty ? "no behaviour parameters (none registered)" : "behavior.<key>, one of the \(known.count) keys `habitat validate --explain` lists",
                                suggestion: Suggestion.closest(to: name, among: known.map(\.keyPath)).map { "behavior." + $0 })
                     continue
@@ -102,7 +102,7 @@ extension ScenarioOverrides {
                     if key == "tenure_days" { applied.tenureDays = v.intValue }
                 }
             } else {
-                cli.report(.unknownKey, path, at: nil, "'\(key)' cannot be set from the command line", value: key,
+                cli.report(.unknownKey, path, at: nil, "'\(key.echoed())' cannot be set from the command line", value: key,
                            allowed: "rules.<parameter>, behavior.<parameter> or one of " + ScenarioSchema.overridableKeys.joined(separator: ", "),
                            suggestion: Suggestion.closest(to: key, among: ScenarioSchema.overridableKeys + (catalogue ?? []).map { "rules." + $0.keyPath }
                                                           + (behavior ?? []).map { "behavior." + $0.keyPath }))

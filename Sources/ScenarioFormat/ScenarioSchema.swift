@@ -149,7 +149,7 @@ public enum ScenarioSchema {
     /// Why a `population.…` sweep key is malformed, if it is one.
     static func behaviourSweepProblem(_ k: String) -> (message: String, allowed: String, suggestion: String?)? {
         guard k.hasPrefix("population."), !sweepableKeys.contains(k), !isBehaviourSweepKey(k) else { return nil }
-        return ("'\(k)' cannot be swept", "population.installs, population.params.<behaviour parameter> or "
+        return ("'\(k.echoed())' cannot be swept", "population.installs, population.params.<behaviour parameter> or "
                 + "population.personas.<persona>.params.<behaviour parameter>",
                 Suggestion.closest(to: k, among: sweepableKeys))
     }

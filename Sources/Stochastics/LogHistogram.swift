@@ -148,15 +148,18 @@ extension LogHistogram: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         let n = try c.decode(Int.self, forKey: .count)
+        guard n >= 0 else { throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "a negative count \(n)") }
         guard n > 0 else { return }
         var bins = [Int](repeating: 0, count: LogHistogram.logBins + 3)
         var total = 0
         for pair in try c.decode([[Int]].self, forKey: .bins) {
-            guard pair.count == 2, bins.indices.contains(pair[0]), pair[1] > 0 else {
+            guard pair.count == 2, bins.indices.contains(pair[0]), pair[1] > 0, bins[pair[0]] == 0 else {
                 throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "bad bin \(pair)")
             }
-            bins[pair[0]] += pair[1]
-            total += pair[1]
+            bins[pair[0]] = pair[1]
+            let (sum, overflow) = total.addingReportingOverflow(pair[1])
+            guard !overflow else { throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "bins beyond 64 bits") }
+            total = sum
         }
         guard total == n else {
             throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "bins hold \(total) values, count says \(n)")
@@ -169,6 +172,27 @@ extension LogHistogram: Codable {
         fixedSum = sum
         min = try c.decode(Double.self, forKey: .min)
         max = try c.decode(Double.self, forKey: .max)
+    }
+
+    /// What makes a decoded histogram one no values can produce, or nil: extremes that are not finite, negative
+    /// or out of order, or whose bins hold no value; a fixed-point sum outside 0 … count × 2^63 (each value adds at
+    /// most `Int64.max` units) or outside count × [min, max] by more than a unit per value. A histogram within these
+    /// limits merges with any other of a run without overflow (counts ≤ 2^63, sums ≤ 2^126).
+    public var inconsistency: String? {
+        guard count > 0 else { return nil }
+        guard min.isFinite, max.isFinite, min >= 0, min <= max else { return "minimum \(min) and maximum \(max) are not 0 ≤ min ≤ max" }
+        guard counts[LogHistogram.bin(min)] > 0, counts[LogHistogram.bin(max)] > 0 else {
+            return "minimum \(min) or maximum \(max) lies in a bin holding no value"
+        }
+        let n = Int128(count)
+        guard fixedSum >= 0, fixedSum <= n * Int128(Int64.max) else { return "sum \(fixedSum) is outside 0 … count × 2^63" }
+        let scale = LogHistogram.fixedPointScale
+        let low = Double(count) * min * scale - Double(count), high = Double(count) * max * scale + Double(count)
+        let sum = Double(fixedSum)
+        guard sum >= low * (1 - 1e-12), max * scale >= Double(Int64.max) || sum <= high * (1 + 1e-12) else {
+            return "sum \(Double(fixedSum) / scale) is not between count × minimum and count × maximum"
+        }
+        return nil
     }
 
     public func encode(to encoder: any Encoder) throws {

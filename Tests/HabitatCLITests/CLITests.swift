@@ -85,6 +85,35 @@ struct CLITests {
         #expect(r.stderr.contains("/nonexistent/scenario.yaml"))
     }
 
+    @Test("a 100 000-character --set key or value, scenario key or path is echoed cut: exit 2, a readable message (issue 30)")
+    func longInputIsEchoedCut() throws {
+        let dir = CLIProcess.tempDir()
+        let long = String(repeating: "k", count: 100_000)
+        let scenario = dir.appendingPathComponent("long-key.yaml")
+        try "name: long-key\nhorizon_days: 5\n\(long): 1\n".write(to: scenario, atomically: true, encoding: .utf8)
+        let longPath = dir.path + "/" + Array(repeating: String(repeating: "d", count: 200), count: 15).joined(separator: "/") + "/s.yaml"
+        let cases: [[String]] = [
+            ["validate", "--set", "\(long)=1"],
+            ["validate", "--set", "rules.\(long)=1"],
+            ["validate", "--set", "behavior.\(long)=1"],
+            ["validate", "--set", "horizon_days=\(long)"],
+            ["validate", "--set", "start=\(long)"],
+            ["validate", "--set", long],
+            ["validate", scenario.path],
+            ["validate", longPath],
+            ["compare", longPath, longPath],
+            ["calibrate", "--targets", longPath, "--people", "5", "--days", "2"],
+        ]
+        for args in cases {
+            let r = try CLIProcess.run(args, cwd: dir)
+            let shown = args.map { $0.count > 40 ? "<\($0.count) characters>" : $0 }
+            #expect(r.status == 2, "\(shown): \(r.stderr.prefix(300))")
+            #expect(!r.stderr.isEmpty && r.stderr.utf8.count < 2_048, "\(shown): \(r.stderr.utf8.count) bytes: \(r.stderr.prefix(300))")
+            #expect(r.stderr.split(separator: "\n").allSatisfy { $0.utf8.count < 1_024 }, "\(shown): \(r.stderr.prefix(300))")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["long-key.yaml"])
+    }
+
     @Test func badBenchOptionsAreUsageErrors() throws {
         let r = try CLIProcess.run(["bench", "kernel", "--workload", "agents", "--days", "0"])
         #expect(r.status == 64 || r.status == 2)

@@ -1,6 +1,9 @@
 import Behavior
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("habitat calibrate", .serialized)
 struct CalibrateCommandTests {
@@ -85,6 +88,35 @@ struct CalibrateCommandTests {
         let r = try CLIProcess.run(["calibrate", "--people", "10", "--days", "2", "--targets", targets.path, "--out", dir.appendingPathComponent("x").path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("\(targets.path):2: figure: unknown world-check figure 'retention_d3'"), "stderr: \(r.stderr)")
+    }
+
+    @Test("a targets file that is not a text file gets one plain reason and exit 2, a FIFO without blocking (issue 30)")
+    func refusesTargetsThatAreNotTextFiles() throws {
+        let dir = CLIProcess.tempDir()
+        let fifo = dir.appendingPathComponent("fifo.csv")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let latin = dir.appendingPathComponent("latin1.csv")
+        try Data("figure,low,high\nretention_d1,0.2,0.3 caf".utf8 + [0xE9, 0x0A]).write(to: latin)
+        let empty = dir.appendingPathComponent("empty.csv")
+        try Data().write(to: empty)
+        let cases: [(String, String)] = [
+            (".", "cannot read the targets file: it is a folder, not a file"),
+            (dir.path, "it is a folder, not a file"),
+            ("/dev/zero", "it is a device, not a regular file"),
+            (fifo.path, "it is a named pipe (FIFO), not a regular file"),
+            (dir.appendingPathComponent("missing.csv").path, "the file does not exist"),
+            (latin.path, "not UTF-8 text: byte 0xE9 at line 2"),
+            (empty.path, "the targets file is empty"),
+        ]
+        for (path, message) in cases {
+            let out = dir.appendingPathComponent("never")
+            let r = try CLIProcess.run(["calibrate", "--people", "10", "--days", "2", "--targets", path, "--out", out.path], cwd: dir)
+            #expect(r.status == 2, "\(path): stderr: \(r.stderr)")
+            #expect(r.stderr.hasPrefix("habitat: \(path): "), "\(path): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(path): \(r.stderr)")
+            #expect(!r.stderr.contains("NSCocoaErrorDomain") && !r.stderr.contains("permission"), "\(path): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
     }
 
     @Test("a joint fit runs every product at each evaluation and scores <product>:<figure> targets (issue 26)")

@@ -87,3 +87,15 @@ struct HabitatErrorTests {
         #expect(merge.stderr == "habitat: shard '\(missing)': no such folder\n", "\(merge.stderr)")
     }
 }
+
+@Suite("stderr stays readable")
+struct ReadableMessageTests {
+    @Test("a line over 1 000 characters has its long words cut; short messages are untouched (issue 30)")
+    func longWordsAreCut() {
+        let value = String(repeating: "9", count: 100_000)
+        let cut = HabitatError.readable("Error: The value '\(value)' is invalid for '--people <people>'\nHelp: --people")
+        #expect(cut == "Error: The value '" + String(repeating: "9", count: 59) + "… (100002 characters) is invalid for '--people <people>'\nHelp: --people")
+        let short = "habitat: --people must be in 1…10000000 (got 0)"
+        #expect(HabitatError.readable(short) == short)
+    }
+}

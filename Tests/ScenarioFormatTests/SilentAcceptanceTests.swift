@@ -112,6 +112,6 @@ struct SilentAcceptanceTests {
         try "name: x\n".data(using: .utf16)!.write(to: utf16)
         #expect(TestCatalogue.errorAt(path: utf16.path)?.issues.first?.message.contains("UTF-16") == true)
         #expect(TestCatalogue.errorAt(path: dir.path)?.issues.first?.message == "it is a folder, not a file")
-        #expect(TestCatalogue.errorAt(path: "/dev/zero")?.issues.first?.message == "it is a device, not a file")
+        #expect(TestCatalogue.errorAt(path: "/dev/zero")?.issues.first?.message == "it is a device, not a regular file")
     }
 }

@@ -83,6 +83,7 @@ enum Toy {
         init() {}
         mutating func add(_ t: Counters<Count>) { counts.merge(t) }
         mutating func merge(_ o: Metrics) { counts.merge(o.counts) }
+        func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) { try counts.validate(b, at: "\(path).counts") }
         func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] {
             [(Engine.descriptor.kpis[0], Counters<Count>.ratio(counts[.tasks], run.common[.people]))]
         }

@@ -1,5 +1,9 @@
 /// The keys of a set of counters: an `Int`-backed enum whose cases are the counted things.
-public protocol CounterKey: CaseIterable, RawRepresentable, Sendable where RawValue == Int {}
+public protocol CounterKey: CaseIterable, RawRepresentable, Sendable where RawValue == Int {
+    /// What the counter may hold, checked when a record is read back (`Counters.validate`): any per-person-day count
+    /// by default; a key counting people, a subset of another key, or signed money says so.
+    var bound: CounterBound<Self> { get }
+}
 
 /// Integer counters keyed by an enum, merged as one value (element-wise sums).
 ///

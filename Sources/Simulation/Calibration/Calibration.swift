@@ -109,19 +109,19 @@ public struct Calibration {
         var out: [CalibrationParameter] = []
         for key in keys {
             guard key.hasPrefix(behaviorPrefix) else {
-                throw CalibrationInputError(file: "--fit", "'\(key)' is not a behaviour parameter; allowed: behavior.<parameter> (see habitat validate --explain)")
+                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is not a behaviour parameter; allowed: behavior.<parameter> (see habitat validate --explain)")
             }
             let name = String(key.dropFirst(behaviorPrefix.count))
             guard let p = catalogue.first(where: { $0.keyPath == name }) else {
                 let hint = Suggestion.closest(to: name, among: catalogue.map(\.keyPath)).map { " (did you mean 'behavior.\($0)'?)" } ?? ""
-                throw CalibrationInputError(file: "--fit", "unknown behaviour parameter '\(key)'\(hint)")
+                throw CalibrationInputError(file: "--fit", "unknown behaviour parameter '\(key.echoed())'\(hint)")
             }
             guard case .number(let range) = p.kind else {
-                throw CalibrationInputError(file: "--fit", "'\(key)' is \(p.kind), not a number range; only number parameters can be fitted")
+                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is \(p.kind), not a number range; only number parameters can be fitted")
             }
-            guard !out.contains(where: { $0.key == key }) else { throw CalibrationInputError(file: "--fit", "'\(key)' is named twice") }
+            guard !out.contains(where: { $0.key == key }) else { throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is named twice") }
             guard range.upperBound > range.lowerBound else {
-                throw CalibrationInputError(file: "--fit", "'\(key)' has an empty range \(range); nothing to fit")
+                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' has an empty range \(range); nothing to fit")
             }
             let start = startValues[name]?.doubleValue ?? p.defaultValue.doubleValue ?? range.lowerBound
             out.append(CalibrationParameter(key: key, lower: range.lowerBound, upper: range.upperBound, start: start))

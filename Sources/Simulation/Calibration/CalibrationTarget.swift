@@ -48,7 +48,7 @@ public struct CalibrationInputError: Error, CustomStringConvertible, Sendable {
         self.line = line
         self.message = message
     }
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
+    public var description: String { "\(file.echoedPath)\(line.map { ":\($0)" } ?? ""): \(message)" }
 }
 
 /// Targets files (`figure,low,high[,weight]`) and the default targets (every world-check figure and its range).
@@ -59,6 +59,19 @@ public enum CalibrationTargets {
     /// Every world-check figure with its published range, weight 1 — what `habitat calibrate` fits by default.
     public static var worldFigures: [CalibrationTarget] {
         WorldFigures.all.map { CalibrationTarget(figure: $0.id, low: $0.low, high: $0.high) }
+    }
+
+    /// The largest targets file read (one row per world-check figure is a few kilobytes).
+    public static let maxBytes = 16 << 20
+
+    /// Reads and parses the targets file at `file` (`InputFile`: a regular UTF-8 file; a folder, a FIFO, a device,
+    /// a missing, unreadable, huge or binary file is refused in words, the FIFO without being opened).
+    public static func read(file: String, products: [String] = []) throws(CalibrationInputError) -> [CalibrationTarget] {
+        let text: String
+        do { text = try InputFile.text(file, maxBytes: maxBytes, binaryHint: "a targets file is CSV text") } catch {
+            throw CalibrationInputError(file: file, "cannot read the targets file: \(error.description)")
+        }
+        return try parse(csv: text, file: file, products: products)
     }
 
     /// Reads a targets CSV: header `figure,low,high` or `figure,low,high,weight`, one row per figure (a
@@ -75,7 +88,7 @@ public enum CalibrationTargets {
         let header = lines[headerIndex].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard header == ["figure", "low", "high"] || header == ["figure", "low", "high", "weight"] else {
             throw CalibrationInputError(file: file, line: headerIndex + 1,
-                                        "header is '\(lines[headerIndex])'; expected figure,low,high or figure,low,high,weight")
+                                        "header is '\(lines[headerIndex].echoed())'; expected figure,low,high or figure,low,high,weight")
         }
         let ids = WorldFigures.all.map(\.id)
         let known = products.isEmpty ? ids : products.flatMap { p in ids.map { jointID(product: p, figure: $0) } }
@@ -84,31 +97,31 @@ public enum CalibrationTargets {
             let line = i + 1
             let cells = raw.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count == header.count || (header.count == 4 && cells.count == 3) else {
-                throw CalibrationInputError(file: file, line: line, "expected \(header.count) fields (\(header.joined(separator: ","))), got \(cells.count): '\(raw)'")
+                throw CalibrationInputError(file: file, line: line, "expected \(header.count) fields (\(header.joined(separator: ","))), got \(cells.count): '\(raw.echoed())'")
             }
             let figure = cells[0]
             guard known.contains(figure) else {
                 let hint = Suggestion.closest(to: figure, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-                throw CalibrationInputError(file: file, line: line, "figure: unknown world-check figure '\(figure)'\(hint); allowed: \(known.joined(separator: ", "))")
+                throw CalibrationInputError(file: file, line: line, "figure: unknown world-check figure '\(figure.echoed())'\(hint); allowed: \(known.joined(separator: ", "))")
             }
             guard !targets.contains(where: { $0.figure == figure }) else {
-                throw CalibrationInputError(file: file, line: line, "figure: '\(figure)' is listed twice")
+                throw CalibrationInputError(file: file, line: line, "figure: '\(figure.echoed())' is listed twice")
             }
             func number(_ column: String, _ text: String) throws(CalibrationInputError) -> Double {
                 guard let v = Double(text), v.isFinite else {
-                    throw CalibrationInputError(file: file, line: line, "\(column): '\(text)' is not a finite number")
+                    throw CalibrationInputError(file: file, line: line, "\(column): '\(text.echoed())' is not a finite number")
                 }
                 return v
             }
             let low = try number("low", cells[1]), high = try number("high", cells[2])
             guard low <= high else {
-                throw CalibrationInputError(file: file, line: line, "low \(cells[1]) is above high \(cells[2]); allowed: low <= high")
+                throw CalibrationInputError(file: file, line: line, "low \(cells[1].echoed()) is above high \(cells[2].echoed()); allowed: low <= high")
             }
             var weight = 1.0
             if cells.count == 4 {
                 weight = try number("weight", cells[3])
                 guard weight > 0 else {
-                    throw CalibrationInputError(file: file, line: line, "weight: \(cells[3]) is not positive; allowed: a number > 0")
+                    throw CalibrationInputError(file: file, line: line, "weight: \(cells[3].echoed()) is not positive; allowed: a number > 0")
                 }
             }
             targets.append(CalibrationTarget(figure: figure, low: low, high: high, weight: weight))

@@ -45,13 +45,15 @@ public enum RegressionCheck {
         /// `scenario_file` (when given) a readable regular file. Errors name the file and the field.
         public static func read(from dir: URL) throws -> BaselineRecord {
             let url = dir.appendingPathComponent(fileName)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw ComparisonError("\(url.path): not found — record a baseline first with `habitat check --record`")
+            let data: Data
+            do { data = Data(try InputFile.bytes(url.path, maxBytes: 1 << 20)) } catch {
+                throw ComparisonError("\(url.path.echoedPath): " + (error.kind == .missing
+                    ? "not found — record a baseline first with `habitat check --record`" : error.description))
             }
             guard let map = try? JSONDecoder().decode([String: JSONScalar].self, from: data) else {
-                throw ComparisonError("\(url.path): not a JSON object of scalars")
+                throw ComparisonError("\(url.path.echoedPath): not a JSON object of scalars")
             }
-            func fail(_ key: String, _ problem: String) -> ComparisonError { ComparisonError("\(url.path): \(key): \(problem)") }
+            func fail(_ key: String, _ problem: String) -> ComparisonError { ComparisonError("\(url.path.echoedPath): \(key): \(problem)") }
             func integer(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
                 guard let v = map[key], v != .null else { return nil }
                 guard case .integer(let i) = v else {
@@ -75,9 +77,9 @@ public enum RegressionCheck {
             case nil, .null?: break
             case .text(let file)? where !file.isEmpty:
                 var st = stat()
-                guard stat(file, &st) == 0 else { throw fail("scenario_file", "'\(file)' not found (paths are relative to the working directory)") }
+                guard stat(file, &st) == 0 else { throw fail("scenario_file", "'\(file.echoedPath)' not found (paths are relative to the working directory)") }
                 guard st.st_mode & S_IFMT == S_IFREG else {
-                    throw fail("scenario_file", "'\(file)' is \(OutputSafety.describe(mode: st.st_mode)), not a scenario file")
+                    throw fail("scenario_file", "'\(file.echoedPath)' is \(OutputSafety.describe(mode: st.st_mode)), not a scenario file")
                 }
                 scenarioFile = file
             case let v?: throw fail("scenario_file", "\(v) is not a file path")
@@ -106,7 +108,7 @@ public enum RegressionCheck {
             case .unsigned(let u): return String(u)
             case .number(let d): return String(d)
             case .bool(let b): return String(b)
-            case .text(let s): return "'\(s)'"
+            case .text(let s): return "'\(s.echoed())'"
             case .null: return "null"
             case .other: return "a list or an object"
             }
@@ -123,7 +125,7 @@ public enum RegressionCheck {
         public var expected: String
         public var actual: String
         public var description: String {
-            "\(file): row \(row), column \(column): baseline '\(expected)', now '\(actual)'"
+            "\(file): row \(row), column \(column): baseline '\(expected.echoed())', now '\(actual.echoed())'"
         }
     }
 
@@ -216,22 +218,25 @@ public enum RegressionCheck {
         let result = try readTolerances(url)
         for kpi in result.keys.sorted() where !known.contains(kpi) {
             let hint = Suggestion.closest(to: kpi, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            throw ComparisonError("\(url.path): kpi '\(kpi)' is not a KPI of the baseline\(hint) (its KPIs: \(known.joined(separator: ", ")))")
+            throw ComparisonError("\(url.path.echoedPath): kpi '\(kpi.echoed())' is not a KPI of the baseline\(hint) (its KPIs: \(known.joined(separator: ", ")))")
         }
         return result
     }
 
     public static func readTolerances(_ url: URL) throws -> [String: Tolerance] {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ComparisonError("\(url.path): cannot read the file") }
+        let text: String
+        do { text = try InputFile.text(url.path, maxBytes: 16 << 20, binaryHint: "a tolerances file is CSV text") } catch {
+            throw ComparisonError("\(url.path.echoedPath): cannot read the tolerances file: \(error.description)")
+        }
         let (header, rows) = CSVTable.parse(text)
-        guard header == ["kpi", "abs", "rel"] else { throw ComparisonError("\(url.path):1: the header must be 'kpi,abs,rel'") }
+        guard header == ["kpi", "abs", "rel"] else { throw ComparisonError("\(url.path.echoedPath):1: the header must be 'kpi,abs,rel'") }
         var result: [String: Tolerance] = [:]
         for (i, r) in rows.enumerated() {
-            guard r.count == 3 else { throw ComparisonError("\(url.path):\(i + 2): expected 3 cells, got \(r.count)") }
+            guard r.count == 3 else { throw ComparisonError("\(url.path.echoedPath):\(i + 2): expected 3 cells, got \(r.count)") }
             func number(_ s: String, _ name: String) throws -> Double {
                 if s.isEmpty { return 0 }
                 guard let v = Double(s), v >= 0, v.isFinite else {
-                    throw ComparisonError("\(url.path):\(i + 2): \(name) '\(s)' of \(r[0]) is not a non-negative number")
+                    throw ComparisonError("\(url.path.echoedPath):\(i + 2): \(name) '\(s.echoed())' of \(r[0].echoed()) is not a non-negative number")
                 }
                 return v
             }

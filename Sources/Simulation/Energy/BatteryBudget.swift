@@ -32,9 +32,9 @@ public struct BatteryBudgetAccumulator: Mergeable, Sendable, Hashable, Codable {
     /// The budgets person-days are counted against.
     public let budgets: BatteryBudgets
     /// Per device id: one cell per metric, in `BatteryMetric.allCases` order.
-    private var cells: [String: [Cell]] = [:]
+    var cells: [String: [Cell]] = [:]
     /// Joules by activity over all recorded person-days (all devices), in fixed point.
-    private var energy = FixedPointEnergy()
+    var energy = FixedPointEnergy()
     /// Joules by activity over all recorded person-days (all devices).
     public var energyByActivity: EnergyVector { energy.joules }
     /// Person-days recorded.

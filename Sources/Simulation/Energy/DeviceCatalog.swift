@@ -48,7 +48,7 @@ public struct UnknownDeviceError: Error, Hashable, Sendable, CustomStringConvert
     public let known: [String]
 
     public var description: String {
-        var text = "unknown device '\(id)'"
+        var text = "unknown device '\(id.echoed())'"
         if let suggestion { text += "; did you mean '\(suggestion)'?" }
         return text + " (known: " + known.joined(separator: ", ") + ")"
     }

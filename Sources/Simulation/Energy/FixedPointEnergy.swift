@@ -9,7 +9,7 @@ public struct FixedPointEnergy: Hashable, Sendable, Codable {
     /// Fixed-point units per joule.
     public static let unitsPerJoule = 1e9
     /// One sum per `EnergyActivity`, in `allCases` order.
-    private var units = [Int128](repeating: 0, count: EnergyActivity.allCases.count)
+    var units = [Int128](repeating: 0, count: EnergyActivity.allCases.count)
 
     public init() {}
 

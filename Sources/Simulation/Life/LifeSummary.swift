@@ -76,6 +76,9 @@ public enum CommonCount: Int, CounterKey {
     /// People (1 per life), person-days with the product installed, engine calls and timer firings, days with an app open,
     /// people who ever paid, days with the product in use.
     case people, personDays, events, activeDays, subscribers, inUseDays
+
+    /// People and subscribers are counts of people (one a life); the rest per-person-day counts.
+    public var bound: CounterBound<CommonCount> { self == .people || self == .subscribers ? .people : .perPersonDay }
 }
 
 /// The product-independent counters of a life or a run.

@@ -129,7 +129,7 @@ extension ProductAdapter where Intent == Never {
 
 /// A product's report figures over many people: folded from each person's tally in person order, merged in block
 /// order (bit-identical for any thread count), turned into KPI values once per replication.
-public protocol ProductMetrics: Mergeable, Sendable, Codable {
+public protocol ProductMetrics: Mergeable, Sendable, Codable, ValidatedAccumulator {
     associatedtype Tally
     init()
     /// Folds one person's tally in.

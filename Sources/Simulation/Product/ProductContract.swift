@@ -58,7 +58,7 @@ public enum ProductContract {
             let keys = Set(arm.rules.values.keys).union(control.rules.values.keys)
             let changed = keys.filter { arm.rules[$0] != control.rules[$0] }.sorted()
             guard !changed.isEmpty, changed.allSatisfy(unexercised.contains) else { return nil }
-            return "arm '\(arm.name)' differs from '\(control.name)' only in "
+            return "arm '\(arm.name.echoed())' differs from '\(control.name.echoed())' only in "
                 + changed.map { "rules.\($0)" }.joined(separator: ", ")
                 + ", \(changed.count == 1 ? "which is" : "which are") \(notExercisedNote): the arms cannot differ"
         }

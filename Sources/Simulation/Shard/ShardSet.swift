@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 import Reports
 
 /// A folder `habitat merge` was given that it will not merge, with the folder and the reason.
@@ -6,7 +7,7 @@ public struct ShardRefused: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
     public init(path: String, reason: String) { self.path = path; self.reason = reason }
-    public var description: String { "shard '\(path)': \(reason)" }
+    public var description: String { "shard '\(path.echoedPath)': \(reason)" }
 }
 
 /// One shard folder opened for merging: its manifest, the header of its state file and a reader positioned at the
@@ -93,30 +94,30 @@ public struct ShardSet {
         var seen: [String: String] = [:]
         for p in paths {
             let real = OutputSafety.physicalPath(p)
-            if let earlier = seen[real] { throw ShardRefused(path: p, reason: "given twice (also as '\(earlier)')") }
+            if let earlier = seen[real] { throw ShardRefused(path: p, reason: "given twice (also as '\(earlier.echoed())')") }
             seen[real] = p
             opened.append(try ShardFolder(path: p))
         }
         let first = opened[0]
         for f in opened.dropFirst() {
             if f.header.scenarioHash != first.header.scenarioHash {
-                throw ShardRefused(path: f.path, reason: "it is a shard of another scenario: '\(f.header.scenarioName)' (hash \(f.header.scenarioHash)), "
-                                   + "but '\(first.path)' is of '\(first.header.scenarioName)' (hash \(first.header.scenarioHash)); "
+                throw ShardRefused(path: f.path, reason: "it is a shard of another scenario: '\(f.header.scenarioName.echoed())' (hash \(f.header.scenarioHash)), "
+                                   + "but '\(first.path.echoedPath)' is of '\(first.header.scenarioName.echoed())' (hash \(first.header.scenarioHash)); "
                                    + "every shard must be run from the same scenario and options")
             }
             if f.header.toolVersion != first.header.toolVersion || f.header.gitCommit != first.header.gitCommit {
                 throw ShardRefused(path: f.path, reason: "it was written by habitat \(f.header.toolVersion) (\(f.header.gitCommit)), "
-                                   + "'\(first.path)' by habitat \(first.header.toolVersion) (\(first.header.gitCommit)); run every shard with one habitat")
+                                   + "'\(first.path.echoedPath)' by habitat \(first.header.toolVersion) (\(first.header.gitCommit)); run every shard with one habitat")
             }
             if f.header.shard.count != first.header.shard.count {
-                throw ShardRefused(path: f.path, reason: "it is shard \(f.header.shard) but '\(first.path)' is shard \(first.header.shard): one run has one shard count")
+                throw ShardRefused(path: f.path, reason: "it is shard \(f.header.shard) but '\(first.path.echoedPath)' is shard \(first.header.shard): one run has one shard count")
             }
         }
         let n = first.header.shard.count
         var byIndex: [Int: ShardFolder] = [:]
         for f in opened {
             if let other = byIndex[f.header.shard.index] {
-                throw ShardRefused(path: f.path, reason: "shard \(f.header.shard) is given twice (also '\(other.path)')")
+                throw ShardRefused(path: f.path, reason: "shard \(f.header.shard) is given twice (also '\(other.path.echoedPath)')")
             }
             byIndex[f.header.shard.index] = f
         }
@@ -135,12 +136,12 @@ public struct ShardSet {
         for f in folders {
             guard f.header.arms.map(\.name) == arms.map(\.name), f.header.arms.map(\.installs) == arms.map(\.installs),
                   f.header.replications == folders[0].header.replications else {
-                throw ShardRefused(path: f.path, reason: "its arms, sizes or replications differ from '\(folders[0].path)'")
+                throw ShardRefused(path: f.path, reason: "its arms, sizes or replications differ from '\(folders[0].path.echoedPath)'")
             }
             for a in f.header.arms {
                 let expected = f.header.shard.people(of: a.installs)
                 guard a.from == expected.lowerBound, a.to == expected.upperBound else {
-                    throw ShardRefused(path: f.path, reason: "arm '\(a.name)' holds people \(a.from)..<\(a.to), but shard \(f.header.shard) "
+                    throw ShardRefused(path: f.path, reason: "arm '\(a.name.echoed())' holds people \(a.from)..<\(a.to), but shard \(f.header.shard) "
                                        + "of \(a.installs) people is \(expected.lowerBound)..<\(expected.upperBound)")
                 }
             }

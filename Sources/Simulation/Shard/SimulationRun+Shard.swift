@@ -28,7 +28,8 @@ extension SimulationRun {
         let arm = scenario.arms[i]
         let people = shard.people(of: arm.population.installs)
         let acc = try simulate(arm, replication: r, people: people, done: &done, progress: progress)
-        let line = ShardRecord<RunAccumulator<Adapter>>.line(arm: recordArm, replication: r, people: people.count, accumulator: try JSONEncoder().encode(acc))
+        let line = try ShardRecord<RunAccumulator<Adapter>>.line(shard: shard, arm: recordArm, armName: arm.name, replication: r, people: people,
+                                                                  accumulator: try JSONEncoder().encode(acc))
         return (line, (acc.people, acc.personDays, acc.events))
     }
 
@@ -56,7 +57,7 @@ extension SimulationRun {
     }
 
     /// Reads the next record of every shard — arm `recordArm` (the arm's place in the whole scenario), replication
-    /// `r` — checks it, folds the shards' accumulators in shard order into arm `i`'s replication `r`.
+    /// `r` — checks it (`checkedRecord`), folds the shards' accumulators in shard order into arm `i`'s replication `r`.
     public mutating func mergeArm(_ i: Int, recordArm: Int, replication r: Int, shards: ShardSet) throws {
         let arm = scenario.arms[i]
         let decoder = JSONDecoder()
@@ -64,30 +65,50 @@ extension SimulationRun {
         var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
         for f in shards.folders {
             try StopRequest.checkpoint()   // a record takes milliseconds to read: a stop is honoured between them
-            let line = try f.nextRecord()
-            let record: ShardRecord<RunAccumulator<Adapter>>
-            do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
-                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) cannot be read (\(plainDescription(of: error)))")
-            }
-            guard record.checksumMatches(line) else {
-                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) of \(ShardState.fileName) fails its checksum "
-                                   + "(the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
-            }
-            let block = f.header.shard.people(of: arm.population.installs)
-            guard record.arm == recordArm, record.replication == r else {
-                throw ShardRefused(path: f.path, reason: "record \(f.records.lineNumber - 1) is arm \(record.arm + 1), replication \(record.replication); "
-                                   + "expected arm \(recordArm + 1) ('\(arm.name)'), replication \(r)")
-            }
-            guard record.people == block.count, record.accumulator.people == block.count else {
-                throw ShardRefused(path: f.path, reason: "arm '\(arm.name)', replication \(r): the record says \(record.people) people and "
-                                   + "its accumulator holds \(record.accumulator.people); shard \(f.header.shard) of \(arm.population.installs) is \(block.count)")
-            }
-            acc.merge(record.accumulator)
+            acc.merge(try checkedRecord(f, arm: arm, recordArm: recordArm, replication: r, decoder: decoder))
         }
         guard acc.people == arm.population.installs else {
             throw ShardRefused(path: shards.folders.map(\.path).joined(separator: " "),
                                reason: "arm '\(arm.name)', replication \(r): the shards hold \(acc.people) people, the arm \(arm.population.installs)")
         }
         try fold(acc, arm: i, replication: r)
+    }
+}
+
+extension SimulationRun {
+    /// The next record of shard folder `f`, refused (`ShardRefused`, naming the folder, the record and what is wrong)
+    /// unless its seal holds, it reads, its identity is the one expected at this place — shard, arm index and name,
+    /// replication, people and their ids — and every figure of its accumulator is one its people could have produced
+    /// (`RunAccumulator.validate`, whose bounds also keep every later sum within 64 bits).
+    func checkedRecord(_ f: ShardFolder, arm: ResolvedArm, recordArm: Int, replication r: Int,
+                       decoder: JSONDecoder) throws -> RunAccumulator<Adapter> {
+        let line = try f.nextRecord()
+        let n = f.records.lineNumber - 1
+        func refuse(_ reason: String) -> ShardRefused {
+            ShardRefused(path: f.path, reason: "record \(n) (arm '\(arm.name.echoed())', replication \(r)) of \(ShardState.fileName): \(reason)")
+        }
+        guard ShardRecord<RunAccumulator<Adapter>>.sealHolds(line) else {
+            throw refuse("it fails its seal (the file was changed or damaged after habitat wrote it); re-run shard \(f.header.shard)")
+        }
+        let record: ShardRecord<RunAccumulator<Adapter>>
+        do { record = try decoder.decode(ShardRecord<RunAccumulator<Adapter>>.self, from: line) } catch {
+            throw refuse("it cannot be read (\(plainDescription(of: error)))")
+        }
+        let block = f.header.shard.people(of: arm.population.installs)
+        guard record.shard == f.header.shard.description else {
+            throw refuse("it is a record of shard \(record.shard.echoed()), not of this shard \(f.header.shard) (moved between shard folders)")
+        }
+        guard record.arm == recordArm, record.armName == arm.name, record.replication == r else {
+            throw refuse("it is labelled arm \(record.arm + 1) ('\(record.armName.echoed())'), replication \(record.replication); "
+                         + "expected arm \(recordArm + 1) ('\(arm.name.echoed())'), replication \(r) here (records moved or swapped)")
+        }
+        guard record.people == block.count, record.from == block.lowerBound, record.to == block.upperBound else {
+            throw refuse("it holds \(record.people) people, ids \(record.from)..<\(record.to); shard \(f.header.shard) of "
+                         + "\(arm.population.installs) is \(block.count) people, ids \(block.lowerBound)..<\(block.upperBound)")
+        }
+        let bounds = AccumulatorBounds(people: block.count, armPeople: arm.population.installs, replications: scenario.replications,
+                                       horizonDays: scenario.horizonDays)
+        do { try record.accumulator.validate(bounds) } catch { throw refuse("accumulator.\(error)") }
+        return record.accumulator
     }
 }

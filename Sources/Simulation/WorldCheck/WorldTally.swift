@@ -98,6 +98,24 @@ public enum WorldCount: Int, CounterKey {
     case trialStarts, trialStartsOnInstallDay, trialsEnded, trialsConverted
     case monthlyFirstRenewalsDue, monthlyFirstRenewed, monthly12mDue, monthly12mRetained, annual12mDue, annual12mRetained
     case charges, refunds
+
+    /// Each a count of people (one a life, two habits a life) or a subset of one, but the pickups, days, charges
+    /// and refunds (per-person-day counts) and the first 14 days' revenue (micro-dollars, negative with refunds).
+    public var bound: CounterBound<WorldCount> {
+        switch self {
+        case .pickupsAfterSession, .pickupsWithin3Min, .weekdayDays, .weekdayPickups, .weekendDays, .weekendPickups, .charges, .refunds, .habits:
+            .perPersonDay
+        case .revenueFirst14DaysMicros: .signedMicros
+        case .habitsLevelledBy65Days: .atMost(.habits)
+        case .paidBy35Days: .atMost(.observed35Days)
+        case .trialStartsOnInstallDay, .trialsEnded: .atMost(.trialStarts)
+        case .trialsConverted: .atMost(.trialsEnded)
+        case .monthlyFirstRenewed: .atMost(.monthlyFirstRenewalsDue)
+        case .monthly12mRetained: .atMost(.monthly12mDue)
+        case .annual12mRetained: .atMost(.annual12mDue)
+        case .observed35Days, .observed14Days, .trialStarts, .monthlyFirstRenewalsDue, .monthly12mDue, .annual12mDue: .people
+        }
+    }
 }
 
 /// The world check's figures of one arm and replication, folded from people (Mergeable, exact in any grouping:

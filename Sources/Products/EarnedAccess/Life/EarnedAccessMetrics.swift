@@ -11,6 +11,16 @@ public enum EarnedAccessCount: Int, CounterKey {
     // Per-person flags (0 or 1), summed to counts of people.
     case streak3Within14Days, streak3Eligible, sawPaywall, startedTrial, trialThenPaid, subscriber, annualSubscriber
     case d7Eligible, d7Enforced
+
+    /// Flags count people (a trial then paid only after a trial; a streak within 14 days only a person observed them).
+    public var bound: CounterBound<EarnedAccessCount> {
+        switch self {
+        case .streak3Within14Days: .atMost(.streak3Eligible)
+        case .trialThenPaid: .atMost(.startedTrial)
+        case .streak3Eligible, .sawPaywall, .startedTrial, .subscriber, .annualSubscriber, .d7Eligible, .d7Enforced: .people
+        default: .perPersonDay
+        }
+    }
 }
 
 /// A count per unlock method (credits, quest, emergency), indexed by `UnlockMethod.rawValue`; inline, so a day's
@@ -86,6 +96,32 @@ public struct EarnedAccessMetrics: ProductMetrics {
     mutating func merge(days other: [UnlockDay]) {
         while days.count < other.count { days.append(UnlockDay()) }
         for (i, d) in other.enumerated() { days[i].merge(d) }
+    }
+
+    /// Counts within the bounds, people the record's, at most one figure a day of the horizon (days 0 … horizon),
+    /// every day's people at most the record's and its figures within the bounds, summed over the days too.
+    public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
+        try counts.validate(b, at: "\(path).counts")
+        if people != b.people { throw AccumulatorInvalid("\(path).people", "\(people); the record holds \(b.people) people") }
+        if days.count > b.days { throw AccumulatorInvalid("\(path).days", "\(days.count) days; this run has \(b.days) (days 0 … \(b.horizonDays))") }
+        let fields: [(String, (UnlockDay) -> Int)] = [
+            ("attempts.credits", { $0.attempts.credits }), ("attempts.quest", { $0.attempts.quest }), ("attempts.emergency", { $0.attempts.emergency }),
+            ("grants.credits", { $0.grants.credits }), ("grants.quest", { $0.grants.quest }), ("grants.emergency", { $0.grants.emergency }),
+            ("minutes.credits", { $0.minutes.credits }), ("minutes.quest", { $0.minutes.quest }), ("minutes.emergency", { $0.minutes.emergency }),
+            ("completed.credits", { $0.completed.credits }), ("completed.quest", { $0.completed.quest }), ("completed.emergency", { $0.completed.emergency }),
+            ("abandoned.credits", { $0.abandoned.credits }), ("abandoned.quest", { $0.abandoned.quest }), ("abandoned.emergency", { $0.abandoned.emergency }),
+            ("gate_visits", { $0.gateVisits }), ("credits_earned", { $0.creditsEarned }), ("credits_spent", { $0.creditsSpent }),
+            ("credits_expired", { $0.creditsExpired }),
+        ]
+        var totals = fields.map { b.countTotal("\(path).days[every day].\($0.0)") }
+        for (i, d) in days.enumerated() {
+            try b.people(d.people, "\(path).days[\(i)].people")
+            for (f, field) in fields.enumerated() {
+                let v = field.1(d)
+                try b.count(v, "\(path).days[\(i)].\(field.0)")
+                try totals[f].add(v)
+            }
+        }
     }
 
     /// Seed 003 through inventory §4, each KPI's value by id (definitions in `EarnedAccessKPIs.definitions`).

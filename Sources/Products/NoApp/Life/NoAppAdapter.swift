@@ -21,5 +21,6 @@ public struct NoAppMetrics: ProductMetrics {
     public init() {}
     public mutating func add(_ tally: Int) {}
     public mutating func merge(_ o: NoAppMetrics) {}
+    public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {}
     public func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)] { [] }
 }

@@ -13,6 +13,14 @@ public enum NudgeCount: Int, CounterKey {
     // Per-person flags (0 or 1), summed to counts of people.
     case sawPaywall, subscriber, annualSubscriber, proByDay30, notificationsOff
     case d7Eligible, d7Active, d30Eligible, d30Active
+
+    /// Flags count people.
+    public var bound: CounterBound<NudgeCount> {
+        switch self {
+        case .sawPaywall, .subscriber, .annualSubscriber, .proByDay30, .notificationsOff, .d7Eligible, .d7Active, .d30Eligible, .d30Active: .people
+        default: .perPersonDay
+        }
+    }
 }
 
 /// One month and plan's AI cost and what it is set against (`ai-cost.csv`).
@@ -138,6 +146,41 @@ public struct NudgeMetrics: ProductMetrics {
     mutating func merge(days other: [TaskDay]) {
         while days.count < other.count { days.append(TaskDay()) }
         for (i, d) in other.enumerated() { days[i].merge(d) }
+    }
+
+    /// Counts within the bounds; people the record's; AI months ascending, once each, with a Free and a Pro cell
+    /// of counts and money; at most one day of things to do per day of the horizon, each day's people at most the
+    /// record's, done with help and on time at most done, every figure within the bounds over the days too.
+    public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
+        try counts.validate(b, at: "\(path).counts")
+        if people != b.people { throw AccumulatorInvalid("\(path).people", "\(people); the record holds \(b.people) people") }
+        var dau = b.countTotal("\(path).ai.dau_days"), requests = b.countTotal("\(path).ai.requests")
+        var cost = b.moneyTotal("\(path).ai.cost_micros"), gross = b.moneyTotal("\(path).ai.gross_micros")
+        for (i, m) in ai.enumerated() {
+            let p = "\(path).ai[\(m.month)]"
+            if i > 0, ai[i - 1].month >= m.month { throw AccumulatorInvalid(p, "months out of order or repeated") }
+            try b.size(m.cells.count, 2, "\(p).cells")
+            for (plan, c) in zip(["free", "pro"], m.cells) {
+                try b.count(c.dauDays, "\(p).\(plan).dau_days"); try dau.add(c.dauDays)
+                try b.count(c.splits, "\(p).\(plan).splits"); try requests.add(c.splits)
+                try b.count(c.drafts, "\(p).\(plan).drafts"); try requests.add(c.drafts)
+                try b.micros(c.costMicros, "\(p).\(plan).cost_micros"); try cost.add(Int(c.costMicros))
+                try b.micros(c.grossMicros, "\(p).\(plan).gross_micros"); try gross.add(Int(c.grossMicros))
+            }
+        }
+        if days.count > b.days { throw AccumulatorInvalid("\(path).days", "\(days.count) days; this run has \(b.days) (days 0 … \(b.horizonDays))") }
+        var arisen = b.countTotal("\(path).days[every day].arisen"), captured = b.countTotal("\(path).days[every day].captured")
+        var done = b.countTotal("\(path).days[every day].done"), forgotten = b.countTotal("\(path).days[every day].forgotten")
+        for (i, d) in days.enumerated() {
+            let p = "\(path).days[\(i)]"
+            try b.people(d.people, "\(p).people")
+            try b.count(d.arisen, "\(p).arisen"); try arisen.add(d.arisen)
+            try b.count(d.captured, "\(p).captured"); try captured.add(d.captured)
+            try b.count(d.done, "\(p).done"); try done.add(d.done)
+            try b.subset(d.doneWithHelp, of: d.done, "done", "\(p).done_with_help")
+            try b.subset(d.doneOnTime, of: d.done, "done", "\(p).done_on_time")
+            try b.count(d.forgotten, "\(p).forgotten"); try forgotten.add(d.forgotten)
+        }
     }
 
     /// Seed 001 §11 through inventory §4, each KPI's value by id (definitions in the engine's descriptor).

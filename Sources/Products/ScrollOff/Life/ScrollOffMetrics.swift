@@ -15,6 +15,23 @@ public enum ScrollOffCount: Int, CounterKey {
     case d1Opened, d7ActivesOpened, d30PaidOpened
     /// People observed long enough for a windowed KPI (audit 2026-11-25 E9): 15, 46, 8 and 15 local days.
     case streak7Eligible, warrior30Eligible, insightEligible, paid14Eligible
+
+    /// Flags count people; a flag "within N days" only a person observed the window (`flag(_:withinWindowObserved:eligible:)`),
+    /// a retention reading only an eligible person.
+    public var bound: CounterBound<ScrollOffCount> {
+        switch self {
+        case .shields, .willpowerWins, .shieldsOnActiveDays, .intentions, .urgesForBlockedApps: .perPersonDay
+        case .streak7Within14Days: .atMost(.streak7Eligible)
+        case .warrior30Within45Days: .atMost(.warrior30Eligible)
+        case .insightWithin7Days: .atMost(.insightEligible)
+        case .paidWithin14Days: .atMost(.paid14Eligible)
+        case .a1Revoked: .atMost(.reachedA1)
+        case .d1Active, .d1Opened: .atMost(.d1Eligible)
+        case .d7ActivesActive, .d7ActivesOpened: .atMost(.d7ActivesEligible)
+        case .d30PaidActive, .d30PaidOpened: .atMost(.d30PaidEligible)
+        default: .people
+        }
+    }
 }
 
 /// One person's Scroll Off figures.
@@ -42,6 +59,11 @@ public struct ScrollOffMetrics: ProductMetrics {
     public mutating func merge(_ o: ScrollOffMetrics) {
         counts.merge(o.counts)
         appSavedPerActiveDay.merge(o.appSavedPerActiveDay)
+    }
+
+    public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
+        try counts.validate(b, at: "\(path).counts")
+        try appSavedPerActiveDay.validate(b, at: "\(path).app_saved_per_active_day")
     }
 
     /// Seed 000 §8.3, each KPI's value by id (its definition is in `ScrollOffKPIs.definitions`).
