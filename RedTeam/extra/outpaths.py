@@ -656,15 +656,20 @@ def long_total(sb, cwd):
     return "/".join(("q%02d" % i) + "q" * 197 for i in range(20)) + "/rep"
 
 
-extreme("run-out-name-too-long-16-new-parents", deep_long_name, lambda x: RUN + [x], "bytes long")
-extreme("run-out-name-255-bytes", lambda sb, cwd: "n" * 255, lambda x: RUN + [x], "bytes long")
-extreme("run-out-name-256-bytes", lambda sb, cwd: "n" * 256, lambda x: RUN + [x], "bytes long")
-extreme("run-out-folder-name-too-long", lambda sb, cwd: "a/" + "d" * 256 + "/rep", lambda x: RUN + [x], "bytes long")
-extreme("run-out-path-too-long", long_total, lambda x: RUN + [x], "full path is")
-extreme("run-out-path-too-long-absolute", lambda sb, cwd: os.path.join(cwd, long_total(sb, cwd)), lambda x: RUN + [x], "full path is")
-extreme("run-out-multibyte-name-too-long", lambda sb, cwd: "é" * 120, lambda x: RUN + [x], "bytes long")  # 240 bytes
+extreme("run-out-name-too-long-16-new-parents", deep_long_name, lambda x: RUN + [x], "bytes")
+extreme("run-out-name-255-bytes", lambda sb, cwd: "n" * 255, lambda x: RUN + [x], "bytes")
+extreme("run-out-name-256-bytes", lambda sb, cwd: "n" * 256, lambda x: RUN + [x], "bytes")
+extreme("run-out-folder-name-too-long", lambda sb, cwd: "a/" + "d" * 256 + "/rep", lambda x: RUN + [x], "bytes")
+extreme("run-out-path-too-long", long_total, lambda x: RUN + [x], "bytes")
+extreme("run-out-path-too-long-absolute", lambda sb, cwd: os.path.join(cwd, long_total(sb, cwd)), lambda x: RUN + [x], "bytes")
+# 3 980 bytes once absolute: within the 4 000 bytes refused as given, but no room under PATH_MAX (4 096) for the
+# staging suffix and the report's files inside
+extreme("run-out-absolute-path-3980-bytes",
+        lambda sb, cwd: os.path.join(cwd, "/".join(["r" * 150] * ((3980 - len(cwd) - 1) // 151)) + "/" + "s" * ((3980 - len(cwd) - 1) % 151 or 1)),
+        lambda x: RUN + [x], "its full path is")
+extreme("run-out-multibyte-name-too-long", lambda sb, cwd: "é" * 120, lambda x: RUN + [x], "bytes")  # 240 bytes
 extreme("check-record-baseline-path-too-long", long_total,
-        lambda x: [H, "check", "inputs/s.yaml", "--record", "--reason", "x", "--baseline", x] + SIZE, "full path is")
+        lambda x: [H, "check", "inputs/s.yaml", "--record", "--reason", "x", "--baseline", x] + SIZE, "bytes")
 extreme("run-out-not-utf8", lambda sb, cwd: b"rep\xff", lambda x: RUN + [x], "not valid UTF-8")
 extreme("run-out-latin1-parent", lambda sb, cwd: b"caf\xe9/rep", lambda x: RUN + [x], "not valid UTF-8")
 extreme("run-out-overlong-utf8", lambda sb, cwd: b"rep\xc0\xaf", lambda x: RUN + [x], "not valid UTF-8")

@@ -5,6 +5,8 @@
 #include "CSystem.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
@@ -18,6 +20,7 @@ static atomic_int scopes = 0;
 static atomic_int hurry_fd = -1;
 static atomic_int hurrying = 0;
 static atomic_int message_claimed = 0;   // 0, or the exit status of the line printed (or being printed)
+static atomic_int message_printed = 0;   // 1 once the claimed line is written
 
 const char *habitat_signal_line(int signal) {
     switch (signal) {
@@ -28,11 +31,19 @@ const char *habitat_signal_line(int signal) {
     }
 }
 
+/// Waits (up to half a second, in 1 ms naps: nanosleep is async-signal-safe) until the claimed line is written,
+/// then ends the process with its status.
+static void exit_after_claimed_line(void) {
+    struct timespec nap = {0, 1000000};
+    for (int i = 0; i < 500 && atomic_load(&message_printed) == 0; i++) nanosleep(&nap, NULL);
+    _exit(atomic_load(&message_claimed));
+}
+
 /// Prints the signal's line and ends the process with 128 + the signal; when another line was claimed first, ends
-/// it silently with that line's status, so that the line and the status agree.
+/// it silently with that line's status once that line is written, so that the line and the status agree.
 static void exit_now(int signal) {
     int none = 0;
-    if (!atomic_compare_exchange_strong(&message_claimed, &none, 128 + signal)) _exit(none);
+    if (!atomic_compare_exchange_strong(&message_claimed, &none, 128 + signal)) exit_after_claimed_line();
     const char *line = habitat_signal_line(signal);
     ssize_t ignored = write(2, line, strlen(line));
     ignored = write(2, "\n", 1);
@@ -90,9 +101,21 @@ void habitat_scope_leave(void) { atomic_fetch_sub(&scopes, 1); }
 int habitat_scope_count(void) { return atomic_load(&scopes); }
 void habitat_set_hurry_fd(int fd) { atomic_store(&hurry_fd, fd); }
 int habitat_claim_message(int status) {
+    // The claimer's own thread takes no more of these signals: a handler interrupting it between the claim and
+    // the line would wait for a line that cannot come. Other threads take them (and wait for the line).
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
     int none = 0;
-    return atomic_compare_exchange_strong(&message_claimed, &none, status == 0 ? 1 : status) ? 0 : none;
+    if (atomic_compare_exchange_strong(&message_claimed, &none, status == 0 ? 1 : status)) return 0;
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    return none;
 }
+void habitat_message_written(void) { atomic_store(&message_printed, 1); }
+void habitat_await_claimed_line(void) { exit_after_claimed_line(); }
 
 long habitat_inode_flags(const char *path) {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

@@ -51,10 +51,11 @@ public struct HabitatCommand: ParsableCommand {
 
     /// Writes `message` (one line or a scenario's diagnostics) and exits with `status`. The line is claimed first
     /// (`StopRequest.claimMessage(status:)`): when a signal's handler or a second signal's cleanup already printed
-    /// its line, this one is not added and the process ends with that line's status.
+    /// its line, this one is not added and the process ends with that line's status (once it is written).
     static func fail(_ message: String, status: Int32) -> Never {
-        if let earlier = StopRequest.claimMessage(status: status) { _exit(earlier) }
+        if StopRequest.claimMessage(status: status) != nil { StopRequest.exitAfterClaimedLine() }
         if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        StopRequest.messageWritten()
         Foundation.exit(status)
     }
 

@@ -50,18 +50,28 @@ struct DestinationClaimTests {
         #expect(names(root) == ["run"])
     }
 
-    @Test("a name or a path too long for the file system is refused before anything is made", arguments: ["name", "folder", "total"])
+    /// `checkLength` refuses names over 200 bytes and paths over 4 000 as given; `PathLimits` what is left of the
+    /// file system's limits: here an absolute path of 3 980 bytes, which leaves no room under `PATH_MAX` (4 096)
+    /// for the staging suffix and the report's files.
+    @Test("a name or a path too long for the file system is refused before anything is made", arguments: ["name", "folder", "total", "absolute"])
     func tooLong(_ what: String) throws {
         let root = tempDir()
         let path: URL
         switch what {
         case "name": path = root.appendingPathComponent("a/b/c/" + String(repeating: "x", count: 240))
         case "folder": path = root.appendingPathComponent("a/" + String(repeating: "d", count: 256) + "/run")
-        default: path = root.appendingPathComponent((0..<20).map { _ in String(repeating: "p", count: 200) }.joined(separator: "/") + "/run")
+        case "total": path = root.appendingPathComponent((0..<20).map { _ in String(repeating: "p", count: 200) }.joined(separator: "/") + "/run")
+        default:
+            var rest = 3_980 - root.path.utf8.count - 1
+            var parts: [String] = []
+            while rest > 0 { let n = min(150, rest); parts.append(String(repeating: "q", count: n)); rest -= n + 1 }
+            path = root.appendingPathComponent(parts.joined(separator: "/"))
         }
-        #expect(throws: OutputRefused.self) { _ = try ReportDirectory(destination: path, shownPath: "OUT") }
-        do { _ = try ReportDirectory(destination: path, shownPath: "OUT") } catch let e as OutputRefused {
-            #expect(e.reason.contains("bytes long"), "\(e)")
+        do {
+            _ = try ReportDirectory(destination: path, shownPath: "OUT")
+            Issue.record("\(what): not refused")
+        } catch let e as OutputRefused {
+            #expect(e.reason.contains(what == "absolute" ? "its full path is" : " bytes"), "\(e)")
         }
         #expect(names(root).isEmpty)
     }

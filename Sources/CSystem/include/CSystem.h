@@ -23,7 +23,14 @@ void habitat_set_hurry_fd(int fd);
 /// Claims the process's one error line, to be followed by an exit with `status`: 0 for the first caller (it prints
 /// and exits with `status`); for a later caller, the status the first claimed (it must print nothing and end the
 /// process with that status, or let the first end it), so that the line and the exit status agree.
+/// The first caller's thread no longer takes SIGINT, SIGTERM or SIGHUP (other threads do, and wait for its line);
+/// it must write its line, call `habitat_message_written()` and exit.
 int habitat_claim_message(int status);
+/// Tells the others that the claimed line is written.
+void habitat_message_written(void);
+/// For a later caller: waits (at most half a second) for the claimed line to be written, then ends the process with
+/// the claimed status. Never returns.
+void habitat_await_claimed_line(void) __attribute__((noreturn));
 /// The line for `signal` ("habitat: interrupted by SIGINT"), without a newline.
 const char *habitat_signal_line(int signal);
 

@@ -88,6 +88,13 @@ public enum StopRequest {
         return earlier == 0 ? nil : earlier
     }
 
+    /// After `claimMessage(status:)` returned nil and the line was written: lets the others exit.
+    public static func messageWritten() { habitat_message_written() }
+
+    /// After `claimMessage(status:)` returned another caller's status: waits for that caller's line, then ends the
+    /// process with its status.
+    public static func exitAfterClaimedLine() -> Never { habitat_await_claimed_line() }
+
     /// `SIGINT`, `SIGTERM`, …
     public static func name(of signal: Int32) -> String {
         switch signal {
@@ -134,13 +141,14 @@ public enum StopRequest {
     static func hurriedExit(signal: Int32) -> Never {
         let sig = signal == 0 ? SIGINT : signal
         let (cleaned, committed) = HurriedCleanup.runAll()
-        if let earlier = claimMessage(status: 128 + sig) { _exit(earlier) }
+        if claimMessage(status: 128 + sig) != nil { exitAfterClaimedLine() }
         do {
             let what = cleaned == 0 && !committed.isEmpty
                 ? "after the report was complete (\(committed.joined(separator: ", ")))"
                 : "before the report was complete; nothing was written"
             let line = "habitat: interrupted by \(name(of: sig)) (a second signal): stopped at once \(what)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
+            messageWritten()
         }
         _exit(128 + sig)
     }
