@@ -22,9 +22,9 @@ commit happens) and, with strace, during each of its renames: the baseline folde
 baseline.json (old or new), and a following `check --record` must succeed. A control case first checks that a
 freshly recorded baseline passes `check`.
 
-Double signals during `merge` (issue 30): three shards are merged (half a second to a second on a debug binary) into a new
-folder and over a previous report, and sent a first signal at a random moment and the same signal again 1-50 ms
-later (INT, TERM, HUP, two seeds each): exit 128 + the signal (0 if the merge finished first), one stderr line
+Double signals during `merge` (issue 30): three shards are merged (half a second to a second on a debug binary)
+into a new folder and over a previous report, and sent a first signal at a random moment and the same signal again
+1-50 ms later (INT, TERM, HUP, two seeds each): exit 128 + the signal (0 if the merge finished first), one stderr line
 starting "habitat: interrupted", the previous report byte-identical (or no folder at all for a new one), no
 ".NAME.partial-*" staging and no ".NAME.lock" left.
 
