@@ -674,6 +674,9 @@ extreme("run-out-not-utf8", lambda sb, cwd: b"rep\xff", lambda x: RUN + [x], "no
 extreme("run-out-latin1-parent", lambda sb, cwd: b"caf\xe9/rep", lambda x: RUN + [x], "not valid UTF-8")
 extreme("run-out-overlong-utf8", lambda sb, cwd: b"rep\xc0\xaf", lambda x: RUN + [x], "not valid UTF-8")
 extreme("run-scenario-path-not-utf8", lambda sb, cwd: b"inputs/s\xff.yaml", lambda x: [H, "run", x, "--progress", "never"], "not valid UTF-8")
+extreme("run-out-beside-a-user-file-named-like-the-lock",
+        lambda sb, cwd: sb.write("l1/l2/work/.rep.lock", "my own notes\n") and "rep", lambda x: RUN + [x],
+        "not a lock file Habitat wrote")
 extreme("run-out-name-200-bytes-written", lambda sb, cwd: "w" * 200, lambda x: RUN + [x], "", expect=0,
         check=lambda sb, cwd: report_files_ok(os.path.join(cwd, "w" * 200), 50))
 

@@ -33,7 +33,8 @@ public struct DestinationBusy: Error, CustomStringConvertible {
 ///
 /// Taking it: open (creating) the file, `flock(LOCK_EX | LOCK_NB)`, then check that the path still names the
 /// file locked (a holder removes the file before it lets go, so a loser of that race retries on a new file), then
-/// write this run's details into it.
+/// write this run's details into it. A file of that name that Habitat did not write (not empty and not a lock's
+/// `pid: …` lines) is refused (`OutputRefused`) and left as it is.
 public final class RunLock {
     /// The lock file's path.
     public let path: String
@@ -78,6 +79,14 @@ public final class RunLock {
             // The holder before us may have removed the file between our open and our flock: lock the file the path names.
             var mine = stat(), named = stat()
             if fstat(f, &mine) == 0, lstat(path, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
+                // A file of that name that is not a lock Habitat wrote (left empty, or holding its details) is the
+                // user's: it is neither written over nor removed.
+                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "?"
+                guard mine.st_mode & S_IFMT == S_IFREG, text.isEmpty || Self.parseHolder(text) != nil else {
+                    close(f)
+                    throw OutputRefused(path: shownPath, reason: "\(Self.fileName(for: destination.lastPathComponent)) beside it is not a lock "
+                                        + "file Habitat wrote, and Habitat keeps that name for one; move it away or give another \(option)")
+                }
                 fd = f
                 break
             }

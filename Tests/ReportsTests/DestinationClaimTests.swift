@@ -53,6 +53,21 @@ struct DestinationClaimTests {
     /// `checkLength` refuses names over 200 bytes and paths over 4 000 as given; `PathLimits` what is left of the
     /// file system's limits: here an absolute path of 3 980 bytes, which leaves no room under `PATH_MAX` (4 096)
     /// for the staging suffix and the report's files.
+    @Test("a file of the lock's name that Habitat did not write is refused and kept")
+    func foreignLockName() throws {
+        let root = tempDir()
+        let mine = root.appendingPathComponent(".run.lock")
+        try "my notes\n".write(to: mine, atomically: false, encoding: .utf8)
+        do {
+            _ = try ReportDirectory(destination: root.appendingPathComponent("run"), shownPath: "run")
+            Issue.record("not refused")
+        } catch let e as OutputRefused {
+            #expect(e.reason.hasPrefix(".run.lock beside it is not a lock file Habitat wrote"), "\(e)")
+        }
+        #expect(names(root) == [".run.lock"])
+        #expect((try? String(contentsOf: mine, encoding: .utf8)) == "my notes\n")
+    }
+
     @Test("a name or a path too long for the file system is refused before anything is made", arguments: ["name", "folder", "total", "absolute"])
     func tooLong(_ what: String) throws {
         let root = tempDir()
