@@ -114,7 +114,8 @@ public enum OutputSafety {
         default: return
         }
         if let flag = fixedFlag(path) {
-            throw OutputRefused(path: path, reason: "the folder is \(flag), so Habitat cannot replace it; remove the flag (chattr -\(flag == "immutable" ? "i" : "a")) or give another folder")
+            throw OutputRefused(path: path, reason: "the folder is \(flag), so Habitat cannot replace it; "
+                                + "remove the flag (chattr -\(flag == "immutable" ? "i" : "a")) or give another folder")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !StagingName.isStaging($0) }.sorted()
         for name in names {
@@ -122,9 +123,11 @@ public enum OutputSafety {
             guard let type = fileType(item), type == S_IFREG || type == S_IFDIR, let flag = fixedFlag(item) else { continue }
             let undo = "remove the flag (chattr -\(flag == "immutable" ? "i" : "a") \(name)) or give another folder"
             if owned.contains(name) {
-                throw OutputRefused(path: path, reason: "the previous report's \(name), which Habitat wrote, is \(flag), so Habitat cannot replace it; \(undo)")
+                throw OutputRefused(path: path, reason: "the previous report's \(name), which Habitat wrote, is \(flag), "
+                                    + "so Habitat cannot replace it; \(undo)")
             }
-            throw OutputRefused(path: path, reason: "\(name), which Habitat did not write, is \(flag), so Habitat cannot keep it in the new report; \(undo)")
+            throw OutputRefused(path: path, reason: "\(name), which Habitat did not write, is \(flag), "
+                                + "so Habitat cannot keep it in the new report; \(undo)")
         }
     }
 
