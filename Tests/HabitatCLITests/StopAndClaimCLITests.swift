@@ -31,7 +31,8 @@ struct StopAndClaimCLITests {
         let cwd = CLIProcess.tempDir()
         #expect(try CLIProcess.run(["run", "--out", "rep"] + Self.small, cwd: cwd).status == 0)
         let before = files(cwd.appendingPathComponent("rep"))
-        for fresh in ["rep", "new/deeper/rep2"] {
+        // Over the previous report, or into new folders (whose parents the run made and must remove again).
+        for fresh in [signals.0 == SIGHUP ? "new/deeper/rep2" : "rep"] {
             let running = try startLongRun(fresh, cwd: cwd)
             let pid = running.process.processIdentifier
             kill(pid, SIGSTOP)
