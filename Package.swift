@@ -45,6 +45,9 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
+        // The few things that must be C: the signal handler and its state (installed before any library initialiser),
+        // inode flags (Sources/CSystem/README.md).
+        .target(name: "CSystem", exclude: ["README.md"]),
         // Keyed random streams, samplers and summary statistics.
         .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"], exclude: ["README.md"]),
         // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
@@ -62,14 +65,14 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
         // CSV writing, atomic report directories, manifest (stamped with the git commit at build time).
-        .target(name: "Reports", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"],
+        .target(name: "Reports", dependencies: ["RulesCore", "Stochastics", "CSystem"], exclude: ["README.md"],
                 plugins: ["GitCommitStamp"]),
         // Build-tool plugin: writes the source tree's git commit and dirty flag into the target before every build.
         .plugin(name: "GitCommitStamp", capability: .buildTool()),
         // The generic machinery every product shares: the person's life, the product seam, runs, shards, checks,
         // calibration, energy, the world check. Names no product.
         .target(name: "Simulation", dependencies: [
-            "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat",
+            "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "CSystem",
         ], exclude: ["README.md", "Energy/README.md", "Shard/README.md"], swiftSettings: crossModule),
     ] + products.flatMap(productTargets) + [
         // The one list of products (Sources/Products/Registry/Products.swift): the dispatch, the catalogues, and

@@ -3,7 +3,8 @@
 #
 #   corpus      RedTeam/run.sh            malformed / edge-case scenarios through validate and run
 #   outpaths    RedTeam/extra/outpaths.py where run/trace/compare/check may write, and what they must refuse
-#   interrupt   RedTeam/extra/interrupt.py SIGINT/SIGTERM/SIGHUP/SIGKILL during runs and check --record
+#   interrupt   RedTeam/extra/interrupt.py SIGINT/SIGTERM/SIGHUP/SIGKILL during runs and check --record; double signals during merge
+#   races       RedTeam/extra/races.py     two or three runs (run, merge, check --record) into one folder at once
 #   baselines   RedTeam/extra/baselines.py corrupted baselines and run folders for check and compare
 #   shards      RedTeam/extra/shards.py    damaged or mismatched shard folders for merge; run --shard misuse
 #   forgery     RedTeam/extra/forgery.py   forged and spliced shard records (figures near Int64.max, re-sealed) for merge
@@ -25,7 +26,7 @@ case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basena
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
 export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
-PARTS=${PARTS:-corpus outpaths interrupt baselines shards forgery fulldisk usage messages pagewriter products}
+PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products}
 
 passed=0; failed=0; summary=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")

@@ -21,10 +21,21 @@ rename that commits the report: the report must then be the old one or the compl
 commit happens) and, with strace, during each of its renames: the baseline folder must always hold a readable
 baseline.json (old or new), and a following `check --record` must succeed. A control case first checks that a
 freshly recorded baseline passes `check`.
+
+Double signals during `merge` (issue 30): three shards are merged (half a second to a second on a debug binary)
+into a new folder and over a previous report, and sent a first signal at a random moment and the same signal again
+1-50 ms later (INT, TERM, HUP, two seeds each): exit 128 + the signal (0 if the merge finished first), one stderr line
+starting "habitat: interrupted", the previous report byte-identical (or no folder at all for a new one), no
+".NAME.partial-*" staging and no ".NAME.lock" left.
+
+Early signals: with strace, the first signal handler the process installs must be Habitat's (SIGINT, SIGTERM,
+SIGHUP), before the Swift runtime's own handlers, i.e. before any library initialiser: a signal in the first
+milliseconds then gets its line too.
 """
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -73,7 +84,7 @@ def report_problems(folder, people):
 
 def debris():
     """Entries in the working directory other than rep/, probe/, bl/, scenario files and the canary."""
-    return sorted(e for e in os.listdir(cwd) if e not in ("rep", "probe", "bl", "KEEP.txt", "ck.yaml"))
+    return sorted(e for e in os.listdir(cwd) if e not in ("rep", "probe", "bl", "KEEP.txt", "ck.yaml", "shards", "mrep"))
 
 
 def start(args, strace_delay_us=None):
@@ -358,6 +369,93 @@ else:
                 habitat(REC_SMALL, "record-reset")
             continue
         after_record_kill(name, time.monotonic() - t0, res)
+
+# ------------------------------------------------------------------ double signals during merge
+MERGE_SHARDS = ["--people", "15", "--days", "60", "--replications", "12", "--progress", "never"]
+
+
+def merge_cases():
+    names = [f"merge-{where}-double-sig{sig.lower()}-seed{seed}" for where in ("new", "over") for sig in ("INT", "TERM", "HUP")
+             for seed in (1, 2)]
+    if not any(suite.wants(n) for n in names):
+        return
+    shard_dirs = [os.path.join("shards", f"s{k}") for k in (1, 2, 3)]
+    procs = [subprocess.Popen([H, "run", "--shard", f"{k}/3", "--out", d] + MERGE_SHARDS, cwd=cwd, env=ENV,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for k, d in zip((1, 2, 3), shard_dirs)]
+    if any(p.wait(timeout=600) != 0 for p in procs):
+        suite.record("merge-setup-shards", ["run --shard failed"])
+        return
+    merge = ["merge"] + shard_dirs + ["--progress", "never", "--out"]
+    r = habitat(merge + ["mrep"], "merge-measure", timeout=120)
+    DM = r.wall
+    if r.rc != 0:
+        suite.record("merge-setup", [f"merge failed on its own: {r.brief()}"])
+        return
+    print(f"   (merge of 3 shards: {DM:.1f} s)", flush=True)
+    mref = rt.tree_hashes(os.path.join(cwd, "mrep"))
+    for where in ("new", "over"):
+        for sig in ("INT", "TERM", "HUP"):
+            for seed in (1, 2):
+                name = f"merge-{where}-double-sig{sig.lower()}-seed{seed}"
+                if not suite.wants(name):
+                    continue
+                out = "mnew" if where == "new" else "mrep"
+                shutil.rmtree(os.path.join(cwd, "mnew"), ignore_errors=True)
+                rng = random.Random(f"merge-{where}-{sig}-{seed}")
+                at, gap = rng.uniform(0.05, 0.9) * DM, rng.uniform(0.001, 0.05)
+                p, t0 = start(merge + [out])
+                while time.monotonic() - t0 < at and alive(p):
+                    time.sleep(0.005)
+                if alive(p):
+                    os.kill(p.pid, getattr(signal, "SIG" + sig))
+                    time.sleep(gap)
+                    if alive(p):
+                        os.kill(p.pid, getattr(signal, "SIG" + sig))
+                res = finish(p, t0, DM * 4 + 20)
+                problems = []
+                expected = EXPECT[sig]
+                if res.killed != "no":
+                    problems.append(f"did not stop (killed by the watchdog after {res.wall:.1f}s)")
+                elif res.crashed or res.rc not in (0, expected):
+                    problems.append(f"exit {res.rc}, expected {expected} or 0" + (f" ({res.first_err})" if res.first_err else ""))
+                if res.rc == expected:
+                    lines = res.err_lines()
+                    if len(lines) != 1 or not lines[0].startswith("habitat: interrupted"):
+                        problems.append("stderr is not one line 'habitat: interrupted…': " + repr(res.err.strip()[:160]))
+                    if where == "over" and rt.tree_hashes(os.path.join(cwd, "mrep")) != mref:
+                        problems.append("previous report changed")
+                    if where == "new" and os.path.lexists(os.path.join(cwd, "mnew")):
+                        problems.append("mnew/ was written although the merge was interrupted")
+                left = [e for e in os.listdir(cwd) if ".partial-" in e or e.endswith(".lock")]
+                if left:
+                    problems.append("left: " + " ".join(sorted(left)))
+                    for e in left:
+                        shutil.rmtree(os.path.join(cwd, e), ignore_errors=True)
+                        if os.path.lexists(os.path.join(cwd, e)):
+                            os.unlink(os.path.join(cwd, e))
+                what = "finished first" if res.rc == 0 else f"exit {res.rc}"
+                suite.record(name, problems, f"{what}; signals at {at:.2f}s and +{gap * 1000:.0f} ms; " + (res.first_err or ""))
+                if res.rc == 0 and where == "over":
+                    mref = rt.tree_hashes(os.path.join(cwd, "mrep"))
+    shutil.rmtree(os.path.join(cwd, "mnew"), ignore_errors=True)
+
+
+merge_cases()
+
+# ------------------------------------------------------------------ early signals: Habitat's handler comes first
+name = "early-signal-handler-before-runtime"
+if suite.wants(name):
+    if not STRACE_OK:
+        suite.skip(name, "strace is not available or not permitted")
+    else:
+        tr = subprocess.run(["strace", "-qq", "-e", "trace=rt_sigaction", H, "--version"], capture_output=True, text=True,
+                            timeout=60, env=ENV)
+        installs = [m.group(1) for m in (re.match(r"rt_sigaction\((\w+), \{sa_handler=0x", l) for l in tr.stderr.splitlines()) if m]
+        first = installs[0] if installs else "none"
+        problems = [] if first in ("SIGINT", "SIGTERM", "SIGHUP") else [f"the first handler installed is for {first}, not SIGINT/SIGTERM/SIGHUP "
+                                                                           "(Habitat's comes after the runtime's: a signal before it ends the process silently)"]
+        suite.record(name, problems, f"first handler: {first}")
 
 lost = sb.canaries_intact()
 if lost:

@@ -585,4 +585,170 @@ scenario_target("name-matches-a-user-folder-in-reports", SCEN.replace("name: s",
 scenario_target("outputs-dir-nonempty-user-folder", SCEN + "outputs:\n  dir: mine\n",
                 lambda sb, cwd: sb.write("l1/l2/work/mine/thesis.tex", "\\documentclass{article}\n"))
 
+
+# ------------------------------------------------------------------ path extremes (issue 30)
+def chattr(flag, path):
+    """True when `chattr FLAG PATH` worked (root, a file system with inode flags)."""
+    try:
+        return subprocess.run(["chattr", flag, path], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def debris(root):
+    """Staging (.NAME.partial-*) and lock (.NAME.lock) entries anywhere under ROOT."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        for n in dirnames + filenames:
+            if (n.startswith(".") and ".partial-" in n) or (n.startswith(".") and n.endswith(".lock")):
+                found.append(os.path.relpath(os.path.join(dirpath, n), root))
+    return found
+
+
+def extreme(name, setup, cmd_of, must_say, expect=2, teardown=None, check=None, keep=()):
+    """SETUP(sb, cwd) returns the target (None: skip, with the reason in sb.skip_reason); CMD_OF(x) the command.
+    Expect EXPECT; a refusal (2) must say MUST_SAY, simulate nothing and change nothing; never a note that
+    Habitat 'did not write' a file of its own; no staging or lock left anywhere."""
+    if not suite.wants(name):
+        return
+    sb, cwd = sandbox(name)
+    sb.skip_reason = ""
+    try:
+        x = setup(sb, cwd)
+        if x is None:
+            suite.skip(name, sb.skip_reason)
+            return
+        before = sb.snapshot()
+        res = sb.run(cmd_of(x), cwd=cwd)
+        problems = rt.common_problems(res, {expect})
+        if expect == 2:
+            changed = rt.Sandbox.diff(before, sb.snapshot())
+            if changed:
+                problems.append("changed: " + " ".join(c[:80] for c in changed[:4]))
+            if simulated(res):
+                problems.append("simulated before refusing")
+            if res.rc == 2 and must_say not in res.err:
+                problems.append(f"message does not say {must_say!r}: {res.first_err!r}")
+            if res.rc == 2 and len(res.err_lines()) != 1:
+                problems.append(f"stderr is not one line: {res.err.strip()[:160]!r}")
+        if any(f"{own}, which Habitat did not write" in res.err or f"keeps {own}, which" in res.err for own in ("kpis.csv", "manifest.json")):
+            problems.append("calls a file Habitat wrote one it 'did not write'")
+        left = [d for d in debris(sb.box) if os.path.basename(d) not in keep]
+        if left:
+            problems.append("left: " + " ".join(d[:60] for d in left))
+        if check:
+            problems += check(sb, cwd)
+        lost = sb.canaries_intact()
+        if lost:
+            problems.append("canaries lost: " + " ".join(lost))
+        suite.record(name, problems, res.first_err[:150])
+    finally:
+        if teardown:
+            teardown(sb, cwd)
+        sb.cleanup()
+
+
+def deep_long_name(sb, cwd):
+    return "/".join(f"p{i:02d}" for i in range(16)) + "/" + "x" * 250
+
+
+def long_total(sb, cwd):
+    return "/".join(("q%02d" % i) + "q" * 197 for i in range(20)) + "/rep"
+
+
+extreme("run-out-name-too-long-16-new-parents", deep_long_name, lambda x: RUN + [x], "bytes")
+extreme("run-out-name-255-bytes", lambda sb, cwd: "n" * 255, lambda x: RUN + [x], "bytes")
+extreme("run-out-name-256-bytes", lambda sb, cwd: "n" * 256, lambda x: RUN + [x], "bytes")
+extreme("run-out-folder-name-too-long", lambda sb, cwd: "a/" + "d" * 256 + "/rep", lambda x: RUN + [x], "bytes")
+extreme("run-out-path-too-long", long_total, lambda x: RUN + [x], "bytes")
+extreme("run-out-path-too-long-absolute", lambda sb, cwd: os.path.join(cwd, long_total(sb, cwd)), lambda x: RUN + [x], "bytes")
+# 3 980 bytes once absolute: within the 4 000 bytes refused as given, but no room under PATH_MAX (4 096) for the
+# staging suffix and the report's files inside
+extreme("run-out-absolute-path-3980-bytes",
+        lambda sb, cwd: os.path.join(cwd, "/".join(["r" * 150] * ((3980 - len(cwd) - 1) // 151)) + "/" + "s" * ((3980 - len(cwd) - 1) % 151 or 1)),
+        lambda x: RUN + [x], "its full path is")
+extreme("run-out-multibyte-name-too-long", lambda sb, cwd: "é" * 120, lambda x: RUN + [x], "bytes")  # 240 bytes
+extreme("check-record-baseline-path-too-long", long_total,
+        lambda x: [H, "check", "inputs/s.yaml", "--record", "--reason", "x", "--baseline", x] + SIZE, "bytes")
+extreme("run-out-not-utf8", lambda sb, cwd: b"rep\xff", lambda x: RUN + [x], "not valid UTF-8")
+extreme("run-out-latin1-parent", lambda sb, cwd: b"caf\xe9/rep", lambda x: RUN + [x], "not valid UTF-8")
+extreme("run-out-overlong-utf8", lambda sb, cwd: b"rep\xc0\xaf", lambda x: RUN + [x], "not valid UTF-8")
+extreme("run-scenario-path-not-utf8", lambda sb, cwd: b"inputs/s\xff.yaml", lambda x: [H, "run", x, "--progress", "never"], "not valid UTF-8")
+extreme("run-out-beside-a-user-file-named-like-the-lock",
+        lambda sb, cwd: sb.write("l1/l2/work/.rep.lock", "my own notes\n") and "rep", lambda x: RUN + [x],
+        "not a lock file Habitat wrote", keep=(".rep.lock",))
+extreme("run-out-name-200-bytes-written", lambda sb, cwd: "w" * 200, lambda x: RUN + [x], "", expect=0,
+        check=lambda sb, cwd: report_files_ok(os.path.join(cwd, "w" * 200), 50))
+
+
+def previous_report_with(flag, entry, folder_flag=False):
+    """A previous report in rep/ (with notes.txt of the user's), then `chattr FLAG` on rep/ENTRY (or rep/ itself)."""
+    def setup(sb, cwd):
+        first = sb.run(RUN[:1] + ["run"] + SIZE + ["--progress", "never", "--seed", "3", "--out", "rep"], cwd=cwd)
+        if first.rc != 0:
+            raise RuntimeError(f"setup run failed: {first.brief()}")
+        sb.write("l1/l2/work/rep/notes.txt", "mine\n")
+        target = os.path.join(cwd, "rep") if folder_flag else os.path.join(cwd, "rep", entry)
+        if not chattr(flag, target):
+            sb.skip_reason = f"chattr {flag} does not work here (not root, or no inode flags)"
+            return None
+        return "rep"
+    return setup
+
+
+def undo_flags(sb, cwd):
+    for p in [os.path.join(cwd, "rep")] + [os.path.join(cwd, "rep", n) for n in ("kpis.csv", "notes.txt", "manifest.json")]:
+        if os.path.lexists(p):
+            chattr("-i", p)
+            chattr("-a", p)
+
+
+for name, flag, entry, says, folder_flag in [
+        ("run-over-report-immutable-kpis", "+i", "kpis.csv", "kpis.csv, which Habitat wrote, is immutable", False),
+        ("run-over-report-append-only-kpis", "+a", "kpis.csv", "kpis.csv, which Habitat wrote, is append-only", False),
+        ("run-over-report-immutable-manifest", "+i", "manifest.json", "manifest.json, which Habitat wrote, is immutable", False),
+        ("run-over-report-immutable-user-notes", "+i", "notes.txt", "notes.txt, which Habitat did not write, is immutable", False),
+        ("run-over-report-immutable-folder", "+i", "", "the folder is immutable", True)]:
+    try:
+        extreme(name, previous_report_with(flag, entry, folder_flag), lambda x: RUN + [x], says, teardown=undo_flags)
+    except RuntimeError as e:
+        suite.record(name, [str(e)])
+
+
+def interrupted_into_new_parents(name="run-out-new-parents-removed-on-sigint"):
+    """A run into a/b/c/rep (none of them there) stopped by SIGINT: exit 130 and a/ is gone again."""
+    if not suite.wants(name):
+        return
+    import signal
+    import time
+    sb, cwd = sandbox(name)
+    try:
+        before = sb.snapshot()
+        err = open(os.path.join(sb.logs, "sigint.err"), "wb")
+        p = subprocess.Popen([H, "run", "--people", "200000", "--days", "30", "--threads", "1", "--progress", "never",
+                              "--out", "a/b/c/rep"], cwd=cwd, stdout=subprocess.DEVNULL, stderr=err,
+                             env=dict(os.environ, HOME=sb.home))
+        lock = os.path.join(cwd, "a", "b", "c", ".rep.lock")
+        t = time.monotonic()
+        while not os.path.exists(lock) and p.poll() is None and time.monotonic() - t < 20:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        try:
+            rc = p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        err.close()
+        problems = [] if rc == 130 else [f"exit {rc}, expected 130"]
+        changed = rt.Sandbox.diff(before, sb.snapshot())
+        if changed:
+            problems.append("left: " + " ".join(changed[:4]))
+        suite.record(name, problems, "a/b/c made and removed again")
+    finally:
+        sb.cleanup()
+
+
+interrupted_into_new_parents()
+
 suite.finish()

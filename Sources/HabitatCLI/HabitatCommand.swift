@@ -27,6 +27,7 @@ public struct HabitatCommand: ParsableCommand {
     /// says (`habitat: …`, or a scenario's diagnostics), and becomes the exit status.
     public static func start() {
         StopRequest.installInterruptHandler()
+        if let refusal = nonUTF8Argument() { fail(HabitatError.readable(refusal), status: usageStatus) }
         let arguments = joinNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
@@ -35,8 +36,7 @@ public struct HabitatCommand: ParsableCommand {
                 try command.run()
             } catch let error where !(error is CleanExit) {   // CleanExit: a command group's help, argument-parser's
                 let (message, status) = HabitatError.report(error)
-                if !message.isEmpty { FileHandle.standardError.write(Data((HabitatError.readable(message) + "\n").utf8)) }
-                Foundation.exit(status)
+                fail(message.isEmpty ? "" : HabitatError.readable(message), status: status)
             }
         } catch {
             let code = exitCode(for: error)
@@ -47,6 +47,31 @@ public struct HabitatCommand: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// Writes `message` (one line or a scenario's diagnostics) and exits with `status`. The line is claimed first
+    /// (`StopRequest.claimMessage(status:)`): when a signal's handler or a second signal's cleanup already printed
+    /// its line, this one is not added and the process ends with that line's status (once it is written).
+    static func fail(_ message: String, status: Int32) -> Never {
+        if StopRequest.claimMessage(status: status) != nil { StopRequest.exitAfterClaimedLine() }
+        if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        StopRequest.messageWritten()
+        Foundation.exit(status)
+    }
+
+    /// The refusal of an argument that is not valid UTF-8, read from the raw `argv` (`CommandLine.arguments` repairs
+    /// such bytes into U+FFFD, so `--out` would write under another name than the one given); nil when all are.
+    static func nonUTF8Argument() -> String? {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[i] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+            if String(validating: bytes, as: UTF8.self) == nil {
+                let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+                return "habitat: argument \(i) ('\(shown)') is not valid UTF-8: Habitat reads arguments, paths included, as UTF-8 "
+                    + "text and would write under another name; rename the file or folder, or give another path"
+            }
+        }
+        return nil
     }
 
     /// Whether `command` is one of Habitat's commands, not one argument-parser adds (`help`, `--help`), whose

@@ -49,7 +49,8 @@ public struct HabitatError: Error, CustomStringConvertible {
     /// Any error a command lets through, as the command line reports it:
     /// - a `HabitatError` as it is;
     /// - `RunInterrupted`: 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP);
-    /// - `ShardRefused` (`merge`), `ComparisonError` (`check`, `compare`: a baseline or run folder that cannot be
+    /// - `OutputRefused` (a destination Habitat will not write), `DestinationBusy` (another run is writing it),
+    ///   `ShardRefused` (`merge`), `ComparisonError` (`check`, `compare`: a baseline or run folder that cannot be
     ///   read), `CalibrationInputError` (`calibrate`) and `TraceError` (`trace`): 2;
     /// - `ExitCode`: its status, with no message;
     /// - anything else (a full disk, a broken invariant): 1.
@@ -66,6 +67,8 @@ public struct HabitatError: Error, CustomStringConvertible {
         case let e as ComparisonError: self = .refused("\(e)")
         case let e as CalibrationInputError: self = .refused("\(e)")
         case let e as TraceError: self = .refused("\(e)")
+        case let e as OutputRefused: self = .refused("\(e)")
+        case let e as DestinationBusy: self = .refused("\(e)")
         case let e as ExitCode: self.init("", status: e.rawValue)
         default: self = .failed("\(error)")
         }

@@ -110,6 +110,8 @@ enum ReportRun {
             throw HabitatError(e)
         } catch let refused as OutputRefused {
             throw HabitatError.refused("\(refused)")
+        } catch let busy as DestinationBusy {
+            throw HabitatError.refused("\(busy)")
         } catch {
             throw HabitatError.failed("\(error)")
         }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import RulesCore
 #if canImport(Glibc)
@@ -100,6 +101,43 @@ public enum OutputSafety {
             }
             return existing
         }
+    }
+
+    /// Refuses, before any work, a destination whose replacement would fail half-way: the folder, or an entry in
+    /// it, made immutable or append-only (`chattr +i`, `chattr +a`). The commit deletes the previous report's own
+    /// files and moves every other entry into the new report; neither can be done to such a file.
+    public static func checkReplaceable(_ path: String, _ existing: ExistingOutput) throws {
+        let owned: Set<String>
+        switch existing {
+        case .habitat(_, let o): owned = o
+        case .empty: owned = []
+        default: return
+        }
+        if let flag = fixedFlag(path) {
+            throw OutputRefused(path: path, reason: "the folder is \(flag), so Habitat cannot replace it; "
+                                + "remove the flag (chattr -\(flag == "immutable" ? "i" : "a")) or give another folder")
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !StagingName.isStaging($0) }.sorted()
+        for name in names {
+            let item = URL(fileURLWithPath: path).appendingPathComponent(name).path
+            guard let type = fileType(item), type == S_IFREG || type == S_IFDIR, let flag = fixedFlag(item) else { continue }
+            let undo = "remove the flag (chattr -\(flag == "immutable" ? "i" : "a") \(name)) or give another folder"
+            if owned.contains(name) {
+                throw OutputRefused(path: path, reason: "the previous report's \(name), which Habitat wrote, is \(flag), "
+                                    + "so Habitat cannot replace it; \(undo)")
+            }
+            throw OutputRefused(path: path, reason: "\(name), which Habitat did not write, is \(flag), "
+                                + "so Habitat cannot keep it in the new report; \(undo)")
+        }
+    }
+
+    /// "immutable" or "append-only" when the inode at `path` carries that flag; nil otherwise (or where flags cannot be read).
+    static func fixedFlag(_ path: String) -> String? {
+        let flags = habitat_inode_flags(path)
+        guard flags >= 0 else { return nil }
+        if flags & 0x10 != 0 { return "immutable" }      // FS_IMMUTABLE_FL
+        if flags & 0x20 != 0 { return "append-only" }    // FS_APPEND_FL
+        return nil
     }
 
     /// Refuses paths that must never be written: empty, `/`, the working directory or one of its ancestors, the home

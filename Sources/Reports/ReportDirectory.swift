@@ -36,33 +36,100 @@ public final class ReportDirectory {
     /// Present in the staging folder until the swap: everything beside it is Habitat's.
     static let stagingMarker = ".habitat-staging"
 
-    /// Checks `destination` and prepares a staging folder beside it (creating parent folders as needed).
-    /// - Throws: `OutputRefused` for a destination Habitat must not replace; `ReportWriteError` when the staging
-    ///   folder cannot be made.
+    /// The lock that keeps other Habitat runs off the destination until the commit (`RunLock`).
+    private(set) var lock: RunLock?
+    /// Parent folders this writer made (outermost first), removed again if nothing is committed.
+    private(set) var createdParents: [String] = []
+    /// The key of this writer's entry in `HurriedCleanup` while it holds uncommitted work.
+    private var cleanupKey: Int?
+
+    /// Checks `destination` and prepares a staging folder beside it (creating parent folders as needed), after
+    /// taking the destination's lock (`RunLock`).
+    /// - Throws: `OutputRefused` for a destination Habitat must not replace or a path too long for the file system
+    ///   (nothing is made); `DestinationBusy` when another Habitat run is writing it; `ReportWriteError` when the
+    ///   staging folder cannot be made (the parent folders this made are removed again).
     public init(destination: URL, kind: ReportKind = .report, shownPath: String? = nil) throws {
         self.destination = destination.standardizedFileURL
         self.kind = kind
         let shown = shownPath ?? destination.path
-        do { try OutputSafety.checkReportFolder(self.destination.path, kind: kind) } catch let e as OutputRefused {
+        let existing: ExistingOutput
+        do {
+            existing = try OutputSafety.checkReportFolder(self.destination.path, kind: kind)
+            try PathLimits.check(self.destination, shownPath: shown)
+            try OutputSafety.checkReplaceable(self.destination.path, existing)
+        } catch let e as OutputRefused {
             throw OutputRefused(path: shown, reason: e.reason)
         }
         let parent = self.destination.deletingLastPathComponent()
         let name = self.destination.lastPathComponent
         staging = parent.appendingPathComponent(StagingName.make(for: name))
-        do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(parent.path.echoedPath) (\(OutputSafety.blockingAncestor(of: parent.path) ?? Self.reason(error)))")
+        try HurriedCleanup.critical {
+            do {
+                createdParents = try Self.makeParents(parent.path)
+            } catch let e as FileSystemError {
+                throw ReportWriteError(path: shown, reason: "cannot create its parent folder \(e.path.echoedPath) (\(OutputSafety.blockingAncestor(of: e.path) ?? String(cString: strerror(e.code))))")
+            }
+            var madeStaging = false
+            do {
+                lock = try RunLock(destination: self.destination, shownPath: shown, option: kind == .baseline ? "--baseline" : "--out")
+                Self.removeAbandonedStaging(in: parent, name: name)
+                if fm.fileExists(atPath: staging.path) { Self.removeOwnStaging(staging) }
+                guard mkdir(staging.path, 0o755) == 0 else {
+                    throw ReportWriteError(path: shown, reason: "cannot create a staging folder beside it: \(String(cString: strerror(errno)))")
+                }
+                madeStaging = true
+                try FileSink.write("", to: staging.appendingPathComponent(Self.stagingMarker).path)
+            } catch {
+                if madeStaging { Self.removeOwnStaging(staging) }
+                lock?.release()
+                Self.removeMadeParents(createdParents)
+                committed = true
+                throw error
+            }
+            cleanupKey = HurriedCleanup.register { [staging, lock, createdParents] in
+                Self.hurriedRemoval(staging: staging, name: name, lock: lock, createdParents: createdParents)
+            }
         }
-        Self.removeAbandonedStaging(in: parent, name: name)
-        if fm.fileExists(atPath: staging.path) { Self.removeOwnStaging(staging) }
-        guard mkdir(staging.path, 0o755) == 0 else {
-            throw ReportWriteError(path: shown, reason: "cannot create a staging folder beside it: \(String(cString: strerror(errno)))")
-        }
-        try FileSink.write("", to: staging.appendingPathComponent(Self.stagingMarker).path)
     }
 
-    deinit { if !committed { Self.removeOwnStaging(staging) } }
+    deinit { abort() }
+
+    /// Makes the missing folders of `path`, outermost first, and returns those it made; on failure removes them
+    /// again and throws the error of the folder that could not be made.
+    static func makeParents(_ path: String) throws -> [String] {
+        var missing: [String] = []
+        var p = path
+        while p != "/" && !p.isEmpty && OutputSafety.fileType(p) == nil {
+            missing.append(p)
+            p = (p as NSString).deletingLastPathComponent
+        }
+        var made: [String] = []
+        for dir in missing.reversed() {
+            if mkdir(dir, 0o755) == 0 {
+                made.append(dir)
+            } else if errno != EEXIST || OutputSafety.fileType(dir) != S_IFDIR {   // EEXIST: another process made it
+                let e = errno
+                removeMadeParents(made)
+                throw FileSystemError(path: dir, action: "create folder", code: e)
+            }
+        }
+        return made
+    }
+
+    /// Removes the parent folders a writer made, innermost first, where they are (still) empty.
+    static func removeMadeParents(_ made: [String]) {
+        for dir in made.reversed() { _ = rmdir(dir) }
+    }
+
+    /// The cleanup run by `HurriedCleanup` (a second signal): the staging folder is first renamed away, so that
+    /// nothing the main thread still writes by path can land in it, then emptied and removed; the lock file and the
+    /// parent folders made go too.
+    static func hurriedRemoval(staging: URL, name: String, lock: RunLock?, createdParents: [String]) {
+        let doomed = staging.deletingLastPathComponent().appendingPathComponent(StagingName.make(for: name + ".old"))
+        removeOwnStaging(rename(staging.path, doomed.path) == 0 ? doomed : staging)
+        lock?.release()
+        removeMadeParents(createdParents)
+    }
 
     /// Writes one file into the staging directory.
     public func write(_ fileName: String, text: String) throws {
@@ -92,9 +159,20 @@ public final class ReportDirectory {
     }
 
     /// Makes the staged files the report, atomically replacing a previous Habitat report of the same kind and
-    /// keeping every entry in it that Habitat did not write.
+    /// keeping every entry in it that Habitat did not write; then lets go of the destination's lock. A hurried
+    /// cleanup (`HurriedCleanup`) waits for the whole commit.
     public func commit() throws {
         precondition(!committed, "report already committed")
+        try HurriedCleanup.critical {
+            try commitNow()
+            HurriedCleanup.noteCommitted(destination.path)
+            lock?.release()
+            cleanupKey.map(HurriedCleanup.unregister)
+            cleanupKey = nil
+        }
+    }
+
+    private func commitNow() throws {
         let shown = destination.path
         // The destination may have changed while the run worked: check it again.
         let existing = try OutputSafety.checkReportFolder(shown, kind: kind)
@@ -146,11 +224,17 @@ public final class ReportDirectory {
         _ = rename(aside.path, staging.path)
     }
 
-    /// Discards the staged files; the destination stays as it was.
+    /// Discards the staged files, the lock and the parent folders this writer made; the destination stays as it was.
     public func abort() {
         guard !committed else { return }
-        Self.removeOwnStaging(staging)
-        committed = true
+        HurriedCleanup.critical {
+            Self.removeOwnStaging(staging)
+            lock?.release()
+            Self.removeMadeParents(createdParents)
+            committed = true
+            cleanupKey.map(HurriedCleanup.unregister)
+            cleanupKey = nil
+        }
     }
 
     // MARK: - Cleaning up
@@ -167,25 +251,41 @@ public final class ReportDirectory {
     }
 
     /// Empties a previous report folder that was swapped out (or left by a killed writer): entries Habitat did not
-    /// write go (back) into `destination` where that name is free; the old report's own files are deleted; the
-    /// folder is removed once empty. Anything that cannot be placed stays, so nothing of the user's is ever lost.
+    /// write go (back) into `destination` where that name is free; the old report's own files are deleted, its
+    /// manifest last (so that a file that cannot be deleted is still known as Habitat's); the folder is removed once
+    /// empty. Anything that cannot be placed stays, so nothing of the user's is ever lost, and a note on stderr says
+    /// what stayed — Habitat's own files and the user's apart.
     static func retire(_ old: URL, into destination: URL?, keep foreign: Set<String>) {
         let fm = FileManager.default
-        let names = (try? fm.contentsOfDirectory(atPath: old.path)) ?? []
+        let names = ((try? fm.contentsOfDirectory(atPath: old.path)) ?? []).sorted { a, b in (a == "manifest.json") == (b == "manifest.json") ? a < b : b == "manifest.json" }
         var owned = Set<String>()
         if case .habitat(_, let o) = OutputSafety.classify(old.path) { owned = o }
+        var stuck: [String] = []
         for name in names {
             let item = old.appendingPathComponent(name)
             if owned.contains(name) && !foreign.contains(name) {
-                if OutputSafety.fileType(item.path) == S_IFREG { _ = unlink(item.path) }
+                if OutputSafety.fileType(item.path) == S_IFREG {
+                    if name == "manifest.json" && !stuck.isEmpty { continue }   // keeps saying which files are Habitat's
+                    if unlink(item.path) != 0 { stuck.append("\(name) (\(String(cString: strerror(errno))))") }
+                }
             } else if let destination {
                 let target = destination.appendingPathComponent(name)
                 if OutputSafety.fileType(target.path) == nil { _ = rename(item.path, target.path) }
             }
         }
         if rmdir(old.path) != 0, errno == ENOTEMPTY {
-            let left = ((try? fm.contentsOfDirectory(atPath: old.path)) ?? []).sorted()
-            FileHandle.standardError.write(Data("habitat: note: \(old.path) keeps \(left.joined(separator: ", ")), which Habitat did not write and could not put back\n".utf8))
+            let left = Set((try? fm.contentsOfDirectory(atPath: old.path)) ?? [])
+            let users = left.filter { !owned.contains($0) || foreign.contains($0) }.sorted()
+            var parts: [String] = []
+            if !stuck.isEmpty {
+                parts.append("the previous report's own \(stuck.count == 1 ? "file" : "files") \(stuck.joined(separator: ", ")), which Habitat wrote but could not delete")
+            }
+            if !users.isEmpty {
+                parts.append("\(users.joined(separator: ", ")), which Habitat did not write and could not put back")
+            }
+            if !parts.isEmpty {
+                FileHandle.standardError.write(Data("habitat: note: \(old.path) keeps \(parts.joined(separator: "; and "))\n".utf8))
+            }
         }
     }
 

@@ -134,6 +134,7 @@ public struct MultiProductRun: ProductRun {
             let sink = try report.open(file)
             try sink.write(CSVTable(header: header).headerLine)
             for i in scenario.arms.indices {
+                try checkpoint()
                 let (p, j) = owner[i]
                 guard parts[p].run.reportFileList.contains(where: { $0.name == file }) else { continue }
                 try parts[p].run.writeArmRows(file, arm: j, into: sink)
@@ -141,6 +142,7 @@ public struct MultiProductRun: ProductRun {
             try report.close(sink, file)
         }
         for part in parts { part.run.removeSpool() }
+        try checkpoint()
         func keys(_ i: Int) -> ReportKeys {
             ReportKeys(scenario: scenario.name, arm: scenario.arms[i].name, replication: nil, product: scenario.product(of: scenario.arms[i]).rawValue)
         }
@@ -150,6 +152,7 @@ public struct MultiProductRun: ProductRun {
             for c in experiment() { table.append(c.row(keys(index[c.arm]!))) }
             try report.write("experiment.csv", table: table)
         }
+        try checkpoint()
         var world = CSVTable(header: WorldCheck.fileHeader)
         for (i, (_, rows)) in worldCheck().enumerated() { world.append(contentsOf: WorldCheck.fileRows(keys(i), rows)) }
         try report.write("world-check.csv", table: world)

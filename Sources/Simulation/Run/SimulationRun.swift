@@ -223,10 +223,14 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             try checkpoint()
             let sink = try report.open(file)
             try sink.write(CSVTable(header: header).headerLine)
-            for i in arms.indices { try writeArmRows(file, arm: i, into: sink) }
+            for i in arms.indices {
+                try checkpoint()
+                try writeArmRows(file, arm: i, into: sink)
+            }
             try report.close(sink, file)
         }
         spool.removeAll()
+        try checkpoint()
         if arms.count > 1 {
             var table = CSVTable(header: ExperimentComparison.header)
             for c in experiment() {
@@ -234,6 +238,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             }
             try report.write("experiment.csv", table: table)
         }
+        try checkpoint()
         var world = CSVTable(header: WorldCheck.fileHeader)
         for (arm, rows) in worldCheck() {
             world.append(contentsOf: WorldCheck.fileRows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product), rows))

@@ -37,12 +37,14 @@ extension ShardSet {
 
 extension ProductRun {
     /// Folds every shard's records, replication by replication and arm by arm in scenario order (the order
-    /// `simulateShard` wrote them), into the state a whole run reaches; refuses records beyond the last.
+    /// `simulateShard` wrote them), into the state a whole run reaches; refuses records beyond the last. A stop
+    /// (`StopRequest`) is honoured before every arm × replication and, in `mergeArm`, before every shard's record.
     mutating func foldShards(_ shards: ShardSet, progress: (@Sendable (Int) -> Void)?) throws {
         prepareMerge(shards)
         var folded = 0
         for r in 1...scenario.replications {
             for i in scenario.arms.indices {
+                try StopRequest.checkpoint()
                 try mergeArm(i, recordArm: i, replication: r, shards: shards)
                 folded += 1
                 progress?(folded)

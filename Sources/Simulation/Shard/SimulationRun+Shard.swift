@@ -64,6 +64,7 @@ extension SimulationRun {
         decoder.userInfo[BatteryBudgetAccumulator.budgetsUserInfoKey] = Adapter.Engine.descriptor.batteryBudgets
         var acc = RunAccumulator<Adapter>(horizonDays: scenario.horizonDays)
         for f in shards.folders {
+            try StopRequest.checkpoint()   // a record takes milliseconds to read: a stop is honoured between them
             acc.merge(try checkedRecord(f, arm: arm, recordArm: recordArm, replication: r, decoder: decoder))
         }
         guard acc.people == arm.population.installs else {
