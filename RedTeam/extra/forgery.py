@@ -43,18 +43,7 @@ BIG = 2**63 - 8
 STATE = "shard-state.jsonl"
 
 sb = rt.Sandbox("forgery")
-cwd = sb.mkdir("work")
-sb.canary("", "work")
-shutil.copy(os.path.join(rt.REPO, "Scenarios", SCEN), os.path.join(cwd, SCEN))
-GOOD = []
-for k in (1, 2, 3):
-    d = f"good-{k}"
-    r = sb.run([H, "run", SCEN, "--shard", f"{k}/3", "--out", d] + SIZE, cwd=cwd, name=f"shard-{k}")
-    if r.rc != 0:
-        suite.record("setup-shards", [f"run --shard {k}/3 failed: {r.brief()}"])
-        sb.cleanup()
-        suite.finish()
-    GOOD.append(d)
+cwd, GOOD = rt.good_shards(sb, suite, H, SCEN, SIZE)
 
 
 def path(d, *f):

@@ -24,18 +24,7 @@ SCEN = "premium-price-test.yaml"
 SIZE = ["--people", "60", "--days", "7", "--replications", "2", "--progress", "never", "--threads", "1"]
 
 sb = rt.Sandbox("shards")
-cwd = sb.mkdir("work")
-sb.canary("", "work")
-shutil.copy(os.path.join(rt.REPO, "Scenarios", SCEN), os.path.join(cwd, SCEN))
-GOOD = []
-for k in (1, 2, 3):
-    d = f"good-{k}"
-    r = sb.run([H, "run", SCEN, "--shard", f"{k}/3", "--out", d] + SIZE, cwd=cwd, name=f"shard-{k}")
-    if r.rc != 0:
-        suite.record("setup-shards", [f"run --shard {k}/3 failed: {r.brief()}"])
-        sb.cleanup()
-        suite.finish()
-    GOOD.append(d)
+cwd, GOOD = rt.good_shards(sb, suite, H, SCEN, SIZE)
 STATE = "shard-state.jsonl"
 n = 0
 

@@ -317,3 +317,22 @@ def shard_record_parse(line):
 def shard_record_dump(acc):
     """The accumulator's JSON bytes (compact)."""
     return json.dumps(acc, separators=(",", ":")).encode()
+
+
+def good_shards(sb, suite, habitat, scenario, size, count=3):
+    """A working folder `work` in the sandbox (with a canary) holding a copy of Scenarios/`scenario` and its `count`
+    shard folders `good-1` … `good-N` (`run --shard K/N` with `size`): returns (cwd, [folder names]). A shard that
+    fails to run ends the part with one failed `setup-shards` case."""
+    cwd = sb.mkdir("work")
+    sb.canary("", "work")
+    shutil.copy(os.path.join(REPO, "Scenarios", scenario), os.path.join(cwd, scenario))
+    good = []
+    for k in range(1, count + 1):
+        d = f"good-{k}"
+        r = sb.run([habitat, "run", scenario, "--shard", f"{k}/{count}", "--out", d] + size, cwd=cwd, name=f"shard-{k}")
+        if r.rc != 0:
+            suite.record("setup-shards", [f"run --shard {k}/{count} failed: {r.brief()}"])
+            sb.cleanup()
+            suite.finish()
+        good.append(d)
+    return cwd, good
