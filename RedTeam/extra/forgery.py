@@ -294,9 +294,7 @@ def fresh():
 
 
 def merge(second, tag):
-    out = os.path.join(cwd, f"out-{tag}")
-    r = sb.run([H, "merge", GOOD[0], second, GOOD[2], "--out", out, "--progress", "never"], cwd=cwd, rss_mb=RSS, name=tag)
-    return r, out
+    return rt.merge_with(sb, H, cwd, GOOD, second, tag, RSS)
 
 
 if suite.wants("control-merge-untouched"):
@@ -317,16 +315,7 @@ for name, forge, arm, rep, words in CASES:
         suite.record(name, [f"the forgery could not be made: {e!r}"])
         continue
     r, out = merge(d, name)
-    p = rt.common_problems(r, {2})
-    err = r.err
-    if r.rc == 2:
-        for want in (f"'{d}'", f"(arm '{arm}', replication {rep})", words):
-            if want not in err:
-                p.append(f"the message does not say {want!r}: {r.first_err!r}")
-    if r.forbidden():
-        p.append("library internals in the message: " + " ".join(r.forbidden()))
-    if os.path.exists(out) or rt.staging_left(cwd):
-        p.append("wrote the report or left staging")
+    p = rt.merge_refused_problems(r, out, cwd, (f"'{d}'", f"(arm '{arm}', replication {rep})", words))
     suite.record(name, p, f"exit {r.rc}: {r.first_err}")
     shutil.rmtree(path(d), ignore_errors=True)
 

@@ -124,9 +124,7 @@ CASES = [
 
 
 def merge(second, tag):
-    out = os.path.join(cwd, f"out-{tag}")
-    r = sb.run([H, "merge", GOOD[0], second, GOOD[2], "--out", out, "--progress", "never"], cwd=cwd, rss_mb=RSS, name=tag)
-    return r, out
+    return rt.merge_with(sb, H, cwd, GOOD, second, tag, RSS)
 
 
 if suite.wants("control-merge-untouched"):
@@ -142,13 +140,7 @@ for name, damage in CASES:
     d = copy()
     damage(d)
     r, out = merge(d, name)
-    p = rt.common_problems(r, {2})
-    if r.rc == 2 and d not in r.err:
-        p.append(f"the message does not name {d}: {r.first_err!r}")
-    if r.forbidden():
-        p.append("library internals in the message: " + " ".join(r.forbidden()))
-    if os.path.exists(out) or rt.staging_left(cwd):
-        p.append("wrote the report or left staging")
+    p = rt.merge_refused_problems(r, out, cwd, (d,))
     suite.record(name, p, f"exit {r.rc}: {r.first_err}")
     shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
 

@@ -336,3 +336,23 @@ def good_shards(sb, suite, habitat, scenario, size, count=3):
             suite.finish()
         good.append(d)
     return cwd, good
+
+
+def merge_with(sb, habitat, cwd, good, second, tag, rss_mb):
+    """`merge` of the good shards 1 and 3 with `second` in shard 2's place, into `out-TAG`: returns (result, out)."""
+    out = os.path.join(cwd, f"out-{tag}")
+    r = sb.run([habitat, "merge", good[0], second, good[2], "--out", out, "--progress", "never"], cwd=cwd, rss_mb=rss_mb, name=tag)
+    return r, out
+
+
+def merge_refused_problems(r, out, cwd, wants):
+    """What is wrong with a merge that must be refused: not exit 2, a message without every text of `wants`, library
+    internals, or a report or staging left."""
+    p = common_problems(r, {2})
+    if r.rc == 2:
+        p += [f"the message does not say {w!r}: {r.first_err!r}" for w in wants if w not in r.err]
+    if r.forbidden():
+        p.append("library internals in the message: " + " ".join(r.forbidden()))
+    if os.path.exists(out) or staging_left(cwd):
+        p.append("wrote the report or left staging")
+    return p
