@@ -34,7 +34,7 @@ trap 'rm -f "$LOG"' EXIT
 for part in $PARTS; do
     case $part in
         corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
-        outpaths|interrupt|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        outpaths|interrupt|races|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
         *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
     esac
     t0=$SECONDS
