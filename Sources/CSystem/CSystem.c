@@ -33,7 +33,7 @@ const char *habitat_signal_line(int signal) {
 
 /// Waits (up to half a second, in 1 ms naps: nanosleep is async-signal-safe) until the claimed line is written,
 /// then ends the process with its status.
-static void exit_after_claimed_line(void) {
+__attribute__((noreturn)) static void exit_after_claimed_line(void) {
     struct timespec nap = {0, 1000000};
     for (int i = 0; i < 500 && atomic_load(&message_printed) == 0; i++) nanosleep(&nap, NULL);
     _exit(atomic_load(&message_claimed));
