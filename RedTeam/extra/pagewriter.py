@@ -194,6 +194,13 @@ def apply(p, change):
         rt.replace_file(p, data)
 
 
+def discard(target):
+    """Removes a case's copy once judged (a run folder, or a CSV's own folder), so that each case's snapshots of the
+    sandbox hash the same few files rather than every earlier case's copy too."""
+    copy = target if os.path.isdir(target) else os.path.dirname(target)
+    shutil.rmtree(copy, ignore_errors=True)
+
+
 def detail(res):
     """The message, its sandbox prefix cut."""
     return res.first_err.replace(os.path.join(cwd, "copies") + "/", "")[len("report_page: "):]
@@ -236,6 +243,7 @@ for name, which, change in damage_cases():
     before = sb.snapshot()
     res = page(target, name)
     suite.record(name, judge(res, before, names), detail(res))
+    discard(target)
 
 
 # --- manifest.json -------------------------------------------------------------------------------------------------
@@ -268,6 +276,7 @@ for label, data in MANIFESTS:
     before = sb.snapshot()
     res = page(target, name)
     suite.record(name, judge(res, before, ["manifest.json"]), detail(res))
+    discard(target)
 
 
 # --- the target and the destination --------------------------------------------------------------------------------
