@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,12 +28,12 @@ public enum PathLimits {
         let components = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let last = components.last else { return }
         for c in components.dropLast() where c.utf8.count > nameMax {
-            throw OutputRefused(path: shownPath, reason: "its folder name '\(abbreviated(c))' is \(c.utf8.count) bytes long; "
+            throw OutputRefused(path: shownPath, reason: "its folder name '\(c.echoed(limit: 60))' is \(c.utf8.count) bytes long; "
                                 + "the file system takes names of at most \(nameMax) bytes — give a shorter path")
         }
         let lastMax = nameMax - stagingOverhead(last)
         if last.utf8.count > lastMax {
-            throw OutputRefused(path: shownPath, reason: "its name '\(abbreviated(last))' is \(last.utf8.count) bytes long; "
+            throw OutputRefused(path: shownPath, reason: "its name '\(last.echoed(limit: 60))' is \(last.utf8.count) bytes long; "
                                 + "at most \(max(0, lastMax)) bytes leave room for Habitat's staging folder beside it "
                                 + "(the file system takes names of at most \(nameMax) bytes) — give a shorter name")
         }
@@ -65,7 +66,4 @@ public enum PathLimits {
         let v = pathconf(path, name)
         return v > 0 ? v : fallback
     }
-
-    /// A long name cut to its first 40 characters for a message.
-    static func abbreviated(_ name: String) -> String { name.count > 40 ? String(name.prefix(40)) + "…" : name }
 }
