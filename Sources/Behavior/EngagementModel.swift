@@ -71,6 +71,9 @@ public struct EngagementModel: Hashable, Sendable {
     public var frustrationWeight = 2.5
     public var valueWeight = 3.0
     public var engagementWeight = 1.5
+    /// The churn hazard of a person paying for the product now, as a share of the hazard otherwise
+    /// (`churn.paying_hazard_ratio`, applied by the life through `dailyChurnDecision(…hazardScale:)`). Assumption.
+    public var payingHazardRatio = 0.5
     /// How a churn splits between uninstall, revoking Screen Time access and going dormant. Assumption.
     public var churnKindWeights: [Double] = [0.35, 0.15, 0.5]
     /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield, an empty wallet, a paywall.
@@ -124,6 +127,7 @@ public struct EngagementModel: Hashable, Sendable {
         frustrationWeight = values["churn.frustration_weight"]
         valueWeight = values["churn.value_weight"]
         engagementWeight = values["churn.engagement_weight"]
+        payingHazardRatio = values["churn.paying_hazard_ratio"]
         churnKindWeights = [values["churn.split.uninstall"], values["churn.split.revoke_access"], values["churn.split.dormant"]]
         shieldRefusedFrustration = values["engagement.frustration.shield_refused"]
         detourFrustration = values["engagement.frustration.detour"]
@@ -218,8 +222,9 @@ public struct EngagementModel: Hashable, Sendable {
     /// person leaves, u/hazard is uniform and independent of the kind), so no stream shifts.
     /// A product that restricts nothing (`restricts` false: no device permission to revoke, no restriction to lift)
     /// splits leaving between uninstalling and going dormant only (issue 29), with the same draws.
-    public func dailyChurnDecision(rng: RandomStream, disableRestrictionShare: Double, restricts: Bool = true) -> ChurnKind? {
-        let hazard = churnHazardPerDay
+    /// `hazardScale` multiplies the day's hazard (a paying person's `payingHazardRatio`); the draws are the same.
+    public func dailyChurnDecision(rng: RandomStream, disableRestrictionShare: Double, restricts: Bool = true, hazardScale: Double = 1) -> ChurnKind? {
+        let hazard = min(1, churnHazardPerDay * hazardScale)
         let u = rng.uniform()
         let kind = rng.categorical(weights: restricts ? churnKindWeights : [churnKindWeights[0], 0, churnKindWeights[2]])
         guard u < hazard else { return nil }

@@ -5,7 +5,12 @@ import RulesCore
 extension PersonLife {
     mutating func endOfDay(at now: Instant) {
         let treatedToday = !untreated
-        if treatedToday { Adapter.endOfDay(&self, at: now) }
+        if treatedToday {
+            Adapter.endOfDay(&self, at: now)
+        } else if uninstalled && Adapter.hasApp {
+            // The app is gone, a subscription bought in it is not (issue 38, audit N9).
+            Adapter.storeDay(&self, at: now)
+        }
         closeNeutralDay(at: now, productDay: true)
         // A product's per-day figures are over the days it was installed (`CommonCount.personDays`); the neutral
         // ones over every day (`summary.neutral.personDays`).
@@ -86,10 +91,14 @@ extension PersonLife {
         uninstalled = true
     }
 
-    /// Once a local day with the product (not dormant): stay, or leave by one of the churn kinds.
+    /// Once a local day with the product (not dormant): stay, or leave by one of the churn kinds. A person paying
+    /// for the product now (a paid period running, not a trial) leaves at `churn.paying_hazard_ratio` times the
+    /// hazard: having just paid is a reason to stay (issue 38, audit N9: 5 of 5 subscribers left within 10 days of
+    /// paying, as if they had not).
     mutating func decideChurn(at now: Instant) {
+        let scale = engine.standing.monthlyPrice > .zero ? world.engagement.payingHazardRatio : 1
         let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: Adapter.restrictsApps ? person.featureUse.disableRestrictionExitShare : 0,
-                                                                      restricts: Adapter.restrictsApps)
+                                                                      restricts: Adapter.restrictsApps, hazardScale: scale)
         if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
         if let kind = churnKind {
             summary.churn = kind.rawValue
@@ -130,18 +139,14 @@ extension PersonLife {
     }
 
     /// The plan and MRR in force now, as the engine states them (`RuleEngine.standing`), recorded as the standing of
-    /// the current local month (forecast.csv). Assumption: a person who uninstalls stops counting as paying from then
-    /// on (their renewals are not simulated).
+    /// the current local month (forecast.csv). A person who uninstalled still pays while their subscription runs:
+    /// the store renews it until it is cancelled, refunded or lapses (issue 38, audit N9), and the engine follows
+    /// the store's timers (`ProductAdapter.outlivesApp`), so this agrees with `mrr_usd_at_horizon`.
     mutating func snapshotMonth() {
         var m = summary.months[currentMonth, default: PersonMonth()]
         let standing = engine.standing
-        if !uninstalled {
-            m.plan = standing.segment
-            m.mrr = standing.monthlyPrice
-        } else {
-            m.plan = world.revenueModel.unpaidSegment
-            m.mrr = .zero
-        }
+        m.plan = standing.segment
+        m.mrr = standing.monthlyPrice
         summary.months[currentMonth] = m
     }
 

@@ -17,7 +17,12 @@ extension PersonLife {
             stopped = true
         }
         // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
-        for i in 0..<out.events.count { observe(out.events[i], at: now) }
+        if untreated {
+            // After the uninstall only the store's events happen to the person (`ProductAdapter.outlivesApp`).
+            for i in 0..<out.events.count where Adapter.outlivesApp(out.events[i]) { observe(out.events[i], at: now) }
+        } else {
+            for i in 0..<out.events.count { observe(out.events[i], at: now) }
+        }
         for i in 0..<out.ledger.count { book(out.ledger[i]) }
         for i in 0..<out.effects.count { meter.charge(out.effects[i].energyCharge, phoneInUse: phoneInUse) }
         for i in 0..<out.timers.count where out.timers[i].at < horizonEnd {

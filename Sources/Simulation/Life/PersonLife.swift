@@ -230,14 +230,21 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case let .sessionEnd(app, generation):
             if generation == sessionGeneration { endSession(app, at: now) }
         case .engine(let timer):
-            guard !untreated else { return }   // the tenure ended: the engine is gone with the app
+            if untreated {
+                // The tenure ended: the app's timers are gone with it; the store's (a subscription's period end) run
+                // on, and the engine — the app's record of the plan — follows them (issue 38, audit N9).
+                guard uninstalled, Adapter.hasApp, Adapter.outlivesApp(timer.kind) else { return }
+                send(Engine.timerInput(timer), at: now, phoneInUse: false)
+                return
+            }
             let inUse = now < inUseUntil
             send(Engine.timerInput(timer), at: now, phoneInUse: inUse)
             Adapter.timerHandled(&self, at: now)
         case .dayEnd:
             endOfDay(at: now)
         case .intent(let intent):
-            guard !untreated else { return }   // plans about the product lapse with it
+            // Plans about the app lapse with it; plans about the store's side (keep or cancel) do not.
+            guard !untreated || (uninstalled && Adapter.hasApp && Adapter.outlivesApp(intent)) else { return }
             Adapter.carryOut(intent, &self, at: now)
         }
     }

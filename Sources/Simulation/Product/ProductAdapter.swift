@@ -82,6 +82,26 @@ public protocol ProductAdapter: Sendable {
     static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
     /// End of the life: figures that need the whole life (e.g. retention eligibility). Default: nothing.
     static func finish(_ life: inout PersonLife<Self>)
+
+    // MARK: The store's side, which outlives the app (issue 38, audit N9)
+
+    /// Whether an engine timer of this kind is the store's, not the app's: a subscription's period end, at which the
+    /// store renews, charges or lets the plan lapse whether the app is installed or not ("deleting an app does not
+    /// cancel its subscription", App Store). Such a timer still fires after the person uninstalls; every other
+    /// timer goes with the app. Default: none.
+    static func outlivesApp(_ kind: Engine.TimerKind) -> Bool
+    /// Whether a scheduled intent is about the store's side of the product (keep or cancel before a renewal): it is
+    /// still carried out after the person uninstalls; every other plan about the product lapses with it. Default:
+    /// none.
+    static func outlivesApp(_ intent: Intent) -> Bool
+    /// Whether an engine event is the store's (a subscription renewed, cancelled, lapsed, refunded): after the
+    /// person uninstalled, only these reach the funnel, the adapter and the trace — the engine still applies its
+    /// own due happenings lazily at a store timer, but the app they would show is gone. Default: none.
+    static func outlivesApp(_ event: Engine.Event) -> Bool
+    /// Local midnight after the person uninstalled (in place of `endOfDay`, which is the app's): the store's side of
+    /// the day — a refund the person asked for, the next keep-or-cancel decision booked. A product that sells a
+    /// subscription calls the same code from its `endOfDay`. Default: nothing.
+    static func storeDay(_ life: inout PersonLife<Self>, at now: Instant)
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
     /// with the person's columns placed among them. Default: the person's columns only.
     static var traceColumns: [TraceColumn] { get }
@@ -116,6 +136,10 @@ extension ProductAdapter {
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func finish(_ life: inout PersonLife<Self>) {}
+    public static func outlivesApp(_ kind: Engine.TimerKind) -> Bool { false }
+    public static func outlivesApp(_ intent: Intent) -> Bool { false }
+    public static func outlivesApp(_ event: Engine.Event) -> Bool { false }
+    public static func storeDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
     public static var decisionKinds: [DecisionKind] { [.churn] }
     public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }

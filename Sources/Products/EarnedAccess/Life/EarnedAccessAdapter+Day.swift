@@ -170,6 +170,32 @@ extension EarnedAccessAdapter {
         if !outcome.keeps { life.send(.cancelAutoRenew, at: now) }
     }
 
+    // MARK: - The store's side, which outlives the app (issue 38, audit N9)
+
+    /// A trial's or paid period's end is the store's: it charges, renews or lapses whether the app is installed or not.
+    public static func outlivesApp(_ kind: EarnedAccessTimer.Kind) -> Bool { kind == .periodEnd }
+
+    /// The keep-or-cancel decision before a trial or period ends is made in the store's settings, app or no app.
+    public static func outlivesApp(_ intent: Intent) -> Bool {
+        if case .renewalDecision = intent { return true }
+        return false
+    }
+
+    /// The store's events: a trial converting, a renewal, a cancellation, a plan that lapsed or was refunded.
+    public static func outlivesApp(_ event: EarnedAccessEvent) -> Bool {
+        switch event {
+        case .subscriptionPurchaseCompleted, .subscriptionRenewed, .subscriptionCancelled, .subscriptionExpired, .subscriptionRefunded: true
+        default: false
+        }
+    }
+
+    /// Local midnight, the store's side (also called from `endOfDay` while installed): a refund asked for (never of a
+    /// trial), the next keep-or-cancel decision booked.
+    public static func storeDay(_ life: inout PersonLife<Self>, at now: Instant) {
+        if life.refundIsDue(), life.engine.plan != nil, !life.engine.inTrial { life.send(.refund, at: now, phoneInUse: false) }
+        bookRenewalDecision(&life)
+    }
+
     /// Screen Time access revoked (a churn kind): nothing is enforced any more.
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {
         life.send(.authorization(.revoked), at: now, phoneInUse: false)
@@ -203,8 +229,7 @@ extension EarnedAccessAdapter {
             life.decide(.downgradeChoice, picks ? .pickApps : .autoKeep, at: now)
             if picks { life.send(.keepApps(Array(life.state.apps.prefix(life.world.parameters.freeMaxApps))), at: now) }
         }
-        if life.refundIsDue(), life.engine.plan != nil, !life.engine.inTrial { life.send(.refund, at: now, phoneInUse: false) }
-        bookRenewalDecision(&life)
+        storeDay(&life, at: now)
         planDay(&life, day: life.zone.localDate(now), after: now)
         settlePaywall(&life, at: now)
     }

@@ -78,6 +78,32 @@ extension NudgeAdapter {
         if life.state.doneToday > 0 { life.summary.tally.counts[.northStarDays] += 1 }
         if life.engine.isPro { life.summary.tally.counts[.proDays] += 1 }
         life.state.doneToday = 0
+        storeDay(&life, at: now)
+    }
+
+    // MARK: - The store's side, which outlives the app (issue 38, audit N9)
+
+    /// The paid period's end is the store's: deleting Nudge does not cancel Pro (App Store), so it renews or lapses
+    /// whether the app is installed or not.
+    public static func outlivesApp(_ kind: NudgeTimer.Kind) -> Bool { kind == .periodEnd }
+
+    /// The keep-or-cancel decision before a renewal is made in the store's settings, app or no app.
+    public static func outlivesApp(_ intent: Intent) -> Bool {
+        if case .renewalDecision = intent { return true }
+        return false
+    }
+
+    /// The store's events: a trial converting, a renewal, a cancellation, a plan that lapsed or was refunded.
+    public static func outlivesApp(_ event: NudgeEvent) -> Bool {
+        switch event {
+        case .subscriptionStarted, .subscriptionRenewed, .subscriptionCancelled, .subscriptionExpired, .subscriptionRefunded: true
+        default: false
+        }
+    }
+
+    /// Local midnight, the store's side (also called from `endOfDay` while installed): a refund asked for, the next
+    /// keep-or-cancel decision booked.
+    public static func storeDay(_ life: inout PersonLife<Self>, at now: Instant) {
         if life.refundIsDue(), life.engine.plan != nil { life.send(.refund, at: now, phoneInUse: false) }
         bookRenewalDecision(&life)
     }

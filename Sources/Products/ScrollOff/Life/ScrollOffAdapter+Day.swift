@@ -119,6 +119,36 @@ extension ScrollOffAdapter {
         if !outcome.keeps { life.send(.cancelSubscription, at: now) }
     }
 
+    // MARK: - The store's side, which outlives the app (issue 38, audit N9)
+
+    /// A subscription's period end is the store's: it renews or lapses whether the app is installed or not.
+    public static func outlivesApp(_ kind: ScrollOffTimer.Kind) -> Bool { kind == .renewal }
+
+    /// The keep-or-cancel decision before a renewal is made in the store's settings, app or no app.
+    public static func outlivesApp(_ intent: Intent) -> Bool {
+        if case .renewalDecision = intent { return true }
+        return false
+    }
+
+    /// The store's events: a renewal, a cancellation, a plan that lapsed or was refunded.
+    public static func outlivesApp(_ event: ScrollOffEvent) -> Bool {
+        switch event {
+        case .subscriptionRenewed, .subscriptionCancelled, .subscriptionExpired: true
+        default: false
+        }
+    }
+
+    /// Local midnight after uninstalling: the next keep-or-cancel decision booked, a refund asked for.
+    public static func storeDay(_ life: inout PersonLife<Self>, at now: Instant) {
+        bookRenewalDecision(&life)
+        refundIfDue(&life, at: now)
+    }
+
+    /// The refund the person asked the store for, on its day, while a plan is held.
+    static func refundIfDue(_ life: inout PersonLife<Self>, at now: Instant) {
+        if life.refundIsDue(), life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }
+    }
+
     /// The person revokes Screen Time access (the engine is told; §8.3 authorization retention).
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {
         life.send(.authorizationRevoked, at: now, phoneInUse: false)
@@ -154,7 +184,7 @@ extension ScrollOffAdapter {
         if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
             liftRestriction(&life, at: now)
         }
-        if life.refundIsDue(), life.engine.plan != nil { life.send(.refundSubscription, at: now, phoneInUse: false) }
+        refundIfDue(&life, at: now)
         if life.state.wantsBudgets, life.engine.tier == .pro { setUpBudgets(&life, at: now) }
         settlePaywall(&life, at: now)
         if life.dayIndex == 30 { life.summary.tally.subscribedAtDay30 = life.engine.plan != nil }
