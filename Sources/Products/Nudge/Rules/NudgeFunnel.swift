@@ -2,6 +2,12 @@ import RulesCore
 
 /// The activation funnel N0–N7 (inventory §4, proposed; only N6's D7 and N7's 4 % have seed numbers: seed 001 §11
 /// Supporting Metrics "Day-7 retention 35%", "Free → Pro conversion 4%"), windows measured from N0.
+///
+/// N0–N5 are a chain of step conversions. N6 and N7 are the seed's shares of installs, so they stand apart from the
+/// chain (issue 38, audit N4): N6 is the app opened on local day 7 since install over the installs observed past day
+/// 7 — the definition of the KPI `app_retention_d7` — and N7 is a Pro purchase at any time over all installs, the
+/// definition of `free_to_pro_conversion` (the inventory's "≤ day 30" would make the funnel and the KPI differ on
+/// runs longer than 30 days); like the KPI it counts `subscription_started`, not a trial (the seed offers none).
 public enum NudgeFunnel: FunnelDefinition {
     /// What the tracker remembers: a snooze or share was made, notifications were granted (N4 needs both).
     public struct Memory: Hashable, Sendable {
@@ -10,9 +16,10 @@ public enum NudgeFunnel: FunnelDefinition {
     }
     public static var initialMemory: Memory { Memory() }
 
-    static func stage(_ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?, target: Double? = nil) -> FunnelStage {
+    static func stage(_ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?, target: Double? = nil,
+                      shareOfInstalls basis: FunnelBasis? = nil) -> FunnelStage {
         FunnelStage(order: order, id: id, name: name, event: event, windowAnchor: window == nil ? nil : "N0", window: window,
-                    targetMin: target, targetMax: nil)
+                    targetMin: target, targetMax: nil, basis: basis ?? .previousStage, chained: basis == nil)
     }
 
     public static let stages: [FunnelStage] = [
@@ -22,8 +29,10 @@ public enum NudgeFunnel: FunnelDefinition {
         stage(4, "N3", "First item done", "item_done", .days(3)),
         stage(5, "N4", "First snooze or share with notifications granted", "item_snoozed | share_saved, and permission_result(notifications, granted)", .days(8)),
         stage(6, "N5", "First nudge acted on", "nudge_opened | nudge_action", .days(8)),
-        stage(7, "N6", "Active on day 7", "app_opened(day=7)", .days(8), target: 0.35),
-        stage(8, "N7", "Pro by day 30", "subscription_started | trial_started", .days(31), target: 0.04),
+        stage(7, "N6", "Active on day 7 (Day-7 retention)", "app_opened(day=7)", nil, target: 0.35,
+              shareOfInstalls: .installs(observedPastDay: 7)),
+        stage(8, "N7", "Pro purchase (Free → Pro conversion)", "subscription_started", nil, target: 0.04,
+              shareOfInstalls: .installs(observedPastDay: nil)),
     ]
 
     /// The per-person funnel tracker.
@@ -43,7 +52,7 @@ public enum NudgeFunnel: FunnelDefinition {
             m.notificationsGranted = true
             return m.snoozedOrShared ? 4 : nil
         case .nudgeOpened, .nudgeAction: return 5
-        case .subscriptionStarted, .trialStarted: return 7
+        case .subscriptionStarted: return 7
         default: return nil
         }
     }
