@@ -178,4 +178,21 @@ struct NudgeKPITests {
         }
         #expect(header.contains("within_ceiling_at_feature_prices"))
     }
+
+    /// Audit N16: the store's commission is the scenario's `store:` — 30 % by default, the App Store Small Business
+    /// Program's 15 % on every sale where the scenario says so (Nudge's scenarios: a two-engineer indie).
+    @Test("the run's store commission is the scenario's")
+    func storeCommission() throws {
+        func world(_ extra: String) throws -> World<NudgeAdapter> {
+            let yaml = "name: t\nproduct: nudge\nhorizon_days: 10\npopulation:\n  installs: 10\n" + extra
+            let s = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "nudge.yaml")
+            return try World<NudgeAdapter>(scenario: s, arm: s.arms[0], replication: 1)
+        }
+        let standard = try world("")
+        #expect(standard.storeFees.rate(isSubscription: true, paidTenureDays: 0) == 0.30)
+        #expect(standard.storeFees.rate(isSubscription: true, paidTenureDays: 365) == 0.15)
+        let small = try world("store:\n  small_business_program: true\n")
+        #expect(small.storeFees.rate(isSubscription: true, paidTenureDays: 0) == 0.15)
+        #expect(small.storeFees.rate(isSubscription: false, paidTenureDays: 0) == 0.15)
+    }
 }
