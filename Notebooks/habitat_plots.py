@@ -384,7 +384,7 @@ def funnel(t: dict):
     if df["_target_max"].notna().any():
         top.plot([], [], ls=":", **mark, label="step target (max), shaded: target range")
     if (df["_target_met"].astype(str).str.lower() == "false").any():
-        bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its step target")
+        bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its target")
         bottom.legend(fontsize=8, loc="lower left")
     top.set_ylabel("share of installs\nreaching the stage")
     top.set_ylim(0, 1.12)
