@@ -123,9 +123,10 @@ def _plain(v) -> str:
 
 
 def funnel(t: dict) -> go.Figure | None:
-    """Share of installs reaching each stage, per arm (top), and each stage's conversion from the previous one
-    against the step targets the file carries (bottom: the target range as a bar from min to max; none where the
-    product sets none)."""
+    """Share of installs reaching each stage, per arm (top), and each stage's rate on its target's basis against
+    the targets the file carries (bottom: the conversion from the previous stage, or a share of installs where the
+    stage's `target_basis` says so — issue 38; the target range as a bar from min to max; none where the product sets
+    none)."""
     if "funnel" not in t:   # a run without the file (a run of no app writes none)
         return None
     df = hp.file_targets(hp._pooled(t["funnel"]), "funnel")
@@ -139,19 +140,21 @@ def funnel(t: dict) -> go.Figure | None:
     mixed = any("<br>" in v for v in by_order.values())
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.55, 0.45],
                         subplot_titles=["share of installs reaching the stage",
-                                        "conversion from the previous stage (black: the step target, where the file has one)"])
+                                        "conversion from the previous stage, or share of installs where the stage's target "
+                                        "is one (black: the target, where the file has one)"])
     for i, arm in enumerate(dict.fromkeys(df["arm"])):
-        rows = df[df["arm"] == arm].sort_values("stage_order")
+        rows = hp.funnel_basis(df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True))
         x = [by_order[o] for o in rows["stage_order"]]
         own = [f"{s} {n}" for s, n in zip(rows["stage"], rows["stage_name"])]
         fig.add_trace(go.Bar(x=x, y=rows["rate_from_start"], name=f"arm {arm}", marker_color=colour(i),
                              legendgroup=str(arm), meta={"arm": str(arm)}, customdata=own,
-                             text=[f"{v:.0%}" for v in rows["rate_from_previous"]], textposition="outside",
+                             text=["" if pd.isna(v) else f"{v:.0%}" for v in rows["_measure"]], textposition="outside",
                              hovertemplate="%{customdata}<br>%{y:.1%} of installs<extra>arm " + str(arm) + "</extra>"),
                       row=1, col=1)
-        fig.add_trace(go.Bar(x=x, y=rows["rate_from_previous"], name=f"arm {arm}", marker_color=colour(i),
-                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)}, customdata=own,
-                             hovertemplate="%{customdata}<br>%{y:.1%} of the previous stage<extra>arm " + str(arm)
+        fig.add_trace(go.Bar(x=x, y=rows["_measure"], name=f"arm {arm}", marker_color=colour(i),
+                             legendgroup=str(arm), showlegend=False, meta={"arm": str(arm)},
+                             customdata=[[o, hp.basis_words(b)] for o, b in zip(own, rows["_basis"])],
+                             hovertemplate="%{customdata[0]}<br>%{y:.1%} %{customdata[1]}<extra>arm " + str(arm)
                                            + "</extra>"), row=2, col=1)
     targets = df[df["_target_min"].notna()].drop_duplicates("stage_order").sort_values("stage_order")
     whose = f" of arm {targets['arm'].iloc[0]}" if mixed and len(targets) else ""
@@ -168,11 +171,11 @@ def funnel(t: dict) -> go.Figure | None:
             marker=dict(symbol="line-ew-open", size=30, color="black", line=dict(width=2.5)),
             hovertemplate="%{x}<br>step target ≥ %{y:.0%}<extra></extra>"), row=2, col=1)
     fig.update_yaxes(tickformat=".0%", range=[0, 1.15], row=1, col=1, title="of installs")
-    fig.update_yaxes(tickformat=".0%", range=[0, 1.1], row=2, col=1, title="step conversion")
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.1], row=2, col=1, title="rate on the target's basis")
     fig.update_xaxes(tickangle=-30, row=2, col=1)
     fig.update_layout(barmode="group")
     name = hp.product(t)
-    return _layout(fig, f"Activation funnel{f' — {name}' if name else ''}, per arm (labels: step conversion)",
+    return _layout(fig, f"Activation funnel{f' — {name}' if name else ''}, per arm (labels: rate on the target's basis)",
                    height=680, margin=dict(l=70, r=30, t=110, b=60),
                    legend=dict(orientation="h", yanchor="bottom", y=1.07, x=1, xanchor="right"))
 

@@ -300,15 +300,45 @@ def file_targets(df: pd.DataFrame, key: str) -> pd.DataFrame:
     return out
 
 
-def funnel(t: dict):
-    """Activation funnel, per arm: the share of installs reaching each stage (top) and each stage's conversion from
-    the previous stage (bottom).
+def funnel_basis(rows: pd.DataFrame) -> pd.DataFrame:
+    """One arm's activation-funnel.csv rows (in stage order, after `file_targets`) with what each stage's target is
+    read against (issue 38): `_basis` (`previous_stage`, `installs` or `installs_observed_past_day_N`: the file's
+    `target_basis`), `_measure` (its `rate_on_basis`: the step conversion, or the share of the installs in the basis)
+    and `_basis_share` (the basis population's share of installs, so that target × `_basis_share` is where the target
+    sits on the share-of-installs axis). A file written before the basis columns has step conversions only: the
+    previous stage's share of installs."""
+    out = rows.copy()
+    previous = pd.to_numeric(out["rate_from_start"], errors="coerce").shift(1)
+    if "target_basis" in out.columns and "rate_on_basis" in out.columns:
+        out["_basis"] = out["target_basis"].replace("", "previous_stage").fillna("previous_stage")
+        out["_measure"] = pd.to_numeric(out["rate_on_basis"], errors="coerce")
+        basis = pd.to_numeric(out["basis_people"], errors="coerce")
+        installs = basis.max()
+        out["_basis_share"] = basis / installs if installs and installs > 0 else np.nan
+    else:
+        out["_basis"] = "previous_stage"
+        out["_measure"] = pd.to_numeric(out["rate_from_previous"], errors="coerce")
+        out["_basis_share"] = previous
+    return out
 
-    The stage targets are *step* conversions (stage users / previous stage users), read from the file's own target
-    columns (the specification's `targets`): a product that sets none (Earned Access) has them empty and gets no
-    marks. On the top axis each is drawn where it applies — at the previous stage's height × the target, for each
+
+def basis_words(basis: str) -> str:
+    """A stage's target basis in words: "of the previous stage", "of installs", "of installs observed past day 7"."""
+    if basis in ("", "previous_stage"):
+        return "of the previous stage"
+    return "of " + str(basis).replace("_", " ")
+
+
+def funnel(t: dict):
+    """Activation funnel, per arm: the share of installs reaching each stage (top) and each stage's rate on its
+    target's basis (bottom): the conversion from the previous stage, or — for a stage whose target is a share of
+    installs (issue 38: Nudge's N6 day-7 retention and N7 Free → Pro) — its share of the installs in its basis.
+
+    The stage targets are read from the file's own target columns (the specification's `targets`): a product that
+    sets none (Earned Access) has them empty and gets no marks. On the top axis each is drawn where it applies — at
+    the basis population's share of installs × the target (the previous stage's height for a step target), for each
     arm's bar — so a bar reaching its mark meets the target; on the bottom axis the targets are drawn as they are,
-    against the step conversion. A stage with an upper bound gets a dotted mark too and a shaded band between the
+    against the rate on the basis. A stage with an upper bound gets a dotted mark too and a shaded band between the
     two; a missed target is marked ✗ on the bottom axis.
     """
     if "funnel" not in t:   # a run without the file (a run of no app writes none)
@@ -322,18 +352,19 @@ def funnel(t: dict):
     x = np.arange(len(stages))
     mark = dict(color="black", lw=1.2)
     for i, arm in enumerate(arms):
-        rows = df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True)
+        rows = funnel_basis(df[df["arm"] == arm].sort_values("stage_order").reset_index(drop=True))
         position = {o: k for k, o in enumerate(stages["stage_order"])}   # arms of products with fewer stages
         left = np.array([position[o] for o in rows["stage_order"]], dtype=float) + i * width - 0.4
         color = f"C{i}"
         bars = top.bar(left + width / 2, rows["rate_from_start"], width, label=arm, color=color)
-        for b, r in zip(bars, rows["rate_from_previous"]):
-            top.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
-        bottom.bar(left + width / 2, rows["rate_from_previous"], width, color=color)
+        for b, r in zip(bars, rows["_measure"]):
+            if pd.notna(r):
+                top.annotate(f"{r:.0%}", (b.get_x() + b.get_width() / 2, b.get_height()), ha="center", va="bottom", fontsize=7)
+        bottom.bar(left + width / 2, rows["_measure"], width, color=color)
         for j, r in rows.iterrows():
-            if j == 0 or pd.isna(r["_target_min"]):
+            if pd.isna(r["_target_min"]) or pd.isna(r["_basis_share"]):
                 continue
-            previous = rows.loc[j - 1, "rate_from_start"]
+            previous = r["_basis_share"]
             xs = [left[j], left[j] + width]
             lo, hi = r["_target_min"], r["_target_max"]
             top.plot(xs, [previous * lo] * 2, ls="--", **mark)
@@ -344,23 +375,26 @@ def funnel(t: dict):
                 top.fill_between(xs, previous * lo, previous * hi, color="grey", alpha=0.25, lw=0)
                 bottom.fill_between(xs, lo, hi, color="grey", alpha=0.25, lw=0)
             if str(r["_target_met"]).lower() == "false":
-                bottom.annotate("✗", (left[j] + width / 2, r["rate_from_previous"]), ha="center", va="bottom",
+                bottom.annotate("✗", (left[j] + width / 2, r["_measure"]), ha="center", va="bottom",
                                 fontsize=9, color="red")
     if df["_target_min"].notna().any():
-        top.plot([], [], ls="--", **mark, label="step target (min): previous stage's share × target")
+        top.plot([], [], ls="--", **mark, label="step target (min): previous stage's share × target"
+                 + (" (a share-of-installs target: its basis's share × target)" if "target_basis" in df.columns
+                    and (df["target_basis"].fillna("").replace("", "previous_stage") != "previous_stage").any() else ""))
     if df["_target_max"].notna().any():
         top.plot([], [], ls=":", **mark, label="step target (max), shaded: target range")
     if (df["_target_met"].astype(str).str.lower() == "false").any():
-        bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its step target")
+        bottom.plot([], [], ls="none", marker="$✗$", color="red", label="misses its target")
         bottom.legend(fontsize=8, loc="lower left")
     top.set_ylabel("share of installs\nreaching the stage")
     top.set_ylim(0, 1.12)
     name = product(t)
-    top.set_title(f"Activation funnel{f' — {name}' if name else ''} (labels: conversion from the previous stage)")
+    top.set_title(f"Activation funnel{f' — {name}' if name else ''} (labels: rate on the target's basis — the previous "
+                  "stage, or installs)")
     handles, labels = top.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda k: labels[k] not in arms)  # arms first, then the marks
     top.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=8, loc="upper right")
-    bottom.set_ylabel("conversion from the\nprevious stage")
+    bottom.set_ylabel("conversion from the previous\nstage (or share of installs)")
     bottom.set_ylim(0, 1.12)
     # A stage's label; where the arms are different products (issue 28) with their own stages, each product's stage
     # at that position, one under the other.

@@ -420,18 +420,23 @@ def world_check_table(t: dict) -> str:
 
 
 def funnel_table(t: dict) -> str:
-    """activation-funnel.csv's pooled rows: people, share of installs, step conversion, and the step target the file
-    carries with its verdict (— where the product sets none)."""
-    df = hp.file_targets(hp._pooled(t["funnel"]), "funnel").sort_values(["arm", "stage_order"], kind="stable")
+    """activation-funnel.csv's pooled rows: people, share of installs, step conversion, and the target the file
+    carries with its basis (the previous stage, or installs: issue 38) and its verdict (— where the product sets
+    none)."""
+    pooled = hp.file_targets(hp._pooled(t["funnel"]), "funnel").sort_values(["arm", "stage_order"], kind="stable")
+    df = pd.concat([hp.funnel_basis(g.reset_index(drop=True)) for _, g in pooled.groupby("arm", sort=False)]) \
+        if len(pooled) else pooled.assign(_basis=[], _measure=[])
     several = df["arm"].nunique() > 1
     rows = []
     for _, r in df.iterrows():
         target = target_text(r["_target_min"], r["_target_max"], "fraction")
-        text, css = verdict(r["_target_met"], r["rate_from_previous"])
+        if target != "—" and r["_basis"] != "previous_stage":
+            target += " " + hp.basis_words(r["_basis"]) + f" ({fmt(r['_measure'], 'fraction')})"
+        text, css = verdict(r["_target_met"], r["_measure"])
         rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
             f"{esc(r['stage'])} {esc(r['stage_name'])}", f"{int(r['users']):,}", fmt(r["rate_from_start"], "fraction"),
             fmt(r["rate_from_previous"], "fraction"), target, f'<span class="{css}">{text}</span>']))
-    columns = (["arm"] if several else []) + ["stage", "people", "of installs", "step conversion", "step target",
+    columns = (["arm"] if several else []) + ["stage", "people", "of installs", "step conversion", "target",
                                               "met?"]
     return simple_table(columns, rows, "funnel-table", numeric_from=len(columns) - 5)
 

@@ -34,6 +34,7 @@ def main() -> int:
     check_personas_and_status_minutes()
     check_malformed_product_comparison()
     check_funnel_targets_where_they_apply()
+    check_funnel_targets_on_their_basis()
     check_world_check_figure()
     check_unlocks_figure()
     check_revenue_figure()
@@ -84,6 +85,41 @@ def check_funnel_targets_where_they_apply():
     carried = pd.DataFrame(rows, columns=cols).astype({"replication": str}).assign(product="earned-access")
     fig = hp.funnel({"funnel": carried})
     assert marks(fig.axes[0], 2) == [0.68] and marks(fig.axes[1], 3) == [0.2, 0.3], "targets the file carries are drawn"
+
+
+def check_funnel_targets_on_their_basis():
+    """Issue 38: a stage whose target is a share of installs (Nudge N6 "Day-7 retention 35%" over the installs observed
+    past day 7, N7 "Free → Pro conversion 4%" over every install) is judged on `rate_on_basis`, not on a step
+    conversion it does not have: on the share-of-installs axis its mark sits at the basis's share of installs × the
+    target, on the bottom axis at the target against rate_on_basis."""
+    import pandas as pd
+    cols = ["scenario", "arm", "replication", "product", "stage_order", "stage", "stage_name", "window", "users",
+            "rate_from_previous", "rate_from_start", "target_min", "target_max", "meets_target", "target_basis",
+            "basis_people", "rate_on_basis"]
+    rows = [["s", "control", "1", "nudge", 1, "N0", "First open", "", 100, 1.0, 1.0, None, None, None, "previous_stage", 100, 1.0],
+            ["s", "control", "1", "nudge", 2, "N5", "First nudge acted on", "8d from N0", 10, 0.1, 0.1, None, None, None,
+             "previous_stage", 100, 0.1],
+            ["s", "control", "1", "nudge", 3, "N6", "Active on day 7", "", 20, None, 0.2, 0.35, None, "false",
+             "installs_observed_past_day_7", 80, 0.25],
+            ["s", "control", "1", "nudge", 4, "N7", "Pro purchase", "", 5, None, 0.05, 0.04, None, "true", "installs", 100, 0.05]]
+    table = pd.DataFrame(rows, columns=cols).astype({"replication": str})
+    fig = hp.funnel({"funnel": table})
+    top, bottom = fig.axes[0], fig.axes[1]
+
+    def marks(ax, stage):
+        return sorted(round(line.get_ydata()[0], 9) for line in ax.get_lines()
+                      if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]
+                      and stage - 0.5 < sum(line.get_xdata()) / 2 < stage + 0.5)
+    assert marks(top, 2) == [0.28], marks(top, 2)      # 0.8 of installs observed past day 7 × 0.35
+    assert marks(bottom, 2) == [0.35], marks(bottom, 2)
+    assert marks(top, 3) == [0.04] and marks(bottom, 3) == [0.04], (marks(top, 3), marks(bottom, 3))
+    heights = [round(b.get_height(), 9) for b in bottom.patches]
+    assert heights[2:] == [0.25, 0.05], heights        # the rate on the basis, not a step conversion
+    assert any("✗" == t.get_text() for t in bottom.texts), "N6 misses its target"
+    shown = hp.funnel_basis(hp.file_targets(table, "funnel"))
+    assert list(shown["_measure"]) == [1.0, 0.1, 0.25, 0.05], list(shown["_measure"])
+    assert hp.basis_words("installs_observed_past_day_7") == "of installs observed past day 7"
+    assert hp.basis_words("previous_stage") == "of the previous stage"
 
 
 def check_world_check_figure():

@@ -50,6 +50,8 @@ struct ValidateCommand: ParsableCommand {
                 print(ProductContract.explain(descriptor), terminator: "")
                 print("")
                 print(resolved.explainBehavior(), terminator: "")
+                print("")
+                print("store commission (store:): \(resolved.store.summary)")
             }
         } catch let e as HabitatError {
             throw e

@@ -11,8 +11,8 @@ extension ResolvedScenario {
     ///
     /// Products as arms (issue 28): an arm of another product says `product:` and lists every rule value of its
     /// product (they do not layer over the top level's); `products:` comes back as those arms; `tenure_days` is
-    /// written only when set (an arm's only where it differs from the scenario's). A scenario without these keys keeps
-    /// the text and hash it had before them.
+    /// written only when set (an arm's only where it differs from the scenario's), `store` only when it differs from
+    /// Apple's standard rules. A scenario without these keys keeps the text and hash it had before them.
     ///
     /// `behavior` lists the behaviour parameters whose value differs from the catalogue's default (the block is left
     /// out when none does, so a scenario at the defaults keeps the text and hash it had before behaviour parameters
@@ -27,6 +27,12 @@ extension ResolvedScenario {
         w.line(0, "horizon_days", String(horizonDays))
         w.line(0, "replications", String(replications))
         if let tenureDays { w.line(0, "tenure_days", String(tenureDays)) }
+        if !store.isDefault {
+            w.key(0, "store")
+            w.line(2, "small_business_program", String(store.smallBusinessProgram))
+            w.line(2, "standard_rate", formatNumber(store.standardRate))
+            w.line(2, "reduced_rate", formatNumber(store.reducedRate))
+        }
         w.key(0, "population")
         w.population(population, indent: 2)
         w.rules(rules.values.filter { unlistedRuleDefaults[$0.key] != $0.value }, indent: 0)

@@ -46,14 +46,17 @@ public struct ResolvedScenario: Sendable, Hashable {
     /// day N since install (day 0 is the install day); they uninstall and live on untreated to the horizon. Arms may
     /// set their own (`ResolvedArm.tenureDays` holds each arm's resolved value).
     public var tenureDays: Int?
+    /// The app store's commission on the product's sales (`store:`; Apple's standard rules by default).
+    public var store: StoreSpec
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
                 population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
                 precision: PrecisionTarget? = nil, outputs: OutputSpec,
                 behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = [],
-                unlistedRuleDefaults: [String: ParameterValue] = [:], tenureDays: Int? = nil) {
+                unlistedRuleDefaults: [String: ParameterValue] = [:], tenureDays: Int? = nil, store: StoreSpec = StoreSpec()) {
         self.unlistedRuleDefaults = unlistedRuleDefaults
+        self.store = store
         self.tenureDays = tenureDays
         self.name = name
         self.product = product

@@ -151,6 +151,7 @@ extension ScenarioLoader {
                                                        message: "the install curve has no installs within the horizon (\(start) + \(horizon) days)",
                                                        allowed: "a curve with a positive total inside the horizon")])
         }
+        let store = try Self.store(tree["store"], fileName: fileName)
         return ResolvedScenario(
             name: name, product: product, seed: seed, start: start,
             horizonDays: horizon,
@@ -159,7 +160,23 @@ extension ScenarioLoader {
             behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue,
             unlistedRuleDefaults: Dictionary(catalogue.filter { !$0.listedWhenDefault }.map { ($0.keyPath, canonical($0.defaultValue, $0.kind)) },
                                              uniquingKeysWith: { a, _ in a }),
-            tenureDays: scenarioTenure)
+            tenureDays: scenarioTenure, store: store)
+    }
+
+    /// `store:` (checked, defaults filled in): the store's commission. A `reduced_rate` above `standard_rate` is an
+    /// error: the reduced rate is the one a subscriber's second year and the Small Business Program pay.
+    static func store(_ tree: ScenarioValue?, fileName: String) throws(ScenarioError) -> StoreSpec {
+        var spec = StoreSpec()
+        if case .bool(let b)? = tree?["small_business_program"] { spec.smallBusinessProgram = b }
+        if let r = tree?["standard_rate"]?.doubleValue { spec.standardRate = r }
+        if let r = tree?["reduced_rate"]?.doubleValue { spec.reducedRate = r }
+        if spec.reducedRate > spec.standardRate {
+            throw ScenarioError(issues: [ScenarioIssue(file: fileName, keyPath: "store.reduced_rate", kind: .outOfRange,
+                                                       message: "reduced_rate \(formatNumber(spec.reducedRate)) is above standard_rate \(formatNumber(spec.standardRate))",
+                                                       value: formatNumber(spec.reducedRate),
+                                                       allowed: "a number in 0…\(formatNumber(spec.standardRate)) (at most store.standard_rate)")])
+        }
+        return spec
     }
 
     /// Every parameter of a catalogue at its default, in canonical form.

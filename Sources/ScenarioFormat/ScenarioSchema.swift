@@ -88,6 +88,8 @@ public enum ScenarioSchema {
                     doc: "Monte Carlo replications; `--replications` overrides it"),
         SchemaField("tenure_days", tenureDays, doc: tenureDoc + " (default: none); arms may set their own; "
                     + "`--set tenure_days=N` sets every arm's"),
+        SchemaField("store", store, doc: "the app store's commission on sales (default: 30 %, 15 % on a subscription after a year "
+                    + "of paid tenure; `small_business_program: true` for 15 % on every sale)"),
         SchemaField("population", population, doc: "who is simulated"),
         SchemaField("rules", .ruleOverrides(doc: "rule overrides"), doc: "overrides of the product's rule parameters (nested maps)"),
         SchemaField("behavior", .behaviorOverrides(doc: "behaviour-parameter overrides"),
@@ -116,6 +118,18 @@ public enum ScenarioSchema {
                     + "is at or below its target in every arm, or `max_replications` is reached"),
         SchemaField("outputs", outputs, doc: "where and what to write"),
     ], doc: "a Habitat scenario")
+
+    /// `store` (issue 38, audit N16): the store's commission, Apple's rules by default (`StoreSpec`).
+    public static let store: SchemaNode = .map([
+        SchemaField("small_business_program", .scalar(.boolean, doc: "true or false"), default: .bool(false),
+                    doc: "the developer is in the App Store Small Business Program (under $1M of proceeds a year): every sale "
+                    + "pays `reduced_rate` (default false)"),
+        SchemaField("standard_rate", .scalar(.number(0...1), doc: "a fraction of the sale"), default: .number(StoreSpec.defaultStandardRate),
+                    doc: "the commission on a sale (default 0.30)"),
+        SchemaField("reduced_rate", .scalar(.number(0...1), doc: "a fraction of the sale"), default: .number(StoreSpec.defaultReducedRate),
+                    doc: "the commission on a subscription after a year of paid tenure, and on every sale in the programme; at most "
+                    + "`standard_rate` (default 0.15)"),
+    ], doc: "the app store's commission")
 
     /// `tenure_days` (scenario and arm): days of tenure with the product.
     public static let tenureDays: SchemaNode = .scalar(.integer(1...3650), doc: "days of tenure with the product")
@@ -156,7 +170,7 @@ public enum ScenarioSchema {
 
     /// Key paths a command-line override may set besides `rules.*`.
     public static let overridableKeys = ["name", "product", "seed", "start", "horizon_days", "replications", "population.installs", "outputs.dir",
-                                         "tenure_days"]
+                                         "tenure_days", "store.small_business_program", "store.standard_rate", "store.reduced_rate"]
 }
 
 extension Distribution.Family {

@@ -54,9 +54,44 @@ struct AccumulatorTests {
         f.add(reachedStages: [true, true, false])
         #expect(f.reached == [4, 3, 1])
         let rows = f.rows(keys, stages: stages).map { $0.map(\.rendered) }
-        #expect(rows[1].suffix(6) == ["3", "0.750000", "0.750000", "0.75", "", "true"])
-        #expect(rows[2].suffix(6) == ["1", "0.333333", "0.250000", "0.40", "0.50", "false"])
-        #expect(rows[0].last == "")
+        // The columns before the three of issue 38 (target_basis, basis_people, rate_on_basis) are as they were.
+        #expect(rows[1].dropLast(3).suffix(6) == ["3", "0.750000", "0.750000", "0.75", "", "true"])
+        #expect(rows[2].dropLast(3).suffix(6) == ["1", "0.333333", "0.250000", "0.40", "0.50", "false"])
+        #expect(rows[0][rows[0].count - 4] == "")
+        // The stage-free add chains every stage on the one before, as before issue 38.
+        #expect(rows[2].suffix(3) == ["previous_stage", "3", "0.333333"])
+    }
+
+    /// Issue 38 (seed 001 §11 "Day-7 retention 35%", "Free → Pro conversion 4%": shares of installs): a stage on
+    /// installs is counted outside the chain and judged against its basis population, and the file says which basis.
+    @Test func funnelJudgesAShareOfInstallsOnItsOwnBasis() {
+        let stages = [
+            FunnelStage(order: 1, id: "N0", name: "opened", event: "a", windowAnchor: nil, window: nil, targetMin: nil, targetMax: nil),
+            FunnelStage(order: 2, id: "N5", name: "acted", event: "b", windowAnchor: nil, window: nil, targetMin: 0.5, targetMax: nil),
+            FunnelStage(order: 3, id: "N6", name: "day 7", event: "c", windowAnchor: nil, window: nil, targetMin: 0.35, targetMax: nil,
+                        basis: .installs(observedPastDay: 7), chained: false),
+            FunnelStage(order: 4, id: "N7", name: "pro", event: "d", windowAnchor: nil, window: nil, targetMin: 0.04, targetMax: nil,
+                        basis: .installs(observedPastDay: nil), chained: false),
+        ]
+        var f = FunnelAccumulator(stageCount: 4)
+        f.add(reachedStages: [true, false, true, true], observedDays: 30, stages: stages)    // no N5, yet day 7 and Pro
+        f.add(reachedStages: [true, true, false, false], observedDays: 30, stages: stages)
+        f.add(reachedStages: [true, false, false, false], observedDays: 30, stages: stages)
+        f.add(reachedStages: [true, false, false, false], observedDays: 5, stages: stages)     // not observed past day 7
+        #expect(f.reached == [4, 1, 1, 1] && f.eligible == [4, 4, 3, 4])
+        let rows = f.rows(keys, stages: stages).map { $0.map(\.rendered) }
+        // N5 is a step conversion: 1 of 4.
+        #expect(rows[1].suffix(9) == ["1", "0.250000", "0.250000", "0.50", "", "false", "previous_stage", "4", "0.250000"])
+        // N6: 1 of the 3 observed past day 7 (0.333 ≥ 0.35 fails); no step conversion; 1 of 4 installs.
+        #expect(rows[2].suffix(9) == ["1", "", "0.250000", "0.35", "", "false", "installs_observed_past_day_7", "3", "0.333333"])
+        // N7: 1 of 4 installs, met.
+        #expect(rows[3].suffix(9) == ["1", "", "0.250000", "0.04", "", "true", "installs", "4", "0.250000"])
+        #expect(throws: Never.self) { try f.validate(AccumulatorBounds(people: 4, horizonDays: 30), at: "funnel", stages: stages) }
+        // Read against a funnel whose N6 is chained on the previous stage, the same counts are impossible: refused.
+        var chained = stages
+        chained[2].basis = .previousStage
+        chained[2].chained = true
+        #expect(throws: AccumulatorInvalid.self) { try f.validate(AccumulatorBounds(people: 4, horizonDays: 30), at: "funnel", stages: chained) }
     }
 
     @Test func retentionCountsOnlyPeopleWhoseDayNIsInsideTheHorizon() {

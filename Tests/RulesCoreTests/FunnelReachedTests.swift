@@ -29,4 +29,29 @@ struct FunnelReachedTests {
         #expect(FunnelStage.reached(stages, firstAt: [Self.t0, Self.t0 + .hours(2), Self.t0 + .hours(5)]) == [true, false, false])
         #expect(FunnelStage.reached(stages, firstAt: [nil, Self.t0, Self.t0]) == [false, false, false])
     }
+
+    /// Issue 38: a stage whose target is a share of installs (seed 001 §11 "Day-7 retention 35%") stands apart from
+    /// the chain: it is reached whatever the chain did, and a chained stage after it still needs the chain before it.
+    @Test("a stage outside the chain counts without the stages before it; the chain skips it")
+    func outsideTheChain() {
+        var d7 = Self.stage(3, "D7", anchor: nil, hours: nil)
+        d7.basis = .installs(observedPastDay: 7)
+        d7.chained = false
+        let stages = [Self.stage(1, "S0", anchor: nil, hours: nil), Self.stage(2, "S1", anchor: "S0", hours: 1), d7,
+                      Self.stage(4, "S2", anchor: nil, hours: nil)]
+        // S1 missed: D7 still counts; S2 (chained on S1, the chained stage before it) does not.
+        #expect(FunnelStage.reached(stages, firstAt: [Self.t0, nil, Self.t0 + .days(7), Self.t0 + .days(8)]) == [true, false, true, false])
+        // S1 reached, D7 not: S2 counts, its chain (S0, S1) unbroken.
+        #expect(FunnelStage.reached(stages, firstAt: [Self.t0, Self.t0 + .minutes(5), nil, Self.t0 + .days(8)]) == [true, true, false, true])
+        #expect(FunnelStage.chainPredecessor(of: 3, in: stages) == 1 && FunnelStage.chainPredecessor(of: 0, in: stages) == nil)
+    }
+
+    @Test("a basis of installs observed past day N includes only lives observed beyond local day N")
+    func basisPopulation() {
+        #expect(FunnelBasis.installs(observedPastDay: 7).includes(observedDays: 8))
+        #expect(!FunnelBasis.installs(observedPastDay: 7).includes(observedDays: 7))
+        #expect(FunnelBasis.installs(observedPastDay: nil).includes(observedDays: 1) && FunnelBasis.previousStage.includes(observedDays: 0))
+        #expect(FunnelBasis.installs(observedPastDay: 7).text == "installs_observed_past_day_7")
+        #expect(FunnelBasis.installs(observedPastDay: nil).text == "installs" && FunnelBasis.previousStage.text == "previous_stage")
+    }
 }

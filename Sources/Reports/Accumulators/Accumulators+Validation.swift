@@ -4,11 +4,29 @@ import Stochastics
 // The invariants of the report accumulators (`ValidatedAccumulator`), each one that `add` keeps for every run.
 
 extension FunnelAccumulator: ValidatedAccumulator {
-    /// Everyone enters the funnel; a stage counts a person only if every earlier stage did.
+    /// Everyone enters the funnel; a stage's basis population is at most everyone, and its users at most its basis
+    /// population (the chain is checked against the stages: `validate(_:at:stages:)`).
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
         if people != b.people { throw AccumulatorInvalid("\(path).people", "\(people); the record holds \(b.people) people") }
+        try b.size(eligible.count, reached.count, "\(path).eligible")
         for i in reached.indices {
-            try b.subset(reached[i], of: i == 0 ? people : reached[i - 1], i == 0 ? "people" : "stage \(i)", "\(path).reached[\(i + 1)]")
+            try b.subset(eligible[i], of: people, "people", "\(path).eligible[\(i + 1)]")
+            try b.subset(reached[i], of: eligible[i], "its basis population", "\(path).reached[\(i + 1)]")
+        }
+    }
+
+    /// As `validate(_:at:)`, and against the funnel's stages: a stage whose basis counts everyone has everyone in
+    /// it, and a chained stage counts a person only if its chain predecessor did.
+    public func validate(_ b: AccumulatorBounds, at path: String, stages: [FunnelStage]) throws(AccumulatorInvalid) {
+        try validate(b, at: path)
+        try b.size(reached.count, stages.count, "\(path).reached")
+        for (i, s) in stages.enumerated() {
+            if s.basis.includes(observedDays: 0), eligible[i] != people {
+                throw AccumulatorInvalid("\(path).eligible[\(i + 1)]", "\(eligible[i]); every one of the \(people) people is in stage \(s.id)'s basis")
+            }
+            guard s.chained else { continue }
+            let p = FunnelStage.chainPredecessor(of: i, in: stages)
+            try b.subset(reached[i], of: p.map { reached[$0] } ?? people, p.map { "stage \($0 + 1)" } ?? "people", "\(path).reached[\(i + 1)]")
         }
     }
 }

@@ -18,6 +18,33 @@ extension TargetRanged {
     }
 }
 
+/// What a funnel stage's rate, and so its target, is a share of (issue 38).
+public enum FunnelBasis: Hashable, Sendable {
+    /// The stage before it in the chain: the target is a step conversion (every stage of Scroll Off and Earned Access).
+    case previousStage
+    /// Installs: the target is a share of everyone who entered the funnel or, with `observedPastDay`, of the installs
+    /// whose lives were observed past that local day since install (day 0 is the install day), as a day-N retention
+    /// is measured (Nudge N6, seed 001 §11 "Day-7 retention 35%"; N7 "Free → Pro conversion 4%").
+    case installs(observedPastDay: Int?)
+
+    /// The basis as `activation-funnel.csv`'s `target_basis` writes it: `previous_stage`, `installs`,
+    /// `installs_observed_past_day_7`.
+    public var text: String {
+        switch self {
+        case .previousStage: return "previous_stage"
+        case .installs(nil): return "installs"
+        case .installs(let d?): return "installs_observed_past_day_\(d)"
+        }
+    }
+
+    /// Whether a person whose life was observed for `observedDays` local days since install (install day included)
+    /// belongs to the basis population: always, except for a share of installs observed past a day they did not reach.
+    public func includes(observedDays: Int) -> Bool {
+        if case .installs(let d?) = self { return observedDays > d }
+        return true
+    }
+}
+
 /// One stage of a product's activation funnel as data (Scroll Off: seed 000 §8.2 A0–A7).
 public struct FunnelStage: Hashable, Sendable, TargetRanged {
     /// 1-based position.
@@ -32,12 +59,17 @@ public struct FunnelStage: Hashable, Sendable, TargetRanged {
     public var windowAnchor: String?
     /// How long after the anchor the stage must be reached (nil: no limit).
     public var window: TimeSpan?
-    /// Target conversion from the previous stage; nil where none is set.
+    /// Target of the rate on `basis` (a step conversion from the previous stage by default); nil where none is set.
     public var targetMin: Double?
     public var targetMax: Double?
+    /// What the stage's rate and target are a share of (default: the previous stage).
+    public var basis: FunnelBasis
+    /// The stage counts a person only when the chain before it was reached (every earlier chained stage); false for
+    /// a stage that stands apart from the chain, reached by anyone who meets its event (Nudge N6, N7). Default true.
+    public var chained: Bool
 
     public init(order: Int, id: String, name: String, event: String, windowAnchor: String?, window: TimeSpan?,
-                targetMin: Double?, targetMax: Double?) {
+                targetMin: Double?, targetMax: Double?, basis: FunnelBasis = .previousStage, chained: Bool = true) {
         self.order = order
         self.id = id
         self.name = name
@@ -46,6 +78,8 @@ public struct FunnelStage: Hashable, Sendable, TargetRanged {
         self.window = window
         self.targetMin = targetMin
         self.targetMax = targetMax
+        self.basis = basis
+        self.chained = chained
     }
 
     /// `24h from A0`, `7d from A5`; empty without a window.
@@ -64,24 +98,33 @@ public protocol FunnelTracking: Sendable {
     init()
     /// Records one event.
     mutating func observe(_ event: Event, at t: Instant)
-    /// Which stages were reached, in stage order (a stage counts only when every earlier stage was reached).
+    /// Which stages were reached, in stage order (a chained stage counts only when every earlier chained stage was
+    /// reached; `FunnelStage.reached`).
     var reached: [Bool] { get }
 }
 
 extension FunnelStage {
     /// Which of `stages` a person reached, given the first time they met each stage's event (index = order − 1):
-    /// a stage counts when every earlier one was reached and, if it has a window, it came within `window` of its
-    /// `windowAnchor` stage's time (an anchor not reached sets no limit). The one funnel rule of every product (the products' copies had diverged: one
-    /// ignored the anchor).
+    /// a stage counts when it was met, when — if it is `chained` — the chain before it was reached (its
+    /// `chainPredecessor`), and, if it has a window, when it came within `window` of its `windowAnchor` stage's time
+    /// (an anchor not reached sets no limit). The one funnel rule of every product (the products' copies had
+    /// diverged: one ignored the anchor). A funnel of chained stages only (Scroll Off, Earned Access) is a prefix.
     public static func reached(_ stages: [FunnelStage], firstAt: [Instant?]) -> [Bool] {
         var out = Array(repeating: false, count: stages.count)
         for (i, s) in stages.enumerated() {
-            guard i < firstAt.count, let t = firstAt[i], i == 0 || out[i - 1] else { break }
+            guard i < firstAt.count, let t = firstAt[i] else { continue }
+            if s.chained, let p = chainPredecessor(of: i, in: stages), !out[p] { continue }
             if let w = s.window, let a = s.windowAnchor, let ai = stages.firstIndex(where: { $0.id == a }), ai < firstAt.count,
-               let at = firstAt[ai], t > at + w { break }
+               let at = firstAt[ai], t > at + w { continue }
             out[i] = true
         }
         return out
+    }
+
+    /// The chained stage before stage `i` (nil for the first chained stage): the one a chained stage needs reached,
+    /// and the "previous stage" of its step conversion.
+    public static func chainPredecessor(of i: Int, in stages: [FunnelStage]) -> Int? {
+        stages.indices.prefix(i).last { stages[$0].chained }
     }
 }
 

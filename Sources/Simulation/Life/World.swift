@@ -67,8 +67,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     public let tenureDays: Int?
     /// How the product's money is reported (sources, segments), read once from its descriptor.
     public let revenueModel: RevenueModel
-    /// The store's commission (docs/DESIGN.md principle 6).
-    let storeFees = StoreFeePolicy()
+    /// The store's commission (docs/DESIGN.md principle 6), from the scenario's `store:` (30 % by default; the App
+    /// Store Small Business Program's 15 % where it says so — issue 38, audit N16).
+    let storeFees: StoreFeePolicy
 
     /// Builds the world of one arm and replication.
     public init(scenario: ResolvedScenario, arm: ResolvedArm, replication: Int) throws {
@@ -93,6 +94,8 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         insightViewProbability = behavior["engagement.insight_view_probability"]
         plansViewProbability = behavior["engagement.plans_view_probability"]
         tenureDays = arm.tenureDays
+        storeFees = StoreFeePolicy(standardRate: scenario.store.standardRate, reducedRate: scenario.store.reducedRate,
+                                   smallBusinessProgram: scenario.store.smallBusinessProgram)
         start = scenario.start
         horizonDays = scenario.horizonDays
         installs = arm.population.installs

@@ -18,7 +18,9 @@ public enum ProductContract {
         }
         text += "\nActivation funnel (target: conversion from the previous stage)\n"
         table(["stage", "name", "event", "window", "target"],
-              d.funnel.map { [$0.id, $0.name, $0.event, $0.windowText.isEmpty ? "-" : $0.windowText, range($0)] })
+              d.funnel.map { [$0.id, $0.name, $0.event, $0.windowText.isEmpty ? "-" : $0.windowText,
+                             range($0) + ($0.basis == .previousStage || !$0.hasTarget ? "" : " of \($0.basis.text)")
+                             + ($0.chained ? "" : " (not chained)")] })
         text += "\nKPIs\n"
         table(["kpi", "unit", "target", "population", "source"],
               d.kpis.map { [$0.id, $0.unit, range($0), $0.population.isEmpty ? "-" : $0.population, $0.source?.description ?? "-"] })

@@ -64,7 +64,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         c[.inUseDays] = o.inUseDays.count
         c.flag(.subscribers, o.everSubscribed)
         common.merge(c)
-        funnel.add(reachedStages: o.funnel.reached)
+        funnel.add(reachedStages: o.funnel.reached, observedDays: o.observedDays, stages: Adapter.Engine.descriptor.funnel)
         let segments = [o.persona, o.planSegment]
         retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .productInUse, activeDays: o.inUseDays)
         retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .appOpened, activeDays: o.activeDays)

@@ -140,8 +140,7 @@ extension RunAccumulator: ValidatedAccumulator {
         let dot = path.isEmpty ? "" : path + "."
         try common.validate(b, at: "\(dot)common")
         if common[.people] != b.people { throw AccumulatorInvalid("\(dot)common.people", "\(common[.people]); the record holds \(b.people) people") }
-        try b.size(funnel.reached.count, d.funnel.count, "\(dot)funnel.reached")
-        try funnel.validate(b, at: "\(dot)funnel")
+        try funnel.validate(b, at: "\(dot)funnel", stages: d.funnel)
         try retention.validate(b, at: "\(dot)retention")
         try tokens.validate(b, at: "\(dot)tokens")
         try revenue.validate(b, at: "\(dot)revenue")

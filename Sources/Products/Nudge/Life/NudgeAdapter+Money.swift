@@ -73,9 +73,11 @@ extension NudgeAdapter {
 
     // MARK: - Days and the end of the life
 
-    /// Local midnight: the north star's day, a refund asked for, the next renewal decision booked.
+    /// Local midnight: the north star's day (seed 001 §11 "Daily Active Users who complete at least 1 item per day":
+    /// a day the app was opened with ≥ 1 item done — a done from a notification button alone is no DAU-day), a refund
+    /// asked for, the next renewal decision booked.
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
-        if life.state.doneToday > 0 { life.summary.tally.counts[.northStarDays] += 1 }
+        if life.state.doneToday > 0, life.summary.tally.isActive(day: life.dayIndex) { life.summary.tally.counts[.northStarDays] += 1 }
         if life.engine.isPro { life.summary.tally.counts[.proDays] += 1 }
         life.state.doneToday = 0
         storeDay(&life, at: now)

@@ -28,7 +28,7 @@ extension NudgeAdapter {
             // No frustration of its own: a limit that refused something is `limitHit` where it refused; a teaser or
             // Settings refuses nothing.
         case .brainDumpCompleted, .brainDumpQueuedOffline:
-            life.summary.tally.counts[.dumps] += 1
+            life.summary.tally.countDump(event)
         case let .aiSplitCompleted(_, usd), let .aiSplitFailed(usd):
             life.summary.tally.bookAI(split: true, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
         case let .draftGenerated(_, usd, _):
@@ -99,6 +99,7 @@ extension NudgeAdapter {
             return
         }
         life.summary.tally.counts[.remindersActed] += 1
+        if now - sentAt <= NudgeKPIs.actedWindow { life.summary.tally.counts[.remindersActedWithinWindow] += 1 }
         if buttons, let item, let r, life.features.uniform() < m.reminderButtonShare {
             let done = life.tasks.isDone(ref, at: now)
             let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.tasks.efficacy, overdue: true)

@@ -7,7 +7,9 @@ import RulesCore
 /// What Nudge's reports count, per person and (summed) per run.
 public enum NudgeCount: Int, CounterKey {
     case captures, dumps, dumpLimitHits, shares, shareLimitHits, itemsDone, doneWithHelp, snoozes, actionsTapped, draftsSent
-    case remindersSent, remindersActed, northStarDays, proDays, renewalsCount
+    /// Nudges sent; acted on at any delay; acted on within `NudgeKPIs.actedWindow` of being sent (audit N5).
+    case remindersSent, remindersActed, remindersActedWithinWindow
+    case northStarDays, proDays, renewalsCount
     case liveActivityEnabled, liveActivityDismissed
     case dauMauActiveDays, dauMauWindowDays, activeDays, activeWeeks
     // Per-person flags (0 or 1), summed to counts of people.
@@ -62,7 +64,26 @@ public struct NudgeTally: Sendable {
     public var days: [TaskDay] = []
     /// The last day counted active.
     var lastActiveDay = -1
+    /// Dumps queued offline whose later `brain_dump_completed` is yet to come (counted when queued).
+    var offlineDumpsPending = 0
     public init() {}
+
+    /// Whether the app was opened on local day `day` since install (a DAU-day; asked at that day's end).
+    func isActive(day: Int) -> Bool { lastActiveDay == day }
+
+    /// A brain dump, counted once (audit N10b): a dump queued offline counts when queued, and the
+    /// `brain_dump_completed` that ends its queue later is the same dump. The count is exact in any order: each
+    /// completion while some queued dump is pending is taken as that dump's.
+    mutating func countDump(_ event: NudgeEvent) {
+        if case .brainDumpQueuedOffline = event {
+            offlineDumpsPending += 1
+            counts[.dumps] += 1
+        } else if offlineDumpsPending > 0 {
+            offlineDumpsPending -= 1
+        } else {
+            counts[.dumps] += 1
+        }
+    }
 
     /// The first app open of a local day: a DAU-day under the person's plan now.
     mutating func markActive(day: Int, plan: Int, month: MonthID) {
@@ -189,17 +210,19 @@ public struct NudgeMetrics: ProductMetrics {
         typealias C = Counters<NudgeCount>
         let dau = c[.activeDays]
         let values: [String: Double] = [
-            "north_star_dau_completing": C.ratio(c[.northStarDays], run.common[.personDays]),
+            "north_star_dau_completing": C.ratio(c[.northStarDays], dau),
             "items_done_per_dau": C.ratio(c[.itemsDone], dau),
             "brain_dumps_per_dau": C.ratio(c[.dumps], dau),
             "shares_per_wau": C.ratio(c[.shares], c[.activeWeeks]),
             "drafts_sent_per_pro_week": C.ratio(c[.draftsSent] * 7, c[.proDays]),
-            "nudges_acted_share": c.ratio(.remindersActed, .remindersSent),
+            "nudges_acted_share": c.ratio(.remindersActedWithinWindow, .remindersSent),
+            "nudges_acted_share_any_delay": c.ratio(.remindersActed, .remindersSent),
             "free_to_pro_conversion": C.ratio(c[.subscriber], people),
             "dau_mau": c.ratio(.dauMauActiveDays, .dauMauWindowDays),
             "app_retention_d7": c.ratio(.d7Active, .d7Eligible),
             "app_retention_d30": c.ratio(.d30Active, .d30Eligible),
-            "live_activity_opt_in": C.ratio(c[.liveActivityEnabled], c[.liveActivityEnabled] + c[.liveActivityDismissed]),
+            "live_activity_opt_in": C.ratio(c[.liveActivityEnabled], people),
+            "cost_per_dau_day_at_feature_prices": run.common[.inUseDays] > 0 ? costAtFeaturePrices.usd / Double(run.common[.inUseDays]) : .nan,
             "pro_by_day_30": C.ratio(c[.proByDay30], people),
             "notifications_off_share": C.ratio(c[.notificationsOff], people),
             "captures_per_dau": C.ratio(c[.captures], dau),
@@ -210,12 +233,20 @@ public struct NudgeMetrics: ProductMetrics {
         }
     }
 
+    /// Every AI request of the run at the features' prices (`NudgeKPIs.costAtFeaturePrices`, audit N11).
+    public var costAtFeaturePrices: Money {
+        ai.reduce(Money.zero) { t, m in m.cells.reduce(t) { $0 + NudgeKPIs.costAtFeaturePrices(splits: $1.splits, drafts: $1.drafts) } }
+    }
+
     /// `ai-cost.csv` (per month and plan: requests, cost, cost per DAU-day against the seed's ceiling, revenue and
-    /// the margin over it) and `tasks.csv` (per day since install: things arisen, captured, done, done with Nudge's
+    /// the margin over it; then the same requests at the features' prices, seed 001 §4 Features 1 and 7, and their
+    /// cost per DAU-day against the same ceiling — audit N11: the ceiling holds under one of the seed's prices only) and `tasks.csv` (per day since install: things arisen, captured, done, done with Nudge's
     /// help, done on time, forgotten).
     public static var reportFiles: [(name: String, header: [String])] {
         [("ai-cost.csv", ReportKeys.header + ["month", "plan", "dau_days", "split_requests", "draft_requests", "cost_usd",
-                                             "cost_per_dau_day_usd", "ceiling_usd", "within_ceiling", "gross_revenue_usd", "gross_margin"]),
+                                             "cost_per_dau_day_usd", "ceiling_usd", "within_ceiling", "gross_revenue_usd", "gross_margin",
+                                             "cost_usd_at_feature_prices", "cost_per_dau_day_usd_at_feature_prices",
+                                             "within_ceiling_at_feature_prices"]),
          ("tasks.csv", ReportKeys.header + ["day", "people", "arisen", "captured", "done", "done_with_help", "done_on_time", "forgotten",
                                            "done_on_time_per_person"])]
     }
@@ -236,10 +267,14 @@ public struct NudgeMetrics: ProductMetrics {
                 let cell = m.cells[p]
                 let cost = Double(cell.costMicros) / 1_000_000, gross = Double(cell.grossMicros) / 1_000_000
                 let perDAU: Double? = cell.dauDays > 0 ? cost / Double(cell.dauDays) : nil
+                let other = NudgeKPIs.costAtFeaturePrices(splits: cell.splits, drafts: cell.drafts).usd
+                let otherPerDAU: Double? = cell.dauDays > 0 ? other / Double(cell.dauDays) : nil
+                func within(_ v: Double?) -> CSVField { v.flatMap { v in ceiling.map { .flag(v <= $0) } } ?? .empty }
                 rows.append(keys.fields + [.text(month.description), .text(plan), int(cell.dauDays), int(cell.splits), int(cell.drafts),
                                            .number(cost, decimals: 6), .optional(perDAU, decimals: 8), .optional(ceiling, decimals: 8),
-                                           perDAU.flatMap { v in ceiling.map { .flag(v <= $0) } } ?? .empty,
-                                           .number(gross, decimals: 2), gross > 0 ? .number((gross - cost) / gross, decimals: 4) : .empty])
+                                           within(perDAU),
+                                           .number(gross, decimals: 2), gross > 0 ? .number((gross - cost) / gross, decimals: 4) : .empty,
+                                           .number(other, decimals: 6), .optional(otherPerDAU, decimals: 8), within(otherPerDAU)])
             }
         }
         return rows
