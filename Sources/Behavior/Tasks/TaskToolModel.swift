@@ -52,8 +52,9 @@ public struct TaskToolModel: Hashable, Sendable {
     /// Of drafts shown: share sent as is, share edited then sent (the rest abandoned).
     public var draftSendAsIs = 0.55, draftEdit = 0.3
     /// Probability that a Free person who has not met a paywall today opens Settings → "Upgrade to Pro" on a visit,
-    /// at value felt 1 (linear down to none at value felt 0.5; seed 001 §5 Screen 4).
-    public var settingsUpgrade = 0.03
+    /// at value felt 1, linearly less down to none at `settingsUpgradeFloor` (the value felt at install: nothing
+    /// gained yet; seed 001 §5 Screen 4).
+    public var settingsUpgrade = 0.05, settingsUpgradeFloor = 0.3
 
     /// Mean minutes before a reminder notification is seen.
     public var reminderSeenMeanMinutes = 25.0
@@ -99,6 +100,7 @@ public struct TaskToolModel: Hashable, Sendable {
         draftSendAsIs = values["card.draft_send_as_is"]
         draftEdit = values["card.draft_edit"]
         settingsUpgrade = values["card.settings_upgrade"]
+        settingsUpgradeFloor = values["card.settings_upgrade_floor"]
         reminderSeenMeanMinutes = values["reminder.seen_mean_minutes"]
         reminderActConstant = values["reminder.act_constant"]
         reminderValueWeight = values["reminder.value_weight"]
@@ -121,6 +123,11 @@ public struct TaskToolModel: Hashable, Sendable {
     public func doNowProbability(effortMinutes: Double, urgency: Double, efficacy: Double, overdue: Bool) -> Double {
         Self.logistic(doConstant - doEffortWeight * log(max(effortMinutes, 0.5) / 10) + doUrgencyWeight * (urgency - 0.5)
                       + doEfficacyWeight * (efficacy - 0.5) + (overdue ? doOverdueBoost : 0))
+    }
+
+    /// Probability of opening Settings → "Upgrade to Pro" on a visit, at value felt `valueFelt`.
+    public func settingsUpgradeProbability(valueFelt: Double) -> Double {
+        settingsUpgrade * max(0, (valueFelt - settingsUpgradeFloor) / max(1e-9, 1 - settingsUpgradeFloor))
     }
 
     /// Probability of acting on a reminder (opening it or using a button).

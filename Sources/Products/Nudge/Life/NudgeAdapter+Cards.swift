@@ -29,12 +29,12 @@ extension NudgeAdapter {
 
     /// Settings → "Upgrade to Pro" (seed 001 §5 Screen 4): on a visit, a Free person who has met no paywall today
     /// (the once-a-day rule of the shared subscriber layer) opens it with `card.settings_upgrade` at value felt 1,
-    /// linearly less down to never at 0.5 or below (assumption) — the paywall they asked for, weighed at once.
+    /// linearly less down to never at `card.settings_upgrade_floor`, the value felt at install (assumption) — the
+    /// paywall they asked for, weighed at once.
     static func considerUpgrade(_ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.engine.isPro, !life.weighedPaywallToday, life.engine.paywallShowing == nil else { return }
         life.offerDecision(.settingsUpgrade, moment: life.state.visits)
-        let p = life.world.taskTool.settingsUpgrade * max(0, 2 * life.engagement.perceivedValue - 1)
-        let opens = life.features.uniform() < p
+        let opens = life.features.uniform() < life.world.taskTool.settingsUpgradeProbability(valueFelt: life.engagement.perceivedValue)
         life.decide(.settingsUpgrade, opens ? .open : .ignore, at: now)
         guard opens else { return }
         life.send(.upgradeTapped, at: now)
