@@ -115,15 +115,12 @@ extension NudgeAdapter {
            !dumpRefused(&life, at: now) {
             return refusedAtTheMic(t, &life, at: now)
         }
-        var d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
-        if d == .needsPermission(.microphone) {
-            guard answerPermission(&life, at: now) else { return typeIt(t, &life, at: now) ? .type : .notCaptured }
-            // Allowed: the engine records the dump that was waiting for the microphone (nothing is said twice).
-            d = .ok
-        }
+        let d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
+        // Allowed, the engine records the dump that was waiting for the microphone (nothing is said twice).
+        if d == .needsPermission(.microphone), !answerPermission(&life, at: now) { return typeIt(t, &life, at: now) ? .type : .notCaptured }
         if d == .dumpLimitHit {
             guard dumpRefused(&life, at: now) else { return refusedAtTheMic(t, &life, at: now) }
-            d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
+            life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
         }
         let cut = life.state.thoughtsCut
         life.state.thoughtsCut = 0
