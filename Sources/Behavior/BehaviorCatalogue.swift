@@ -289,6 +289,11 @@ public enum BehaviorCatalogue {
             p("capture.live_activity_opt_in", 0.12, 0...1, "probability of enabling the lock-screen task when asked once (seed 001 §14 Q12 checks ≥ 5 %)", a),
             p("capture.online_share", 0.97, 0...1, "share of captures made online", a),
             p("capture.split_failure", 0.02, 0...1, "probability an AI split fails (seed 001 §12: likelihood Low)", a),
+            p("capture.ramble_median", 1.6, 0.1...10, "median factor stretching a brain dump's words by hesitations and asides (log-normal)",
+              .assumption("seed 001 §4 Feature 1 \"Most brain dumps are 15-30 seconds anyway\"; the factor makes a typical dump last that long and a long one reach the 55 s cap (audit N15)")),
+            p("capture.ramble_sigma", 0.6, 0...3, "log-sd of that factor", a),
+            p("capture.empty_dump", 0.03, 0...1, "probability a brain dump's recording is empty (blanked or interrupted); the person taps again at once",
+              .assumption("seed 001 §4 Feature 1 \"Empty recording → ignore\" gives no rate (audit N15)")),
             p("card.do_constant", -0.3, -20...20, "log-odds of doing the shown thing now (10 min effort, urgency 0.5, efficacy 0.5)", a),
             p("card.effort_weight", 0.8, 0...20, "do-now log-odds lowered per ln(effort ÷ 10 min) (present bias)", a),
             p("card.urgency_weight", 1.5, 0...20, "do-now log-odds per unit of urgency above 0.5", a),
@@ -299,6 +304,11 @@ public enum BehaviorCatalogue {
             p("card.mark_done_already_done", 0.8, 0...1, "probability of marking done a card whose thing was already done", a),
             p("card.draft_send_as_is", 0.55, 0...1, "share of AI drafts sent as written", a),
             p("card.draft_edit", 0.3, 0...1, "share of AI drafts edited then sent (the rest abandoned)", a),
+            p("card.settings_upgrade", 0.05, 0...1,
+              "probability a Free person not yet at a paywall today opens Settings → Upgrade to Pro on a visit, at value felt 1 (linearly none at the floor)",
+              .assumption("seed 001 §5 Screen 4 \"Upgrade to Pro (in-app purchase)\" gives no rate; looking at Pro grows with the value felt (audit N3, N15)")),
+            p("card.settings_upgrade_floor", 0.3, 0...0.99, "value felt at or below which nobody opens Settings → Upgrade (the value felt at install)",
+              .assumption("engagement's starting value felt (0.3): a person looks at Pro only once the app has given them something")),
             p("reminder.seen_mean_minutes", 25, 0.1...600, "mean minutes before a reminder notification is seen", a),
             p("reminder.act_constant", -0.9, -20...20, "log-odds of acting on a reminder (value 0.5, urgency 0.5)", a),
             p("reminder.value_weight", 1.5, 0...20, "reminder log-odds per unit of value felt above 0.5", a),
@@ -307,6 +317,9 @@ public enum BehaviorCatalogue {
             p("reminder.mute_today_per_ignored", 0.01, 0...1, "probability of muting today per reminder ignored in 3 days", a),
             p("reminder.notifications_off_per_ignored", 0.004, 0...1,
               "probability of turning notifications off per reminder ignored in 3 days (seed 001 §2 \"Aggressive buzzing → user disables all notifications\")", a),
+            p("reminder.type_off_per_ignored", 0.02, 0...1,
+              "probability, per reminder ignored in 3 days, that a stale check-in or end-of-day prompt seen makes the person turn that type off",
+              .assumption("seed 001 §4 Feature 5 \"Can disable specific nudge types in settings\" gives no rate (audit N15)")),
         ]
     }()
 

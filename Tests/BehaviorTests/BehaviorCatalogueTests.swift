@@ -66,6 +66,10 @@ struct BehaviorCatalogueTests {
         "card.draft_edit": 0.3, "reminder.seen_mean_minutes": 25, "reminder.act_constant": -0.9, "reminder.value_weight": 1.5,
         "reminder.urgency_weight": 1.0, "reminder.button_share": 0.5, "reminder.mute_today_per_ignored": 0.01,
         "reminder.notifications_off_per_ignored": 0.004,
+        // Issue 38: dump length, empty dumps, Settings → Upgrade, turning a nudge type off.
+        "capture.ramble_median": 1.6, "capture.ramble_sigma": 0.6, "capture.empty_dump": 0.03, "card.settings_upgrade": 0.05,
+        "card.settings_upgrade_floor": 0.3,
+        "reminder.type_off_per_ignored": 0.02,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {

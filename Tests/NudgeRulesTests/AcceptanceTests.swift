@@ -238,8 +238,8 @@ struct AcceptanceTests {
             var h = Harness(at: 8)
             h.start(pro: pro)
             if !online { h.send(.connectivity(online: false), at: h.at(0, 8)) }
-            h.add(1, .text, at: h.at(0, 9))
-            h.send(.contactPicked(1), at: h.at(0, 9))
+            h.add(1, at: h.at(0, 9))
+            h.send(.addContact(1, .text), at: h.at(0, 9))                          // the number added by hand
             for k in 0..<3 {
                 h.send(.appOpened(via: .icon), at: h.at(0, 10 + k))
                 h.send(.appClosed, at: h.at(0, 10 + k, 1))
@@ -251,7 +251,7 @@ struct AcceptanceTests {
         let free = showTextCard(pro: false, online: true)
         #expect(free.aiRequests == 0)
         #expect(free.lastDecision == .actionOpened(.text, draft: false))
-        #expect(free.rendered("paywall_shown") == ["paywall_shown(trigger=draft_teaser)"])     // the teaser, once per card
+        #expect(free.count("paywall_shown") == 0)                                              // no teaser (audit N3)
         let pro = showTextCard(pro: true, online: true)
         #expect(pro.aiRequests == 1 && pro.count("draft_generated") == 1)
         #expect(pro.engine.costExactPicoUSD == 28_500_000)                                      // 30 × 0.15 + 40 × 0.60 = 28.5 µ$

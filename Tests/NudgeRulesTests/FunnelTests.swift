@@ -55,6 +55,9 @@ struct FunnelTests {
         // Its one claim: items completed per user per day, set beside things done a day against no app (issue 29).
         #expect(d.claims.map(\.kpi) == ["items_done_per_dau"] && d.claims.map(\.neutralKPI) == ["tasks_done_per_day"])
         #expect(d.claims.first?.sense == .increases)
-        #expect(!d.inputs.first { $0.name == "setNudgeType" }!.drivenBySimulatedPeople)
+        #expect(!d.inputs.first { $0.name == "setLiveActivity" }!.drivenBySimulatedPeople)
+        // Issue 38: people turn a smart nudge type off and open Settings → Upgrade to Pro.
+        #expect(d.inputs.first { $0.name == "setNudgeType" }!.drivenBySimulatedPeople)
+        #expect(d.inputs.first { $0.name == "upgradeTapped" }!.drivenBySimulatedPeople)
     }
 }

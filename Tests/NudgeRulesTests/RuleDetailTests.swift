@@ -158,10 +158,10 @@ struct RuleDetailTests {
         #expect(h.problems.isEmpty && r.problems.isEmpty, "\(h.problems) \(r.problems)")
     }
 
-    /// Inventory R40 paywall triggers.
-    @Test("Paywall triggers: 4th dump, share over the cap (next open), draft teaser once per card, Settings")
+    /// Inventory R40 paywall triggers (the teaser only under its assumption-option, audit N3).
+    @Test("Paywall triggers: 4th dump, share over the cap (next open), draft teaser once per card (option), Settings")
     func paywallTriggers() {
-        var h = Harness(at: 8)
+        var h = Harness(parameters: params(["paywall.draft_teasers_per_day": .int(10)]), at: 8)
         h.start()
         for k in 1...6 { h.send(.share(Thought(ref: UInt64(k)), preset: .nextWeek), at: h.at(0, 9, k)) }
         #expect(h.count("paywall_shown") == 0)
@@ -169,10 +169,10 @@ struct RuleDetailTests {
         #expect(h.rendered("paywall_shown") == ["paywall_shown(trigger=share_limit)"])
         h.send(.paywallResponse(nil), at: h.at(0, 10))
         #expect(h.lastDecision == .declined)
-        h.add(20, .email, at: h.at(0, 11))
-        h.add(21, .email, at: h.at(0, 11, 1))
-        h.send(.done(ItemID(7)), at: h.at(0, 11, 2))                   // card 6 again: no second teaser
-        h.send(.appClosed, at: h.at(0, 12))
+        h.send(.brainDump(thoughts: [Thought(ref: 20, action: .email, words: 4), Thought(ref: 21, action: .email, words: 4)],
+                          seconds: 8, online: true, splitFails: false), at: h.at(0, 11))
+        h.send(.done(ItemID(7)), at: h.at(0, 11, 2))                   // card 7 teased, then card 6
+        h.send(.appClosed, at: h.at(0, 12))                           // card 6 again at the next open: no second teaser
         h.send(.appOpened(via: .icon), at: h.at(0, 13))
         #expect(h.rendered("paywall_shown") == ["paywall_shown(trigger=share_limit)", "paywall_shown(trigger=draft_teaser)",
                                                 "paywall_shown(trigger=draft_teaser)"])
@@ -203,7 +203,9 @@ struct RuleDetailTests {
     func contacts() {
         var h = Harness(at: 8)
         h.start()
-        let a = h.add(1, .call, at: h.at(0, 9))
+        h.send(.brainDump(thoughts: [Thought(ref: 1, action: .call, words: 4), Thought(ref: 2, words: 4)],
+                          seconds: 8, online: true, splitFails: false), at: h.at(0, 9))
+        let a = h.engine.item(ref: 1)!.id                              // detected by the AI split (no number yet)
         h.send(.appOpened(via: .icon), at: h.at(0, 9))
         h.send(.actionTapped(a), at: h.at(0, 9))
         #expect(h.lastDecision == .needsPermission(.contacts))

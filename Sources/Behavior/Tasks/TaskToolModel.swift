@@ -27,13 +27,20 @@ public struct TaskToolModel: Hashable, Sendable {
     public var onlineShare = 0.97
     /// Probability an AI split fails (seed 001 §12: "AI splitting produces garbage results", likelihood Low).
     public var splitFailure = 0.02
+    /// Speech in a brain dump is stretched by hesitations and asides: a log-normal factor on the words' time, with
+    /// this median and log-sd (seed 001 §4 Feature 1 "Most brain dumps are 15-30 seconds anyway"; a long one reaches
+    /// the 55 s cap).
+    public var rambleMedian = 1.6, rambleSigma = 0.6
+    /// Probability a brain dump's recording is empty (tapped, then blanked or interrupted; seed 001 §4 Feature 1
+    /// "Empty recording → ignore"): the person taps again at once.
+    public var emptyDump = 0.03
 
     /// Log-odds of doing the thing on the card now, at 10 minutes' effort, urgency 0.5, efficacy 0.5.
     public var doConstant = -0.3
     public var doEffortWeight = 0.8
     public var doUrgencyWeight = 1.5
     public var doEfficacyWeight = 1.5
-    /// Log-odds added when the card is overdue or stale (the colour asks), and per hour of the evening after 20:00.
+    /// Log-odds added when the card is overdue or stale (the colour asks).
     public var doOverdueBoost = 0.5
     /// Of cards not done now: share snoozed (the rest skipped).
     public var snoozeShare = 0.55
@@ -44,6 +51,10 @@ public struct TaskToolModel: Hashable, Sendable {
     public var markDoneAlreadyDone = 0.8
     /// Of drafts shown: share sent as is, share edited then sent (the rest abandoned).
     public var draftSendAsIs = 0.55, draftEdit = 0.3
+    /// Probability that a Free person who has not met a paywall today opens Settings → "Upgrade to Pro" on a visit,
+    /// at value felt 1, linearly less down to none at `settingsUpgradeFloor` (the value felt at install: nothing
+    /// gained yet; seed 001 §5 Screen 4).
+    public var settingsUpgrade = 0.05, settingsUpgradeFloor = 0.3
 
     /// Mean minutes before a reminder notification is seen.
     public var reminderSeenMeanMinutes = 25.0
@@ -53,9 +64,12 @@ public struct TaskToolModel: Hashable, Sendable {
     public var reminderUrgencyWeight = 1.0
     /// Of reminders acted on with buttons offered: share using a button rather than opening.
     public var reminderButtonShare = 0.5
-    /// Probability, per reminder ignored in the last 3 days beyond the first, of muting today / turning
-    /// notifications off (seed 001 §2: "Aggressive buzzing → user disables all notifications").
+    /// Probability, per reminder ignored in the last 3 days, of muting today / turning notifications off (seed 001
+    /// §2: "Aggressive buzzing → user disables all notifications").
     public var muteTodayPerIgnored = 0.01, notificationsOffPerIgnored = 0.004
+    /// Probability, per reminder ignored in the last 3 days, that a stale check-in or end-of-day prompt seen makes the
+    /// person turn that type off in Settings instead (seed 001 §4 Feature 5 "Can disable specific nudge types").
+    public var typeOffPerIgnored = 0.02
 
     public init() {}
 
@@ -72,6 +86,9 @@ public struct TaskToolModel: Hashable, Sendable {
         liveActivityOptIn = values["capture.live_activity_opt_in"]
         onlineShare = values["capture.online_share"]
         splitFailure = values["capture.split_failure"]
+        rambleMedian = values["capture.ramble_median"]
+        rambleSigma = values["capture.ramble_sigma"]
+        emptyDump = values["capture.empty_dump"]
         doConstant = values["card.do_constant"]
         doEffortWeight = values["card.effort_weight"]
         doUrgencyWeight = values["card.urgency_weight"]
@@ -82,6 +99,8 @@ public struct TaskToolModel: Hashable, Sendable {
         markDoneAlreadyDone = values["card.mark_done_already_done"]
         draftSendAsIs = values["card.draft_send_as_is"]
         draftEdit = values["card.draft_edit"]
+        settingsUpgrade = values["card.settings_upgrade"]
+        settingsUpgradeFloor = values["card.settings_upgrade_floor"]
         reminderSeenMeanMinutes = values["reminder.seen_mean_minutes"]
         reminderActConstant = values["reminder.act_constant"]
         reminderValueWeight = values["reminder.value_weight"]
@@ -89,6 +108,7 @@ public struct TaskToolModel: Hashable, Sendable {
         reminderButtonShare = values["reminder.button_share"]
         muteTodayPerIgnored = values["reminder.mute_today_per_ignored"]
         notificationsOffPerIgnored = values["reminder.notifications_off_per_ignored"]
+        typeOffPerIgnored = values["reminder.type_off_per_ignored"]
     }
 
     static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
@@ -103,6 +123,11 @@ public struct TaskToolModel: Hashable, Sendable {
     public func doNowProbability(effortMinutes: Double, urgency: Double, efficacy: Double, overdue: Bool) -> Double {
         Self.logistic(doConstant - doEffortWeight * log(max(effortMinutes, 0.5) / 10) + doUrgencyWeight * (urgency - 0.5)
                       + doEfficacyWeight * (efficacy - 0.5) + (overdue ? doOverdueBoost : 0))
+    }
+
+    /// Probability of opening Settings → "Upgrade to Pro" on a visit, at value felt `valueFelt`.
+    public func settingsUpgradeProbability(valueFelt: Double) -> Double {
+        settingsUpgrade * max(0, (valueFelt - settingsUpgradeFloor) / max(1e-9, 1 - settingsUpgradeFloor))
     }
 
     /// Probability of acting on a reminder (opening it or using a button).

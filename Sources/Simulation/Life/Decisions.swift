@@ -43,6 +43,9 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
     case featurePrompt
     /// An AI draft shown with an action: send it, edit then send, or abandon.
     case draftUse
+    /// A visit to the app on a free plan, with no paywall met that day: open Settings → "Upgrade to Pro" (a
+    /// paywall the person asks for) or not (issue 38; Nudge seed 001 §5 Screen 4).
+    case settingsUpgrade
 
     /// The kind's id in `decisions.csv`.
     public var id: String {
@@ -63,6 +66,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .permissionAnswer: "permission_answer"
         case .featurePrompt: "feature_prompt"
         case .draftUse: "draft_use"
+        case .settingsUpgrade: "settings_upgrade"
         }
     }
 
@@ -85,6 +89,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .permissionAnswer: "permission_requested"
         case .featurePrompt: "feature_prompt_shown"
         case .draftUse: "draft_shown"
+        case .settingsUpgrade: "app_visit_on_free_plan"
         }
     }
 
@@ -112,10 +117,11 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .dormantResponse: [.stay, .disableRestriction, .uninstall, .comeBack]
         case .capture: [.speak, .type, .share, .notCaptured]
         case .cardAction: [.done, .act, .snooze, .skip, .closeApp]
-        case .reminderReply: [.ignore, .open, .button, .tomorrow, .letItGo, .muteToday, .notificationsOff]
+        case .reminderReply: [.ignore, .open, .button, .tomorrow, .letItGo, .muteToday, .typeOff, .notificationsOff]
         case .permissionAnswer: [.allow, .deny]
         case .featurePrompt: [.enable, .dismiss]
         case .draftUse: [.sendDraft, .editDraft, .abandonDraft]
+        case .settingsUpgrade: [.open, .ignore]
         }
     }
 }
@@ -145,6 +151,9 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
     case ignore, open, button, tomorrow, letItGo, muteToday, notificationsOff
     case allow, deny, enable, dismiss
     case sendDraft, editDraft, abandonDraft
+    /// Issue 38: a reminder of a type the person then turns off in Settings (Nudge seed 001 §4 Feature 5 "Can disable
+    /// specific nudge types").
+    case typeOff
 
     /// The outcome's id in `decisions.csv`.
     public var id: String {
@@ -208,6 +217,7 @@ public enum DecisionOutcome: Int, CaseIterable, Sendable {
         case .sendDraft: "send_draft"
         case .editDraft: "edit_draft"
         case .abandonDraft: "abandon_draft"
+        case .typeOff: "type_off"
         }
     }
 

@@ -2,6 +2,7 @@ import Simulation
 import Behavior
 import NudgeRules
 import RulesCore
+import Foundation
 
 extension NudgeAdapter {
     // MARK: - A thing to do arises (seed 001 §4 Features 1, 2)
@@ -10,9 +11,14 @@ extension NudgeAdapter {
     /// — the moment to write it down — captures it in Nudge or not (`TaskToolModel.captureProbability`: value felt,
     /// the app-open habit, urgency). A link to read is shared from the app it is in (Feature 2, a preset by its
     /// deadline); anything else is said in a brain dump (Feature 1, "Talk, don't type") — with the other things on
-    /// the person's mind not yet written down — or typed (`capture.typed_share`, or when the microphone is denied).
-    /// A Free limit refuses the dump at the mic tap: the paywall is weighed, and without Pro the person types the
-    /// thing instead or lets it go. One decision per thing (the capture opportunity is the thing arising).
+    /// the person's mind not yet written down — or typed (`capture.typed_share`, when the microphone is denied, or
+    /// when a dump was refused at the Free limit earlier today: the person knows the limit, audit N6). A Free limit
+    /// refuses the dump at the mic tap: the paywall is weighed, and without Pro the person types the thing instead
+    /// or lets it go. One decision per thing (the capture opportunity is the thing arising).
+    ///
+    /// Only a capture made in the app (said or typed) may be followed by a look at the One-Thing view: the share
+    /// sheet is not an app open (seed 001 §4 Feature 2 "done in 2 taps", §5 Screen 6 "share sheet dismisses"; audit
+    /// N1). Whenever the app was opened for the capture it is closed again, captured or not (audit N2).
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
         guard let t = o.thingToDo, !life.dormant else { return }
@@ -26,18 +32,36 @@ extension NudgeAdapter {
         let outcome: DecisionOutcome
         if t.kind == .read {
             outcome = share(t, &life, at: now) ? .share : .notCaptured
-        } else if life.engine.micPermission != .denied, life.features.uniform() >= m.typedShare {
+        } else if life.engine.micPermission != .denied, life.features.uniform() >= m.typedShare, !knowsDumpLimit(life) {
             outcome = brainDump(t, &life, at: now)
         } else {
             outcome = typeIt(t, &life, at: now) ? .type : .notCaptured
         }
         life.decide(.capture, outcome, at: now)
-        if outcome != .notCaptured {
-            life.summary.tally.counts[.captures] += 1
-            // Back in the One-Thing view after saving: the person may look at a card or two.
-            if life.features.uniform() < m.continueProbability { cardSession(&life, at: now) }
-            life.send(.appClosed, at: now)
+        if outcome != .notCaptured { life.summary.tally.counts[.captures] += 1 }
+        guard life.engine.appOpen else { return }
+        // Back in the One-Thing view after saving in the app: the person may look at a card or two.
+        if outcome == .speak || outcome == .type, life.features.uniform() < m.continueProbability { cardSession(&life, at: now) }
+        life.send(.appClosed, at: now)
+    }
+
+    /// A Free person whose dump was refused earlier today knows the limit: they type instead of tapping the mic
+    /// (audit N6; seed 001 §4 Feature 1 "Free tier limit | 3 brain dumps per day", counted per local day).
+    static func knowsDumpLimit(_ life: borrowing PersonLife<Self>) -> Bool {
+        !life.engine.isPro && life.state.dumpLimitKnownDay == life.dayIndex
+    }
+
+    /// A dump refused at the Free limit. Only the day's first refusal frustrates (`engagement.frustration.limit_hit`)
+    /// — after it the person knows the limit (audit N6) — and the paywall it showed is weighed (at most one a day,
+    /// the shared subscriber layer). True when the person bought Pro there.
+    static func dumpRefused(_ life: inout PersonLife<Self>, at now: Instant) -> Bool {
+        life.summary.tally.counts[.dumpLimitHits] += 1
+        if life.state.dumpLimitKnownDay != life.dayIndex {
+            life.state.dumpLimitKnownDay = life.dayIndex
+            life.engagement.record(.limitHit)
         }
+        settlePaywall(&life, at: now)
+        return life.engine.isPro
     }
 
     /// The quick action the AI detects for a thing (seed 001 §6 API Contract: Brain Dump Splitting "CALL|TEXT|EMAIL").
@@ -62,8 +86,13 @@ extension NudgeAdapter {
     }
 
     /// A brain dump of `t` and the other things on the person's mind: remembered, not written down, not done, arisen
-    /// within `capture.dump_memory_hours` (at most 6). Speech at `capture.words_per_second` plus 3 s; online with
-    /// `capture.online_share`; the AI split fails with `capture.split_failure`. Returns the capture decision's outcome.
+    /// within `capture.dump_memory_hours` (at most 6). Speech at `capture.words_per_second`, stretched by a log-normal
+    /// factor (`capture.ramble_*`: hesitations and asides), plus 3 s; online with `capture.online_share`; the AI split
+    /// fails with `capture.split_failure`. With `capture.empty_dump` the first recording is empty (seed 001 §4
+    /// Feature 1 "Empty recording → ignore") and the person taps again at once. A dump the 55 s cap cut short (§4
+    /// Feature 1 "auto-stop, process what we have, and allow a second dump immediately") is followed at once by a
+    /// second one of the thoughts cut, said without the asides (assumption: the person still talking goes on).
+    /// Returns the capture decision's outcome: `speak` when `t` is held by Nudge.
     static func brainDump(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> DecisionOutcome {
         let m = life.world.taskTool
         var thoughts = [thought(t)]
@@ -73,39 +102,53 @@ extension NudgeAdapter {
             if !r.captured, r.unaidedDoneAt != nil, !life.tasks.isDone(r.task.ref, at: now) { thoughts.append(thought(r.task)) }
         }
         let words = thoughts.reduce(0) { $0 + $1.words }
-        let seconds = 3 + Int((Double(words) / m.wordsPerSecond).rounded())
+        let ramble = life.features.lognormal(mu: log(m.rambleMedian), sigma: m.rambleSigma)
+        let seconds = 3 + Int((Double(words) / m.wordsPerSecond * ramble).rounded())
         let online = life.features.uniform() < m.onlineShare
         let fails = life.features.uniform() < m.splitFailure
+        let empty = life.features.uniform() < m.emptyDump
         openForCapture(&life, at: now)
-        var d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
-        if d == .needsPermission(.microphone) {
-            guard answerPermission(&life, at: now) else { return typeIt(t, &life, at: now) ? .type : .notCaptured }
-            // Allowed: the engine records the dump that was waiting for the microphone (nothing is said twice).
-            d = life.engine.item(ref: t.ref) != nil ? .dumpSaved(cards: 0)
-                : life.engine.queuedTranscripts.isEmpty ? .ok : .dumpQueuedOffline
+        let queuedBefore = life.engine.queuedTranscripts.count
+        life.state.thoughtsCut = 0
+        if empty, life.engine.micPermission == .granted,
+           life.send(.brainDump(thoughts: [], seconds: 2, online: online, splitFails: false), at: now) == .dumpLimitHit,
+           !dumpRefused(&life, at: now) {
+            return refusedAtTheMic(t, &life, at: now)
         }
+        let d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
+        // Allowed, the engine records the dump that was waiting for the microphone (nothing is said twice).
+        if d == .needsPermission(.microphone), !answerPermission(&life, at: now) { return typeIt(t, &life, at: now) ? .type : .notCaptured }
         if d == .dumpLimitHit {
-            life.summary.tally.counts[.dumpLimitHits] += 1
-            life.engagement.record(.limitHit)
-            settlePaywall(&life, at: now)
-            if life.engine.isPro {
-                d = life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
-            } else {
-                // Refused at the mic: type the one thing that prompted the dump, or let it go (assumption: as likely as
-                // the capture itself was, read again).
-                let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
-                return life.features.uniform() < p && typeIt(t, &life, at: now) ? .type : .notCaptured
+            guard dumpRefused(&life, at: now) else { return refusedAtTheMic(t, &life, at: now) }
+            life.send(.brainDump(thoughts: thoughts, seconds: seconds, online: online, splitFails: fails), at: now)
+        }
+        let cut = life.state.thoughtsCut
+        life.state.thoughtsCut = 0
+        if cut > 0 {
+            let rest = Array(thoughts.suffix(cut))
+            let restSeconds = 3 + Int((Double(rest.reduce(0) { $0 + $1.words }) / m.wordsPerSecond).rounded())
+            if life.send(.brainDump(thoughts: rest, seconds: restSeconds, online: online, splitFails: fails), at: now) == .dumpLimitHit,
+               dumpRefused(&life, at: now) {
+                life.send(.brainDump(thoughts: rest, seconds: restSeconds, online: online, splitFails: fails), at: now)
             }
         }
-        switch d {
-        case .dumpSaved, .dumpQueuedOffline:
-            if d == .dumpQueuedOffline { life.schedule(.backOnline, at: now + .minutes(30)) }
-            for th in thoughts where life.engine.item(ref: th.ref) != nil || d == .dumpQueuedOffline { life.tasks.capture(th.ref) }
-            offerLiveActivity(&life, at: now)
-            return .speak
-        default:
-            return .notCaptured
-        }
+        if life.engine.queuedTranscripts.count > queuedBefore { life.schedule(.backOnline, at: now + .minutes(30)) }
+        for th in thoughts where holds(th.ref, life.engine) { life.tasks.capture(th.ref) }
+        offerLiveActivity(&life, at: now)
+        return holds(t.ref, life.engine) ? .speak : .notCaptured
+    }
+
+    /// Refused at the mic (the Free limit, after `dumpRefused`): type the one thing that prompted the dump, or let it
+    /// go (assumption: as likely as the capture itself was, read again).
+    static func refusedAtTheMic(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> DecisionOutcome {
+        let m = life.world.taskTool
+        let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
+        return life.features.uniform() < p && typeIt(t, &life, at: now) ? .type : .notCaptured
+    }
+
+    /// Nudge holds a thing: on a card (a raw card's other things included) or in a transcript waiting to be split.
+    static func holds(_ ref: UInt64, _ engine: NudgeEngine) -> Bool {
+        engine.item(ref: ref) != nil || engine.queuedTranscripts.contains { q in q.thoughts.contains { $0.ref == ref } }
     }
 
     /// A typed card (inventory C11: unlimited, no AI).
@@ -116,12 +159,11 @@ extension NudgeAdapter {
         return true
     }
 
-    /// Share → Nudge → a preset by the thing's deadline (seed 001 §5 Screen 6): before this evening "Later today",
-    /// by tomorrow "Tomorrow morning", within the week "This weekend", else "Next week". The share sheet is not an
-    /// app open (inventory: share-only days are not active days). A Free person over the cap is refused and meets
-    /// the paywall at the next open.
+    /// Share → Nudge → a preset by the thing's deadline (seed 001 §5 Screen 6, the same clock-time presets as Screen
+    /// 5: `preset(for:engine:at:)`). The share sheet is not an app open (inventory: share-only days are not active
+    /// days). A Free person over the cap is refused and meets the paywall at the next open.
     static func share(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> Bool {
-        switch life.send(.share(thought(t), preset: preset(for: t, at: now)), at: now) {
+        switch life.send(.share(thought(t), preset: preset(for: t, engine: life.engine, at: now)), at: now) {
         case .shareSaved:
             life.summary.tally.counts[.shares] += 1
             life.tasks.capture(t.ref)
@@ -148,7 +190,13 @@ extension NudgeAdapter {
     /// The OS prompt the engine is waiting on, answered (`capture.allow_*`): true when allowed. Once per kind.
     @discardableResult
     static func answerPermission(_ life: inout PersonLife<Self>, at now: Instant) -> Bool {
-        guard let kind = life.engine.pendingPermission else { return false }
+        answerPermissionDeciding(&life, at: now)?.allowed ?? false
+    }
+
+    /// The same, with the engine's decision on the answer (a contact picker shown, an action opened without one);
+    /// nil when no prompt was waiting.
+    static func answerPermissionDeciding(_ life: inout PersonLife<Self>, at now: Instant) -> (allowed: Bool, decision: NudgeDecision)? {
+        guard let kind = life.engine.pendingPermission else { return nil }
         let m = life.world.taskTool
         let p: Double = switch kind {
         case .microphone: m.allowMicrophone
@@ -158,7 +206,6 @@ extension NudgeAdapter {
         let allow = life.features.uniform() < p
         let moment: Int64 = switch kind { case .microphone: 0; case .notifications: 1; case .contacts: 2 }
         life.decideAtMoment(.permissionAnswer, moment: moment, allow ? .allow : .deny, at: now)
-        life.send(.permission(kind, granted: allow), at: now)
-        return allow
+        return (allow, life.send(.permission(kind, granted: allow), at: now))
     }
 }

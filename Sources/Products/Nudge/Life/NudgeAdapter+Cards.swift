@@ -16,14 +16,29 @@ extension NudgeAdapter {
     }
 
     /// A visit: the app opens (a pending permission prompt and paywall are answered), the person works through
-    /// cards, and closes it.
+    /// cards, may look at Pro in Settings, and closes it.
     static func visit(_ via: OpenVia, _ life: inout PersonLife<Self>, at now: Instant) {
         life.send(.appOpened(via: via), at: now)
         life.engagement.record(.appOpened)
         answerPermission(&life, at: now)
         settlePaywall(&life, at: now)
         cardSession(&life, at: now)
+        considerUpgrade(&life, at: now)
         life.send(.appClosed, at: now)
+    }
+
+    /// Settings → "Upgrade to Pro" (seed 001 §5 Screen 4): on a visit, a Free person who has met no paywall today
+    /// (the once-a-day rule of the shared subscriber layer) opens it with `card.settings_upgrade` at value felt 1,
+    /// linearly less down to never at `card.settings_upgrade_floor`, the value felt at install (assumption) — the
+    /// paywall they asked for, weighed at once.
+    static func considerUpgrade(_ life: inout PersonLife<Self>, at now: Instant) {
+        guard !life.engine.isPro, !life.weighedPaywallToday, life.engine.paywallShowing == nil else { return }
+        life.offerDecision(.settingsUpgrade, moment: life.state.visits)
+        let opens = life.features.uniform() < life.world.taskTool.settingsUpgradeProbability(valueFelt: life.engagement.perceivedValue)
+        life.decide(.settingsUpgrade, opens ? .open : .ignore, at: now)
+        guard opens else { return }
+        life.send(.upgradeTapped, at: now)
+        settlePaywall(&life, at: now)
     }
 
     /// The One-Thing view: one card at a time, each a decision (`card_action`, its opportunity the card shown in this
@@ -77,7 +92,7 @@ extension NudgeAdapter {
             }
         } else if life.features.uniform() < m.snoozeShare {
             life.decide(.cardAction, .snooze, at: now)
-            life.send(.snooze(card.id, preset(for: r.task, at: now)), at: now)
+            life.send(.snooze(card.id, preset(for: r.task, engine: life.engine, at: now)), at: now)
             life.summary.tally.counts[.snoozes] += 1
             answerPermission(&life, at: now)
         } else {
@@ -86,7 +101,10 @@ extension NudgeAdapter {
         }
     }
 
-    /// The thing is done now (or was already): Nudge gets the swipe, the person's life the thing done.
+    /// The thing is done now (or was already): Nudge gets the swipe, the person's life the thing done `effort`
+    /// minutes later. A raw card (a failed AI split, seed 001 §12 "Fallback to raw text as single card") is swiped
+    /// for its first thing only: the other things on it stay to the person's own means — no completion without its
+    /// effort, none of a thing already done (audit N7).
     static func markDone(_ card: NudgeItem, _ t: ThingToDo, helped: Bool, _ life: inout PersonLife<Self>, at now: Instant, skipInstead: Bool) {
         if skipInstead {
             life.send(.skip(card.id), at: now)
@@ -97,9 +115,6 @@ extension NudgeAdapter {
             life.summary.tally.counts[.doneWithHelp] += 1
             life.engagement.record(.taskDoneWithHelp)
         }
-        for other in card.otherRefs where life.tasks.doneWithHelp(other, at: finished) {
-            life.summary.tally.counts[.doneWithHelp] += 1
-        }
         life.send(.done(card.id), at: now)
         life.summary.tally.counts[.itemsDone] += 1
         life.state.doneToday += 1
@@ -109,19 +124,12 @@ extension NudgeAdapter {
     /// draft, sent as is, edited or abandoned (`draft_use`) — 🔗 the link; a contact is picked the first time
     /// (permission asked once). The thing is done when the message is sent, the call made or the link read; after an
     /// abandoned draft the card is skipped.
+    /// One tap opens the action once (audit N12): after the contacts answer the engine already shows the picker (or,
+    /// denied, opens the action without a contact), and the contact picked already opens it — no second tap.
     static func act(_ card: NudgeItem, _ a: ActionType, _ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) {
         var d = life.send(.actionTapped(card.id), at: now)
-        if d == .needsPermission(.contacts) {
-            guard answerPermission(&life, at: now) else {
-                markDone(card, t, helped: true, &life, at: now, skipInstead: false)
-                return
-            }
-            d = life.send(.actionTapped(card.id), at: now)
-        }
-        if case .contactPickerShown = d {
-            life.send(.contactPicked(card.id), at: now)
-            d = life.send(.actionTapped(card.id), at: now)
-        }
+        if d == .needsPermission(.contacts), let answered = answerPermissionDeciding(&life, at: now) { d = answered.decision }
+        if case .contactPickerShown = d { d = life.send(.contactPicked(card.id), at: now) }
         life.summary.tally.counts[.actionsTapped] += 1
         if case .actionOpened(_, let draft) = d, draft {
             let m = life.world.taskTool
@@ -140,10 +148,18 @@ extension NudgeAdapter {
         markDone(card, t, helped: true, &life, at: now, skipInstead: false)
     }
 
-    /// The snooze preset for a thing by its deadline (seed 001 §5 Screen 5; assumption): due within 8 hours "Later
-    /// today", within 36 "Tomorrow morning", within 5 days "This weekend", else "Next week".
-    static func preset(for t: ThingToDo, at now: Instant) -> SnoozePreset {
-        let hours = Double((t.deadline - now).milliseconds) / 3_600_000
-        return hours < 8 ? .laterToday : hours < 36 ? .tomorrowMorning : hours < 120 ? .thisWeekend : .nextWeek
+    /// The snooze or share preset a person picks for a thing (seed 001 §5 Screen 5, Screen 6: the presets are clock
+    /// times — "Later today" (3 hours), "Tomorrow morning" (9am), "This weekend" (Saturday 10am), "Next week" (Monday
+    /// 9am)): the latest whose resurfacing leaves the thing's effort before its deadline, else the earliest (audit
+    /// N8; assumption). The resurfacing instants are the engine's own (`NudgeEngine.resurfaceTime(_:from:)`).
+    public static func preset(for t: ThingToDo, engine: NudgeEngine, at now: Instant) -> SnoozePreset {
+        let latestStart = t.deadline - .milliseconds(Int64(t.effortMinutes * 60_000))
+        var fits: (preset: SnoozePreset, at: Instant)?, earliest: (preset: SnoozePreset, at: Instant)?
+        for p in SnoozePreset.allCases {
+            let at = engine.resurfaceTime(p, from: now)
+            if at <= latestStart, fits.map({ at > $0.at }) ?? true { fits = (p, at) }
+            if earliest.map({ at < $0.at }) ?? true { earliest = (p, at) }
+        }
+        return (fits ?? earliest!).preset
     }
 }

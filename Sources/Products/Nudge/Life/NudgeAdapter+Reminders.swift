@@ -27,6 +27,9 @@ extension NudgeAdapter {
             life.offerDecision(.paywallPurchase, moment: now.millisecondsSinceEpoch)
             // No frustration of its own: a limit that refused something is `limitHit` where it refused; a teaser or
             // Settings refuses nothing.
+        case .brainDumpAutoStopped(let cut):
+            // The person notices the auto-stop and goes on in a second dump (seed 001 §4 Feature 1).
+            life.state.thoughtsCut = cut
         case .brainDumpCompleted, .brainDumpQueuedOffline:
             life.summary.tally.countDump(event)
         case let .aiSplitCompleted(_, usd), let .aiSplitFailed(usd):
@@ -65,7 +68,8 @@ extension NudgeAdapter {
     /// A reminder seen (`reminder_reply`, its opportunity the notification): reminders ignored in the last 3 days
     /// wear the person down — each raises the chance of muting today (`reminder.mute_today_per_ignored`) or of
     /// switching Nudge's notifications off for good (`reminder.notifications_off_per_ignored`; seed 001 §2
-    /// "Aggressive buzzing → user disables all notifications"). Otherwise the person acts on it
+    /// "Aggressive buzzing → user disables all notifications") — and, for a stale check-in or end-of-day prompt, of
+    /// turning that type off instead (`reminder.type_off_per_ignored`). Otherwise the person acts on it
     /// (`TaskToolModel.reminderActProbability`) — with a button where Pro offers them (`reminder.button_share`:
     /// "Call Now"/"Send Text"/"Do it now" does the thing, "Let it go" drops one already done, "Tomorrow" puts it off)
     /// or by opening the app at the card — or ignores it.
@@ -78,15 +82,24 @@ extension NudgeAdapter {
         life.state.ignoredReminders.removeAll { $0 < cutoff }
         let ignored = Double(life.state.ignoredReminders.count)
         let u = life.features.uniform()
+        // A Pro smart nudge (stale check-in, end-of-day prompt) ignored too often is turned off as a type (seed 001 §4
+        // Feature 5 "Can disable specific nudge types in settings"; `reminder.type_off_per_ignored`), before all
+        // notifications are (audit N15).
+        let pType = kind == .resurfacing ? 0 : m.typeOffPerIgnored * ignored
         let pOff = m.notificationsOffPerIgnored * ignored, pMute = m.muteTodayPerIgnored * ignored
-        if u < pOff {
+        if u < pType {
+            life.decide(.reminderReply, .typeOff, at: now)
+            life.send(.setNudgeType(kind, on: false), at: now)
+            return
+        }
+        if u < pType + pOff {
             life.decide(.reminderReply, .notificationsOff, at: now)
             life.state.notificationsOff = true
             life.summary.tally.counts[.notificationsOff] = 1
             life.send(.setNotificationsAllowed(false), at: now)
             return
         }
-        if u < pOff + pMute {
+        if u < pType + pOff + pMute {
             life.decide(.reminderReply, .muteToday, at: now)
             life.send(.muteNudgesToday, at: now)
             return

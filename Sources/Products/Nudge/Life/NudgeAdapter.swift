@@ -47,6 +47,11 @@ public enum NudgeAdapter: ProductAdapter {
         var liveActivityPromptPending = false
         /// Visits to the app so far (a card decision's moment: the visit and the card's place in it).
         var visits: Int64 = 0
+        /// The local day (index since install) a brain dump was refused at the Free limit: the person knows the limit
+        /// for the rest of that day (audit N6).
+        var dumpLimitKnownDay = -1
+        /// Thoughts the 55 s cap cut from the dump just made (`brain_dump_auto_stopped`), said in a second dump.
+        var thoughtsCut = 0
         /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for.
         public var subscriber = SubscriberMemory()
     }
@@ -58,11 +63,11 @@ public enum NudgeAdapter: ProductAdapter {
     public static func initialTally() -> NudgeTally { NudgeTally() }
 
     /// Nudge's people decide at onboarding, when a thing arises (capture), at each card, at each reminder, at
-    /// permission prompts and the Live Activity offer, at drafts, at paywalls, before a renewal, about refunds and
-    /// daily whether to stay.
+    /// permission prompts and the Live Activity offer, at drafts, on a Free visit whether to look at Pro in Settings,
+    /// at paywalls, before a renewal, about refunds and daily whether to stay.
     public static var decisionKinds: [DecisionKind] {
         [.onboardingStep, .capture, .cardAction, .reminderReply, .permissionAnswer, .featurePrompt, .draftUse,
-         .paywallPurchase, .renewalKeep, .refundRequest, .churn]
+         .settingsUpgrade, .paywallPurchase, .renewalKeep, .refundRequest, .churn]
     }
 
     /// Each timer kind has its own fixed slot (`NudgeTimer.Kind.slotIndex`, 0..<8).

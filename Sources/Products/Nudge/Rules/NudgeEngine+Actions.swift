@@ -6,7 +6,9 @@ extension NudgeEngine {
     /// A card is shown: seed 001 §4 Feature 7 "When a card with an action type is shown in the One-Thing View, the AI
     /// generates a contextual draft in the background" — for 💬/📧 cards (📞 only with `drafts.for_call_cards`,
     /// inventory C10), Pro only, online only ("If offline, no draft"), one per card however often it is shown
-    /// (inventory R35). A Free user meets the locked draft teaser, a paywall, once per card (inventory R40).
+    /// (inventory R35). The locked draft teaser — a paywall on a Free user's 💬/📧 card, once per card (inventory R40)
+    /// — is not in the seed (§9 Week 4 Day 2 names the limits, §5 Screen 4 Settings): it is shown only under the
+    /// assumption-option `paywall.draft_teasers_per_day` (default 0: never), at most that many a local day (audit N3).
     mutating func cardShown(_ id: ItemID, _ now: Instant, _ out: inout NudgeOutcome) {
         let k = Int(id) - 1
         guard let a = items[k].action, a.isMessage || (a == .call && parameters.draftsForCallCards) else { return }
@@ -15,8 +17,9 @@ extension NudgeEngine {
             items[k].draftRequested = true
             let usd = bookAI(.draft, now, &out)
             out.events.append(.draftGenerated(id, usd: usd, ref: items[k].ref))
-        } else if a.isMessage && !items[k].teaserShown {
+        } else if a.isMessage && !items[k].teaserShown && teasersToday < parameters.draftTeasersPerDay {
             items[k].teaserShown = true
+            teasersToday += 1
             showPaywall(.draftTeaser, &out)
         }
     }
@@ -45,6 +48,20 @@ extension NudgeEngine {
             }
         }
         openAction(a, i, &out)
+    }
+
+    /// Seed 001 §4 Feature 6 "Users can also manually add a phone number or contact name to any card": the card gets
+    /// the 📞/💬/📧 action the person adds, with its contact (no picker needed). This is the only way a typed or
+    /// single-item card gets a call/text/email action: "When AI splits a brain dump, it detects actionable items"
+    /// (audit N13). 🔗 is not added by hand (shared URLs get it: "Shared URLs auto-get the 🔗 action").
+    mutating func addContact(_ id: ItemID, _ a: ActionType, _ out: inout NudgeOutcome) {
+        guard let k = openItem(id, &out) else { return }
+        guard a.needsContact else { out.decision = .refused(.noAction); return }
+        items[k].action = a
+        items[k].hasContact = true
+        out.events.append(.contactAttached(id, ref: items[k].ref))
+        out.effects.append(.databaseWrite)
+        out.decision = .updated
     }
 
     /// "Once selected, the number is saved to the card for next time" (seed 001 §4 Feature 6), then the action opens.

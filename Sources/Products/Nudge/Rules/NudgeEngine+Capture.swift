@@ -57,7 +57,9 @@ extension NudgeEngine {
         dumpsToday += 1
         if !isPro { freeDumpsToday += 1 }
         if kept.count == 1 && kept[0].words <= parameters.singleItemMaxWords {
-            create(kept[0], .voiceDump, now, &out)
+            // No AI saw it, so no action was detected (§4 Feature 6 "When AI splits a brain dump, it detects
+            // actionable items"; audit N13).
+            create(kept[0].withoutDetectedAction, .voiceDump, now, &out)
             dumpCompleted(items: 1, seconds: recorded, aiCalled: false, &out)
             out.decision = .dumpSaved(cards: 1)
             return
@@ -120,9 +122,10 @@ extension NudgeEngine {
     }
 
     /// A typed card (seed 001 §9 Week 1 "Manual text entry fallback", §12 "tap to manually type"; inventory C11:
-    /// unlimited, no AI call).
+    /// unlimited, no AI call) — so no detected action: the person adds one with `addContact` (§4 Feature 6 "Users can
+    /// also manually add a phone number or contact name to any card"; audit N13).
     mutating func addManual(_ t: Thought, _ now: Instant, _ out: inout NudgeOutcome) {
-        let id = create(t, .manual, now, &out)
+        let id = create(t.withoutDetectedAction, .manual, now, &out)
         out.decision = .itemAdded(id)
     }
 
@@ -142,7 +145,9 @@ extension NudgeEngine {
                 return
             }
         }
-        let id = create(t, .share, now, &out, snoozedUntil: resurfaceTime(preset, from: now), ingested: appOpen)
+        // "Shared URLs auto-get the 🔗 action" (§4 Feature 6); nothing else is detected in a share (audit N13).
+        let shared = Thought(ref: t.ref, action: t.action == .openLink ? .openLink : nil, words: t.words)
+        let id = create(shared, .share, now, &out, snoozedUntil: resurfaceTime(preset, from: now), ingested: appOpen)
         sharesSaved += 1
         out.events.append(.shareSaved(id, preset: preset, ref: t.ref))
         if appOpen { ingest(id, &out) }

@@ -52,9 +52,10 @@ extension NudgeEngine {
 
     /// Pro's stale check-in at `nudges.stale_hour` (seed 001 §4 Feature 5 "(2) Stale item check-in (3+ days old)";
     /// time and choice are assumptions, inventory R26): about the oldest stale active item not checked in on within
-    /// `nudges.stale_hours`; nothing when there is none. Nothing on Free (§7 "Basic (snoozed items only)").
+    /// `nudges.stale_hours`; nothing when there is none. On Free the moment is still reached and the check-in
+    /// suppressed for its tier (`nudge_suppressed(reason: tier)`, §7 "Basic (snoozed items only)"), so reports can
+    /// show what Free misses (audit N14).
     mutating func staleCheckIn(at t: Instant, _ out: inout NudgeOutcome) {
-        guard isPro else { return }
         markStale(at: t, &out)
         var pick: NudgeItem?
         for k in open where items[k].ingested && isStale(items[k], at: t) {
@@ -67,9 +68,9 @@ extension NudgeEngine {
 
     /// Pro's end-of-day prompt at `nudges.end_of_day_hour` when ≥ 1 item is active (seed 001 §4 Feature 5 "(3)
     /// End-of-day "one thing left" prompt", copy "It's 4pm — you've got one big thing left"; inventory R26), about the
-    /// One-Thing card.
+    /// One-Thing card. On Free: `nudge_suppressed(reason: tier)` at the same moment (audit N14).
     mutating func endOfDayPrompt(at t: Instant, _ out: inout NudgeOutcome) {
-        guard isPro, let c = currentCard(at: t) else { return }
+        guard let c = currentCard(at: t) else { return }
         nudge(.endOfDay, [c.id], at: t, &out)
     }
 

@@ -96,6 +96,8 @@ public struct NudgeEngine: Sendable {
     public internal(set) var everPro = false
     /// The paywall showing, if any.
     public internal(set) var paywallShowing: PaywallTrigger?
+    /// Locked draft teasers shown this local day (`paywall.draft_teasers_per_day`).
+    public internal(set) var teasersToday = 0
 
     // MARK: AI cost (seed 001 §6 API Contracts; inventory C1–C3)
     /// Service cost booked in ledger lines so far.
@@ -155,6 +157,7 @@ public struct NudgeEngine: Sendable {
         case .letGo(let id): letGo(id, &out)
         case .actionTapped(let id): actionTapped(id, &out)
         case .contactPicked(let id): contactPicked(id, &out)
+        case let .addContact(id, a): addContact(id, a, &out)
         case let .draftSent(id, edited): draftSent(id, edited, &out)
         case .draftAbandoned(let id): draftAbandoned(id, &out)
         case let .notificationReply(id, kind, reply): notificationReply(id, kind, reply, now, &out)
@@ -216,8 +219,8 @@ public struct NudgeEngine: Sendable {
         return any
     }
 
-    /// When a kind's next happening is due (nil: none). The Pro check-ins are kept for everyone and do nothing on
-    /// Free; only their timers wait for Pro.
+    /// When a kind's next happening is due (nil: none). The Pro check-ins are kept for everyone: on Free they are
+    /// suppressed for the tier (audit N14) when the next call applies them; only their timers wait for Pro.
     func dueTime(_ k: NudgeTimer.Kind) -> Instant? {
         switch k {
         case .dayRollover: nextMidnight
@@ -271,6 +274,7 @@ public struct NudgeEngine: Sendable {
         nudgesSentToday = 0
         sentToday.removeAll(keepingCapacity: true)
         mutedToday = false
+        teasersToday = 0
         for k in open where items[k].skipSeq != nil { items[k].skipSeq = nil }
         nextMidnight = zone.startOfNextDay(after: t)
     }

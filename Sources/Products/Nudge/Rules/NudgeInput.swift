@@ -28,6 +28,9 @@ public enum NudgeInput: Hashable, Sendable {
     case actionTapped(ItemID)
     /// A contact chosen in the picker (seed 001 §4 Feature 6 "Contact lookup").
     case contactPicked(ItemID)
+    /// "Users can also manually add a phone number or contact name to any card" (seed 001 §4 Feature 6): the card
+    /// gets this 📞/💬/📧 action with its contact.
+    case addContact(ItemID, ActionType)
     /// A Pro draft sent (edited or as drafted) / abandoned (seed 001 §4 Feature 7).
     case draftSent(ItemID, edited: Bool)
     case draftAbandoned(ItemID)

@@ -40,6 +40,8 @@ public struct NudgeParameters: Hashable, Sendable, EngineParameters {
     public var draftTokensOut: Int
     public var promptOverheadTokens: Int
     public var draftsForCallCards: Bool
+    // MARK: Paywall (seed 001 §9 Week 4, §5 Screen 4; the teaser is an assumption-option)
+    public var draftTeasersPerDay: Int
     // MARK: Live Activity (seed 001 §4 Feature 4b)
     public var liveActivityRestartHours: Int
     // MARK: Energy
@@ -75,6 +77,7 @@ public struct NudgeParameters: Hashable, Sendable, EngineParameters {
         draftTokensOut = v.int("ai.draft_tokens_out")
         promptOverheadTokens = v.int("ai.prompt_overhead_tokens")
         draftsForCallCards = v.bool("drafts.for_call_cards")
+        draftTeasersPerDay = v.int("paywall.draft_teasers_per_day")
         liveActivityRestartHours = v.int("live_activity.restart_hours")
         shareIngestSeconds = v.int("energy.share_ingest_seconds")
     }
@@ -143,6 +146,9 @@ public struct NudgeParameters: Hashable, Sendable, EngineParameters {
                 .assumption("the seed's cost analyses count only the transcript/task; its prompt templates are ~150 tokens each (inventory C3): 0 as the seed, 150 as a sensitivity arm")),
             bool("drafts.for_call_cards", false, "whether Pro also gets an AI draft for 📞 cards",
                  .assumption("§4 Feature 7 \"When a card has a 💬 or 📧 action\" vs its Example 3 drafting a text for a call (inventory C10)")),
+            int("paywall.draft_teasers_per_day", 0...50, 0,
+                "locked AI-draft teasers (a paywall on a Free user's 💬/📧 card, once per card) shown per local day; 0: none",
+                .assumption("not in seed 001: §9 Week 4 Day 2 names the paywall with \"Free tier limits enforcement (dump count, saved items cap)\" and §5 Screen 4 \"Upgrade to Pro\"; §5 Screen 1 only says \"AI draft preview (Pro)\" and §3 Principle 3 \"Gentle, not aggressive\". Off by default (audit N3); the inventory's teaser (R40) is an option, rate-limited per day when on (scenario nudge-draft-teaser)")),
             int("live_activity.restart_hours", 1...24, 8, "the Live Activity restarts in the background after this many hours",
                 seed("§4 Feature 4b \"8-hour max lifetime — auto-restart via `BGAppRefreshTask`\"")),
             int("energy.share_ingest_seconds", 0...60, 3, "foreground seconds to ingest one shared item at the next launch",

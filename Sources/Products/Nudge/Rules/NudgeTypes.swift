@@ -123,6 +123,10 @@ public struct Thought: Hashable, Sendable {
         self.action = action
         self.words = words
     }
+
+    /// The thought as a card no AI saw (typed, or a single-item dump): seed 001 §4 Feature 6 "When AI splits a brain
+    /// dump, it detects actionable items" — without the split, no call/text/email action (audit N13).
+    public var withoutDetectedAction: Thought { Thought(ref: ref, action: nil, words: words) }
 }
 
 /// One card. Seed 001 §6 Data Model `NudgeItem` (`sourceType`, `status`, `snoozedUntil`, `createdAt`, `completedAt`,
@@ -152,7 +156,8 @@ public struct NudgeItem: Hashable, Sendable {
     public var hasContact = false
     /// The one AI draft of this card was requested (inventory R35 "1 per card", assumption).
     public var draftRequested = false
-    /// The locked draft teaser was shown to a Free user for this card (once per card, inventory R40).
+    /// The locked draft teaser was shown to a Free user for this card (once per card, inventory R40; only under
+    /// `paywall.draft_teasers_per_day`).
     public var teaserShown = false
     /// `item_became_stale` was reported since the last touch.
     public var staleReported = false
