@@ -13,7 +13,7 @@ struct BehaviorCatalogueTests {
     /// here: change it only with re-recorded baselines.
     static let formerLiterals: [String: Double] = [
         "churn.base_hazard": 0.08, "churn.frustration_weight": 2.5, "churn.value_weight": 3.0, "churn.engagement_weight": 1.5,
-        "churn.split.uninstall": 0.35, "churn.split.revoke_access": 0.15, "churn.split.dormant": 0.5,
+        "churn.split.uninstall": 0.35, "churn.split.revoke_access": 0.15, "churn.split.dormant": 0.5, "churn.paying_hazard_ratio": 0.5,
         "engagement.frustration_daily_retention": 0.8, "engagement.value_daily_retention": 0.93,
         "engagement.app_open_habit_gain": 0.05, "engagement.app_open_habit_daily_retention": 0.97,
         "engagement.frustration.shield_refused": 0.04, "engagement.frustration.wallet_empty": 0.08,

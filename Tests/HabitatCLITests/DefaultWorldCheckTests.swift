@@ -54,13 +54,17 @@ struct DefaultWorldCheckTests {
         // Issue 26 re-fitted the population jointly for both products (Calibration/README.md, "One population, one
         // fit"). What the joint fit cannot reach, with its named mechanism: the launches of the target apps Scroll Off
         // stops (0.60 against field studies' 0.13–0.48: its credits refuse where the studied tools let people
-        // through; letting go hardly moves it). Any other figure outside fails, and so does this one if it comes
-        // back inside (the expectation must then be removed).
-        let expectedToMiss: Set<String> = ["target_app_opens_reduction_weeks_1_3"]
+        // through; letting go hardly moves it). And the first monthly renewal (issue 38, audit N9): the joint fit set
+        // `purchase.renew_intercept` and `purchase.inertia` while an uninstall silently ended every subscription, so
+        // about a third of first renewals never happened; now the store renews after an uninstall too and the fitted
+        // values keep ~0.9 of them (Calibration/README.md, "After issue 38"). Issue 39's joint fit re-estimates them.
+        // Any other figure outside fails, and so does each of these if it comes back inside (the expectation must
+        // then be removed).
+        let expectedToMiss: Set<String> = ["target_app_opens_reduction_weeks_1_3", "first_monthly_renewal"]
         #expect(expectedToMiss.isSubset(of: Set(outside.map { String($0.split(separator: " ")[0]) })), "an expected miss is back inside: \(outside)")
         let missing = Set(outside.map { String($0.split(separator: " ")[0]) })
         #expect(missing.subtracting(expectedToMiss).isEmpty, "outside the published range: \(outside)")
-        withKnownIssue("the joint fit of issue 26 leaves these outside, each for a named mechanism: \(expectedToMiss.sorted())") {
+        withKnownIssue("the joint fit of issue 26 (before issue 38's subscriber fix) leaves these outside, each for a named mechanism: \(expectedToMiss.sorted())") {
             #expect(outside.isEmpty, "outside the published range: \(outside)")
         }
     }
