@@ -7,7 +7,7 @@ extension PersonLife {
         let treatedToday = !untreated
         if treatedToday {
             Adapter.endOfDay(&self, at: now)
-        } else if uninstalled && Adapter.hasApp {
+        } else if uninstalled {
             // The app is gone, a subscription bought in it is not (issue 38, audit N9).
             Adapter.storeDay(&self, at: now)
         }
@@ -96,9 +96,8 @@ extension PersonLife {
     /// hazard: having just paid is a reason to stay (issue 38, audit N9: 5 of 5 subscribers left within 10 days of
     /// paying, as if they had not).
     mutating func decideChurn(at now: Instant) {
-        let scale = engine.standing.monthlyPrice > .zero ? world.engagement.payingHazardRatio : 1
         let churnKind = dormant ? nil : engagement.dailyChurnDecision(rng: churnStream, disableRestrictionShare: Adapter.restrictsApps ? person.featureUse.disableRestrictionExitShare : 0,
-                                                                      restricts: Adapter.restrictsApps, hazardScale: scale)
+                                                                      restricts: Adapter.restrictsApps, hazardScale: payingHazardScale)
         if !dormant { decideAtMoment(.churn, moment: Int64(dayIndex), DecisionOutcome(churnKind), at: now) }
         if let kind = churnKind {
             summary.churn = kind.rawValue
@@ -111,6 +110,9 @@ extension PersonLife {
             }
         }
     }
+
+    /// The churn hazard's multiplier now: `churn.paying_hazard_ratio` while a paid period runs, else 1.
+    var payingHazardScale: Double { engine.standing.monthlyPrice > .zero ? world.engagement.payingHazardRatio : 1 }
 
     /// A dormant person who met the product's shields today answers them (issue 26, `DormantModel`): stays dormant,
     /// lifts the blocking, uninstalls, or comes back to the app.

@@ -233,7 +233,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
             if untreated {
                 // The tenure ended: the app's timers are gone with it; the store's (a subscription's period end) run
                 // on, and the engine — the app's record of the plan — follows them (issue 38, audit N9).
-                guard uninstalled, Adapter.hasApp, Adapter.outlivesApp(timer.kind) else { return }
+                guard uninstalled, Adapter.outlivesApp(timer.kind) else { return }
                 send(Engine.timerInput(timer), at: now, phoneInUse: false)
                 return
             }
@@ -244,7 +244,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
             endOfDay(at: now)
         case .intent(let intent):
             // Plans about the app lapse with it; plans about the store's side (keep or cancel) do not.
-            guard !untreated || (uninstalled && Adapter.hasApp && Adapter.outlivesApp(intent)) else { return }
+            guard !untreated || (uninstalled && Adapter.outlivesApp(intent)) else { return }
             Adapter.carryOut(intent, &self, at: now)
         }
     }
