@@ -72,8 +72,24 @@ public enum BehaviorCatalogue {
         p("churn.split.dormant", 0.5, 0.001...1, "relative weight of going dormant (app kept, never opened) among ways of leaving"),
     ]
 
+    /// Why people stay (issue 39): some installs only try the app and drop it in a day or two whatever it gives; the
+    /// rest weigh what it gives against what it costs (`churn.*`, `engagement.*`).
+    static let retention: [RuleParameter] = [
+        p("retention.trying_share", 0.0, 0...1,
+          "share of installs who only try the app (curiosity): they drop it at retention.trying_daily_drop a day whatever it gives",
+          .assumption("the shape of every published install-cohort curve (Adjust 2023: D1 ≈ 26 %, D7 ≈ 13 %, D30 ≈ 5 % for all apps) is steep first days and a slow tail, which a population mixing people who only try with people who adopt produces (Fader & Hardie 2007, heterogeneity makes a cohort's hazard fall); the share is fitted jointly")),
+        p("retention.trying_daily_drop", 0.6, 0...1,
+          "daily chance that a person who only tries the app drops it (leaves by one of the churn kinds)",
+          .assumption("\"never comes back after the first day or two\": about 0.6 a day drops 84 % within two days; fitted jointly")),
+    ]
+
     /// Frustration, perceived value and the app-open habit (`EngagementModel`), and opening the app in the adapter.
     static let engagement: [RuleParameter] = [
+        p("engagement.novelty_start", 0.3, 0...1,
+          "value felt at install from the app being new (novelty), fading by engagement.novelty_daily_retention a day; what the product gives adds to it",
+          .assumption("the former literal start of value felt (0.3); novelty effects in new technology fade within weeks (e.g. Shin et al. 2019 on wearables); fitted jointly")),
+        p("engagement.novelty_daily_retention", 0.93, 0...1, "share of novelty left after a day",
+          .assumption("as engagement.value_daily_retention's component value: novelty fades like value felt")),
         p("engagement.frustration_daily_retention", 0.8, 0...1, "share of frustration left after a day"),
         p("engagement.value_daily_retention", 0.93, 0...1, "share of perceived value left after a day"),
         p("engagement.app_open_habit_gain", 0.05, 0...1, "share of the app-open habit's headroom an app open adds"),
@@ -238,11 +254,12 @@ public enum BehaviorCatalogue {
           .assumption("friction acts mainly on habitual use (Lyngs et al. 2019 review); no published ratio")),
     ]
 
-    /// Dormant people (the app kept, never opened, its blocking on) still meet its shields, and once a day with a
-    /// shield they decide: stay dormant, lift the blocking, uninstall, or come back (`EngagementModel.dormantResponse`).
+    /// Dormant people (the app kept, never opened, its blocking on) still meet its shields, and at the end of every
+    /// local day they decide: stay dormant, lift the blocking, uninstall, or come back (`DormantModel`; issue 39: every
+    /// day, not only on a day with a shield, so a dormant person with no shields is not frozen for life).
     static let dormant: [RuleParameter] = [
-        p("dormant.leave_constant", -2.5, -20...20, "log-odds (against staying) of leaving, on a day a dormant person met the product's shields",
-          .assumption("no published figure; a calibration target (dormant people's shields a minority of all shields)")),
+        p("dormant.leave_constant", -2.5, -20...20, "log-odds (against staying) of leaving on a day as a dormant person, before frustration and the day's shields",
+          .assumption("no published figure: an app kept but unused is cleaned out in time (storage, a new phone); fitted jointly with the retention curves it shapes")),
         p("dormant.frustration_weight", 3.0, 0...20, "log-odds of leaving per unit of frustration"),
         p("dormant.shields_weight", 0.5, 0...20, "log-odds of leaving per unit of ln(1 + shields met that day)"),
         p("dormant.value_weight", 3.0, 0...20, "log-odds of leaving lowered, and of coming back raised, per unit of value felt"),
@@ -323,7 +340,7 @@ public enum BehaviorCatalogue {
         ]
     }()
 
-    public static let parameters: [RuleParameter] = churn + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks + taskTool
+    public static let parameters: [RuleParameter] = churn + retention + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks + taskTool
 
     /// The catalogue by key.
     public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })

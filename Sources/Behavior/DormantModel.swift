@@ -1,7 +1,7 @@
 import Foundation
 import Stochastics
 
-/// What a dormant person does on a day they met the product's shields (issue 26).
+/// What a dormant person does at the end of a local day (issue 26; every day since issue 39).
 public enum DormantResponse: String, Hashable, Sendable, CaseIterable {
     /// Nothing: the app stays, unopened, its blocking on.
     case stay
@@ -13,9 +13,10 @@ public enum DormantResponse: String, Hashable, Sendable, CaseIterable {
     case comeBack
 }
 
-/// Dormant is not frozen (issue 26): a person who no longer opens the app but still meets its shields feels their
-/// friction with no value to weigh against it. Once a local day on which they met a shield they answer it — a
-/// multinomial logit against staying (utility 0):
+/// Dormant is not frozen (issue 26): a person who no longer opens the app keeps it, lifts its blocking, deletes it
+/// or comes back. Its shields add friction with no value to weigh against it. At the end of every local day as a
+/// dormant person — a day with no shield too (issue 39: an app kept but unused is still cleaned out, or opened again,
+/// in time) — they answer a multinomial logit against staying (utility 0; `shields` is the day's count, 0 included):
 ///
 ///     leave:     leave_constant + frustration_weight·frustration + shields_weight·ln(1 + shields) − value_weight·value
 ///     come back: come_back_constant + value_weight·value
@@ -42,7 +43,7 @@ public struct DormantModel: Hashable, Sendable {
         uninstallShare = values["dormant.uninstall_share"]
     }
 
-    /// Probabilities of (leave, come back) on a day with `shields` shields met.
+    /// Probabilities of (leave, come back) on a day with `shields` shields met (0 on a day with none).
     public func probabilities(frustration: Double, value: Double, shields: Int) -> (leave: Double, comeBack: Double) {
         let leave = exp(leaveConstant + frustrationWeight * frustration + shieldsWeight * log1p(Double(max(shields, 0))) - valueWeight * value)
         let back = exp(comeBackConstant + valueWeight * value)
@@ -50,11 +51,12 @@ public struct DormantModel: Hashable, Sendable {
         return (leave / total, back / total)
     }
 
-    /// The day's answer (one uniform from `rng`, normally the `churn` stream).
-    public func response(frustration: Double, value: Double, shields: Int, rng: RandomStream) -> DormantResponse {
+    /// The day's answer (one uniform from `rng`, normally the `churn` stream). A product that restricts nothing has
+    /// no blocking to lift: leaving it is deleting it (`restricts` false).
+    public func response(frustration: Double, value: Double, shields: Int, restricts: Bool = true, rng: RandomStream) -> DormantResponse {
         let p = probabilities(frustration: frustration, value: value, shields: shields)
         let u = rng.uniform()
-        if u < p.leave { return u < p.leave * uninstallShare ? .uninstall : .liftBlocking }
+        if u < p.leave { return !restricts || u < p.leave * uninstallShare ? .uninstall : .liftBlocking }
         return u < p.leave + p.comeBack ? .comeBack : .stay
     }
 }

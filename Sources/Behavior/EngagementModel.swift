@@ -18,6 +18,32 @@ public enum EngagementEvent: Hashable, Sendable {
     case limitHit
 }
 
+/// The ways a product gives a person value (issue 39): each product declares its channels
+/// (`ProductAdapter.valueChannels`), and value felt grows only through them.
+public enum ValueChannel: String, Hashable, Sendable, CaseIterable {
+    /// An urge for a target app the person let go of at the product's prompt (a willpower win).
+    case urgeResisted = "urge_resisted"
+    /// Credit earned (Scroll Off's and Earned Access's earned minutes).
+    case creditEarned = "credit_earned"
+    /// Minutes the person meant to spend in a target app and kept for themselves.
+    case minutesKept = "minutes_kept"
+    /// A thing to do done with the product's help (a card, a reminder, a draft).
+    case thingDoneWithHelp = "thing_done_with_help"
+}
+
+extension EngagementEvent {
+    /// The value channel the event belongs to, if it gives value.
+    public var valueChannel: ValueChannel? {
+        switch self {
+        case .resistedUrge: .urgeResisted
+        case .earnedCredit: .creditEarned
+        case .minutesSaved: .minutesKept
+        case .taskDoneWithHelp: .thingDoneWithHelp
+        default: nil
+        }
+    }
+}
+
 /// Ways of leaving.
 public enum ChurnKind: String, Hashable, Sendable, CaseIterable {
     case uninstall, revokeAccess, dormant
@@ -50,8 +76,18 @@ public enum OnboardingStepKind: String, Hashable, Sendable, CaseIterable {
 public struct EngagementModel: Hashable, Sendable {
     /// 0…1; built by frustrating events, fades by `frustrationDailyRetention` a day.
     public private(set) var frustration: Double
-    /// 0…1; built by earned credit, resisted urges and minutes saved, fades by `valueDailyRetention` a day.
-    public private(set) var perceivedValue: Double
+    /// 0…1: the value the product has given the person through its channels (urges resisted, credit earned,
+    /// minutes kept, things done with its help), fading by `valueDailyRetention` a day. Nothing at install (issue 39).
+    public private(set) var productValue: Double
+    /// 0…1: the novelty of a new app, `noveltyStart` at install, fading by `noveltyDailyRetention` a day (issue 39;
+    /// it replaces the literal 0.3 of value felt at install).
+    public private(set) var novelty: Double
+    /// Value felt, 0…1: what the product gave plus what is still new about it. The churn hazard, the purchase
+    /// utilities and the task tool's decisions weigh it.
+    public var perceivedValue: Double { min(1, productValue + novelty) }
+    /// Whether the person installed out of curiosity only — to try the app, not to adopt it (issue 39, "trying and
+    /// dropping"): drawn once at install (`drawTrying(rng:)`), the same person whatever the product.
+    public private(set) var triesOnly = false
     /// Habit of opening the app itself, 0…1.
     public private(set) var appOpenHabit: Double
     public private(set) var daysSinceOpen: Int = 0
@@ -63,6 +99,13 @@ public struct EngagementModel: Hashable, Sendable {
 
     public var frustrationDailyRetention = 0.8
     public var valueDailyRetention = 0.93
+    /// Novelty at install and its daily retention (`engagement.novelty_start`, `engagement.novelty_daily_retention`).
+    public var noveltyStart = 0.3
+    public var noveltyDailyRetention = 0.93
+    /// Share of installs who only try the app (`retention.trying_share`) and their daily chance of dropping it
+    /// (`retention.trying_daily_drop`), whatever the product gives.
+    public var tryingShare = 0.0
+    public var tryingDailyDrop = 0.6
     public var appOpenHabitGain = 0.05
     public var appOpenHabitDailyRetention = 0.97
     /// Churn hazard per day at zero frustration, value and app-open habit (assumption, ≈ Adjust 2023 D30 for
@@ -99,12 +142,14 @@ public struct EngagementModel: Hashable, Sendable {
     public init(frustrationSensitivity: Double = 0.5, appOpenHabit: Double = 0.3, perceivedValue: Double = 0.3) {
         self.frustrationSensitivity = frustrationSensitivity
         self.appOpenHabit = appOpenHabit
-        self.perceivedValue = perceivedValue
+        self.productValue = perceivedValue
+        self.novelty = 0
         self.frustration = 0
     }
 
     public init(person: Person) {
-        self.init(frustrationSensitivity: person.frustrationSensitivity, appOpenHabit: person.appOpenHabit)
+        self.init(frustrationSensitivity: person.frustrationSensitivity, appOpenHabit: person.appOpenHabit, perceivedValue: 0)
+        novelty = noveltyStart
         integration = Self.integrationHabit(person)
     }
 
@@ -121,6 +166,10 @@ public struct EngagementModel: Hashable, Sendable {
         self.init(frustrationSensitivity: frustrationSensitivity, appOpenHabit: appOpenHabit, perceivedValue: perceivedValue)
         frustrationDailyRetention = values["engagement.frustration_daily_retention"]
         valueDailyRetention = values["engagement.value_daily_retention"]
+        noveltyStart = values["engagement.novelty_start"]
+        noveltyDailyRetention = values["engagement.novelty_daily_retention"]
+        tryingShare = values["retention.trying_share"]
+        tryingDailyDrop = values["retention.trying_daily_drop"]
         appOpenHabitGain = values["engagement.app_open_habit_gain"]
         appOpenHabitDailyRetention = values["engagement.app_open_habit_daily_retention"]
         baseChurnHazard = values["churn.base_hazard"]
@@ -151,11 +200,19 @@ public struct EngagementModel: Hashable, Sendable {
         var m = self
         m.frustrationSensitivity = person.frustrationSensitivity
         m.appOpenHabit = person.appOpenHabit
-        m.perceivedValue = 0.3
+        m.productValue = 0
+        m.novelty = noveltyStart
+        m.triesOnly = false
         m.frustration = 0
         m.daysSinceOpen = 0
         m.integration = Self.integrationHabit(person)
         return m
+    }
+
+    /// Draws whether the person only tries the app (one uniform from `rng`, normally the `churn` stream, at install,
+    /// before any daily draw): with `tryingShare`. Keyed without arm or product, so the same people only try every arm.
+    public mutating func drawTrying(rng: RandomStream) {
+        triesOnly = rng.uniform() < tryingShare
     }
 
     /// The product was in use on local day `day` (counted once a day).
@@ -164,10 +221,16 @@ public struct EngagementModel: Hashable, Sendable {
     /// The product's integration into the day on local day `day`, 0…1.
     public func integration(onDay day: Int64) -> Double { integration.strength(onDay: day) }
 
+    /// The channels through which the product gives value (`ProductAdapter.valueChannels`); nil: any (component
+    /// tests). A value event on a channel the product did not declare is a programming error (asserted).
+    public var valueChannels: Set<ValueChannel>?
+
     /// Updates the state for one event.
     public mutating func record(_ e: EngagementEvent) {
+        assert(e.valueChannel.map { valueChannels?.contains($0) ?? true } ?? true,
+               "value through channel \(e.valueChannel!.rawValue), which the product does not declare (ProductAdapter.valueChannels)")
         func frustrate(_ w: Double) { frustration = min(1, frustration + (1 - frustration) * w * (0.5 + frustrationSensitivity)) }
-        func value(_ w: Double) { perceivedValue = min(1, perceivedValue + (1 - perceivedValue) * w) }
+        func value(_ w: Double) { productValue = min(1, productValue + (1 - productValue) * w) }
         switch e {
         case .shieldRefused: frustrate(shieldRefusedFrustration)
         case .detour: frustrate(detourFrustration)
@@ -189,7 +252,8 @@ public struct EngagementModel: Hashable, Sendable {
     /// Ends a day: feelings fade, an unused app-open habit weakens.
     public mutating func endOfDay() {
         frustration *= frustrationDailyRetention
-        perceivedValue *= valueDailyRetention
+        productValue *= valueDailyRetention
+        novelty *= noveltyDailyRetention
         daysSinceOpen += 1
         if daysSinceOpen > 1 { appOpenHabit *= appOpenHabitDailyRetention }
     }
@@ -206,9 +270,18 @@ public struct EngagementModel: Hashable, Sendable {
         return 1 - exp(-cueStrength * (0.2 + 2 * appOpenHabit + perceivedValue))
     }
 
-    /// Churn hazard per day, from frustration, perceived value and engagement.
-    public var churnHazardPerDay: Double {
+    /// Churn hazard per day of a person who adopted the product: the cost felt (frustration) against the value felt
+    /// (what the product gave and its novelty) and the habit of opening it.
+    public var adoptedChurnHazardPerDay: Double {
         min(1, baseChurnHazard * exp(frustrationWeight * frustration - valueWeight * perceivedValue - engagementWeight * appOpenHabit))
+    }
+
+    /// Churn hazard per day: the adopted person's, or — for a person who only tries the app — at least the daily
+    /// chance of dropping it (`tryingDailyDrop`), whatever the product gives. A population mixing the two has the
+    /// shape of every install-cohort curve: steep first days, then a slow tail (heterogeneity alone makes the
+    /// cohort's hazard fall with time; Fader & Hardie 2007, the shifted-beta-geometric model).
+    public var churnHazardPerDay: Double {
+        triesOnly ? max(tryingDailyDrop, adoptedChurnHazardPerDay) : adoptedChurnHazardPerDay
     }
 
     /// Whether (and how) the person leaves today: two draws from `rng` (normally the `churn` stream).

@@ -15,6 +15,7 @@ struct BehaviorCatalogueTests {
         "churn.base_hazard": 0.08, "churn.frustration_weight": 2.5, "churn.value_weight": 3.0, "churn.engagement_weight": 1.5,
         "churn.split.uninstall": 0.35, "churn.split.revoke_access": 0.15, "churn.split.dormant": 0.5, "churn.paying_hazard_ratio": 0.5,
         "engagement.frustration_daily_retention": 0.8, "engagement.value_daily_retention": 0.93,
+        "engagement.novelty_start": 0.3, "engagement.novelty_daily_retention": 0.93, "retention.trying_share": 0.0, "retention.trying_daily_drop": 0.6,
         "engagement.app_open_habit_gain": 0.05, "engagement.app_open_habit_daily_retention": 0.97,
         "engagement.frustration.shield_refused": 0.04, "engagement.frustration.wallet_empty": 0.08,
         "engagement.frustration.paywall_hit": 0.10, "engagement.frustration.detour": 0.0636, "engagement.value.earned_credit": 0.01, "engagement.value.resisted_urge": 0.03,

@@ -82,7 +82,7 @@ public enum DecisionKind: Int, CaseIterable, Sendable {
         case .refundRequest: "first_charge"
         case .downgradeChoice: "keep_apps_prompt"
         case .churn: "local_day_ended"
-        case .dormantResponse: "local_day_ended_with_dormant_shields"
+        case .dormantResponse: "local_day_ended_while_dormant"
         case .capture: "thing_to_do_arose"
         case .cardAction: "card_shown"
         case .reminderReply: "reminder_seen"

@@ -114,14 +114,14 @@ extension PersonLife {
     /// The churn hazard's multiplier now: `churn.paying_hazard_ratio` while a paid period runs, else 1.
     var payingHazardScale: Double { engine.standing.monthlyPrice > .zero ? world.engagement.payingHazardRatio : 1 }
 
-    /// A dormant person who met the product's shields today answers them (issue 26, `DormantModel`): stays dormant,
-    /// lifts the blocking, uninstalls, or comes back to the app.
+    /// A dormant person decides at the end of every local day (issue 26, `DormantModel`; every day since issue 39,
+    /// shields or not): stays dormant, lifts the blocking, uninstalls, or comes back to the app. The day's shields
+    /// add to the pull to leave.
     mutating func dormantDay(at now: Instant) {
         let shields = dormantShieldsToday
         dormantShieldsToday = 0
-        guard shields > 0 else { return }
         let response = world.dormancy.response(frustration: engagement.frustration, value: engagement.perceivedValue,
-                                               shields: shields, rng: churnStream)
+                                               shields: shields, restricts: Adapter.restrictsApps, rng: churnStream)
         decideAtMoment(.dormantResponse, moment: Int64(dayIndex), DecisionOutcome(response), at: now)
         guard response != .stay else { return }
         trace(kind: "dormant", detail: response.rawValue, at: now)

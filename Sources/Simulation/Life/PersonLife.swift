@@ -167,6 +167,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.cohort = installDay.isoWeek
         summary.observedDays = Int(zone.localDate(horizonEnd - .milliseconds(1)) - installDay) + 1
         if installedAt < horizonEnd { summary.months[currentMonth, default: PersonMonth()].installed = true }
+        // Whether the person only tries the app (issue 39): the churn stream's first draw, the same in every arm.
+        engagement.drawTrying(rng: churnStream)
     }
 
     /// Runs the life and returns what it contributes to the reports.
@@ -175,6 +177,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         summary.world.habitDaysTo95 = [person.scrollingHabit.parameters.daysTo95, person.resistHabit.parameters.daysTo95]
         summary.world.closeHour(pickups: 0, at: installedAt, dayStart: zone.startOfDay(containing: installedAt))
         summary.world.habitLevelOffDays = [person.scrollingHabit.parameters.decayLevelOffDays, person.resistHabit.parameters.decayLevelOffDays]
+        if !untreated && engagement.triesOnly { trace(kind: "install", detail: "tries the app only (retention.trying_share)", at: installedAt) }
         if !untreated { Adapter.onboard(&self, at: installedAt) }
         schedule(.dayEnd, at: zone.startOfNextDay(after: installedAt))
         schedulePickup(after: installedAt + .minutes(5))

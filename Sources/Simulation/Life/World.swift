@@ -82,7 +82,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         self.behavior = behavior
         choice = ShieldChoiceModel(values: behavior)
         purchase = PurchaseModel(values: behavior)
-        engagement = EngagementModel(values: behavior)
+        var engagement = EngagementModel(values: behavior)
+        engagement.valueChannels = Adapter.valueChannels
+        self.engagement = engagement
         onboarding = OnboardingModel(values: behavior)
         urges = UrgeModel(values: behavior)
         dormancy = DormantModel(values: behavior)

@@ -44,6 +44,10 @@ public protocol ProductAdapter: Sendable {
     /// lift). False for a product that restricts nothing (Nudge): leaving is uninstalling or going dormant only, never
     /// `revokeAccess` or `disableRestriction` (issue 29). Default: true.
     static var restrictsApps: Bool { get }
+    /// The ways the product gives its people value (issue 39): value felt — weighed against frustration in the daily
+    /// decision to keep using it, and in every purchase — grows only through these channels (a value event on any other
+    /// channel is a programming error). Default: none (a product that gives nothing, such as `none`).
+    static var valueChannels: Set<ValueChannel> { get }
 
     /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)
@@ -106,8 +110,8 @@ public protocol ProductAdapter: Sendable {
     /// with the person's columns placed among them. Default: the person's columns only.
     static var traceColumns: [TraceColumn] { get }
     /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order); the life's own
-    /// daily decisions are `.churn` and, for a product whose shields a dormant person still meets, `.dormantResponse`.
-    /// Default: `[.churn]`.
+    /// daily decisions are `.churn` and, once a person is dormant, `.dormantResponse` (every local day since issue 39).
+    /// Default: `[.churn, .dormantResponse]`.
     static var decisionKinds: [DecisionKind] { get }
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
     /// Default: nothing (no product columns).
@@ -120,6 +124,7 @@ public protocol ProductAdapter: Sendable {
 extension ProductAdapter {
     public static var hasApp: Bool { true }
     public static var restrictsApps: Bool { true }
+    public static var valueChannels: Set<ValueChannel> { [] }
     public static func onboard(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         life.useAppUnseen(app, intended: pickup.sessionLength, at: now)
@@ -141,7 +146,7 @@ extension ProductAdapter {
     public static func outlivesApp(_ event: Engine.Event) -> Bool { false }
     public static func storeDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static var traceColumns: [TraceColumn] { TraceColumn.personColumns }
-    public static var decisionKinds: [DecisionKind] { [.churn] }
+    public static var decisionKinds: [DecisionKind] { [.churn, .dormantResponse] }
     public static func traceState(_ life: borrowing PersonLife<Self>) -> [CSVField] { [] }
     public static var defaultScenario: String? { nil }
 }

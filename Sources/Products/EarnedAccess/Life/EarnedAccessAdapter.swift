@@ -75,6 +75,10 @@ public enum EarnedAccessAdapter: ProductAdapter {
 
     public static func initialState() -> PersonState { PersonState() }
 
+    /// Earned Access gives value by urges let go at its shield, minutes kept from the target apps and credit earned by
+    /// focus sessions, habits and quests (seed 003; issue 39).
+    public static var valueChannels: Set<ValueChannel> { [.urgeResisted, .minutesKept, .creditEarned] }
+
     /// Earned Access's people decide at onboarding's steps, at the shield (give up, wait, or detour), at the Unlock Gate, at paywalls, before a trial or a paid
     /// period ends, about refunds, after a downgrade (which 3 apps to keep), daily whether to stay, and — dormant — on a
     /// day of shields what to do about them.

@@ -60,14 +60,17 @@ public enum NudgeAdapter: ProductAdapter {
 
     /// Nudge restricts no app: its people leave by uninstalling or by no longer opening it.
     public static var restrictsApps: Bool { false }
+    /// Nudge gives value by things done with its help (seed 001 §1: "getting things done"; issue 39).
+    public static var valueChannels: Set<ValueChannel> { [.thingDoneWithHelp] }
     public static func initialTally() -> NudgeTally { NudgeTally() }
 
     /// Nudge's people decide at onboarding, when a thing arises (capture), at each card, at each reminder, at
     /// permission prompts and the Live Activity offer, at drafts, on a Free visit whether to look at Pro in Settings,
-    /// at paywalls, before a renewal, about refunds and daily whether to stay.
+    /// at paywalls, before a renewal, about refunds, daily whether to stay and, once dormant, daily whether to delete the
+    /// app or come back (issue 39).
     public static var decisionKinds: [DecisionKind] {
         [.onboardingStep, .capture, .cardAction, .reminderReply, .permissionAnswer, .featurePrompt, .draftUse,
-         .settingsUpgrade, .paywallPurchase, .renewalKeep, .refundRequest, .churn]
+         .settingsUpgrade, .paywallPurchase, .renewalKeep, .refundRequest, .churn, .dormantResponse]
     }
 
     /// Each timer kind has its own fixed slot (`NudgeTimer.Kind.slotIndex`, 0..<8).

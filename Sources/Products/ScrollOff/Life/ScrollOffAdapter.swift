@@ -95,6 +95,10 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
 
     public static func initialState() -> PersonState { PersonState() }
 
+    /// Scroll Off gives value by urges let go at its shield, minutes kept from the target apps and credit earned by exercises
+    /// (seed 000; issue 39).
+    public static var valueChannels: Set<ValueChannel> { [.urgeResisted, .minutesKept, .creditEarned] }
+
     /// Scroll Off's people decide at onboarding's steps, at shields, at paywall chips, before renewals, about refunds,
     /// and daily whether to stay (no trial, no gate, no downgrade prompt in seed 000).
     public static var decisionKinds: [DecisionKind] { [.onboardingStep, .shieldChoice, .paywallPurchase, .renewalKeep, .refundRequest, .churn, .dormantResponse] }
