@@ -252,6 +252,9 @@ public enum BehaviorCatalogue {
           .assumption("Kim et al. 2019 (LocknType): a bare lock-out pause stopped 13.1 % of launches, 30 typed digits 47.5 % — the direction, not fitted")),
         p("urges.intended_let_go_factor", 0.25, 0...1, "k of an intended urge (a habitual one is 1): how much less an interruption lets a wanted urge go",
           .assumption("friction acts mainly on habitual use (Lyngs et al. 2019 review); no published ratio")),
+        p("urges.pickup_follows_actual_session", 1, 0...1,
+          "1: a session ends when the person actually puts the phone down — a shield that holds ends it after its notice, exercise, quest or wait; a session got into ends at its intended end or when access is taken away — and the next pickup (base rate and Hawkes excitation), the under-30-s count and the world check's gaps follow that end; 0: the former model, every session its intended length whatever the product did",
+          .assumption("the pickup process is one of gaps between sessions (the phone cannot be picked up while in use, and most returns after a session are new sessions: van Berkel et al. 2016, CHI, 'A systematic assessment of smartphone usage gaps'); a shield that holds leaves a brief check of a few seconds — the checking habit's brief inspection, a typical check under 30 s (Oulasvirta et al. 2012) — so the person's free time, and the chance of the next check, start there. No published figure for how much sooner a blocked person re-checks: the channel's size is the model's")),
     ]
 
     /// Dormant people (the app kept, never opened, its blocking on) still meet its shields, and at the end of every

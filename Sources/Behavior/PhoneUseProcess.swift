@@ -62,6 +62,11 @@ public struct PhoneUseProcess: Sendable {
     /// Self-excitation state: E (events/ms) at time `excitationAt` (ms).
     var excitation: Double = 0
     var excitationAt: Double = -.infinity
+    /// The last pickup's instant (ms) and the excitation just after it, before its session's jump: while
+    /// `sessionJumpPending`, the next draw may place the jump at the session's actual end instead (`nextPickup`).
+    var lastEventMs: Double = 0
+    var excitationAtEvent: Double = 0
+    var sessionJumpPending = false
     let decayPerMs: Double
     let jump: Double
     let muSpontaneous: Double, muNotification: Double, muUrge: Double
@@ -110,7 +115,7 @@ public struct PhoneUseProcess: Sendable {
         let total = rates.reduce(0, +)
         // The phone cannot be picked up while in use: compensate the base rate for the expected busy share of
         // waking time so the expected total stays `pickupsPerDay`.
-        let busy = min(0.5, p.pickupsPerDay * Self.expectedSessionSeconds(p, habit: scrollingHabitStrength) / ((24 - p.sleepHours) * 3600))
+        let busy = min(0.5, p.pickupsPerDay * Self.expectedSessionSeconds(p, habit: scrollingHabitStrength, intendedFloor: intendedFloor) / ((24 - p.sleepHours) * 3600))
         let weeklyBackground = 7 * p.pickupsPerDay * (1 - n) / (1 - busy)
         self.baseRatePerMs = rates.map { $0 / total * weeklyBackground / 3_600_000 }
         self.notificationFraction = min(1, p.notificationShare / (1 - n))
@@ -163,11 +168,13 @@ public struct PhoneUseProcess: Sendable {
         min(0.95, parameters.urgeShare * (urgeCumulative.last ?? 0))
     }
 
-    /// Expected session length in seconds (log-normal means mixed by source shares).
-    public static func expectedSessionSeconds(_ p: PhoneUseParameters, habit: Double) -> Double {
+    /// Expected session length in seconds (log-normal means mixed by source shares), with every app's habit at
+    /// `habit` and the urge rate `urgeShare × (intendedFloor + habit)` as `urgeProbability` draws it (the floor was a
+    /// literal 0.5 here, audit 2026-11-27 A1: a scenario moving `urges.intended_floor` mis-compensated the base rate).
+    public static func expectedSessionSeconds(_ p: PhoneUseParameters, habit: Double, intendedFloor: Double = 0.5) -> Double {
         func lnMean(_ median: Double, _ sigma: Double) -> Double { median * p.sessionLengthScale * exp(sigma * sigma / 2) }
         let h = min(max(habit, 0), 1)
-        let pUrge = min(0.95, p.urgeShare * (0.5 + h)) * (1 - p.notificationShare)
+        let pUrge = min(0.95, p.urgeShare * (intendedFloor + h)) * (1 - p.notificationShare)
         let meanIntensity = min(1, 0.3 + 0.7 * h)
         return p.notificationShare * lnMean(notificationMedianSeconds, notificationSigma)
             + pUrge * lnMean(urgeMedianSeconds, urgeSigma) * (0.5 + meanIntensity)
@@ -201,11 +208,21 @@ public struct PhoneUseProcess: Sendable {
     /// s = −τ·ln(1 − D/(E₀τ)), D unit-exponential (Dassios & Zhao 2013). A base event is a notification with
     /// probability `notificationFraction`; an excited one never is.
     ///
-    /// If `after` is earlier than the end of the last generated session (the adapter cut it short), the
-    /// session's excitation is taken to start at `after`.
+    /// A session's jump of excitation is added at its end (the Hawkes process excites after a session, not during
+    /// it). Drawn, the pickup's jump sits at its *intended* end; if `after` is another instant — the session
+    /// actually ended earlier (a shield held, access taken away) or later (a quest, then the session), see
+    /// `urges.pickup_follows_actual_session` — the jump is moved there: the excitation carried from before the
+    /// pickup decays to `after`, and the jump is added at `after`. When `after` is the intended end (the former
+    /// model) nothing is recomputed, so its draws and times are unchanged to the bit.
     public mutating func nextPickup(after: Instant, zone: ZoneCalendar, rng: RandomStream) -> Pickup {
         let afterMs = after.millisecondsSinceEpoch
         let start = Double(afterMs)
+        if sessionJumpPending && start != excitationAt && start >= lastEventMs {
+            // The session actually ended at `after`: its jump is added there.
+            excitation = excitationAtEvent * exp(-(start - lastEventMs) * decayPerMs) + jump
+            excitationAt = start
+        }
+        sessionJumpPending = false
         if start < excitationAt {
             excitationAt = start
         } else if excitation > 0 && start > excitationAt {
@@ -278,6 +295,9 @@ public struct PhoneUseProcess: Sendable {
         let length = TimeSpan(milliseconds: Int64(seconds * 1000 + 0.5))
         // Excitation: decay to the session's end, then add this pickup's jump there.
         let endMs = Double(atMs + length.milliseconds)
+        lastEventMs = eventMs
+        excitationAtEvent = excitation
+        sessionJumpPending = true
         excitation = excitation * exp(-(endMs - eventMs) * decayPerMs) + jump
         excitationAt = endMs
         return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity, kind: kind)

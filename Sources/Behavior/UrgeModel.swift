@@ -40,6 +40,9 @@ public struct UrgeModel: Hashable, Sendable {
     /// Seconds a shield holds the person before they can answer it (`shield.notice_seconds`): the interruption every
     /// shield is, before any option's own friction.
     public var shieldNoticeSeconds = 5.0
+    /// A session ends when the person actually puts the phone down, and the next pickup follows that end
+    /// (`urges.pickup_follows_actual_session` = 1); false: the former model, every session its intended length.
+    public var pickupFollowsActualSession = true
 
     public init() {}
 
@@ -50,6 +53,7 @@ public struct UrgeModel: Hashable, Sendable {
         reflectionSeconds = values["urges.reflection_seconds"]
         intendedLetGoFactor = values["urges.intended_let_go_factor"]
         shieldNoticeSeconds = values["shield.notice_seconds"]
+        pickupFollowsActualSession = values["urges.pickup_follows_actual_session"] >= 0.5
     }
 
     /// The probability that an urge of `kind` and intensity `urge` is let go during an interruption of `seconds`.

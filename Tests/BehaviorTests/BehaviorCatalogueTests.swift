@@ -69,6 +69,8 @@ struct BehaviorCatalogueTests {
         "reminder.notifications_off_per_ignored": 0.004,
         // Issue 38: dump length, empty dumps, Settings → Upgrade, turning a nudge type off.
         "capture.ramble_median": 1.6, "capture.ramble_sigma": 0.6, "capture.empty_dump": 0.03, "card.settings_upgrade": 0.05,
+        // Issue 39: a session ends when the person puts the phone down, and the next pickup follows that end.
+        "urges.pickup_follows_actual_session": 1,
         "card.settings_upgrade_floor": 0.3,
         "reminder.type_off_per_ignored": 0.02,
     ]

@@ -83,13 +83,15 @@ struct ProductComparisonTests {
         #expect(lives.contains { $0.churn == "tenure_end" })
     }
 
-    /// With the habit mechanism held still (`urges.habit_residual_share` 1: an app habit stays at its plateau whatever
-    /// the person does), urges and pickups are wholly exogenous, so every person's must be the same under every product
-    /// and none: only what they do with them differs.
+    /// With both mechanisms by which a product changes a person's urges and pickups switched off — the habit held
+    /// still (`urges.habit_residual_share` 1: an app habit stays at its plateau whatever the person does) and every
+    /// session its intended length (`urges.pickup_follows_actual_session` 0: the next pickup after the intended end,
+    /// whatever a shield did) — urges and pickups are wholly exogenous, so every person's must be the same under every
+    /// product and none: only what they do with them differs (issue 39; `PickupMechanismTests` has each on).
     @Test("a person's exogenous life is the same under every product and none")
     func exogenousLifeIsTheSame() throws {
         func s(_ product: String) throws -> ResolvedScenario {
-            try Self.scenario("name: t\nproduct: \(product)\nhorizon_days: 21\npopulation: {installs: 60}\nbehavior: {urges.habit_residual_share: 1}\n")
+            try Self.scenario("name: t\nproduct: \(product)\nhorizon_days: 21\npopulation: {installs: 60}\nbehavior: {urges.habit_residual_share: 1, urges.pickup_follows_actual_session: 0}\n")
         }
         struct Exogenous: Equatable { var pickups, sessions, notifications, urges: Int; var installedAt: Instant; var days: Int }
         func exogenous<A: ProductAdapter>(_ l: [LifeSummary<A>]) -> [Exogenous] {

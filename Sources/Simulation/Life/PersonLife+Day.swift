@@ -27,6 +27,7 @@ extension PersonLife {
         engagement.endOfDay()
         todayActive = false
         todayInUse = false
+        todayPersonalUse = false
         dayIndex += 1
         let month = zone.monthID(now)
         if month != currentMonth {

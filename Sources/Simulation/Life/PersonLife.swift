@@ -11,8 +11,10 @@ import Stochastics
 /// `ProductAdapter` and specialised by the compiler; everything here is the same for every product.
 ///
 /// The shared modelling choices (assumptions, documented in `Sources/Simulation/README.md`): install day and hour,
-/// exogenous urges (the next pickup follows the *intended* session, whatever the app decided), a day's end booked
-/// before anything else due at local midnight, churn decided once a local day, money booked with the store's
+/// pickups that follow what actually happened (a session ends when the person puts the phone down — a shield that
+/// held, or the app's session ending or taken away — and the next pickup is drawn from there,
+/// `urges.pickup_follows_actual_session`; 0 keeps the former exogenous model, the next pickup after the *intended*
+/// session whatever the app decided), a day's end booked before anything else due at local midnight, churn decided once a local day, money booked with the store's
 /// commission, battery metered per person-day.
 /// An urge being answered: its app (index in `Person.apps`), its kind, whether a shield met it and whether the
 /// person got into the app.
@@ -86,6 +88,18 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public internal(set) var todayActive = false
     /// The product was in use today (`recordInUseDay`).
     public internal(set) var todayInUse = false
+    /// The person used the product themselves today (`recordPersonalUseDay`): its integration was reinforced.
+    public internal(set) var todayPersonalUse = false
+    /// The pickup whose session is still going on: the person has not put the phone down yet (only with
+    /// `urges.pickup_follows_actual_session`; the next pickup is drawn when they do, `putDownIfDone`).
+    var heldPickup: Pickup?
+    /// The product took part in the held session (a shield shown, a session started in the app): it ends when the
+    /// person leaves, not at its intended end.
+    var heldEngaged = false
+    /// The last shield shown in the held session (it holds the person `shield.notice_seconds`).
+    var heldShieldAt: Instant?
+    /// A session the life started during the held pickup is in the foreground.
+    var heldInApp = false
     /// Milliseconds the person meant to spend in restricted apps today, and spent there.
     public var intendedRestrictedMs: Int64 = 0
     var usedRestrictedMs: Int64 = 0
@@ -192,6 +206,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
                 guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
                 if untreated { liveUnaided(o.occurrence, at: o.at) } else { Adapter.occurrence(o.occurrence, &self, at: o.at) }
+                if heldPickup != nil { putDownIfDone(at: o.at) }
                 continue
             }
             if let p = nextPickup, queued.map({ p.at < $0 }) ?? true {
@@ -203,6 +218,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
             }
             guard let e = queue.next(until: horizonEnd) else { break }
             handle(e.payload, at: e.time)
+            if heldPickup != nil { putDownIfDone(at: e.time) }
         }
         finish()
         return summary
@@ -287,10 +303,20 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if now >= summary.world.hourEnd { summary.world.closeHour(pickups: summary.common[.pickups], at: now) }
         summary.common[.pickups] += 1
         summary.common[.sessions] += 1
-        if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
-        // World check: time since the previous session's (intended) end, pickups by local hour and by day.
-        summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
-        meter.addInUseSeconds(p.sessionLength.seconds)
+        let followsActual = world.urges.pickupFollowsActualSession
+        if followsActual {
+            // The session's length and end are booked when the person puts the phone down (`putDownIfDone`).
+            summary.world.pickup(at: p.at)
+            heldPickup = p
+            heldEngaged = false
+            heldShieldAt = nil
+            heldInApp = false
+        } else {
+            if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+            // World check: time since the previous session's (intended) end, pickups by local hour and by day.
+            summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
+            meter.addInUseSeconds(p.sessionLength.seconds)
+        }
         inUseUntil = max(inUseUntil, p.sessionEnd)
         learningToday.pickups += 1
         if p.source != .notification { learningToday.untreatedUrgeMillionths += untreatedUrgeMillionths }
@@ -300,10 +326,48 @@ public struct PersonLife<Adapter: ProductAdapter> {
             treatedPickup(p, at: now)
         }
         trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
-        // Urges are exogenous (assumption): the next pickup follows the *intended* session, whatever the app
-        // decided, so experiment arms that change a rule or a price meet exactly the same urges (common random
-        // numbers); only what the person does with them differs.
-        schedulePickup(after: p.sessionEnd)
+        if followsActual {
+            putDownIfDone(at: now)
+        } else {
+            // The former model (`urges.pickup_follows_actual_session` = 0): urges are exogenous, the next pickup
+            // follows the *intended* session whatever the app decided.
+            schedulePickup(after: p.sessionEnd)
+        }
+    }
+
+    /// The person puts the phone down if nothing holds it in their hand any more (`urges.pickup_follows_actual_session`):
+    /// no session the life started for the held pickup is in the foreground, and the product does not keep them busy
+    /// (`ProductAdapter.busyWithProduct`: an exercise at a shield, a quest or a wait at the gate). The session's actual
+    /// end is
+    /// * its intended end, if the product took no part in it (a check, a notification, an app the product does not
+    ///   stand in front of, the untreated life): the person used the phone as they meant;
+    /// * now, if the product took part — the session in the app ended (at its intended end, or earlier when access
+    ///   was taken away), or a shield held after an exercise, a quest or a wait — but not before the last shield
+    ///   shown has held the person its `shield.notice_seconds` (a shield let go of or closed at once).
+    /// Its length counts toward the sessions under 30 s and the phone's in-use seconds, the world check's gap to the
+    /// next pickup starts there, and the next pickup is drawn from there (its Hawkes jump placed there, `PhoneUseProcess`).
+    mutating func putDownIfDone(at now: Instant) {
+        guard let p = heldPickup else { return }
+        // A safety valve, never met by the products' own steps: nothing holds a phone for a day.
+        if now - p.at < .hours(24) {
+            if heldInApp && foregroundApp != nil { return }
+            if !untreated && Adapter.busyWithProduct(&self) { return }
+        }
+        heldPickup = nil
+        var end = p.sessionEnd
+        if heldEngaged {
+            end = now
+            if let shown = heldShieldAt {
+                end = max(end, shown + .milliseconds(Int64((world.urges.shieldNoticeSeconds * 1000).rounded())))
+            }
+        }
+        let length = end - p.at
+        if length < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+        summary.world.sessionEnded(at: end)
+        meter.addInUseSeconds(length.seconds)
+        if end < p.sessionEnd { inUseUntil = max(now, end) }
+        if end != p.sessionEnd { trace(kind: "put_down", detail: "session=\(length) (meant \(p.sessionLength))", at: now) }
+        schedulePickup(after: end)
     }
 
     /// A pickup with the product: the adapter answers urges and cues.
@@ -348,6 +412,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The person uses `app` (access granted) for `intended`; the session ends then unless access is taken away.
     public mutating func startSession(_ app: AppID, intended: TimeSpan, at now: Instant) {
+        if heldPickup != nil { heldEngaged = true; heldInApp = true }
         let index = Int(app.rawValue) - 1
         if cue?.app == index {
             cue?.acted = true
@@ -366,6 +431,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// Ends the foreground session without telling the engine (access was taken away: the engine knows).
     public mutating func interruptSession(at now: Instant) {
+        heldInApp = false
         accumulateUse(until: now)
         foregroundApp = nil
         sessionGeneration &+= 1
@@ -378,6 +444,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The person leaves `app`: use is booked and the adapter tells the engine.
     public mutating func endSession(_ app: AppID, at now: Instant) {
+        heldInApp = false
         accumulateUse(until: now)
         foregroundApp = nil
         sessionGeneration &+= 1
@@ -385,12 +452,24 @@ public struct PersonLife<Adapter: ProductAdapter> {
     }
 
     /// Marks today as a day the product was in use (retention's `product_in_use` reading): the adapter calls it
-    /// for the events that mean use of its product (a shield met, credit spent or earned, …).
+    /// for the events that mean the product acted for the person (a shield met, a mode started, credit spent or
+    /// earned, …). It does not by itself make the product part of the person's day: that is
+    /// `recordPersonalUseDay`, the person's own use.
     public mutating func recordInUseDay() {
         guard !todayInUse else { return }
         todayInUse = true
-        engagement.recordProductUse(onDay: Int64(dayIndex))
         summary.inUseDays.append(dayIndex)
+    }
+
+    /// Marks today as a day the person used the product themselves — opened its app (`recordActiveDay`), or met one
+    /// of its shields while still using it (`shieldShown(over:)`) — and reinforces its integration into their day
+    /// (`EngagementModel.integration`, once a day). A mode starting on its schedule, or a shield met by a dormant
+    /// person (who no longer opens the app), is the product acting, not the person using it: it builds no
+    /// integration (audit 2026-11-27 E4: a dormant trialist's integration grew on automatic mode starts).
+    public mutating func recordPersonalUseDay() {
+        guard !dormant, !todayPersonalUse else { return }
+        todayPersonalUse = true
+        engagement.recordProductUse(onDay: Int64(dayIndex))
     }
 
     // MARK: - Urges and habits (issue 26)
@@ -410,6 +489,22 @@ public struct PersonLife<Adapter: ProductAdapter> {
         learningToday.shields += 1
         if dormant { dormantShieldsToday += 1 }
         if cue?.app == Int(app.rawValue) - 1 { cue?.shielded = true }
+        if heldPickup != nil { heldEngaged = true; heldShieldAt = now }
+        recordPersonalUseDay()
+    }
+
+    /// An urge that came while the person was busy with the product — doing an exercise at a shield, a quest or
+    /// the emergency wait at the gate — and that they did not act on: it is settled as neither acted on nor passed.
+    /// The app was not opened (it is no open in `learning.csv` or the world check, and does not feed the habit), and
+    /// no shield held it either (it does not starve the habit): the habit moves by the cues the person answered,
+    /// `AppHabits`' f and p, and this cue met neither the app nor a refusal — attention was already taken by the
+    /// product's own step, which counted as the interruption of the urge that began it. Counting it passed would let
+    /// the length of an exercise or a quest starve the habit by itself; counting it acted (the former settlement)
+    /// fed the habit with an app never opened. It still counts as an urge (`urges_per_day`).
+    public mutating func dropUrge(busyWith what: String, at now: Instant) {
+        guard cue != nil else { return }
+        cue = nil
+        trace(kind: "urge_dropped", detail: "busy with \(what)", at: now)
     }
 
     /// Settles the urge being answered: acted on (the app opened, or never shielded) feeds its app's habit, a shield
@@ -430,6 +525,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// also use of the product.
     public mutating func recordActiveDay() {
         recordInUseDay()
+        recordPersonalUseDay()
         guard !todayActive else { return }
         todayActive = true
         summary.activeDays.append(dayIndex)

@@ -9,13 +9,14 @@ public struct PersonWorldFacts: Sendable {
     /// The hour is the whole hours elapsed since local midnight: the wall-clock hour but on the two days a year
     /// the clocks change.
     public var pickupsByHour = SIMD32<Int32>()
-    /// Pickups with an earlier session, and those of them starting within 3 min of its (intended) end.
+    /// Pickups with an earlier session, and those of them starting within 3 min of its end (its actual end, or its
+    /// intended one with `urges.pickup_follows_actual_session` = 0).
     public var pickupsAfterSession = 0, pickupsWithin3Min = 0
     /// Whole local days after the install day (closed by the day's end), and their pickups.
     public var weekdayDays = 0, weekdayPickups = 0, weekendDays = 0, weekendPickups = 0
     /// Per pickup the life only compares two instants (`pickup(at:sessionEnd:)`); pickups are binned by hour
     /// and day from the life's pickup counter when an hour or a day ends (`PersonLife.closeWorldHour`).
-    /// The intended end of the last session (none yet: far in the past).
+    /// The end of the last session (none yet: far in the past).
     var lastSessionEnd = Instant(millisecondsSinceEpoch: Int64.min / 2)
     /// The current local day's start, the current hour (0-23) and its end, and the life's pickup count when the
     /// hour and the day began.
@@ -24,11 +25,19 @@ public struct PersonWorldFacts: Sendable {
     var hourEnd = Instant.epoch
     var pickupsAtHourStart = 0, pickupsAtDayStart = 0
 
-    /// Counts a pickup at `t` whose session is meant to end at `sessionEnd` (the hour is already current).
+    /// Counts a pickup at `t` whose session ends at `sessionEnd` (the hour is already current).
     @inline(__always) mutating func pickup(at t: Instant, sessionEnd: Instant) {
-        if t - lastSessionEnd <= .minutes(3) { pickupsWithin3Min += 1 }
+        pickup(at: t)
         lastSessionEnd = sessionEnd
     }
+
+    /// Counts a pickup at `t` whose session's end is not known yet (`sessionEnded(at:)` books it).
+    @inline(__always) mutating func pickup(at t: Instant) {
+        if t - lastSessionEnd <= .minutes(3) { pickupsWithin3Min += 1 }
+    }
+
+    /// The session of the last pickup actually ended at `t` (`urges.pickup_follows_actual_session`).
+    @inline(__always) mutating func sessionEnded(at t: Instant) { lastSessionEnd = t }
 
     /// Books the pickups of the hour now ending (the life has counted `pickups` so far) and makes the hour
     /// containing `t` current; `dayStart` starts a new local day.

@@ -45,6 +45,8 @@ extension EarnedAccessAdapter {
         switch intent {
         case .startFocus(let minutes, let quits):
             guard !life.dormant, life.send(.startFocus(minutes: minutes), at: now) == .focusStarted else { return }
+            // Starting a focus session is the person's own use of the product (its integration grows).
+            life.recordPersonalUseDay()
             if let quits { schedule(.cancelFocus, at: now + .minutes(Int64(quits)), &life) }
         case .cancelFocus:
             if life.engine.focus != nil { life.send(.cancelFocus, at: now) }

@@ -6,12 +6,13 @@ import RulesCore
 
 extension EarnedAccessAdapter {
     /// An urge for one of the person's apps: a distracting app is opened and meets whatever the engine decides.
-    /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile.
+    /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile: it
+    /// is settled as neither an open nor a pass (`PersonLife.dropUrge`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         if life.state.leavingByUnblocking { liftRestriction(&life, at: now) }
         // An app the person did not make distracting: used as they meant, unseen by Earned Access.
         guard life.state.apps.contains(app) else { life.useAppUnseen(app, intended: p.sessionLength, at: now); return }
-        guard life.state.waitingUnlock == nil else { return }
+        guard life.state.waitingUnlock == nil else { life.dropUrge(busyWith: "gate", at: now); return }
         life.summary.tally.counts[.urgesForDistractingApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         openApp(app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
@@ -32,6 +33,10 @@ extension EarnedAccessAdapter {
         life.state.sessionIntendedEnd = now + intended
         life.startSession(app, intended: intended, at: now)
     }
+
+    /// A breathing quest or the emergency wait at the gate keeps the person busy, phone in hand, until it grants or
+    /// they leave it.
+    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { life.state.waitingUnlock != nil }
 
     /// Earned Access has no input for leaving an app: the OS keeps the grant running whatever the person does.
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}

@@ -6,14 +6,15 @@ import ScrollOffRules
 extension ScrollOffAdapter {
     /// An urge for one of the person's apps: a blocked app is opened and meets whatever the engine decides.
     ///
-    /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on.
+    /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on, and is
+    /// settled as neither an open nor a pass (`PersonLife.dropUrge`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
             liftRestriction(&life, at: now)
         }
         // An app the person did not block: used as they meant, unseen by Scroll Off.
         guard life.state.blockedApps.contains(app) else { life.useAppUnseen(app, intended: p.sessionLength, at: now); return }
-        guard life.state.exercise == nil else { return }
+        guard life.state.exercise == nil else { life.dropUrge(busyWith: "exercise", at: now); return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         life.state.sessionUrge = p.urgeIntensity
@@ -33,6 +34,9 @@ extension ScrollOffAdapter {
         life.state.sessionIntendedEnd = now + intended
         life.startSession(app, intended: intended, at: now)
     }
+
+    /// A mindfulness exercise at a shield keeps the person busy, phone in hand, until it ends.
+    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { life.state.exercise != nil }
 
     /// The person leaves a blocked app they were using.
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {
