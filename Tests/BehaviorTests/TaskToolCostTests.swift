@@ -36,17 +36,20 @@ struct TaskToolCostTests {
         #expect(m.record(1)?.unaidedDoneAt == done + .milliseconds(23_800), "the person's own means are slower by it")
     }
 
-    @Test("a thing not started yet, one already done, and attention of 0 move nothing")
+    @Test("a thing not started yet slides by the time spent, without the lag; one already done, one being helped, and attention of 0 do not move")
     func attentionSparesWhatIsNotInProgress() throws {
         var m = Self.mind(effort: 30)
         let done = try #require(m.record(1)?.doneAt)
         #expect(m.spendAttention(seconds: 0, resumptionLagSeconds: 0, at: Self.noon + .minutes(10)) == 0)
-        #expect(m.spendAttention(seconds: 60, resumptionLagSeconds: 3.8, at: Self.noon - .minutes(1)) == 0, "not arisen/started yet")
-        #expect(m.spendAttention(seconds: 60, resumptionLagSeconds: 3.8, at: done + .minutes(1)) == 0, "already done")
         #expect(m.record(1)?.doneAt == done)
+        #expect(m.spendAttention(seconds: 60, resumptionLagSeconds: 3.8, at: done + .minutes(1)) == 0, "already done")
+        // Not started yet (its effort is still all ahead): its time slides by the minute spent, no resumption lag.
+        #expect(m.spendAttention(seconds: 60, resumptionLagSeconds: 3.8, at: Self.noon - .minutes(1)) == 1)
+        #expect(m.record(1)?.doneAt == done + .seconds(60))
         // Done with a product's help: that episode is the help's own work, not delayed.
         m.doneWithHelp(1, at: Self.noon + .minutes(5))
         #expect(m.spendAttention(seconds: 60, resumptionLagSeconds: 3.8, at: Self.noon + .minutes(2)) == 0)
+        #expect(m.record(1)?.doneAt == Self.noon + .minutes(5))
     }
 
     @Test("ignored reminders lose their pull: the odds of acting × 0.70 per reminder ignored (Ancker et al. 2017); none at weight 0")

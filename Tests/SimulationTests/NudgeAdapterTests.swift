@@ -105,9 +105,11 @@ struct NudgeAdapterTests {
 
     @Test("with the costs set high (issue 39), Nudge's paired effect on things done on time against no app is negative")
     func highCostsMakeTheEffectNegative() throws {
-        // Four hours lost to each episode in the app (resumption lag) and a minute a card: the thing in progress is
-        // pushed past its deadline often enough to outweigh what Nudge gets done.
-        let high = "behavior:\n  attention:\n    card_seconds: 60\n    resumption_lag_seconds: 14400\n"
+        // Three hours of attention for each card, capture and reminder, and a day lost by the thing in progress to each
+        // episode (resumption lag): the person's plans slide past their deadlines often enough to outweigh what Nudge
+        // gets done (at the defaults — seconds — they do not; at an hour each it is about even).
+        let high = "behavior:\n  attention:\n    card_seconds: 10800\n    capture_seconds: 10800\n    reminder_seconds: 10800\n"
+            + "    resumption_lag_seconds: 86400\n"
         let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: high))
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: high))
         let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime }, none.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime })

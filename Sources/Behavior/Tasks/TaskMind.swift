@@ -121,20 +121,23 @@ public struct TaskMind: Sendable {
     }
 
     /// Time the person spends managing their list in a product — reading a card, triaging a capture, reading a
-    /// reminder — is time not spent doing (issue 39, audit A6/E5): every thing in progress at `now` by the person's
-    /// own means (started: less than its effort left before it is done) is done `seconds` later, plus the
-    /// `resumptionLagSeconds` it takes to pick it up again (Altmann & Trafton 2004). Things not started yet keep their
-    /// time (the person's put-off is not their working time); a thing being done with a product's help is that
-    /// episode's own work. Returns the number of things delayed. Nothing moves when both are 0.
+    /// reminder — is time not spent doing (issue 39, audit A6/E5): every remembered thing not yet done by the person's
+    /// own means is done `seconds` later (their plans slide by the time taken — the upper bound of a person with no
+    /// slack; assumption), and a thing in progress (started: less than its effort left before it is done) loses the
+    /// `resumptionLagSeconds` it takes to pick it up again on top (Altmann & Trafton 2004). A thing being done with a
+    /// product's help is that episode's own work and does not move. Returns the number of things delayed. Nothing
+    /// moves when both are 0.
     @discardableResult
     public mutating func spendAttention(seconds: Double, resumptionLagSeconds: Double, at now: Instant) -> Int {
-        let ms = Int64((max(0, seconds) + max(0, resumptionLagSeconds)) * 1000)
-        guard ms > 0 else { return 0 }
+        let episode = Int64(max(0, seconds) * 1000), lag = Int64(max(0, resumptionLagSeconds) * 1000)
+        guard episode > 0 || lag > 0 else { return 0 }
         var moved = 0
         for i in unsettled {
             let r = records[i]
-            guard let u = r.unaidedDoneAt, let d = r.doneAt, d == u, d > now,
-                  d - .milliseconds(Int64(r.task.effortMinutes * 60_000)) <= now else { continue }
+            guard let u = r.unaidedDoneAt, let d = r.doneAt, d == u, d > now else { continue }
+            let started = d - .milliseconds(Int64(r.task.effortMinutes * 60_000)) <= now
+            let ms = episode + (started ? lag : 0)
+            guard ms > 0 else { continue }
             records[i].unaidedDoneAt = u + .milliseconds(ms)
             records[i].doneAt = d + .milliseconds(ms)
             moved += 1
