@@ -340,6 +340,25 @@ public enum BehaviorCatalogue {
             p("reminder.type_off_per_ignored", 0.02, 0...1,
               "probability, per reminder ignored in 3 days, that a stale check-in or end-of-day prompt seen makes the person turn that type off",
               .assumption("seed 001 §4 Feature 5 \"Can disable specific nudge types in settings\" gives no rate (audit N15)")),
+            // What using the tool costs (issue 39): each off at 0 (`TaskToolModel.costKeys`).
+            p("attention.card_seconds", 10, 0...86_400,
+              "seconds of attention reading one card and deciding at it: time in the app, and time taken from the person's own things in progress",
+              .assumption("no published time per to-do card; a one-line card read and a choice made, a few seconds each (issue 39)")),
+            p("attention.capture_seconds", 15, 0...86_400,
+              "seconds of attention writing one thing down and triaging it into the app",
+              .assumption("seed 001 §4 Feature 1 \"Most brain dumps are 15-30 seconds anyway\": the low end (issue 39)")),
+            p("attention.reminder_seconds", 20, 0...86_400,
+              "seconds of attention reading a reminder notification, acted on or not",
+              .assumption("the phone-use model's median notification session, 20 s (PhoneUseProcess, calibrated to Andrews et al. 2015 and Falaki et al. 2010); notifications cost attention even unanswered (Stothart, Mitchum & Yehnert 2015)")),
+            p("attention.resumption_lag_seconds", 3.8, 0...86_400,
+              "seconds the thing the person was doing loses to each episode in the app (resumption lag), on top of the episode's own time",
+              .publication("Altmann & Trafton 2004: the resumption lag after an interruption was 3.8 s, double the 1.9 s between uninterrupted actions; Mark, Gudith & Klocke 2008 find interrupted work finished no slower (people speed up, at a cost in stress), so no longer lag is assumed")),
+            p("reminder.cued_urge_scale", 1.0, 0...20,
+              "a reminder seen is a pickup of the phone: the chance an urge for a target app follows, as a multiple of the phone-use model's urge probability for a pickup (0: read at a pickup made anyway, no pickup of its own)",
+              .assumption("cue reactivity: a notification-started pickup leads to other apps as often as any other pickup (issue 39); no published rate for reminders")),
+            p("reminder.fatigue_per_ignored", 0.357, 0...20,
+              "log-odds of acting on a reminder lost per reminder ignored in the last 3 days (ignored reminders lose their pull)",
+              .publication("Ancker et al. 2017 (BMC Med Inform Decis Mak 17:36): the likelihood of accepting a clinical reminder dropped by 30 % for each additional reminder received per encounter; −ln 0.70 = 0.357, carried over to reminders ignored in the last 3 days (assumption)")),
         ]
     }()
 

@@ -276,15 +276,11 @@ public struct PhoneUseProcess: Sendable {
             seconds = rng.lognormal(mu: muNotification, sigma: Self.notificationSigma)
         } else {
             if !urgeCumulative.isEmpty && rng.uniform() < urgeProbability {
-                let r = rng.uniform() * urgeCumulative[urgeCumulative.count - 1]
-                var slot = 0
-                while slot < urgeCumulative.count - 1 && r >= urgeCumulative[slot] { slot += 1 }
-                let app = slot / 2
-                kind = slot % 2 == 0 ? .intended : .habitual
-                let h = min(max(habits.strength[app], 0), 1)
-                source = .urge(app: app)
-                intensity = min(1, (0.3 + 0.7 * h) * (0.5 + rng.uniform()))
-                seconds = rng.lognormal(mu: muUrge, sigma: Self.urgeSigma) * (0.5 + intensity)
+                let u = drawUrge(rng)
+                kind = u.kind
+                source = .urge(app: u.app)
+                intensity = u.intensity
+                seconds = u.seconds
             } else {
                 source = .spontaneous
                 intensity = 0
@@ -301,6 +297,29 @@ public struct PhoneUseProcess: Sendable {
         excitation = excitation * exp(-(endMs - eventMs) * decayPerMs) + jump
         excitationAt = endMs
         return Pickup(at: Instant(millisecondsSinceEpoch: atMs), source: source, sessionLength: length, urgeIntensity: intensity, kind: kind)
+    }
+
+    /// An urge's app, kind, intensity and intended seconds (unclamped), drawn from `rng` in the order the pickup
+    /// process always drew them.
+    func drawUrge(_ rng: RandomStream) -> (app: Int, kind: UrgeKind, intensity: Double, seconds: Double) {
+        let r = rng.uniform() * urgeCumulative[urgeCumulative.count - 1]
+        var slot = 0
+        while slot < urgeCumulative.count - 1 && r >= urgeCumulative[slot] { slot += 1 }
+        let app = slot / 2
+        let h = min(max(habits.strength[app], 0), 1)
+        let intensity = min(1, (0.3 + 0.7 * h) * (0.5 + rng.uniform()))
+        return (app, slot % 2 == 0 ? .intended : .habitual, intensity, rng.lognormal(mu: muUrge, sigma: Self.urgeSigma) * (0.5 + intensity))
+    }
+
+    /// Phone in hand at a pickup the process did not make (a product's notification seen, issue 39): with probability
+    /// `scale × urgeProbability` (capped at 1) an urge for one of the target apps follows — cue reactivity, the same
+    /// apps, kinds and session lengths as an urge pickup — drawn from `rng`, a stream of the caller's (the process's
+    /// own pickups and its excitation are untouched). Nil when no urge follows.
+    public func cuedUrge(scale: Double, at now: Instant, rng: RandomStream) -> Pickup? {
+        guard scale > 0, !urgeCumulative.isEmpty, rng.uniform() < min(1, scale * urgeProbability) else { return nil }
+        let u = drawUrge(rng)
+        let length = TimeSpan(milliseconds: Int64(min(max(u.seconds, 1), 14_400) * 1000 + 0.5))
+        return Pickup(at: now, source: .urge(app: u.app), sessionLength: length, urgeIntensity: u.intensity, kind: u.kind)
     }
 
     /// The longest stretch searched for a base event (a year) before concluding the base profile is all zeros.

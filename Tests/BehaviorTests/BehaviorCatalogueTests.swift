@@ -73,6 +73,9 @@ struct BehaviorCatalogueTests {
         "urges.pickup_follows_actual_session": 1,
         "card.settings_upgrade_floor": 0.3,
         "reminder.type_off_per_ignored": 0.02,
+        // Issue 39: what using a task tool costs (new parameters, on by default; each off at 0).
+        "attention.card_seconds": 10, "attention.capture_seconds": 15, "attention.reminder_seconds": 20,
+        "attention.resumption_lag_seconds": 3.8, "reminder.cued_urge_scale": 1.0, "reminder.fatigue_per_ignored": 0.357,
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {

@@ -85,7 +85,8 @@ extension NudgeAdapterTests {
     @Test("a raw card credits only its first thing: the others keep their own fate, and nothing is done without its effort")
     func rawCardCreditsOnlyWhatWasDone() throws {
         let still = "  tasks:\n    efficacy_gain: 0\n    efficacy_loss: 0\n    queue_weight: 0\n"
-        let extra = "behavior:\n  capture:\n    split_failure: 1\n    constant: 1\n" + still
+        // Issue 39's costs off: the attention Nudge takes would move the unaided fates this test compares.
+        let extra = "behavior:\n  capture:\n    split_failure: 1\n    constant: 1\n" + still + NudgeAdapterTests.costsOff
         let nudge = try Self.tracedLives(Self.scenario(product: "nudge", extra: extra))
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: "behavior:\n" + still))
         var others = 0, helped = 0

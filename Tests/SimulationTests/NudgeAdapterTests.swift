@@ -52,11 +52,16 @@ struct NudgeAdapterTests {
         #expect(arisen > 150 * 20 * 3, "things to do arise: \(arisen)")
     }
 
-    @Test("Nudge only adds: with the person's task confidence and list held still, every thing is done no later than with no app")
+    /// The person's pace held still: it does not move with what got done (tasks.efficacy_*) or the list's length
+    /// (tasks.queue_weight), so their unaided fate is exactly the no-app one.
+    static let stillTasks = "  tasks:\n    efficacy_gain: 0\n    efficacy_loss: 0\n    queue_weight: 0\n"
+    /// Issue 39's costs of using a task tool, every one off (`TaskToolModel.costKeys` at 0).
+    static let costsOff = "  attention:\n    card_seconds: 0\n    capture_seconds: 0\n    reminder_seconds: 0\n    resumption_lag_seconds: 0\n"
+        + "  reminder:\n    cued_urge_scale: 0\n    fatigue_per_ignored: 0\n"
+
+    @Test("with the costs of using it off (issue 39) and the person's pace held still, Nudge only adds: every thing is done no later than with no app")
     func nudgeNeverTakesAway() throws {
-        // Held still: the person's pace does not move with what got done (tasks.efficacy_*) or the list's length
-        // (tasks.queue_weight), so their unaided fate is exactly the no-app one.
-        let still = "behavior:\n  tasks:\n    efficacy_gain: 0\n    efficacy_loss: 0\n    queue_weight: 0\n"
+        let still = "behavior:\n" + Self.stillTasks + Self.costsOff
         let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: still))
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: still))
         var sooner = 0, rescued = 0, captured = 0
@@ -73,6 +78,66 @@ struct NudgeAdapterTests {
             }
         }
         #expect(captured > 0 && sooner > 0 && rescued > 0, "captured \(captured), sooner \(sooner), rescued \(rescued)")
+    }
+
+    @Test("with its costs on (issue 39), Nudge can take away: attention spent in it makes things in progress later than with no app")
+    func nudgeCanTakeAway() throws {
+        // Pace held still, every cost at its default: the unaided fate differs from the no-app one only by the time
+        // Nudge took (TaskMind.spendAttention), and only ever later.
+        let still = "behavior:\n" + Self.stillTasks
+        let s = try Self.scenario(product: "nudge", extra: still)
+        let world = try World<NudgeAdapter>(scenario: s, arm: s.arms[0], replication: 1)
+        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: still))
+        var later = 0, delayedByAttention = 0, seconds = 0.0
+        for i in none.indices {
+            var life = PersonLife(world: world, person: i)
+            _ = life.run()
+            delayedByAttention += life.state.thingsDelayed
+            seconds += life.state.attentionSecondsTotal
+            for (n, u) in zip(life.tasks.records, none[i].tasks) {
+                if let a = n.unaidedDoneAt, let b = u.doneAt { #expect(a >= b, "person \(i) thing \(n.task.ref): the person's own means sped up") }
+                #expect((n.unaidedDoneAt == nil) == (u.doneAt == nil), "what is forgotten is the person's")
+                if let d = n.doneAt, let b = u.doneAt, d > b { later += 1 }
+            }
+        }
+        #expect(seconds > 0 && delayedByAttention > 0 && later > 0, "attention \(seconds) s, delayed \(delayedByAttention), later \(later)")
+    }
+
+    @Test("with the costs set high (issue 39), Nudge's paired effect on things done on time against no app is negative")
+    func highCostsMakeTheEffectNegative() throws {
+        // Three hours of attention for each card, capture and reminder, and a day lost by the thing in progress to each
+        // episode (resumption lag): the person's plans slide past their deadlines often enough to outweigh what Nudge
+        // gets done (at the defaults — seconds — they do not; at an hour each it is about even).
+        let high = "behavior:\n  attention:\n    card_seconds: 10800\n    capture_seconds: 10800\n    reminder_seconds: 10800\n"
+            + "    resumption_lag_seconds: 86400\n"
+        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: high))
+        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: high))
+        let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime }, none.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime })
+        #expect(onTime.0 < onTime.1, "on time with Nudge \(onTime.0), with no app \(onTime.1)")
+    }
+
+    @Test("a reminder seen is a pickup that can bring a target-app session (issue 39): with it off, Nudge leaves time in target apps exactly as no app")
+    func remindersBringPickups() throws {
+        func minutes<A: ProductAdapter>(_ a: A.Type, _ product: String, _ extra: String) throws -> (Int64, Int) {
+            let lives = try Self.lives(a, Self.scenario(product: product, extra: extra))
+            return (lives.reduce(0) { $0 + $1.summary.neutral.targetAppMs }, lives.reduce(0) { $0 + $1.summary.common[.pickups] })
+        }
+        let none = try minutes(NoAppAdapter.self, "none", "")
+        let off = try minutes(NudgeAdapter.self, "nudge", "behavior:\n  reminder:\n    cued_urge_scale: 0\n")
+        let on = try minutes(NudgeAdapter.self, "nudge", "behavior:\n  reminder:\n    cued_urge_scale: 3\n")
+        #expect(off.0 == none.0 && off.1 == none.1, "off: \(off) against none \(none)")
+        #expect(on.0 > none.0 && on.1 > none.1, "on: \(on) against none \(none)")
+    }
+
+    @Test("ignored reminders lose their pull (issue 39): with fatigue on, fewer reminders are acted on")
+    func remindersTire() throws {
+        func acted(_ fatigue: Double) throws -> Double {
+            let lives = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: "behavior:\n  reminder:\n    fatigue_per_ignored: \(fatigue)\n"))
+            let sent = lives.reduce(0) { $0 + $1.summary.tally.counts[.remindersSent] }
+            return Double(lives.reduce(0) { $0 + $1.summary.tally.counts[.remindersActed] }) / Double(max(1, sent))
+        }
+        let off = try acted(0), strong = try acted(2)
+        #expect(strong < off, "acted share with fatigue \(strong), without \(off)")
     }
 
     @Test("with the person's pace free, Nudge moves it only through what got done: more things done on time, never fewer")

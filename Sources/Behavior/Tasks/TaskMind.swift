@@ -4,7 +4,8 @@ import RulesCore
 /// What a person does with their things to do by their own means (issue 29): forgets some, puts others off — the
 /// more effortful, the more they procrastinate, the lower their confidence and the longer their list, the longer —
 /// and does the rest, on time or late. A product may add to it (`doneWithHelp`: a card shown, a reminder at the
-/// right moment), never take from it: what the person would have done unaided they still do.
+/// right moment); what it takes from it is the person's attention (`spendAttention`, issue 39): time managing the
+/// list delays the thing in progress.
 ///
 /// Seed 001 §2: "Thoughts vanish in seconds", "Seeing 30 items = doing 0 items". The constants are `tasks.*` in
 /// `BehaviorCatalogue` (`TaskModel`).
@@ -117,6 +118,31 @@ public struct TaskMind: Sendable {
         if let d = records[i].doneAt, d <= now { return false }
         records[i].doneAt = now
         return true
+    }
+
+    /// Time the person spends managing their list in a product — reading a card, triaging a capture, reading a
+    /// reminder — is time not spent doing (issue 39, audit A6/E5): every remembered thing not yet done by the person's
+    /// own means is done `seconds` later (their plans slide by the time taken — the upper bound of a person with no
+    /// slack; assumption), and a thing in progress (started: less than its effort left before it is done) loses the
+    /// `resumptionLagSeconds` it takes to pick it up again on top (Altmann & Trafton 2004). A thing being done with a
+    /// product's help is that episode's own work and does not move. Returns the number of things delayed. Nothing
+    /// moves when both are 0.
+    @discardableResult
+    public mutating func spendAttention(seconds: Double, resumptionLagSeconds: Double, at now: Instant) -> Int {
+        let episode = Int64(max(0, seconds) * 1000), lag = Int64(max(0, resumptionLagSeconds) * 1000)
+        guard episode > 0 || lag > 0 else { return 0 }
+        var moved = 0
+        for i in unsettled {
+            let r = records[i]
+            guard let u = r.unaidedDoneAt, let d = r.doneAt, d == u, d > now else { continue }
+            let started = d - .milliseconds(Int64(r.task.effortMinutes * 60_000)) <= now
+            let ms = episode + (started ? lag : 0)
+            guard ms > 0 else { continue }
+            records[i].unaidedDoneAt = u + .milliseconds(ms)
+            records[i].doneAt = d + .milliseconds(ms)
+            moved += 1
+        }
+        return moved
     }
 
     /// Whether the person has done the thing by `now` (by their own means or with help).

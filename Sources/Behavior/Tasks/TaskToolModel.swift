@@ -71,6 +71,28 @@ public struct TaskToolModel: Hashable, Sendable {
     /// person turn that type off in Settings instead (seed 001 §4 Feature 5 "Can disable specific nudge types").
     public var typeOffPerIgnored = 0.02
 
+    // MARK: What using the tool costs the person (issue 39)
+    //
+    // Each is a mechanism that can make a task tool's effect on things done negative; each is off at 0
+    // (`TaskToolModel.costsOff`: all of them).
+
+    /// Seconds of attention reading one card and deciding at it (`attention.card_seconds`).
+    public var cardSeconds = 10.0
+    /// Seconds of attention writing one thing down and triaging it into the app (`attention.capture_seconds`).
+    public var captureSeconds = 15.0
+    /// Seconds of attention reading a reminder notification, acted on or not (`attention.reminder_seconds`).
+    public var reminderSeconds = 20.0
+    /// Seconds of resumption lag the thing the person was doing loses to each episode in the app
+    /// (`attention.resumption_lag_seconds`; Altmann & Trafton 2004).
+    public var resumptionLagSeconds = 3.8
+    /// A reminder seen is a pickup of the phone: the probability that, phone in hand, an urge for one of the person's
+    /// target apps follows, as a multiple of the phone-use model's urge probability for a pickup
+    /// (`reminder.cued_urge_scale`; 0: the reminder is read at a pickup the person made anyway, as before issue 39).
+    public var reminderCuedUrgeScale = 1.0
+    /// Log-odds of acting on a reminder lost per reminder ignored in the last 3 days (`reminder.fatigue_per_ignored`;
+    /// Ancker et al. 2017: odds of accepting a reminder × 0.70 per additional reminder).
+    public var reminderFatiguePerIgnored = 0.357
+
     public init() {}
 
     public init(values: BehaviorValues) {
@@ -109,7 +131,18 @@ public struct TaskToolModel: Hashable, Sendable {
         muteTodayPerIgnored = values["reminder.mute_today_per_ignored"]
         notificationsOffPerIgnored = values["reminder.notifications_off_per_ignored"]
         typeOffPerIgnored = values["reminder.type_off_per_ignored"]
+        cardSeconds = values["attention.card_seconds"]
+        captureSeconds = values["attention.capture_seconds"]
+        reminderSeconds = values["attention.reminder_seconds"]
+        resumptionLagSeconds = values["attention.resumption_lag_seconds"]
+        reminderCuedUrgeScale = values["reminder.cued_urge_scale"]
+        reminderFatiguePerIgnored = values["reminder.fatigue_per_ignored"]
     }
+
+    /// The keys of the issue-39 costs of using a task tool, each off at 0: with all of them 0 a person uses the tool as
+    /// before issue 39 (attention free, reminders read at pickups made anyway and never tiring).
+    public static let costKeys = ["attention.card_seconds", "attention.capture_seconds", "attention.reminder_seconds",
+                                  "attention.resumption_lag_seconds", "reminder.cued_urge_scale", "reminder.fatigue_per_ignored"]
 
     static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
 
@@ -130,8 +163,11 @@ public struct TaskToolModel: Hashable, Sendable {
         settingsUpgrade * max(0, (valueFelt - settingsUpgradeFloor) / max(1e-9, 1 - settingsUpgradeFloor))
     }
 
-    /// Probability of acting on a reminder (opening it or using a button).
-    public func reminderActProbability(valueFelt: Double, urgency: Double) -> Double {
-        Self.logistic(reminderActConstant + reminderValueWeight * (valueFelt - 0.5) + reminderUrgencyWeight * (urgency - 0.5))
+    /// Probability of acting on a reminder (opening it or using a button), after `ignoredRecently` reminders ignored
+    /// in the last 3 days: each takes `reminderFatiguePerIgnored` off the log-odds (issue 39: ignored reminders lose
+    /// their pull — alert fatigue, Ancker et al. 2017).
+    public func reminderActProbability(valueFelt: Double, urgency: Double, ignoredRecently: Int = 0) -> Double {
+        Self.logistic(reminderActConstant + reminderValueWeight * (valueFelt - 0.5) + reminderUrgencyWeight * (urgency - 0.5)
+                      - reminderFatiguePerIgnored * Double(ignoredRecently))
     }
 }

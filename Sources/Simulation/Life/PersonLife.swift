@@ -386,6 +386,30 @@ public struct PersonLife<Adapter: ProductAdapter> {
         }
     }
 
+    /// A product's notification seen, at a pickup of its own (issue 39, audit A6: a reminder can bring a pickup): the
+    /// pickup and its one session are counted (not in the world check's exogenous pickup figures), and, phone in hand, an
+    /// urge for one of the target apps may follow (`PhoneUseProcess.cuedUrge`, drawn from `rng` — the caller's own
+    /// stream, so the exogenous pickups' draws do not move). The urge goes to the adapter's `urge` hook as any urge
+    /// does (a product that restricts nothing: the session meant, minutes in target apps) and feeds the app's habit.
+    /// The next exogenous pickup is not moved (urges are exogenous). Returns the urge's pickup, if one followed.
+    @discardableResult
+    public mutating func productNotificationPickup(urgeScale: Double, rng: RandomStream, at now: Instant) -> Pickup? {
+        guard !untreated else { return nil }
+        settleCue()
+        summary.common[.pickups] += 1
+        summary.common[.sessions] += 1
+        summary.common[.notificationSessions] += 1
+        learningToday.pickups += 1
+        guard let u = phone.cuedUrge(scale: urgeScale, at: now, rng: rng), case .urge(let index) = u.source else { return nil }
+        meter.addInUseSeconds(u.sessionLength.seconds)
+        inUseUntil = max(inUseUntil, now + u.sessionLength)
+        cue = Cue(app: index, kind: u.kind)
+        learningToday.urges += 1
+        Adapter.urge(for: AppID(UInt16(index + 1)), pickup: u, &self, at: now)
+        trace(kind: "cued_urge", detail: "app=\(index) session=\(u.sessionLength)", at: now)
+        return u
+    }
+
     /// A pickup without the product (never installed, or uninstalled): an urge for a target app is acted on as the
     /// person meant — the session they intended, all of it — and feeds the app's habit; nothing else happens.
     mutating func untreatedPickup(_ p: Pickup, at now: Instant) {

@@ -38,7 +38,13 @@ extension NudgeAdapter {
             outcome = typeIt(t, &life, at: now) ? .type : .notCaptured
         }
         life.decide(.capture, outcome, at: now)
-        if outcome != .notCaptured { life.summary.tally.counts[.captures] += 1 }
+        // Writing it down and triaging it costs attention (`attention.capture_seconds`, issue 39); the episode ends
+        // with the capture's card session, if any.
+        defer { endEpisode(&life, at: now) }
+        if outcome != .notCaptured {
+            life.summary.tally.counts[.captures] += 1
+            attend(m.captureSeconds, &life)
+        }
         guard life.engine.appOpen else { return }
         // Back in the One-Thing view after saving in the app: the person may look at a card or two.
         if outcome == .speak || outcome == .type, life.features.uniform() < m.continueProbability { cardSession(&life, at: now) }

@@ -16,7 +16,7 @@ extension NudgeAdapter {
     }
 
     /// A visit: the app opens (a pending permission prompt and paywall are answered), the person works through
-    /// cards, may look at Pro in Settings, and closes it.
+    /// cards, may look at Pro in Settings, and closes it. The cards read are an episode of attention (issue 39).
     static func visit(_ via: OpenVia, _ life: inout PersonLife<Self>, at now: Instant) {
         life.send(.appOpened(via: via), at: now)
         life.engagement.record(.appOpened)
@@ -25,6 +25,7 @@ extension NudgeAdapter {
         cardSession(&life, at: now)
         considerUpgrade(&life, at: now)
         life.send(.appClosed, at: now)
+        endEpisode(&life, at: now)
     }
 
     /// Settings → "Upgrade to Pro" (seed 001 §5 Screen 4): on a visit, a Free person who has met no paywall today
@@ -57,6 +58,8 @@ extension NudgeAdapter {
                 life.decide(.cardAction, .closeApp, at: now)
                 return
             }
+            // Reading the card and deciding at it costs attention (`attention.card_seconds`, issue 39).
+            attend(m.cardSeconds, &life)
             atCard(card, &life, at: now)
             // A paywall the card brought up (a Pro draft's teaser) is weighed where it was shown.
             settlePaywall(&life, at: now)

@@ -72,11 +72,19 @@ extension NudgeAdapter {
     /// turning that type off instead (`reminder.type_off_per_ignored`). Otherwise the person acts on it
     /// (`TaskToolModel.reminderActProbability`) — with a button where Pro offers them (`reminder.button_share`:
     /// "Call Now"/"Send Text"/"Do it now" does the thing, "Let it go" drops one already done, "Tomorrow" puts it off)
-    /// or by opening the app at the card — or ignores it.
+    /// or by opening the app at the card — or ignores it. The more reminders ignored in the last 3 days, the less
+    /// likely acting is (`reminder.fatigue_per_ignored`, issue 39). The reminder seen is a pickup of its own
+    /// (`reminder.cued_urge_scale`: an urge for a target app may follow) and its reading, with the cards opened from
+    /// it, an episode of attention (`attention.reminder_seconds`, `attention.card_seconds`).
     static func seeReminder(_ kind: NudgeKind, _ item: ItemID?, ref: UInt64, sentAt: Instant, buttons: Bool,
                             _ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.dormant else { return }
         let m = life.world.taskTool
+        // Issue 39: the reminder seen is a pickup that may bring an urge for a target app, and reading it costs
+        // attention whatever the person does with it; the episode ends when they are done with it.
+        reminderPickup(&life, at: now)
+        attend(m.reminderSeconds, &life)
+        defer { endEpisode(&life, at: now) }
         life.offerDecision(.reminderReply, moment: sentAt.millisecondsSinceEpoch)
         let cutoff = now - .days(3)
         life.state.ignoredReminders.removeAll { $0 < cutoff }
@@ -106,7 +114,9 @@ extension NudgeAdapter {
         }
         let r = life.tasks.record(ref)
         let urgency = r?.task.urgency ?? 0.5
-        guard life.features.uniform() < m.reminderActProbability(valueFelt: life.engagement.perceivedValue, urgency: urgency) else {
+        // Ignored reminders lose their pull (`reminder.fatigue_per_ignored`, issue 39).
+        let pAct = m.reminderActProbability(valueFelt: life.engagement.perceivedValue, urgency: urgency, ignoredRecently: Int(ignored))
+        guard life.features.uniform() < pAct else {
             life.decide(.reminderReply, .ignore, at: now)
             life.state.ignoredReminders.append(now)
             return

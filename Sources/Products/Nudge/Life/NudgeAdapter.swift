@@ -3,6 +3,7 @@ import Behavior
 import NudgeRules
 import Reports
 import RulesCore
+import Stochastics
 
 /// The product Nudge as Habitat simulates it: the real engine (seed 001) and this adapter.
 public typealias NudgeProduct = NudgeAdapter
@@ -11,8 +12,11 @@ public typealias NudgeProduct = NudgeAdapter
 /// product and none) writes some of them down as they arise — says them in a brain dump, types them, or shares a
 /// link with a "remind me when" preset — opens Nudge on their cues and at its reminders, and at each card does the
 /// thing, acts on it, snoozes it or skips it; answers permission prompts, the Live Activity offer, drafts and
-/// paywalls; renews or not. What the person would have done by their own means they still do (`TaskMind`): Nudge
-/// can only get a thing done sooner, or get done what they would have forgotten.
+/// paywalls; renews or not. What the person would have done by their own means they still do (`TaskMind`), but using
+/// Nudge costs them (issue 39): reading cards and reminders and triaging captures is time, taken from the thing in
+/// progress with a resumption lag (`attention.*`); a reminder seen is a pickup that can lead to a target app
+/// (`reminder.cued_urge_scale`); ignored reminders lose their pull (`reminder.fatigue_per_ignored`). So Nudge can get
+/// a thing done sooner or rescue a forgotten one, and it can also make things late.
 ///
 /// Every behaviour constant is a `BehaviorCatalogue` parameter (`capture.*`, `card.*`, `reminder.*`, `tasks.*`);
 /// the modelling choices are listed in this folder's README.
@@ -52,6 +56,17 @@ public enum NudgeAdapter: ProductAdapter {
         var dumpLimitKnownDay = -1
         /// Thoughts the 55 s cap cut from the dump just made (`brain_dump_auto_stopped`), said in a second dump.
         var thoughtsCut = 0
+        /// The episode in the app under way (issue 39): its attention so far, in seconds, and whether one is open.
+        var attentionSeconds = 0.0
+        var inEpisode = false
+        /// Seconds of attention spent in the app, things in progress delayed by it, and reminders that brought an urge
+        /// for a target app (issue 39; for tests and traces).
+        public internal(set) var attentionSecondsTotal = 0.0
+        public internal(set) var thingsDelayed = 0
+        public internal(set) var cuedUrgeCount = 0
+        /// The person's stream of urges reminders bring (`reminder-cued-urges`), created on first use.
+        /// (A life is one task's: the stream never crosses threads, as the life's own streams do not.)
+        nonisolated(unsafe) var cuedUrges: RandomStream?
         /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for.
         public var subscriber = SubscriberMemory()
     }
