@@ -381,7 +381,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if !untreated { Adapter.sessionEnded(app: app, &self, at: now) }
     }
 
-    /// Marks today as a day the product was in use (retention's `product_in_use` reading): the adapter calls it
+    /// Marks today as a day the product was in use (retention's `in_use` reading): the adapter calls it
     /// for the events that mean use of its product (a shield met, credit spent or earned, …).
     public mutating func recordInUseDay() {
         guard !todayInUse else { return }
