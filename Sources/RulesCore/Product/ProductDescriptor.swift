@@ -189,6 +189,14 @@ public struct ProductClaim: Hashable, Sendable {
         /// Per person-day with the app opened (a DAU-day; retention's `app_opened` reading): Nudge's items done per DAU.
         case dayAppOpened = "day_app_opened"
 
+        /// The population of a KPI per such days (`KPIDefinition.population`): the claim's KPI states it.
+        public var population: String {
+            switch self {
+            case .dayInUse: "person-days with the product in use"
+            case .dayAppOpened: "person-days with the app opened"
+            }
+        }
+
         /// In words, for the report.
         public var words: String {
             switch self {
