@@ -744,11 +744,11 @@ def product_comparison(t: dict) -> go.Figure | None:
             label = f"{arm}<br>{r['kpi'].replace('_', ' ')}" if several else arm
             labels.append(label)
             claimed = (r["mean"], r["ci_low"], r["ci_high"])
-            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            true = hp.claim_true_effect(r)
             arms_of_claim = [arm] + ([none] if none else [])
             named = "true" if not np.isnan(true[0]) else "claimed"   # the pair's name above one of its points
             for value, name, symbol, which in [(claimed, "claimed (the app's own figure)", "circle-open", "claimed"),
-                                               (true, "true effect (same people, against no app)", "diamond", "true")]:
+                                               (true, "true effect, on the claim's denominator (same people, against no app)", "diamond", "true")]:
                 if np.isnan(value[0]):
                     continue
                 fig.add_trace(go.Scatter(

@@ -165,6 +165,7 @@ def load_run(run_dir, strict: bool = False) -> dict:
                 tables[key] = read_checked(path, key)
                 continue
             tables[key] = pd.read_csv(path, dtype=DTYPES)
+    _rename_old_names(tables)
     manifest = run_dir / "manifest.json"
     if manifest.is_file():
         import json
@@ -174,6 +175,25 @@ def load_run(run_dir, strict: bool = False) -> dict:
             pass   # the figures do without it (report_page.py says why it cannot read it)
     tables["dir"] = run_dir
     return tables
+
+
+# Names renamed in issue 39 (one name per meaning): retention.csv's reading `product_in_use` is `in_use`, and
+# product-comparison.csv's `retention_dN` (the product in use on day N) is `in_use_dN`. Reports written before read
+# under the new names, with a warning (CONTRACT.md: an old name still works and warns).
+OLD_NAMES = {("retention", "activity"): {"product_in_use": "in_use"},
+             ("products", "kpi"): {f"retention_d{d}": f"in_use_d{d}" for d in (1, 7, 30)}}
+
+
+def _rename_old_names(tables: dict) -> None:
+    """Reads a report written before issue 39 under today's names (`OLD_NAMES`), warning once per file."""
+    import warnings
+    for (key, column), names in OLD_NAMES.items():
+        df = tables.get(key)
+        if df is None or column not in df.columns or not df[column].isin(list(names)).any():
+            continue
+        warnings.warn(f"{REPORTS[key]}: {', '.join(sorted(set(df[column]) & set(names)))} renamed in issue 39 "
+                      f"({', '.join(f'{a} → {b}' for a, b in names.items())}); read under the new names", stacklevel=3)
+        tables[key] = df.assign(**{column: df[column].replace(names)})
 
 
 # Columns read as text whatever they hold.
@@ -444,11 +464,11 @@ def scenario_personas(manifest: dict) -> list[str]:
     return re.findall(r"^    - name:\s*\"?([^\"\n]+?)\"?\s*$", block.group(1), re.MULTILINE) if block else []
 
 
-def retention(t: dict, activity: str = "product_in_use"):
+def retention(t: dict, activity: str = "in_use"):
     """Day-N retention of all installs with a 95 % band over replications, by persona, by plan and by install week;
     the retention targets the run's kpis.csv carries marked at their days.
 
-    Panels use the `activity` reading — `product_in_use` (the charter KPIs', the default) or `app_opened`; the first
+    Panels use the `activity` reading — `in_use` (the charter KPIs', the default) or `app_opened` (voluntary); the first
     panel adds the other reading dashed. Reports written before the `activity` column have one reading (app opened)
     and are drawn as such."""
     if "retention" not in t:   # a run without the file (a run of no app writes none)
@@ -1218,10 +1238,20 @@ PRODUCT_KINDS = spec.value_labels("products", "kind")
 # Each figure of the file and the columns of its 95 % interval.
 INTERVALS = {"mean": ("ci_low", "ci_high"), "vs_none_diff": ("vs_none_ci_low", "vs_none_ci_high"),
              "vs_first_diff": ("vs_first_ci_low", "vs_first_ci_high"),
-             "true_effect": ("true_effect_ci_low", "true_effect_ci_high")}
+             "true_effect": ("true_effect_ci_low", "true_effect_ci_high"),
+             "true_effect_on_claim_basis": ("true_effect_on_claim_basis_ci_low", "true_effect_on_claim_basis_ci_high")}
 # The effect-versus-cost view: which KPI is the effect and which the costs, with their labels (the specification's
 # chart of the file: `effect`, `costs`).
 PRODUCTS_CHART = next(c for c in spec.charts() if c["key"] == "products")
+
+
+def claim_true_effect(r) -> tuple[float, float, float]:
+    """A claim row's true effect (value, low, high) on the claim's own denominator (true_effect_on_claim_basis: per
+    day in use, per day the app was opened; issue 39) — the figure to set beside the claim —, else, in a report
+    written before that column, the true effect per person-day to the horizon."""
+    if "true_effect_on_claim_basis" in r.index and not pd.isna(r["true_effect_on_claim_basis"]):
+        return (r["true_effect_on_claim_basis"], r["true_effect_on_claim_basis_ci_low"], r["true_effect_on_claim_basis_ci_high"])
+    return (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
 
 
 def product_rows(t: dict, persona: str | None = "all") -> pd.DataFrame | None:
@@ -1238,7 +1268,8 @@ def product_rows(t: dict, persona: str | None = "all") -> pd.DataFrame | None:
         return None
     for column in ["mean", "replications", *[c for pair in INTERVALS.values() for c in pair],
                    *INTERVALS]:
-        df[column] = pd.to_numeric(df[column], errors="coerce")
+        if column in df.columns:   # true_effect_on_claim_basis: not in reports written before issue 39
+            df[column] = pd.to_numeric(df[column], errors="coerce")
     return df
 
 
@@ -1386,12 +1417,12 @@ def product_comparison(t: dict):
         for i, (_, r) in enumerate(claims.iterrows()):
             arm = str(r["arm"])
             claimed = (r["mean"], r["ci_low"], r["ci_high"])
-            true = (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+            true = claim_true_effect(r)
             ax.errorbar([claimed[0]], [i - 0.15], xerr=_errors([claimed]), fmt="o", mfc="white", color=colours[arm],
                         capsize=4, ms=8, lw=2, label="claimed (the app's own figure)" if i == 0 else None)
             if not np.isnan(true[0]):
                 ax.errorbar([true[0]], [i + 0.15], xerr=_errors([true]), fmt="D", color=colours[arm], capsize=4,
-                            ms=7, lw=2, label="true effect (same people, against no app)" if i == 0 else None)
+                            ms=7, lw=2, label="true effect, on the claim's denominator (same people, against no app)" if i == 0 else None)
             labels.append(f"{arm}\n{r['kpi'].replace('_', ' ')}")
         ax.set_yticks(range(len(claims)), labels, fontsize=7)
         ax.set_ylim(len(claims) - 0.5, -0.5 - 0.6)   # room for the legend above the first claim

@@ -293,6 +293,18 @@ def claim_verdict(claimed: float, low, high) -> tuple[str, str]:
     return "understates its true effect", "none"
 
 
+def claim_basis_words(r) -> str:
+    """The claim's denominator in words (product-comparison.csv's claim_basis, from the specification), "" in a
+    report written before issue 39."""
+    basis = r["claim_basis"] if "claim_basis" in r.index else None
+    if basis is None or is_missing(basis):
+        return ""
+    return CLAIM_BASES.get(str(basis), str(basis))
+
+
+CLAIM_BASES = spec.value_labels("products", "claim_basis")
+
+
 def products_lead(t: dict) -> str | None:
     """Above the chart: each product's claim beside its true effect on the same people (product-comparison.csv's
     claim rows), the claim's own words below. None without claims."""
@@ -306,16 +318,20 @@ def products_lead(t: dict) -> str | None:
     rows = []
     for _, r in claims.iterrows():
         unit = r["unit"]
-        words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+        same, low, high = hp.claim_true_effect(r)
+        words, css = claim_verdict(r["mean"], low, high)
         rows.append(([r["arm"]] + ([none] if none else []), [
             f"<b>{esc(r['arm'])}</b>", f"{esc(label(r['kpi']))}<br><small>{esc(r['claim'])}</small>",
             f"<b>{fmt(r['mean'], unit)}</b><br><small>{interval(r['ci_low'], r['ci_high'], unit)}</small>",
+            f"<b>{fmt(same, unit)}</b><br><small>{interval(low, high, unit)}</small>"
+            + (f"<br><small>{esc(claim_basis_words(r))}</small>" if claim_basis_words(r) else ""),
             f"<b>{fmt(r['true_effect'], unit)}</b><br><small>"
             f"{interval(r['true_effect_ci_low'], r['true_effect_ci_high'], unit)}</small>",
             f'<span class="{css}">{words}</span>']))
     table = simple_table(["product", "claim", "claimed (the app's own figure, 95 % CI)",
-                          f"true effect on the same people, against {none or 'no app'} (95 % CI)", "verdict"],
-                         rows, "claims-table", numeric_from=2, numeric_until=4)
+                          f"true effect on the same people, against {none or 'no app'}, on the claim's denominator (95 % CI)",
+                          "true effect per person-day of every installer to the horizon (95 % CI)", "verdict"],
+                         rows, "claims-table", numeric_from=2, numeric_until=5)
     return f'<div class="claims"><h3>What each product claims, and its true effect</h3>{table}</div>'
 
 
@@ -752,8 +768,8 @@ def d1_retention_text(t: dict, arm: str, charter_kpi: bool) -> str | None:
     df = t["retention"]
     df = hp._pooled(df[(df["arm"].astype(str) == arm) & (df["cohort"] == "all") & (df["segment"] == "all")
                        & (df["day"] == 1)])
-    readings = [("product_in_use", "product in use" + (" (the charter's KPI reading)" if charter_kpi else "")),
-                ("app_opened", "app opened (the world check's reading)")]
+    readings = [("in_use", "product in use" + (" (the charter's KPI reading)" if charter_kpi else "")),
+                ("app_opened", "app opened of the person's own accord (the world check's reading)")]
     parts = []
     for activity, words in readings:
         if "activity" in df.columns:
@@ -810,9 +826,13 @@ def products_headline(t: dict) -> str:
             items.append(f"{esc(what[:1].upper() + what[1:])}, against {esc(none)} on the same people: "
                          + " · ".join(effects))
     for _, r in df[df["kind"] == "claim"].iterrows():
-        words, css = claim_verdict(r["mean"], r["true_effect_ci_low"], r["true_effect_ci_high"])
+        same, low, high = hp.claim_true_effect(r)
+        words, css = claim_verdict(r["mean"], low, high)
+        basis = claim_basis_words(r)
+        also = f" ({fmt(r['true_effect'], r['unit'])} per person-day to the horizon)" if basis else ""
         items.append(f"{esc(r['arm'])} claims {esc(label(r['kpi']).lower())} <b>{fmt(r['mean'], r['unit'])}</b>, "
-                     f"true effect <b>{fmt(r['true_effect'], r['unit'])}</b>: <span class=\"{css}\">{words}</span>")
+                     f"true effect <b>{fmt(same, r['unit'])}</b>{' ' + esc(basis) if basis else ''}{also}"
+                     f": <span class=\"{css}\">{words}</span>")
     return f'<p class="headline products">{"<br>".join(items)}</p>' if items else ""
 
 

@@ -33,6 +33,7 @@ def main() -> int:
     check_product_comparison_figure()
     check_personas_and_status_minutes()
     check_malformed_product_comparison()
+    check_old_names_read_renamed()
     check_funnel_targets_where_they_apply()
     check_funnel_targets_on_their_basis()
     check_world_check_figure()
@@ -294,6 +295,29 @@ def check_personas_and_status_minutes():
     labels = [line.get_label() for line in fig.axes[0].get_lines()]
     assert labels[:3] == list(hp.LEARNING_STATUSES.values()), labels
     assert hp.status_minutes(learning.drop(columns=["target_app_minutes_per_day"])) is None
+
+
+def check_old_names_read_renamed():
+    """A report written before issue 39 reads under today's names, with a warning: retention.csv's reading
+    product_in_use is in_use, product-comparison.csv's retention_dN is in_use_dN (CONTRACT.md: an old name still
+    works and warns)."""
+    import warnings
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d)
+        _write(run / "kpis.csv", "scenario,arm,replication,product,kpi,unit,mean",
+               "s,a,all,none,pickups_per_day,count_per_day,70")
+        header = "scenario,arm,replication,product,cohort,segment,activity,day,cohort_size,active,retention"
+        _write(run / "retention.csv", header, "s,a,1,none,all,all,product_in_use,1,10,5,0.5",
+               "s,a,1,none,all,all,app_opened,1,10,2,0.2")
+        frame = _comparison_frame()
+        frame.loc[frame.index[0], "kpi"] = "retention_d7"
+        frame.to_csv(run / "product-comparison.csv", index=False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t = hp.load_run(run)
+        assert list(t["retention"]["activity"]) == ["in_use", "app_opened"], t["retention"]
+        assert "in_use_d7" in set(t["products"]["kpi"]) and "retention_d7" not in set(t["products"]["kpi"])
+        assert sum("renamed in issue 39" in str(w.message) for w in caught) == 2, [str(w.message) for w in caught]
 
 
 def check_malformed_product_comparison():

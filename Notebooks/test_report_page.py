@@ -311,8 +311,8 @@ def check_headline_retention(work: Path) -> None:
     run = work / "headline"
     shutil.copytree(BASELINES / "premium-price-test", run)
     write_csv(run / "retention.csv", RETENTION_HEADER,
-              retention_rows("control", {"product_in_use": 705, "app_opened": 258})
-              + retention_rows("premium-599", {"product_in_use": 901, "app_opened": 902}))
+              retention_rows("control", {"in_use": 705, "app_opened": 258})
+              + retention_rows("premium-599", {"in_use": 901, "app_opened": 902}))
     headline = headline_of(rp.write_page(run, STUB_PLOTLY))
     expected = ("D1 retention <b>70.5 %</b> product in use (the charter's KPI reading) · <b>25.8 %</b> app opened "
                 "(the world check's reading)")
@@ -325,8 +325,8 @@ def check_headline_retention(work: Path) -> None:
           f"headline: the other items are gone: {headline!r}")
     # Shorter than 2 days: no day-1 row, no retention item (and no error).
     write_csv(run / "retention.csv", RETENTION_HEADER,
-              retention_rows("control", {"product_in_use": 705, "app_opened": 258}, range(1))
-              + retention_rows("premium-599", {"product_in_use": 901, "app_opened": 902}, range(1)))
+              retention_rows("control", {"in_use": 705, "app_opened": 258}, range(1))
+              + retention_rows("premium-599", {"in_use": 901, "app_opened": 902}, range(1)))
     headline = headline_of(rp.write_page(run, STUB_PLOTLY))
     check("retention" not in headline and "KPI targets met" in headline,
           f"headline of a one-day run: {headline!r}")
@@ -337,7 +337,7 @@ def check_headline_retention(work: Path) -> None:
     r = pd.read_csv(ea / "retention.csv", dtype={"replication": str})
     day1 = r[(r["replication"] == "all") & (r["cohort"] == "all") & (r["segment"] == "all") & (r["day"] == 1)]
     use, opened = (rp.fmt(day1[day1["activity"] == a]["retention"].iloc[0], "fraction")
-                   for a in ["product_in_use", "app_opened"])
+                   for a in ["in_use", "app_opened"])
     expected = (f"D1 retention <b>{use}</b> product in use · <b>{opened}</b> app opened (the world check's reading)")
     check(expected in headline and "charter" not in headline, f"Earned Access headline: {headline!r}, expected "
                                                               f"{expected!r}")
@@ -556,9 +556,14 @@ def check_products_page(work: Path) -> None:
     check(len(claims) >= 1 and len(got) == len(claims), f"products: {len(got)} claims shown, {len(claims)} in the file")
     for (attrs, cells), (_, r) in zip(got, claims.iterrows()):
         unit = r["unit"]
-        words, _ = rp.claim_verdict(float(r["mean"]), r["true_effect_ci_low"], r["true_effect_ci_high"])
+        # The verdict weighs the claim against its true effect on the claim's own denominator (issue 39), shown first;
+        # the true effect per person-day to the horizon beside it.
+        same, low, high = rp.hp.claim_true_effect(r)
+        words, _ = rp.claim_verdict(float(r["mean"]), low, high)
         check(cells[0] == r["arm"] and cells[2].startswith(rp.fmt(r["mean"], unit))
-              and cells[3].startswith(rp.fmt(r["true_effect"], unit)) and cells[4] == words
+              and cells[3].startswith(rp.fmt(same, unit)) and rp.claim_basis_words(r) in cells[3]
+              and cells[4].startswith(rp.fmt(r["true_effect"], unit)) and cells[5] == words
+              and not pd.isna(r["true_effect_on_claim_basis"])
               and r["claim"] in cells[1] and attrs.get("data-arms") == f"{r['arm']} {r['none_arm']}",
               f"products: claim row {cells} for {dict(r)}")
     check(text.index('class="claims"') < text.index('data-chart="product-comparison"'),

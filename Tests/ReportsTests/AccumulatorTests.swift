@@ -98,21 +98,21 @@ struct AccumulatorTests {
         var r = RetentionAccumulator(maxDay: 3)
         let w2 = LocalDate(iso: "2026-01-05")!.isoWeek
         // Installed early: observable days 0…3; active on 0 and 2.
-        r.add(cohort: w2, segments: ["student"], observedDays: 4, activity: .productInUse, activeDays: [0, 2])
+        r.add(cohort: w2, segments: ["student"], observedDays: 4, activity: .inUse, activeDays: [0, 2])
         // Installed late: observable days 0…1 only; active on 0 and 1 (an activity on day 3 is outside the horizon).
-        r.add(cohort: w2, segments: ["worker"], observedDays: 2, activity: .productInUse, activeDays: [0, 1, 3])
+        r.add(cohort: w2, segments: ["worker"], observedDays: 2, activity: .inUse, activeDays: [0, 1, 3])
         #expect(r.retention(day: 0) == 1.0)
         #expect(r.retention(day: 1) == 0.5)
         #expect(r.retention(day: 2) == 1.0)           // only the early installer is observable
         #expect(r.retention(day: 3) == 0.0)
         #expect(r.retention(segment: "worker", day: 2) == nil)
         let rows = r.rows(keys).map { $0.map(\.rendered) }
-        #expect(rows.first!.suffix(7) == ["2026-W02", "all", "product_in_use", "0", "2", "2", "1.000000"])
-        #expect(rows.last!.suffix(7) == ["all", "worker", "product_in_use", "1", "1", "1", "1.000000"])
+        #expect(rows.first!.suffix(7) == ["2026-W02", "all", "in_use", "0", "2", "2", "1.000000"])
+        #expect(rows.last!.suffix(7) == ["all", "worker", "in_use", "1", "1", "1", "1.000000"])
         var half = RetentionAccumulator(maxDay: 3)
-        half.add(cohort: w2, segments: ["student"], observedDays: 4, activity: .productInUse, activeDays: [0, 2])
+        half.add(cohort: w2, segments: ["student"], observedDays: 4, activity: .inUse, activeDays: [0, 2])
         var other = RetentionAccumulator(maxDay: 3)
-        other.add(cohort: w2, segments: ["worker"], observedDays: 2, activity: .productInUse, activeDays: [0, 1, 3])
+        other.add(cohort: w2, segments: ["worker"], observedDays: 2, activity: .inUse, activeDays: [0, 1, 3])
         half.merge(other)
         #expect(half == r)
     }
@@ -122,13 +122,13 @@ struct AccumulatorTests {
         var r = RetentionAccumulator(maxDay: 1)
         let w2 = LocalDate(iso: "2026-01-05")!.isoWeek
         // Met a shield on day 1 but never opened the app after install day.
-        r.add(cohort: w2, segments: [], observedDays: 2, activity: .productInUse, activeDays: [0, 1])
+        r.add(cohort: w2, segments: [], observedDays: 2, activity: .inUse, activeDays: [0, 1])
         r.add(cohort: w2, segments: [], observedDays: 2, activity: .appOpened, activeDays: [0])
-        #expect(r.retention(activity: .productInUse, day: 1) == 1.0)
+        #expect(r.retention(activity: .inUse, day: 1) == 1.0)
         #expect(r.retention(activity: .appOpened, day: 1) == 0.0)
         let rows = r.rows(keys).map { Array($0.map(\.rendered).suffix(7)) }
-        #expect(rows.map { $0[2] } == ["product_in_use", "product_in_use", "app_opened", "app_opened",
-                                        "product_in_use", "product_in_use", "app_opened", "app_opened"])
+        #expect(rows.map { $0[2] } == ["in_use", "in_use", "app_opened", "app_opened",
+                                        "in_use", "in_use", "app_opened", "app_opened"])
         #expect(RetentionAccumulator.header.suffix(7) == ["cohort", "segment", "activity", "day", "cohort_size", "active", "retention"])
     }
 

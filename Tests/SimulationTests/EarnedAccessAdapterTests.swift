@@ -249,6 +249,35 @@ struct EarnedAccessAdapterTests {
         #expect(dormant > 0)
     }
 
+    @Test("a forced detour through the Unlock Gate is the product in use, not an app open, and feeds no app-open habit (issue 39 item 2)")
+    func aDetourIsInUseNotAnOpen() throws {
+        // Adjust's retention counts voluntary opens. With cued opens switched off, Earned Access is opened only at
+        // onboarding (day 0) and as the detour every way through a shield takes (seed 003 §2).
+        let s = Self.scenario("behavior: {engagement.app_open_per_pickup_scale: 0}", installs: 120, days: 21)
+        let world = try World<EarnedAccessProduct>(scenario: s, arm: s.arms[0], replication: 1)
+        var detours = 0, laterOpenEvents = 0, detourers = 0
+        for person in 0..<s.arms[0].population.installs {
+            let box = Rows()
+            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
+            let summary = life.run()
+            let d = summary.decisions.count(.shieldChoice, .detour)
+            detours += d
+            #expect(summary.activeDays.allSatisfy { $0 == 0 }, "an app-opened day after install without a cued open: \(summary.activeDays)")
+            // The engine still logs each detour's app_opened event, and the product is in use that day.
+            let later = Self.events(box.rows, "app_opened").filter { $0.time - summary.installedAt >= .days(1) }.count
+            laterOpenEvents += later
+            if later > 0 {
+                detourers += 1
+                #expect(summary.inUseDays.contains { $0 > 0 })
+            }
+            // The habit of opening the app grew once, at onboarding, and has only faded since: detours never fed it.
+            let onboarded = life.person.appOpenHabit + life.engagement.appOpenHabitGain * (1 - life.person.appOpenHabit)
+            #expect(life.engagement.appOpenHabit <= onboarded + 1e-12, "person \(person): \(life.engagement.appOpenHabit) > \(onboarded)")
+        }
+        #expect(detours > 20, "the test needs detours")
+        #expect(laterOpenEvents > 20 && detourers > 5, "detours open Earned Access (its app_opened event)")
+    }
+
     /// Runs `scenario` and sums a tally count over its people.
     static func total(_ key: EarnedAccessCount, _ lives: [Life]) -> Int { lives.reduce(0) { $0 + $1.summary.tally.counts[key] } }
     static func grants(_ lives: [Life]) -> Int { lives.reduce(0) { $0 + $1.summary.tally.counts[.grantsCredits] + $1.summary.tally.counts[.grantsQuest] + $1.summary.tally.counts[.grantsEmergency] } }

@@ -3,6 +3,8 @@ import EarnedAccessLife
 import Foundation
 import HabitatTestSupport
 import NoAppLife
+import NudgeLife
+import NudgeRules
 import Reports
 import RulesCore
 import ScenarioFormat
@@ -186,20 +188,60 @@ struct ProductComparisonTests {
         #expect(r["no-grants"]!.kpi("unlocks_per_day_quest").allSatisfy { $0 == 0 })
         #expect(r["no-grants"]!.kpi("unlocks_per_day_emergency").allSatisfy { $0 == 0 })
         // `none` has no shared product figures at all.
-        #expect(r["none"]!.values(persona: nil)["retention_d1"] == nil)
+        #expect(r["none"]!.values(persona: nil)["in_use_d1"] == nil && r["none"]!.values(persona: nil)["app_opened_d1"] == nil)
     }
 
-    @Test("each product's claim stands beside its true effect against none")
+    @Test("each product's claim stands beside its true effect against none, on the claim's own denominator and per person-day to the horizon")
     func claimsBesideTrueEffects() throws {
-        let r = try Self.readings("name: t\nhorizon_days: 14\nreplications: 2\npopulation: {installs: 60}\nproducts: [scroll-off, none]\n")
-        let rows = ProductComparison.rows(scenario: "t", arms: [r["scroll-off"]!, r["none"]!])
+        let r = try Self.readings("name: t\nhorizon_days: 14\nreplications: 2\npopulation: {installs: 60}\nproducts: [scroll-off, nudge, none]\n")
+        let rows = ProductComparison.rows(scenario: "t", arms: [r["scroll-off"]!, r["nudge"]!, r["none"]!])
         let h = ProductComparison.header
-        let claims = rows.filter { $0[h.firstIndex(of: "kind")!] == .text("claim") }
-        #expect(claims.count == 1)
-        let claim = try #require(claims.first)
-        #expect(claim[h.firstIndex(of: "kpi")!] == .text("median_time_saved_per_day"))
-        let effect = Self.paired("target_app_minutes_per_day", r["scroll-off"]!, r["none"]!)
-        #expect(claim[h.firstIndex(of: "true_effect")!].rendered == CSVField.optional(effect.diff.map { -$0 }, decimals: 6).rendered)
+        func col(_ name: String) -> Int { h.firstIndex(of: name)! }
+        let claims = rows.filter { $0[col("kind")] == .text("claim") }
+        #expect(claims.map { $0[col("kpi")] } == [.text("median_time_saved_per_day"), .text("items_done_per_dau")])
+        for (armName, row) in zip(["scroll-off", "nudge"], claims) {
+            let arm = r[armName]!, none = r["none"]!
+            let claim = try #require(arm.claims.first)
+            // The claim's own KPI is per the days the claim says (its population), and the row says the same basis.
+            let definition = try #require(arm.kpiValues.first?.first { $0.0.id == claim.kpi }?.0)
+            #expect(definition.population == claim.basis.population, "\(armName): the claim is per \(definition.population)")
+            #expect(row[col("claim_basis")] == .text(claim.basis.rawValue))
+            #expect(row[col("true_effect_basis")] == .text("per_person_day_to_horizon"))
+            // Per person-day of every installer to the horizon: the neutral KPI's paired difference, in the claim's sense.
+            let perPersonDay = Self.paired(claim.neutralKPI, arm, none)
+            let sign = claim.sense == .reduces ? -1.0 : 1.0
+            #expect(row[col("true_effect")].rendered == CSVField.optional(perPersonDay.diff.map { sign * $0 }, decimals: 6).rendered)
+            // On the claim's basis: the same paired Σ over every person-day, ÷ the arm's days of that basis.
+            let armValue = arm.values(persona: nil)[claim.neutralKPI]!, noneValue = none.values(persona: nil)[claim.neutralKPI]!
+            var perBasisDay: [Double] = []
+            for (k, c) in arm.comparisons.enumerated() {
+                let days = claim.basis == .dayInUse ? c.all.inUseDays : c.all.appOpenedDays
+                let personDays = c.all.personDays
+                #expect(none.comparisons[k].all.personDays == personDays, "the same people on the same days")
+                #expect(days > 0 && days < personDays, "\(armName): the product was in use on some days, not all")
+                perBasisDay.append(sign * (armValue[k] - noneValue[k]) * Double(personDays) / Double(days))
+            }
+            let mean = perBasisDay.reduce(0, +) / Double(perBasisDay.count)
+            let onBasis = try #require(Double(row[col("true_effect_on_claim_basis")].rendered))
+            #expect(abs(onBasis - mean) < 1e-5, "\(armName): \(onBasis) against \(mean)")
+            // Fewer days in the denominator than person-days: the effect per claim day is the larger in size.
+            #expect(abs(onBasis) >= abs(Double(row[col("true_effect")].rendered) ?? 0))
+        }
+        // The denominators agree person by person: the days a claim is counted over are the days the true effect is
+        // divided by — Nudge's DAU-days are the days the app was opened, Scroll Off's Insights days the days in use
+        // (each day that ends before the horizon: the horizon's last day has no day-end to book the app's figure).
+        let s = try Self.scenario("name: t\nproduct: scroll-off\nhorizon_days: 14\npopulation: {installs: 60}\n")
+        for life in try Self.lives(ScrollOff.self, s) {
+            #expect(life.tally.appMinutesSavedPerActiveDay.count == life.inUseDays.filter { $0 < life.observedDays - 1 }.count,
+                    "Scroll Off: the claim's days are the days in use")
+        }
+        let n = try Self.scenario("name: t\nproduct: nudge\nhorizon_days: 14\npopulation: {installs: 60}\n")
+        var opened = 0
+        for life in try Self.lives(NudgeAdapter.self, n) {
+            #expect(life.tally.counts[.activeDays] == life.activeDays.count, "Nudge: the claim's DAU-days are the days the app was opened")
+            opened += life.activeDays.count
+        }
+        #expect(opened > 0)
     }
 }
 

@@ -8,6 +8,7 @@ import ScrollOffRules
 @testable import Simulation
 import ProductRegistry
 @testable import ScrollOffLife
+import NudgeLife
 
 /// Issue 14 part 1: a world check in every run (`world-check.csv`).
 @Suite("World check")
@@ -143,5 +144,14 @@ struct WorldCheckTests {
         #expect(m["first_monthly_renewal"]?.reason == "product sells no subscription")
         #expect(m["refund_share"]?.reason?.hasPrefix("no refunds possible") == true)
         #expect(m["revenue_per_install_d14_usd"]?.reason == "product sells nothing")
+    }
+
+    @Test("the target apps' opens reduction is measured only for a product that restricts apps: Nudge's row says why not (issue 39)")
+    func opensReductionOnlyForARestrictingProduct() throws {
+        // An empty accumulator of 60 days: a blocker's figure is measurable in principle (only nobody used it).
+        #expect(RunAccumulator<ScrollOffProduct>(horizonDays: 60).worldMeasurements(horizonDays: 60)["target_app_opens_reduction_weeks_1_3"]?.reason
+                == "nobody used the product in weeks 1-3")
+        #expect(RunAccumulator<NudgeAdapter>(horizonDays: 60).worldMeasurements(horizonDays: 60)["target_app_opens_reduction_weeks_1_3"]?.reason
+                == "product restricts no app")
     }
 }

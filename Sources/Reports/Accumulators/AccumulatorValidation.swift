@@ -1,5 +1,5 @@
 /// A figure of an accumulator read from outside the process (a shard record, `habitat merge`) that no run can
-/// produce: the field's path (`retention[2026-W02/all/product_in_use].active[7]`) and what is wrong with it
+/// produce: the field's path (`retention[2026-W02/all/in_use].active[7]`) and what is wrong with it
 /// (`522 > eligible 22`).
 public struct AccumulatorInvalid: Error, CustomStringConvertible, Sendable {
     public let field: String

@@ -4,10 +4,15 @@ import RulesCore
 /// "still using" a product whose main surface is not its own app (a blocker's shield, a lock screen) is more than
 /// opening that app.
 public enum RetentionActivity: String, Hashable, Sendable, CaseIterable, Comparable, Codable {
-    /// The product is in use: the person met its restriction (shield, lock), spent or earned in it, or opened its
-    /// app — each product's adapter says which of its events count.
-    case productInUse = "product_in_use"
-    /// The person opened the product's own app.
+    /// The product is in use (`in_use`; `product_in_use` until issue 39): the person met its restriction (shield,
+    /// lock), spent or earned in it, or opened its app, a forced detour included — each product's adapter says which
+    /// of its events count.
+    case inUse = "in_use"
+    /// The person opened the product's own app of their own accord (Adjust's definition of retention: a voluntary
+    /// open on local day N after install). A forced detour — Earned Access's shield cannot open its app, so getting
+    /// past it means opening Earned Access's Unlock Gate (seed 003 §2) — is use of the product (`inUse`), not an
+    /// open: in Scroll Off the same act happens on the shield itself, and counting forced opens would make the
+    /// figure measure the shield's design, not people coming back (issue 39 item 2).
     case appOpened = "app_opened"
 
     public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
@@ -77,7 +82,7 @@ public struct RetentionAccumulator: Mergeable, Sendable, Hashable, Codable {
     }
 
     /// Day-N retention of a cohort and segment in one activity reading (nil when nobody is observable that day).
-    public func retention(cohort: String = "all", segment: String = "all", activity: RetentionActivity = .productInUse,
+    public func retention(cohort: String = "all", segment: String = "all", activity: RetentionActivity = .inUse,
                           day: Int) -> Double? {
         guard let c = cells[Key(cohort: cohort, segment: segment, activity: activity)], day <= maxDay, c.eligible[day] > 0 else { return nil }
         return Double(c.active[day]) / Double(c.eligible[day])

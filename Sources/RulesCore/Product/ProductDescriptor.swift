@@ -177,11 +177,40 @@ public struct ProductClaim: Hashable, Sendable {
     public var sense: Sense
     /// The claim in the product's words, with its source.
     public var statement: String
+    /// The days the claimed figure is per (its KPI's population), so that its true effect can be put on the same
+    /// denominator (issue 39 item 5).
+    public var basis: Basis
 
-    public init(kpi: String, neutralKPI: String, sense: Sense, statement: String) {
+    /// What a claimed figure is per.
+    public enum Basis: String, Hashable, Sendable, CaseIterable {
+        /// Per person-day with the product in use (retention's `in_use` reading): Scroll Off's median time saved
+        /// over the days in use.
+        case dayInUse = "day_in_use"
+        /// Per person-day with the app opened (a DAU-day; retention's `app_opened` reading): Nudge's items done per DAU.
+        case dayAppOpened = "day_app_opened"
+
+        /// The population of a KPI per such days (`KPIDefinition.population`): the claim's KPI states it.
+        public var population: String {
+            switch self {
+            case .dayInUse: "person-days with the product in use"
+            case .dayAppOpened: "person-days with the app opened"
+            }
+        }
+
+        /// In words, for the report.
+        public var words: String {
+            switch self {
+            case .dayInUse: "per day in use"
+            case .dayAppOpened: "per day the app was opened"
+            }
+        }
+    }
+
+    public init(kpi: String, neutralKPI: String, sense: Sense, basis: Basis, statement: String) {
         self.kpi = kpi
         self.neutralKPI = neutralKPI
         self.sense = sense
+        self.basis = basis
         self.statement = statement
     }
 }

@@ -13,7 +13,7 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     public var observedDays = 0
     /// Local day indices (0 = install day) on which the person opened the product's app, ascending.
     public var activeDays: [Int] = []
-    /// Local day indices on which the product was in use (`RetentionActivity.productInUse`: the adapter says
+    /// Local day indices on which the product was in use (`RetentionActivity.inUse`: the adapter says
     /// which events count; opening the app always does), ascending.
     public var inUseDays: [Int] = []
     /// Funnel stages reached, tracked from the engine's own events.

@@ -475,7 +475,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if !untreated { Adapter.sessionEnded(app: app, &self, at: now) }
     }
 
-    /// Marks today as a day the product was in use (retention's `product_in_use` reading): the adapter calls it
+    /// Marks today as a day the product was in use (retention's `in_use` reading): the adapter calls it
     /// for the events that mean the product acted for the person (a shield met, a mode started, credit spent or
     /// earned, …). It does not by itself make the product part of the person's day: that is
     /// `recordPersonalUseDay`, the person's own use.

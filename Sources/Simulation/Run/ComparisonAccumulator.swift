@@ -16,8 +16,12 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
     public var urges = 0, urgesActed = 0
     /// Σ over person-days of the product's battery drain in % per 24 h, in millionths (0 on a day without the app).
     public var batteryMicroPct: Int64 = 0
-    /// D1, D7, D30: people observed past the day, and those with the product in use on it.
-    public var retentionEligible = [0, 0, 0], retained = [0, 0, 0]
+    /// D1, D7, D30: people observed past the day, those with the product in use on it (`in_use`) and those who
+    /// opened its app of their own accord on it (`app_opened`, Adjust's definition; issue 39 item 2).
+    public var retentionEligible = [0, 0, 0], inUse = [0, 0, 0], appOpened = [0, 0, 0]
+    /// Person-days from install to the horizon with the product in use, and with its app opened of the person's own
+    /// accord: the denominators of the products' claims (`ProductClaim.Basis`; issue 39 item 5).
+    public var inUseDays = 0, appOpenedDays = 0
     /// Net revenue (gross − refunds − store fees) in micro-dollars, and people who ever paid.
     public var netRevenueMicros: Int64 = 0
     public var paying = 0
@@ -27,7 +31,7 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
 
     public init() {}
 
-    /// The days of `retentionEligible` / `retained`.
+    /// The days of `retentionEligible` / `inUse` / `appOpened`.
     public static let retentionDays = [1, 7, 30]
 
     public mutating func merge(_ o: ComparisonSums) {
@@ -35,7 +39,8 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
         pickups += o.pickups; sessions += o.sessions; sessionsUnder30s += o.sessionsUnder30s
         targetAppMs += o.targetAppMs; urges += o.urges; urgesActed += o.urgesActed
         batteryMicroPct += o.batteryMicroPct
-        for i in 0..<3 { retentionEligible[i] += o.retentionEligible[i]; retained[i] += o.retained[i] }
+        for i in 0..<3 { retentionEligible[i] += o.retentionEligible[i]; inUse[i] += o.inUse[i]; appOpened[i] += o.appOpened[i] }
+        inUseDays += o.inUseDays; appOpenedDays += o.appOpenedDays
         netRevenueMicros += o.netRevenueMicros; paying += o.paying
         tasksArisen += o.tasksArisen; tasksDone += o.tasksDone; tasksDoneOnTime += o.tasksDoneOnTime; tasksForgotten += o.tasksForgotten
     }
@@ -97,19 +102,37 @@ public enum ComparisonKPIs {
                       formula: "things never done and never held where they got done ÷ things arisen"),
     ]
 
-    /// Product figures every product with an app shares (none for `none`).
-    public static let shared: [KPIDefinition] = [
-        KPIDefinition("retention_d1", unit: "fraction", name: "D1 retention", group: "shared",
-                      population: "people observed past day 1", window: "day 1 after install", formula: "product in use on day 1 ÷ people"),
-        KPIDefinition("retention_d7", unit: "fraction", name: "D7 retention", group: "shared",
-                      population: "people observed past day 7", window: "day 7 after install", formula: "product in use on day 7 ÷ people"),
-        KPIDefinition("retention_d30", unit: "fraction", name: "D30 retention", group: "shared",
-                      population: "people observed past day 30", window: "day 30 after install", formula: "product in use on day 30 ÷ people"),
+    /// Product figures every product with an app shares (none for `none`): day-N retention read two ways, one name
+    /// per meaning (issue 39 item 2; `retention_d1/d7/d30` until then, which meant `in_use`) — `in_use_dN`, the
+    /// product acted that day (retention.csv's `in_use` reading), and `app_opened_dN`, the person opened its app of
+    /// their own accord (retention.csv's `app_opened`, the world check's reading, Adjust's definition) —, then money.
+    public static let shared: [KPIDefinition] = retentionDefinitions(.inUse) + retentionDefinitions(.appOpened) + [
         KPIDefinition("net_revenue_per_install", unit: "usd", name: "Net revenue per install", group: "shared",
                       population: "all installs", window: "whole run", formula: "net revenue (gross − refunds − store fees) ÷ installs"),
         KPIDefinition("paying_share", unit: "fraction", name: "Paying share", group: "shared",
                       population: "all installs", window: "whole run", formula: "people who ever paid ÷ installs"),
     ]
+
+    static func retentionDefinitions(_ a: RetentionActivity) -> [KPIDefinition] {
+        ComparisonSums.retentionDays.map { day in
+            switch a {
+            case .inUse:
+                KPIDefinition("in_use_d\(day)", unit: "fraction", name: "D\(day) retention, in use", group: "shared",
+                              population: "people observed past day \(day)", window: "day \(day) after install",
+                              formula: "product in use on day \(day) (retention.csv's in_use reading) ÷ people")
+            case .appOpened:
+                KPIDefinition("app_opened_d\(day)", unit: "fraction", name: "D\(day) retention, app opened", group: "shared",
+                              population: "people observed past day \(day)", window: "day \(day) after install",
+                              formula: "app opened of the person's own accord on day \(day) (retention.csv's app_opened reading; a forced "
+                                  + "detour is not an open) ÷ people")
+            }
+        }
+    }
+
+    /// The neutral KPIs that are a sum over person-days ÷ person-days (not a share of sessions or things to do): a
+    /// claim's true effect can be put on the claim's own denominator only for these (`ProductComparison`).
+    public static let perPersonDay: Set<String> = ["target_app_minutes_per_day", "pickups_per_day", "urges_acted_per_day",
+                                                   "battery_pct_per_24h_mean", "tasks_done_per_day", "tasks_done_on_time_per_day"]
 
     /// The values of `sums`: the neutral KPIs, then — for a product with an app — the shared ones. NaN where a
     /// population is empty.
@@ -127,9 +150,10 @@ public enum ComparisonKPIs {
             (neutral[8], ratio(Double(s.tasksForgotten), s.tasksArisen)),
         ]
         guard hasApp else { return v }
-        for i in 0..<3 { v.append((shared[i], ratio(Double(s.retained[i]), s.retentionEligible[i]))) }
-        v.append((shared[3], ratio(Double(s.netRevenueMicros) / 1_000_000, s.people)))
-        v.append((shared[4], ratio(Double(s.paying), s.people)))
+        for i in 0..<3 { v.append((shared[i], ratio(Double(s.inUse[i]), s.retentionEligible[i]))) }
+        for i in 0..<3 { v.append((shared[3 + i], ratio(Double(s.appOpened[i]), s.retentionEligible[i]))) }
+        v.append((shared[6], ratio(Double(s.netRevenueMicros) / 1_000_000, s.people)))
+        v.append((shared[7], ratio(Double(s.paying), s.people)))
         return v
     }
 }

@@ -66,7 +66,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         common.merge(c)
         funnel.add(reachedStages: o.funnel.reached, observedDays: o.observedDays, stages: Adapter.Engine.descriptor.funnel)
         let segments = [o.persona, o.planSegment]
-        retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .productInUse, activeDays: o.inUseDays)
+        retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .inUse, activeDays: o.inUseDays)
         retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .appOpened, activeDays: o.activeDays)
         for (month, m) in o.consumableMonths.sorted(by: { $0.key < $1.key }) {
             tokens.add(month: month, tokenGross: m.consumables, subscriptionGross: m.subscriptions, tokensSold: m.sold, capHits: m.capHits)
@@ -87,7 +87,8 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     }
 
     /// One person's comparison sums: their neutral days, pickups and sessions and — with an app — whether the
-    /// product was in use on days 1, 7 and 30 (of those they were observed past), their net revenue and whether they paid.
+    /// product was in use, and whether they opened its app, on days 1, 7 and 30 (of those they were observed past),
+    /// their days in use and with the app opened, their net revenue and whether they paid.
     static func comparisonSums(_ o: LifeSummary<Adapter>) -> ComparisonSums {
         var s = o.neutral
         s.people = 1
@@ -97,8 +98,11 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         guard Adapter.hasApp else { return s }
         for (i, day) in ComparisonSums.retentionDays.enumerated() where o.observedDays > day {
             s.retentionEligible[i] = 1
-            if o.inUseDays.contains(day) { s.retained[i] = 1 }
+            if o.inUseDays.contains(day) { s.inUse[i] = 1 }
+            if o.activeDays.contains(day) { s.appOpened[i] = 1 }
         }
+        s.inUseDays = o.inUseDays.count
+        s.appOpenedDays = o.activeDays.count
         s.netRevenueMicros = o.revenue.lines.reduce(0) { $0 + ($1.gross - $1.refunds - $1.storeFee).micros }
         s.paying = o.everSubscribed ? 1 : 0
         return s
@@ -158,7 +162,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// The service cost per person-day with the product in use, of a product that pays for serving its people.
     static var costPerDAUDay: KPIDefinition {
         KPIDefinition("cost_per_dau_day", unit: "usd", population: "person-days with the product in use", window: "whole run",
-                      formula: "Σ service_cost (revenue.csv cost_usd) ÷ person-days with the product in use (retention.csv's product_in_use reading)")
+                      formula: "Σ service_cost (revenue.csv cost_usd) ÷ person-days with the product in use (retention.csv's in_use reading)")
     }
 
     /// Every id Habitat reports as its own, whatever the product sells: a product's descriptor lists one of them only

@@ -87,7 +87,7 @@ extension LearningAccumulator: ValidatedAccumulator {
 }
 
 extension ComparisonAccumulator: ValidatedAccumulator {
-    /// Per persona: counts within the bounds, subsets within their sets (retained ≤ eligible ≤ people, things done
+    /// Per persona: counts within the bounds, subsets within their sets (app opened ≤ in use ≤ eligible ≤ people, days with the app opened ≤ days in use ≤ person-days, things done
     /// on time ≤ done ≤ arisen, forgotten ≤ arisen, paying ≤ people); over the personas, people adding up to the
     /// record's and every figure within the bounds.
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
@@ -105,11 +105,16 @@ extension ComparisonAccumulator: ValidatedAccumulator {
                 try totals[i].add(v)
             }
             try b.size(s.retentionEligible.count, 3, "\(p).retention_eligible")
-            try b.size(s.retained.count, 3, "\(p).retained")
+            try b.size(s.inUse.count, 3, "\(p).in_use")
+            try b.size(s.appOpened.count, 3, "\(p).app_opened")
             for (i, day) in ComparisonSums.retentionDays.enumerated() {
                 try b.subset(s.retentionEligible[i], of: s.people, "people", "\(p).retention_eligible[d\(day)]")
-                try b.subset(s.retained[i], of: s.retentionEligible[i], "eligible", "\(p).retained[d\(day)]")
+                try b.subset(s.inUse[i], of: s.retentionEligible[i], "eligible", "\(p).in_use[d\(day)]")
+                // An app opened is the product in use (`PersonLife.recordActiveDay`).
+                try b.subset(s.appOpened[i], of: s.inUse[i], "in use", "\(p).app_opened[d\(day)]")
             }
+            try b.subset(s.inUseDays, of: s.personDays, "person-days", "\(p).in_use_days")
+            try b.subset(s.appOpenedDays, of: s.inUseDays, "days in use", "\(p).app_opened_days")
             try b.subset(s.paying, of: s.people, "people", "\(p).paying")
             try b.subset(s.tasksDone, of: s.tasksArisen, "arisen", "\(p).tasks_done")
             try b.subset(s.tasksDoneOnTime, of: s.tasksDone, "done", "\(p).tasks_done_on_time")

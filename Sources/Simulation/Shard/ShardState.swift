@@ -17,7 +17,7 @@ public enum ShardState {
     /// The `format` field of the header.
     public static let format = "habitat-shard-state"
     /// The version this Habitat writes and reads; a change to any accumulator's encoding bumps it.
-    public static let formatVersion = 8   // 2: accumulators carry `decisions` (issue 25); 3: `learning` and new decision kinds (issue 26); 4: revenue cells carry `cost` (issue 27); 5: `comparison` and neutral learning columns (issue 28); 6: things to do in `comparison` (issue 29); 7: a record carries its shard, arm name and person range, and its seal covers them with its accumulator (issue 30); 8: funnel stages on their own basis, the `settings_upgrade` decision and the `type_off` outcome (issue 38)
+    public static let formatVersion = 9   // 2: accumulators carry `decisions` (issue 25); 3: `learning` and new decision kinds (issue 26); 4: revenue cells carry `cost` (issue 27); 5: `comparison` and neutral learning columns (issue 28); 6: things to do in `comparison` (issue 29); 7: a record carries its shard, arm name and person range, and its seal covers them with its accumulator (issue 30); 8: funnel stages on their own basis, the `settings_upgrade` decision and the `type_off` outcome (issue 38); 9: retention's `in_use` reading (was `product_in_use`), and `comparison` carries app-opened retention and days in use / app opened (issue 39)
 }
 
 /// The first line of `shard-state.jsonl`.

@@ -57,13 +57,17 @@ public enum WorldFigures {
         WorldFigure(id: "habit_decay_levelled_by_65d_share", unit: "fraction", source: "Edgren et al. 2024", low: 0.90, high: 1,
                     summary: "share of the simulated habits whose decay has levelled off within 65 days of disuse"),
         WorldFigure(id: "retention_d1", unit: "fraction", source: adjust, low: 0.22, high: 0.30,
-                    summary: "day-1 retention, app opened (retention.csv, cohort all, segment all, app_opened)"),
+                    summary: "day-1 retention, app opened (voluntary): the app opened of the person's own accord on local day 1 after install, "
+                        + "Adjust's definition (retention.csv, cohort all, segment all, app_opened). A forced detour - Earned Access's shield "
+                        + "cannot open its app, so the way past it is opening Earned Access's Unlock Gate - counts as in_use, not as an "
+                        + "open: in Scroll Off the same act happens on the shield itself, Adjust's all-app benchmark measures people "
+                        + "returning of their own accord, and counting forced opens would measure the shield's design (issue 39)"),
         WorldFigure(id: "retention_d7", unit: "fraction", source: adjust, low: 0.10, high: 0.16,
-                    summary: "day-7 retention, app opened"),
+                    summary: "day-7 retention, app opened (voluntary; a forced detour is in_use, not an open: see retention_d1)"),
         WorldFigure(id: "retention_d14", unit: "fraction", source: adjust, low: 0.07, high: 0.12,
-                    summary: "day-14 retention, app opened"),
+                    summary: "day-14 retention, app opened (voluntary; a forced detour is in_use, not an open: see retention_d1)"),
         WorldFigure(id: "retention_d30", unit: "fraction", source: adjust, low: 0.03, high: 0.08,
-                    summary: "day-30 retention, app opened"),
+                    summary: "day-30 retention, app opened (voluntary; a forced detour is in_use, not an open: see retention_d1)"),
         WorldFigure(id: "download_to_paid_d35", unit: "fraction", source: revenueCat26 + " (median 0.020)", low: 0.007, high: 0.046,
                     summary: "share of installs observable 35 days with a first payment (subscription or consumable) in install days 0-34"),
         WorldFigure(id: "trial_to_paid", unit: "fraction", source: revenueCat26 + " (median 0.34)", low: 0.16, high: 0.48,

@@ -273,7 +273,11 @@ extension RunAccumulator {
             opens += t.acted
             untreated += t.untreatedUrgeMillionths
         }
-        m["target_app_opens_reduction_weeks_1_3"] = !Adapter.hasApp ? .notApplicable(noApp) : needs(22).map { .notApplicable($0) }
+        // Only a product that restricts apps can reduce their opens by blocking them (the figure's sources are
+        // blockers); Nudge restricts none (issue 39 item 5, audit A5): not applicable, said so in the row.
+        m["target_app_opens_reduction_weeks_1_3"] = !Adapter.hasApp ? .notApplicable(noApp)
+            : !Adapter.restrictsApps ? .notApplicable("product restricts no app")
+            : needs(22).map { .notApplicable($0) }
             ?? (untreated > 0 ? .value(1 - Double(opens) * 1_000_000 / Double(untreated))
                               : .notApplicable("nobody used the product in weeks 1-3"))
         return m

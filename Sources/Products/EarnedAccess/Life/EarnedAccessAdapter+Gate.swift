@@ -87,8 +87,13 @@ extension EarnedAccessAdapter {
             if atShield {
                 life.decide(.shieldChoice, .detour, at: now)
                 life.send(.shieldClose(app), at: now)
+                // A forced detour, not a voluntary open (issue 39 item 2): Adjust's `app_opened` counts people who
+                // come back of their own accord, and in Scroll Off the same act happens on the shield itself (a
+                // Screen Time shield extension, not an app session). So the open marks the product in use that day
+                // (`observe`), not an app-opened day, and does not feed the habit of opening the app.
+                life.state.openingAsDetour = true
                 life.send(.appOpened, at: now)
-                life.engagement.record(.appOpened)
+                life.state.openingAsDetour = false
                 life.engagement.record(.detour)
                 redirect = 0
             }

@@ -6,9 +6,10 @@ import RulesCore
 extension EarnedAccessAdapter {
     /// What the person and the reports take from each analytics event (seed 003 §9 "event log"; names inventory §3).
     ///
-    /// Retention's two readings: *app opened* (`app_opened`, CONTRACT's definition) and *still enforcing* — the
-    /// product in use — on a day a mode started or a shield was shown with authorization intact (inventory §4
-    /// "enforced retention": a blocker works without being opened), or the person earned or spent credits.
+    /// Retention's two readings: *app opened* (`app_opened`, CONTRACT's definition: a voluntary open — a forced
+    /// detour through the Unlock Gate is not one, issue 39 item 2) and *in use* (`in_use`) — on a day a mode
+    /// started or a shield was shown with authorization intact (inventory §4 "enforced retention": a blocker works
+    /// without being opened), the person earned or spent credits, or opened the app (a detour included).
     ///
     /// Per-day figures (unlocks, credits, emergencies, enforced days) are bucketed by the seed's `day_id` — the day
     /// that starts at 04:00 local (seed 003 §6 Day boundary) — counted from the install's day_id (audit 2026-11-25
@@ -17,7 +18,8 @@ extension EarnedAccessAdapter {
         let day = life.summary.tally.day(max(0, Int(life.engine.dayID - life.state.installDayID)))
         switch event {
         case .appOpened:
-            life.recordActiveDay()
+            // A detour through the Unlock Gate is use of the product, not a voluntary open (issue 39 item 2).
+            if life.state.openingAsDetour { life.recordInUseDay() } else { life.recordActiveDay() }
         case .modeStarted:
             markEnforced(&life, day: day)
         case .shieldShown(let app, _, _):

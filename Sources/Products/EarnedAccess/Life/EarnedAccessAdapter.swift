@@ -68,6 +68,10 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var declinedPaywall = false
         /// The person leaves by lifting the restriction (modes deleted, apps removed).
         var leavingByUnblocking = false
+        /// Earned Access is being opened as a forced detour (the shield's only button closes it; the way through is
+        /// opening Earned Access's Unlock Gate, seed 003 §2): while set, the `app_opened` event marks the product in
+        /// use that day but not a voluntary open (issue 39 item 2).
+        var openingAsDetour = false
         /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for (shared with every product that
         /// sells a subscription).
         public var subscriber = SubscriberMemory()

@@ -68,7 +68,8 @@ let nudgeDescriptor: ProductDescriptor = {
             EngineInputInfo("timer", driven: true, parameters: ["nudges."]),
         ],
         // What Nudge says it does (seed 001 §1 "then helps you *do* them"; §11 "Items completed per user per day"),
-        // beside the true effect on the same people: things done a day with Nudge minus with no app (issue 29).
-        claims: [ProductClaim(kpi: "items_done_per_dau", neutralKPI: "tasks_done_per_day", sense: .increases,
+        // beside the true effect on the same people: things done a day with Nudge minus with no app (issue 29), per
+        // DAU-day as the claim is (a day the app was opened; issue 39 item 5) and per person-day to the horizon.
+        claims: [ProductClaim(kpi: "items_done_per_dau", neutralKPI: "tasks_done_per_day", sense: .increases, basis: .dayAppOpened,
                               statement: "items completed per user per day, as the PRD counts them (seed 001 §11)")])
 }()

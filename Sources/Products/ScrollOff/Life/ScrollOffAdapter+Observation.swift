@@ -6,7 +6,7 @@ import ScrollOffRules
 extension ScrollOffAdapter {
     /// What the person and the reports take from each analytics event (seed 000 §8.1, §8.3).
     ///
-    /// The product is *in use* on a day (retention's `product_in_use` reading, issue 13 / audit D2) when the
+    /// The product is *in use* on a day (retention's `in_use` reading, issue 13 / audit D2) when the
     /// engine says so (`ScrollOffEvent.marksProductInUse`: a shield met, credit spent or earned — earning needs
     /// ScreenTime authorisation and a blocked app, §3.2 — or the app opened): for a blocker the shield, not the
     /// dashboard, is the main surface (§3.1).

@@ -89,6 +89,6 @@ let scrollOffDescriptor: ProductDescriptor = {
         // Seed 000 §4 "Stats & Insights" ("68h 42m total time saved", daily time saved) and §9 KPIs ("Median time
         // saved per day (actives): ≥ 45 minutes"): what the app tells its people; the true effect is the same people's
         // minutes in their target apps against no app (issue 28).
-        claims: [ProductClaim(kpi: "median_time_saved_per_day", neutralKPI: "target_app_minutes_per_day", sense: .reduces,
+        claims: [ProductClaim(kpi: "median_time_saved_per_day", neutralKPI: "target_app_minutes_per_day", sense: .reduces, basis: .dayInUse,
                               statement: "time saved per day, as the app's Insights show it (seed 000 §4, §9)")])
 }()
