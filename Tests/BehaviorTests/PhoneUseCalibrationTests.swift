@@ -157,4 +157,28 @@ struct PhoneUseProcessTests {
         }
         #expect(urgeShare(0.9) > urgeShare(0.1) + 0.1)
     }
+
+    /// Issue 39: the Hawkes jump of a session sits at its end. A session that actually ended sooner (a shield held)
+    /// moves its jump there, so the next pickup — drawn with the very same random numbers — comes sooner. (Drawn from
+    /// the intended end nothing is recomputed: a whole run at `urges.pickup_follows_actual_session` 0 is the former
+    /// run byte for byte, checked on `product-comparison.yaml`.)
+    @Test("the next pickup after a session cut short comes sooner, with the same draws")
+    func excitationAtTheActualEnd() {
+        var sooner = 0, n = 0
+        for seed in UInt64(1)...200 {
+            var cut = PhoneUseProcess(parameters: PhoneUseParameters(), appLikings: [0.8, 0.5], scrollingHabitStrength: 0.6)
+            var meant = cut
+            let rngCut = RandomStream(seed: seed), rngMeant = RandomStream(seed: seed)
+            let t = Instant(secondsSinceEpoch: 1_772_409_600 + Int64(seed) * 997)
+            let a = cut.nextPickup(after: t, zone: .utc, rng: rngCut), b = meant.nextPickup(after: t, zone: .utc, rng: rngMeant)
+            #expect(a == b)
+            guard a.sessionLength > .seconds(10) else { continue }
+            n += 1
+            let next = cut.nextPickup(after: a.at + .seconds(5), zone: .utc, rng: rngCut)
+            let former = meant.nextPickup(after: b.sessionEnd, zone: .utc, rng: rngMeant)
+            #expect(next.at <= former.at)
+            if next.at < former.at { sooner += 1 }
+        }
+        #expect(n > 50 && sooner == n, "every cut session's next pickup is sooner (\(sooner) of \(n))")
+    }
 }
