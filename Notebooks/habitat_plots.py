@@ -179,7 +179,8 @@ def load_run(run_dir, strict: bool = False) -> dict:
 
 # Names renamed in issue 39 (one name per meaning): retention.csv's reading `product_in_use` is `in_use`, and
 # product-comparison.csv's `retention_dN` (the product in use on day N) is `in_use_dN`. Reports written before read
-# under the new names, with a warning (CONTRACT.md: an old name still works and warns).
+# under the new names, with a DeprecationWarning (CONTRACT.md: an old name still works and warns; shown under
+# `python -W default` and in tests, silent in a page's stderr, which stays one line).
 OLD_NAMES = {("retention", "activity"): {"product_in_use": "in_use"},
              ("products", "kpi"): {f"retention_d{d}": f"in_use_d{d}" for d in (1, 7, 30)}}
 
@@ -192,7 +193,8 @@ def _rename_old_names(tables: dict) -> None:
         if df is None or column not in df.columns or not df[column].isin(list(names)).any():
             continue
         warnings.warn(f"{REPORTS[key]}: {', '.join(sorted(set(df[column]) & set(names)))} renamed in issue 39 "
-                      f"({', '.join(f'{a} → {b}' for a, b in names.items())}); read under the new names", stacklevel=3)
+                      f"({', '.join(f'{a} → {b}' for a, b in names.items())}); read under the new names",
+                      DeprecationWarning, stacklevel=2)   # shown under -W default, in tests; a page's stderr stays one line
         tables[key] = df.assign(**{column: df[column].replace(names)})
 
 
