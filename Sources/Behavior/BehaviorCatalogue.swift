@@ -19,20 +19,62 @@ public enum BehaviorCatalogue {
             return RuleParameter(key, .number(range), default: .number(componentValue), summary, source: source)
         }
         return RuleParameter(key, .number(range), default: .number(fitted), summary + " (component value \(componentValue))",
-                             source: .publication(fittedSource))
+                             source: .publication(fittedSource(key)))
     }
 
-    /// Where a fitted default comes from (`validate --explain`).
-    static let fittedSource = "fitted end to end to Adjust 2023 retention and RevenueCat SOSA 2025–26 conversion, renewal, "
-        + "refund and revenue figures by `habitat calibrate` (Calibration/README.md; issue 26: jointly for Scroll Off and Earned Access)"
+    /// The fits that set today's defaults, newest first (Calibration/README.md). Issue 26's joint fit of Scroll Off and
+    /// Earned Access (`Calibration/joint/`) set none since issue 39: its keys were re-fitted or, where no target pins
+    /// them, returned to their literature values.
+    enum Fit: CaseIterable {
+        /// Issue 39: Scroll Off, Earned Access and Nudge jointly at 90 days (`Calibration/why-people-stay/`).
+        case whyPeopleStay
+        /// Issue 14: Scroll Off alone (`Calibration/stages/`, `Calibration/default-fit/`), for keys no later fit moved.
+        case scrollOffAlone
 
-    /// The defaults the end-to-end fits set: the `behavior:` block of `Calibration/stages/stage-4/fitted-behavior.yaml`
-    /// (issue 14), `Calibration/default-fit/fitted-behavior.yaml` over it, then issue 26's joint fit
-    /// (`Calibration/joint/fit/fitted-behavior.yaml`, then `stage-2/`, then `stage-3/`) over them, value for value (a test holds them equal). Every other
-    /// key keeps its component value — the literal the model had before it became a parameter, which the model's own
-    /// `init()` still uses for component tests.
+        var source: String {
+            switch self {
+            case .whyPeopleStay:
+                "fitted (issue 39) to Adjust 2023 retention (app opened) and RevenueCat SOSA 2025–26 conversion, renewal, refund and "
+                    + "revenue figures, jointly for Scroll Off, Earned Access and Nudge at 90 days, pinned by its targets "
+                    + "(Calibration/why-people-stay/, identifiability.csv)"
+            case .scrollOffAlone:
+                "fitted (issue 14) to Adjust 2023 retention and RevenueCat SOSA figures for Scroll Off alone (Calibration/stages/, "
+                    + "Calibration/default-fit/); not re-fitted since"
+            }
+        }
+    }
+
+    /// Which fit set each fitted default.
+    static let fitOf: [String: Fit] = {
+        var m: [String: Fit] = [:]
+        for k in ["churn.engagement_weight", "churn.frustration_weight", "engagement.app_open_habit_daily_retention",
+                  "engagement.app_open_habit_gain", "engagement.value_daily_retention", "purchase.surplus_weight",
+                  "shield.constant.buy_token"] { m[k] = .scrollOffAlone }
+        for k in whyPeopleStayKeys { m[k] = .whyPeopleStay }
+        return m
+    }()
+
+    /// Where a fitted default comes from (`validate --explain`).
+    static func fittedSource(_ key: String) -> String { fitOf[key]!.source }   // every fitted key has its fit (tested)
+
+    /// The keys issue 39's fit set: those its targets pin (`Calibration/why-people-stay/*/identifiability.csv`).
+    static let whyPeopleStayKeys: Set<String> = [
+        "churn.base_hazard", "churn.value_weight", "retention.trying_share", "retention.trying_daily_drop",
+        "engagement.novelty_start", "dormant.come_back_constant", "engagement.app_open_per_pickup_scale",
+        "engagement.frustration.detour", "engagement.cue.notification",
+        // block B (money)
+        "purchase.buy_constant", "purchase.trial_intercept", "purchase.trial_start_boost", "purchase.renew_intercept",
+        "engagement.plans_view_probability",
+    ]
+
+    /// The defaults the end-to-end fits set, value for value (a test holds them equal to the committed fits): issue 14's
+    /// (`Calibration/stages/stage-4/`, `Calibration/default-fit/`) and issue 39's (`Calibration/why-people-stay/`). A key no target pins keeps its component value
+    /// and its literature source (issue 39: `purchase.inertia`, `purchase.cancel_at_trial_start`,
+    /// `dormant.leave_constant` and `refund.value_weight` — no target of the fit pins them). Every other key keeps its component
+    /// value — the literal the model had before it became a parameter, which the model's own `init()` still uses for
+    /// component tests.
     public static let fittedDefaults: [String: Double] = [
-        // Issue 14's fit (Scroll Off alone), kept where the joint fit did not move the key.
+        // Issue 14's fit (Scroll Off alone), kept where no later fit moved the key.
         "churn.engagement_weight": 1.506,
         "churn.frustration_weight": 2.721,
         "engagement.app_open_habit_daily_retention": 0.9996,
@@ -40,20 +82,23 @@ public enum BehaviorCatalogue {
         "engagement.value_daily_retention": 0.9373,
         "purchase.surplus_weight": 2.171,
         "shield.constant.buy_token": -9.418,
-        // Issue 26's joint fit (Scroll Off and Earned Access, one loss): Calibration/joint/stage-3/fitted-behavior.yaml
-        // over stage-2/ over fit/ (stages 2 and 3 held dormant.leave_constant at its component value, -2.5).
-        "churn.base_hazard": 0.6487338532713289,
-        "churn.value_weight": 2.319072190260477,
-        "engagement.app_open_per_pickup_scale": 0.04280762637975414,
-        "engagement.frustration.detour": 0.06482713576338811,
-        "engagement.plans_view_probability": 0.05145814651301247,
-        "purchase.buy_constant": -6.580321360109259,
-        "purchase.inertia": 0.37264718482340964,
-        "purchase.renew_intercept": 0.5036044696203597,
-        "purchase.trial_intercept": 1.8233595931371838,
-        "purchase.trial_start_boost": 1.5310710360070665,
-        "purchase.cancel_at_trial_start": 0.30000000000000004,
-        "refund.value_weight": 2.0578161173136085,
+        // Issue 39's fit, block A (why people stay): Calibration/why-people-stay/retention-2/fitted-behavior.yaml over
+        // retention/ (novelty from the first stage).
+        "churn.base_hazard": 0.3621,
+        "churn.value_weight": 1.36,
+        "retention.trying_share": 0.8445,
+        "retention.trying_daily_drop": 0.6686,
+        "engagement.novelty_start": 0.1604,
+        "dormant.come_back_constant": 1.23,
+        "engagement.app_open_per_pickup_scale": 0.07543,
+        "engagement.frustration.detour": 0.003273,
+        "engagement.cue.notification": 2.345,
+        // Issue 39's fit, block B (money): Calibration/why-people-stay/money/fitted-behavior.yaml.
+        "engagement.plans_view_probability": 0.10383704834359853,
+        "purchase.buy_constant": -4.75763266744698,
+        "purchase.renew_intercept": -0.10123724778467036,
+        "purchase.trial_intercept": -0.520910000665932,
+        "purchase.trial_start_boost": 1.2906658558557709,
     ]
 
     /// Churn hazard and its weights (`EngagementModel.churnHazardPerDay`).

@@ -9,6 +9,9 @@ public enum MechanismBehavior {
         "purchase.buy_constant": -2.8, "purchase.surplus_weight": 2.0, "purchase.renew_intercept": 0.24116205681688824,
         "shield.constant.buy_token": -0.8, "refund.value_weight": 3.0,
         "churn.base_hazard": 0.08, "churn.value_weight": 3.0,
+        // Issue 39's retention mechanisms at their component values: nobody only tries the app, novelty as the former
+        // starting value, dormant people rarely come back.
+        "retention.trying_share": 0.0, "engagement.novelty_start": 0.3, "dormant.come_back_constant": -6.0,
     ]
 
     /// The values as a scenario's top-level (or an arm's) `behavior:` block, indented by `indent` spaces.

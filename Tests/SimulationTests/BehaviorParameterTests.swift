@@ -30,7 +30,9 @@ struct BehaviorParameterTests {
         let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         #expect(world.choice == ShieldChoiceModel(values: .defaults))
         #expect(world.purchase == PurchaseModel(values: .defaults))
-        #expect(world.engagement == EngagementModel(values: .defaults))
+        var engagement = EngagementModel(values: .defaults)
+        engagement.valueChannels = ScrollOffProduct.valueChannels   // the product's own value channels (issue 39)
+        #expect(world.engagement == engagement)
         // The fitted defaults (Calibration/), not the models' component values.
         #expect(world.engagement.baseChurnHazard == BehaviorCatalogue.fittedDefaults["churn.base_hazard"])
     }

@@ -45,6 +45,9 @@ struct ExperimentTests {
         }
     }
 
+    /// With `urges.pickup_follows_actual_session` at 0: with it on (the default, issue 39), a choice that differs
+    /// between arms (a purchase) can end a session at another time, and the pickups after it follow that end — a
+    /// named mechanism, which this test switches off to show the urges are otherwise the same people's.
     @Test("changing only the price leaves every person's urges identical (traces), while choices may differ")
     func priceChangeKeepsUrges() throws {
         let run = try Self.run("""
@@ -52,7 +55,7 @@ struct ExperimentTests {
         horizon_days: 21
         population:
           installs: 40
-        \(MechanismBehavior.yaml())
+        \(MechanismBehavior.yaml())  urges.pickup_follows_actual_session: 0
         arms:
           - name: control
           - name: premium-999

@@ -56,7 +56,8 @@ struct ProductComparisonTests {
             // horizon's own last day at the end of the life.
             #expect(l.neutral.personDays == l.observedDays, "every day from install to the horizon has its neutral figures")
             if l.churn == ChurnKind.uninstall.rawValue {
-                #expect(l.personDays < l.observedDays - 1, "the product's own days end with the tenure")
+                // An uninstall at the horizon's last day-end leaves no untreated day: at most every day but the last.
+                #expect(l.personDays <= l.observedDays - 1, "the product's own days end with the tenure")
             } else {
                 #expect(l.personDays == l.observedDays - 1, "every day but the horizon's last ends with a day-end event")
             }
@@ -67,6 +68,7 @@ struct ProductComparisonTests {
             for w in 0..<l.learning.weeks { untreated += l.learning.totals(week: w, status: .untreated).personDays }
         }
         #expect(untreated > 0)
+        #expect(uninstalled.contains { $0.personDays < $0.observedDays - 1 }, "some tenures end before the horizon's last day")
         #expect(lives.allSatisfy { $0.neutral.pickups == 0 }, "pickups are the run's to add (comparisonSums)")
     }
 

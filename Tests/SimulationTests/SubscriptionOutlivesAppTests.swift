@@ -28,7 +28,7 @@ struct SubscriptionOutlivesAppTests {
     }
 
     /// Everyone buys at their first paywall (`purchase.buy_constant` 6) and uninstalls at the end of day 12
-    /// (`tenure_days`; no other churn), over a horizon long enough for two monthly renewals after.
+    /// (`tenure_days`; no other churn: nobody only tries the app, a dormant person never leaves), over a horizon long enough for two monthly renewals after.
     static func lives<A: ProductAdapter>(_: A.Type, product: String, behavior: String, installs: Int = 40, tenureDays: Int = 12) throws -> [Lived<A>] {
         let yaml = """
             name: outlives
@@ -38,7 +38,7 @@ struct SubscriptionOutlivesAppTests {
             tenure_days: \(tenureDays)
             population:
               installs: \(installs)
-            behavior: {purchase.buy_constant: 6, churn.base_hazard: 0.0001, \(behavior)}
+            behavior: {purchase.buy_constant: 6, churn.base_hazard: 0.0001, retention.trying_share: 0, dormant.leave_constant: -20, \(behavior)}
             """
         let s = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "outlives.yaml")
         let world = try World<A>(scenario: s, arm: s.arms[0], replication: 1)
