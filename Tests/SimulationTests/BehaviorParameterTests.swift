@@ -37,6 +37,8 @@ struct BehaviorParameterTests {
         #expect(world.engagement.baseChurnHazard == BehaviorCatalogue.fittedDefaults["churn.base_hazard"])
     }
 
+    /// Nobody only tries the app and dormant people rarely come back (component values), so the base hazard is what
+    /// moves retention.
     @Test("a high churn base hazard lowers retention")
     func churnHazardLowersRetention() throws {
         let run = try Self.run("""
@@ -44,6 +46,9 @@ struct BehaviorParameterTests {
         horizon_days: 14
         population:
           installs: 60
+        behavior:
+          retention.trying_share: 0
+          dormant.come_back_constant: -6
         arms:
           - name: control
           - name: leaky

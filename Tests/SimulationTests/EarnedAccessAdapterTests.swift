@@ -252,8 +252,9 @@ struct EarnedAccessAdapterTests {
     @Test("a forced detour through the Unlock Gate is the product in use, not an app open, and feeds no app-open habit (issue 39 item 2)")
     func aDetourIsInUseNotAnOpen() throws {
         // Adjust's retention counts voluntary opens. With cued opens switched off, Earned Access is opened only at
-        // onboarding (day 0) and as the detour every way through a shield takes (seed 003 §2).
-        let s = Self.scenario("behavior: {engagement.app_open_per_pickup_scale: 0}", installs: 120, days: 21)
+        // onboarding (day 0) and as the detour every way through a shield takes (seed 003 §2); a dormant person never
+        // comes back (coming back is an open of the app).
+        let s = Self.scenario("behavior: {engagement.app_open_per_pickup_scale: 0, dormant.come_back_constant: -20}", installs: 120, days: 21)
         let world = try World<EarnedAccessProduct>(scenario: s, arm: s.arms[0], replication: 1)
         var detours = 0, laterOpenEvents = 0, detourers = 0
         for person in 0..<s.arms[0].population.installs {

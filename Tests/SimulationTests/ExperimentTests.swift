@@ -45,9 +45,10 @@ struct ExperimentTests {
         }
     }
 
-    /// With `urges.pickup_follows_actual_session` at 0: with it on (the default, issue 39), a choice that differs
-    /// between arms (a purchase) can end a session at another time, and the pickups after it follow that end — a
-    /// named mechanism, which this test switches off to show the urges are otherwise the same people's.
+    /// With the two named mechanisms by which a choice moves later pickups switched off: `urges.pickup_follows_actual_session`
+    /// (a choice that differs between arms can end a session at another time, and the pickups after it follow that end;
+    /// issue 39) and the habit fed or starved by what the person did (`urges.habit_residual_share` 1 holds it still;
+    /// issue 26). Then the urges are the same people's in both arms.
     @Test("changing only the price leaves every person's urges identical (traces), while choices may differ")
     func priceChangeKeepsUrges() throws {
         let run = try Self.run("""
@@ -56,6 +57,7 @@ struct ExperimentTests {
         population:
           installs: 40
         \(MechanismBehavior.yaml())  urges.pickup_follows_actual_session: 0
+          urges.habit_residual_share: 1
         arms:
           - name: control
           - name: premium-999

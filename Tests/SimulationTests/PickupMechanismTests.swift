@@ -140,6 +140,8 @@ struct PickupMechanismTests {
 
     // MARK: - Integration only from use
 
+    /// Dormant people who stay dormant are needed: coming back is held at its component value (the fitted one brings
+    /// most back the next day, Calibration/README.md).
     @Test("a dormant Earned Access person whose modes start on schedule builds no integration; opening the app or meeting a shield while still using it does")
     func integrationOnlyFromUse() throws {
         final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
@@ -149,6 +151,7 @@ struct PickupMechanismTests {
             start: 2026-01-05
             horizon_days: 30
             population: {installs: 150}
+            behavior: {dormant.come_back_constant: -6}
             """, fileName: "t.yaml")
         let world = try World<EarnedAccessProduct>(scenario: s, arm: s.arms[0], replication: 1)
         var checked = 0, trialists = 0, builders = 0

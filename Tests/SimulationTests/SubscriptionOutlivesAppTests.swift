@@ -29,7 +29,7 @@ struct SubscriptionOutlivesAppTests {
 
     /// Everyone buys at their first paywall (`purchase.buy_constant` 6) and uninstalls at the end of day 12
     /// (`tenure_days`; no other churn: nobody only tries the app, a dormant person never leaves), over a horizon long enough for two monthly renewals after.
-    static func lives<A: ProductAdapter>(_: A.Type, product: String, behavior: String, installs: Int = 40, tenureDays: Int = 12) throws -> [Lived<A>] {
+    static func lives<A: ProductAdapter>(_: A.Type, product: String, behavior: String, installs: Int = 60, tenureDays: Int = 12) throws -> [Lived<A>] {
         let yaml = """
             name: outlives
             product: \(product)

@@ -89,7 +89,7 @@ extension PersonLife {
         if summary.churn == nil { summary.churn = "tenure_end" }
         let days = world.tenureDays ?? 0
         trace(kind: "tenure_end", detail: "tenure_days=\(days)", at: now)
-        uninstalled = true
+        uninstall(at: now)
     }
 
     /// Once a local day with the product (not dormant): stay, or leave by one of the churn kinds. A person paying
@@ -104,12 +104,20 @@ extension PersonLife {
             summary.churn = kind.rawValue
             trace(kind: "churn", detail: kind.rawValue, at: now)
             switch kind {
-            case .uninstall: uninstalled = true
+            case .uninstall: uninstall(at: now)
             case .revokeAccess: Adapter.revokeAccess(&self, at: now); dormant = true
             case .dormant: dormant = true
             case .disableRestriction: Adapter.disableRestriction(&self, at: now); dormant = true
             }
         }
+    }
+
+    /// The person deletes the app: a session still in the foreground ends now and the engine is told (else the
+    /// engine, which follows the store's timers after an uninstall, would go on ticking a session nobody has; issue 39),
+    /// and the rest of the life is untreated.
+    mutating func uninstall(at now: Instant) {
+        if let app = foregroundApp { endSession(app, at: now) }
+        uninstalled = true
     }
 
     /// The churn hazard's multiplier now: `churn.paying_hazard_ratio` while a paid period runs, else 1.
@@ -130,7 +138,7 @@ extension PersonLife {
         case .stay: break
         case .uninstall:
             summary.churn = ChurnKind.uninstall.rawValue
-            uninstalled = true
+            uninstall(at: now)
         case .liftBlocking:
             summary.churn = ChurnKind.disableRestriction.rawValue
             Adapter.disableRestriction(&self, at: now)
