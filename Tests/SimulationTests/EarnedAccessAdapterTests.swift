@@ -356,7 +356,7 @@ struct EarnedAccessOneDecisionTests {
     @Test("each trial's and each paid period's keep-or-cancel is drawn exactly once: a day before it ends, or (cancelling) as a trial starts")
     func oneDecisionPerTrial() {
         // Everyone adopts (no one only tries the app, issue 39), so enough people reach a trial.
-        let scenario = EarnedAccessAdapterTests.scenario("behavior: {purchase.buy_constant: -4, retention.trying_share: 0}", installs: 260, days: 40)
+        let scenario = EarnedAccessAdapterTests.scenario("behavior: {purchase.buy_constant: -2, retention.trying_share: 0}", installs: 260, days: 40)
         var trials = 0, trialDecisions = 0
         for life in EarnedAccessAdapterTests.lives(of: scenario) {
             #expect(life.summary.violation == nil, "\(life.summary.violation.map(String.init(describing:)) ?? "")")
