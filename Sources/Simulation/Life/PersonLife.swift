@@ -312,10 +312,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
             heldShieldAt = nil
             heldInApp = false
         } else {
-            if p.sessionLength < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
             // World check: time since the previous session's (intended) end, pickups by local hour and by day.
-            summary.world.pickup(at: p.at, sessionEnd: p.sessionEnd)
-            meter.addInUseSeconds(p.sessionLength.seconds)
+            summary.world.pickup(at: p.at)
+            bookSession(of: p, endingAt: p.sessionEnd)
         }
         inUseUntil = max(inUseUntil, p.sessionEnd)
         learningToday.pickups += 1
@@ -333,6 +332,16 @@ public struct PersonLife<Adapter: ProductAdapter> {
             // follows the *intended* session whatever the app decided.
             schedulePickup(after: p.sessionEnd)
         }
+    }
+
+    /// Books the session of pickup `p` ending at `end`: a session under 30 s, the world check's gap to the next pickup
+    /// starting at `end`, the phone's in-use seconds.
+    @inline(__always)
+    mutating func bookSession(of p: Pickup, endingAt end: Instant) {
+        let length = end - p.at
+        if length < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
+        summary.world.sessionEnded(at: end)
+        meter.addInUseSeconds(length.seconds)
     }
 
     /// The person puts the phone down if nothing holds it in their hand any more (`urges.pickup_follows_actual_session`):
@@ -362,9 +371,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
             }
         }
         let length = end - p.at
-        if length < .seconds(30) { summary.common[.sessionsUnder30s] += 1 }
-        summary.world.sessionEnded(at: end)
-        meter.addInUseSeconds(length.seconds)
+        bookSession(of: p, endingAt: end)
         if end < p.sessionEnd { inUseUntil = max(now, end) }
         if end != p.sessionEnd { trace(kind: "put_down", detail: "session=\(length) (meant \(p.sessionLength))", at: now) }
         schedulePickup(after: end)

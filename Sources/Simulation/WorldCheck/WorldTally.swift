@@ -25,13 +25,7 @@ public struct PersonWorldFacts: Sendable {
     var hourEnd = Instant.epoch
     var pickupsAtHourStart = 0, pickupsAtDayStart = 0
 
-    /// Counts a pickup at `t` whose session ends at `sessionEnd` (the hour is already current).
-    @inline(__always) mutating func pickup(at t: Instant, sessionEnd: Instant) {
-        pickup(at: t)
-        lastSessionEnd = sessionEnd
-    }
-
-    /// Counts a pickup at `t` whose session's end is not known yet (`sessionEnded(at:)` books it).
+    /// Counts a pickup at `t`; its session's end is booked by `sessionEnded(at:)` (`PersonLife.bookSession`).
     @inline(__always) mutating func pickup(at t: Instant) {
         if t - lastSessionEnd <= .minutes(3) { pickupsWithin3Min += 1 }
     }
