@@ -131,10 +131,10 @@ public enum PersonaError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .unknownParameter(n, s):
             return "unknown persona parameter '\(n)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
-                + "; allowed: " + PersonaParameter.allCases.map(\.rawValue).joined(separator: ", ")
+                + "; allowed: " + AllowedList.text(PersonaParameter.allCases.map(\.rawValue))
         case let .invalidDistribution(p, d, problem): return "persona parameter '\(p)': \(d): \(problem)"
         case let .unknownPersona(n, s): return "unknown persona '\(n)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
-            + "; allowed: " + PersonaCatalog.builtIn.keys.sorted().joined(separator: ", ")
+            + "; allowed: " + AllowedList.text(PersonaCatalog.builtIn.keys.sorted(), seeAlso: "habitat list")
         case let .several(list): return list.map(\.description).joined(separator: "\n")
         }
     }

@@ -34,7 +34,10 @@ public struct FinishedRun: Sendable {
                                   + "merge all the run's shards first: habitat merge SHARD_FOLDER... --out DIR")
         }
         for file in manifest.files {
-            guard OutputSafety.fileType(directory.appendingPathComponent(file).path) == S_IFREG else {
+            let path = directory.appendingPathComponent(file).path
+            // Issue 40: a listed file that is there but is a FIFO, a folder or a socket is said to be one, not missing.
+            if let problem = InputFile.typeProblem(at: path) {
+                guard problem.kind == .missing else { throw ComparisonError("\(path.echoedPath): \(problem.description)") }
                 throw ComparisonError("\(directory.appendingPathComponent("manifest.json").path.echoedPath): files: '\(file.echoed())' is listed but "
                                       + "\(directory.path.echoedPath) has no such file: the run is incomplete")
             }
@@ -52,7 +55,7 @@ public struct FinishedRun: Sendable {
         let needed = ["arm", "replication", "kpi", "unit", "mean"]
         let column = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for name in needed where column[name] == nil {
-            throw ComparisonError("\(kpisURL.path.echoedPath): no '\(name.echoed())' column; columns: \(header.joined(separator: ", "))")
+            throw ComparisonError("\(kpisURL.path.echoedPath): no '\(name.echoed())' column; columns: \(AllowedList.text(header))")
         }
         var arms: [ArmKPIValues] = []
         var order: [String: Int] = [:]
@@ -129,7 +132,7 @@ public struct FinishedRun: Sendable {
     /// The arm named `name`, or a clear error listing the arms there are.
     public func arm(_ name: String) throws -> ArmKPIValues {
         guard let a = arms.first(where: { $0.arm == name }) else {
-            throw ComparisonError("\(directory.path.echoedPath) has no arm '\(name.echoed())'; arms: \(arms.map(\.arm).joined(separator: ", "))")
+            throw ComparisonError("\(directory.path.echoedPath) has no arm '\(name.echoed())'; arms: \(AllowedList.text(arms.map(\.arm), seeAlso: "the arm column of its kpis.csv"))")
         }
         return a
     }

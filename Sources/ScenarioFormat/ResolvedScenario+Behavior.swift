@@ -22,7 +22,7 @@ extension ResolvedScenario {
                 issues.append(ScenarioIssue(file: Self.behaviorOverridesSource, keyPath: "behavior." + key, kind: .unknownKey,
                                             message: "unknown behaviour parameter '\(key.echoed())'", value: key,
                                             allowed: behaviorCatalogue.isEmpty ? "none: the scenario was resolved without a behaviour catalogue"
-                                                : "one of " + behaviorCatalogue.map(\.keyPath).joined(separator: ", "),
+                                                : "one of " + AllowedList.text(behaviorCatalogue.map(\.keyPath), seeAlso: "habitat validate --explain"),
                                             suggestion: Suggestion.closest(to: key, among: byKey.keys.sorted())))
                 continue
             }

@@ -33,7 +33,7 @@ extension ScenarioChecker {
                            allowed: "no precision target for \(product)")
                 } else {
                     report(.unknownKey, here, at: km, "unknown KPI '\(k.echoed())' for product '\(product)'", value: k,
-                           allowed: "one of " + kpis.joined(separator: ", "), suggestion: Suggestion.closest(to: k, among: kpis))
+                           allowed: "one of " + AllowedList.text(kpis), suggestion: Suggestion.closest(to: k, among: kpis))
                 }
             }
         }
@@ -52,7 +52,7 @@ extension ScenarioChecker {
         if let p = parameters.first(where: { $0.name == target.parameter }) { return .known(p.range) }
         let names = parameters.map(\.name)
         report(.unknownKey, here, at: keyMark, "unknown persona parameter '\(target.parameter.echoed())'", value: target.parameter,
-               allowed: "one of " + names.joined(separator: ", "), suggestion: Suggestion.closest(to: target.parameter, among: names))
+               allowed: "one of " + AllowedList.text(names, seeAlso: "habitat validate --explain"), suggestion: Suggestion.closest(to: target.parameter, among: names))
         return nil
     }
 
@@ -69,7 +69,7 @@ extension ScenarioChecker {
                         parameters = known
                     } else {
                         report(.outOfRange, here.appending("name"), at: name.mark, "unknown persona '\(name.string.echoed())'", value: name.string,
-                               allowed: "one of " + catalogue.personaNames.joined(separator: ", "),
+                               allowed: "one of " + AllowedList.text(catalogue.personaNames, seeAlso: "habitat list"),
                                suggestion: Suggestion.closest(to: name.string, among: catalogue.personaNames))
                     }
                 }
@@ -82,7 +82,7 @@ extension ScenarioChecker {
             for (i, item) in devices.enumerated() {
                 guard let model = usableName(item.mapping?["model"]), !catalogue.devices.contains(model.string) else { continue }
                 report(.outOfRange, path.appending("devices").appending(i).appending("model"), at: model.mark,
-                       "unknown device model '\(model.string.echoed())'", value: model.string, allowed: "one of " + catalogue.devices.joined(separator: ", "),
+                       "unknown device model '\(model.string.echoed())'", value: model.string, allowed: "one of " + AllowedList.text(catalogue.devices),
                        suggestion: Suggestion.closest(to: model.string, among: catalogue.devices))
             }
         }
@@ -94,7 +94,7 @@ extension ScenarioChecker {
         guard let p = parameters.first(where: { $0.name == k }) else {
             let names = parameters.map(\.name)
             report(.unknownKey, path, at: keyMark, "unknown persona parameter '\(k.echoed())'", value: k,
-                   allowed: "one of " + names.joined(separator: ", "), suggestion: Suggestion.closest(to: k, among: names))
+                   allowed: "one of " + AllowedList.text(names, seeAlso: "habitat validate --explain"), suggestion: Suggestion.closest(to: k, among: names))
             return
         }
         guard case .scalar(let s) = v, s.string.utf8.count <= 256, let d = Self.parseNumber(s.string), !p.range.contains(d) else { return }

@@ -142,7 +142,7 @@ extension ScenarioChecker {
             if behaviour {
                 let under = prefix.isEmpty ? "" : " under '\(prefix.echoed())'"
                 report(.unknownKey, here, at: km, "unknown behaviour parameter '\(k.echoed())'\(under)", value: k,
-                       allowed: "one of " + siblings.sorted().joined(separator: ", "), suggestion: suggestion)
+                       allowed: "one of " + AllowedList.text(siblings.sorted(), seeAlso: "habitat validate --explain"), suggestion: suggestion)
                 continue
             }
             let known = prefix.isEmpty ? "product '\(product!)'" : "'\(prefix.echoed())'"

@@ -142,7 +142,7 @@ extension ScenarioChecker {
             return shared(.choice(words))
         case .product:
             guard products.isEmpty || products.contains(raw) else {
-                report(.outOfRange, path, at: mark, "'\(raw.echoed())' is not allowed", value: raw, allowed: "one of " + products.joined(separator: ", "),
+                report(.outOfRange, path, at: mark, "'\(raw.echoed())' is not allowed", value: raw, allowed: "one of " + AllowedList.text(products, seeAlso: "habitat list"),
                        suggestion: Suggestion.closest(to: raw, among: products))
                 return nil
             }

@@ -133,7 +133,7 @@ extension ScenarioChecker {
                 guard case .scalar(let s) = member, counts[s.string] != nil || (s.string.hasPrefix("rules.") && product == nil) else {
                     let shown = member.scalar?.string ?? Self.shown(member)
                     report(.unknownKey, gpath.appending(mi), at: member.mark, "'\(shown.echoed())' is not a key path swept above", value: shown,
-                           allowed: "one of " + counts.keys.sorted().joined(separator: ", "),
+                           allowed: "one of " + AllowedList.text(counts.keys.sorted()),
                            suggestion: Suggestion.closest(to: shown, among: counts.keys.sorted()))
                     continue
                 }

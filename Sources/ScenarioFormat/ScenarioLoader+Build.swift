@@ -93,9 +93,12 @@ extension ScenarioLoader {
         if total > Double(maxArms) {
             let grid = sweep.units.map { String($0.map(\.values.count).min() ?? 0) }.joined(separator: " × ")
             throw ScenarioError(issues: [ScenarioIssue(
-                file: fileName, keyPath: "sweep", kind: .outOfRange,
-                message: "the sweep has \(Int(sweep.pointCount)) points (\(grid)): more arms than one run may hold",
-                value: String(Int(sweep.pointCount)),
+                file: fileName, keyPath: sweep.pointCount == 0 ? "arms" : "sweep", kind: .outOfRange,
+                message: sweep.pointCount == 0
+                    ? "\(arms.count) arms: more than one run may hold"
+                    : "the sweep has \(Int(sweep.pointCount)) points (\(grid))"
+                        + (arms.count > 1 ? ", on top of \(arms.count) arms (\(Int(total)) in all)" : "") + ": more arms than one run may hold",
+                value: String(Int(sweep.pointCount == 0 ? total : sweep.pointCount)),
                 allowed: "at most \(maxArms) arms in all; split the sweep into several scenarios"
                     + (maxArms < largeMaxArms ? ", or pass --allow-large (up to \(largeMaxArms))" : ""))])
         }
@@ -221,7 +224,7 @@ extension ScenarioLoader {
                         let personas = population.personas.map(\.name)
                         issues.append(ScenarioIssue(file: fileName, keyPath: "sweep." + keyPath, kind: .unknownKey,
                                                     message: "persona '\((target.persona ?? "").echoed())' is not in the population's mix",
-                                                    value: target.persona, allowed: "one of " + personas.joined(separator: ", "),
+                                                    value: target.persona, allowed: "one of " + AllowedList.text(personas, seeAlso: "habitat list"),
                                                     suggestion: Suggestion.closest(to: target.persona ?? "", among: personas)))
                         continue
                     }

@@ -73,6 +73,8 @@ public struct ScenarioLoader: Sendable {
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
         checker.checkProductList(root, productFromCommandLine: overrides.values["product"] != nil)
+        checker.checkPlannedProducts(root, productFromCommandLine: overrides.values["product"] != nil)
+        checker.checkArmCount(root, maxArms: maxArms, largeMaxArms: Self.largeMaxArms)
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
         if checker.unlisted > 0 {
@@ -88,7 +90,7 @@ public struct ScenarioLoader: Sendable {
            case .list(let listed)? = tree["products"], !listed.compactMap(\.textValue).contains(named) {
             issues.append(ScenarioIssue(file: Self.commandLine, keyPath: "product", kind: .outOfRange,
                                         message: "product '\(named.echoed())' is not one of the scenario's products: (the scenario's product is one of its arms)",
-                                        value: named, allowed: "one of " + listed.compactMap(\.textValue).joined(separator: ", ")))
+                                        value: named, allowed: "one of " + AllowedList.text(listed.compactMap(\.textValue))))
         }
         guard let product else {
             throw ScenarioError(issues: issues + [ScenarioIssue(file: fileName, keyPath: "product", kind: .invalid,

@@ -102,7 +102,7 @@ public enum CalibrationTargets {
             let figure = cells[0]
             guard known.contains(figure) else {
                 let hint = Suggestion.closest(to: figure, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-                throw CalibrationInputError(file: file, line: line, "figure: unknown world-check figure '\(figure.echoed())'\(hint); allowed: \(known.joined(separator: ", "))")
+                throw CalibrationInputError(file: file, line: line, "figure: unknown world-check figure '\(figure.echoed())'\(hint); allowed: \(AllowedList.text(known, seeAlso: "the figure column of a run's world-check.csv" + (products.isEmpty ? "" : ", as <product>:<figure>")))")
             }
             guard !targets.contains(where: { $0.figure == figure }) else {
                 throw CalibrationInputError(file: file, line: line, "figure: '\(figure.echoed())' is listed twice")

@@ -218,7 +218,7 @@ public enum RegressionCheck {
         let result = try readTolerances(url)
         for kpi in result.keys.sorted() where !known.contains(kpi) {
             let hint = Suggestion.closest(to: kpi, among: known).map { "; did you mean '\($0)'?" } ?? ""
-            throw ComparisonError("\(url.path.echoedPath): kpi '\(kpi.echoed())' is not a KPI of the baseline\(hint) (its KPIs: \(known.joined(separator: ", ")))")
+            throw ComparisonError("\(url.path.echoedPath): kpi '\(kpi.echoed())' is not a KPI of the baseline\(hint) (its KPIs: \(AllowedList.text(known, seeAlso: "the kpi column of its kpis.csv")))")
         }
         return result
     }

@@ -50,7 +50,7 @@ public struct UnknownDeviceError: Error, Hashable, Sendable, CustomStringConvert
     public var description: String {
         var text = "unknown device '\(id.echoed())'"
         if let suggestion { text += "; did you mean '\(suggestion)'?" }
-        return text + " (known: " + known.joined(separator: ", ") + ")"
+        return text + " (known: " + AllowedList.text(known) + ")"
     }
 }
 

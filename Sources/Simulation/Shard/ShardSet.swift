@@ -27,7 +27,7 @@ public final class ShardFolder {
         case .absent: throw refuse("no such folder")
         case .empty: throw refuse("the folder is empty; a shard folder holds manifest.json and \(ShardState.fileName)")
         case .notAFolder(let what): throw refuse("it is \(what), not a shard folder")
-        case .foreign: throw refuse("not a Habitat shard folder (no readable manifest.json); shards are written by `habitat run --shard K/N`")
+        case .foreign: throw refuse(Self.foreignReason(path))
         case .habitat(let kind, _):
             guard kind == .shard else {
                 throw refuse("it is \(kind.noun), not a shard folder; `habitat merge` takes the folders `habitat run --shard K/N` writes")
@@ -60,6 +60,21 @@ public final class ShardFolder {
                          + "(shard \(h.shard), scenario \(h.scenarioHash)) disagree")
         }
         header = h
+    }
+
+    /// Why a folder with entries is not a shard folder, naming what its `manifest.json` is when it is there but not
+    /// a readable Habitat manifest (issue 40: a FIFO or a socket is said to be one).
+    static func foreignReason(_ path: String) -> String {
+        let writer = "shards are written by `habitat run --shard K/N`"
+        let manifestPath = URL(fileURLWithPath: path).appendingPathComponent("manifest.json").path
+        if let problem = InputFile.typeProblem(at: manifestPath) {
+            guard problem.kind == .missing else { return "manifest.json: \(problem.description); \(writer)" }
+            return "not a Habitat shard folder (it has no manifest.json); \(writer)"
+        }
+        do { _ = try RunManifest.read(from: URL(fileURLWithPath: manifestPath)) } catch {
+            return "manifest.json cannot be read (\(plainDescription(of: error))); \(writer)"
+        }
+        return "manifest.json is not a Habitat manifest; \(writer)"
     }
 
     /// The next record's bytes; refuses a truncated file.
