@@ -1,6 +1,8 @@
 import ArgumentParser
+import ProductRegistry
 import Reports
 import RulesCore
+import ScenarioFormat
 import Simulation
 
 /// Why a command stops: the message a person reads on stderr and the exit status (CONTRACT.md, "Exit status").
@@ -51,7 +53,8 @@ public struct HabitatError: Error, CustomStringConvertible {
     /// - `RunInterrupted`: 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP);
     /// - `OutputRefused` (a destination Habitat will not write), `DestinationBusy` (another run is writing it),
     ///   `ShardRefused` (`merge`), `ComparisonError` (`check`, `compare`: a baseline or run folder that cannot be
-    ///   read), `CalibrationInputError` (`calibrate`) and `TraceError` (`trace`): 2;
+    ///   read), `CalibrationInputError` (`calibrate`), `TraceError` (`trace`), a `ScenarioError` (its diagnostics) and
+    ///   `ProductWithoutEngine` wherever they escape (issue 40: one error path, never exit 1 for bad input): 2;
     /// - `ExitCode`: its status, with no message;
     /// - anything else (a full disk, a broken invariant): 1.
     ///
@@ -69,6 +72,8 @@ public struct HabitatError: Error, CustomStringConvertible {
         case let e as TraceError: self = .refused("\(e)")
         case let e as OutputRefused: self = .refused("\(e)")
         case let e as DestinationBusy: self = .refused("\(e)")
+        case let e as ScenarioError: self = .diagnostics(e)
+        case let e as ProductWithoutEngine: self = .refused("\(e)")
         case let e as ExitCode: self.init("", status: e.rawValue)
         default: self = .failed("\(error)")
         }

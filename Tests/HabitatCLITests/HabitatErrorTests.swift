@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+@testable import ProductRegistry
 import Testing
 @testable import HabitatCLI
 import Reports
+import RulesCore
 import ScenarioFormat
 @testable import Simulation
 
@@ -43,6 +45,11 @@ struct HabitatErrorTests {
         #expect(HabitatError.report(CalibrationInputError(file: "t.csv", line: 2, "unknown figure 'x'")) == ("habitat: t.csv:2: unknown figure 'x'", 2))
         #expect(HabitatError.report(TraceError(message: "person 999 is not in arm control")) == ("habitat: person 999 is not in arm control", 2))
         #expect(HabitatError.report(ExitCode(3)) == ("", 3))
+        // Issue 40: a scenario's diagnostics and a product without an engine are bad input wherever they escape.
+        let diagnostics = ScenarioError(issues: [ScenarioIssue(file: "s.yaml", line: 2, column: 1, keyPath: "product", kind: .outOfRange,
+                                                              message: "product 'lazuri' has no rule engine in this version")])
+        #expect(HabitatError.report(diagnostics) == ("\(diagnostics)", 2))
+        #expect(HabitatError.report(ProductWithoutEngine(product: "lazuri")).status == 2)
         // Anything else is a run that failed: a full disk, a broken invariant, an error nobody foresaw.
         #expect(HabitatError.report(FileSystemError(path: "r/kpis.csv", action: "write", code: ENOSPC))
                 == ("habitat: cannot write 'r/kpis.csv': \(String(cString: strerror(ENOSPC)))", 1))

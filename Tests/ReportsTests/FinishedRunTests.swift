@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RulesCore
 import Testing
 import HabitatTestSupport
@@ -52,6 +55,37 @@ struct FinishedRunTests {
         #expect(escape.contains("files: '../../../etc/x.csv' is not a file name inside the report folder"))
         let absurd = try #require(error(try makeRun { $0.replications = 2_000_000_000 }))
         #expect(absurd.contains("replications: 2000000000 is out of range"))
+    }
+
+    @Test("a kpis.csv that is a FIFO, a folder or a socket is named as one, not as missing (issue 40)")
+    func kpisOfAnotherType() throws {
+        let fifo = try makeRun()
+        let kpis = fifo.appendingPathComponent("kpis.csv")
+        try FileManager.default.removeItem(at: kpis)
+        #expect(mkfifo(kpis.path, 0o600) == 0)
+        let e1 = try #require(error(fifo))
+        #expect(e1.contains("kpis.csv: it is a named pipe (FIFO), not a regular file"), "\(e1)")
+        #expect(!e1.contains("no such file"))
+        let folder = try makeRun()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("kpis.csv"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("kpis.csv"), withIntermediateDirectories: false)
+        let e2 = try #require(error(folder))
+        #expect(e2.contains("kpis.csv: it is a folder, not a file"), "\(e2)")
+        let missing = try makeRun()
+        try FileManager.default.removeItem(at: missing.appendingPathComponent("kpis.csv"))
+        #expect(try #require(error(missing)).contains("has no such file: the run is incomplete"))
+    }
+
+    @Test("a run with many arms lists a few of them for an unknown arm, under 1 KB (issue 40)")
+    func unknownArmListIsShort() throws {
+        var rows = ""
+        for i in 0..<300 { rows += "s,arm-with-a-long-name-\(i),1,scroll-off,d1,fraction,0.5,,,1,,,\r\n" }
+        let run = try FinishedRun(directory: try makeRun(kpis: rows))
+        do { _ = try run.arm("nope"); Issue.record("an unknown arm was found") } catch {
+            let text = "\(error)"
+            #expect(text.utf8.count < 1024, "\(text.utf8.count) bytes")
+            #expect(text.contains("more (see the arm column of its kpis.csv)"))
+        }
     }
 
     @Test("an unreadable manifest names the problem, not a decoder dump")

@@ -20,9 +20,10 @@ enum TestCatalogue {
                       source: .publication("RevenueCat 2025")),
     ]
 
-    /// The five products as the registry lists them (only Scroll Off with a catalogue here).
+    /// The five products as the registry lists them (only Scroll Off with a catalogue here; Lazuri and Clavis planned:
+    /// no engine, as in the real registry).
     static let products: [ProductListing] = ["scroll-off", "nudge", "lazuri", "earned-access", "clavis"].map {
-        ProductListing(id: Product(rawValue: $0), name: $0, seedFile: "", summary: "", hasEngine: $0 == "scroll-off")
+        ProductListing(id: Product(rawValue: $0), name: $0, seedFile: "", summary: "", hasEngine: !["lazuri", "clavis"].contains($0))
     }
 
     /// The made-up catalogue registered for Scroll Off, with the five products listed.

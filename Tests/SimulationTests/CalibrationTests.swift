@@ -33,6 +33,21 @@ struct CalibrationTests {
         }
     }
 
+    @Test("a joint fit's unknown figure lists a few allowed figures, under 1 KB; a product not in the fit is named (issue 40)")
+    func jointRefusalsAreShort() {
+        let products = ["scroll-off", "earned-access", "nudge"]
+        for (csv, phrase) in [("figure,low,high\nnope_figure,0.1,0.2\n", "… and "),
+                              ("figure,low,high\nclavis:retention_d1,0.1,0.2\n", "names product 'clavis', which is not in this joint fit")] {
+            do {
+                _ = try CalibrationTargets.parse(csv: csv, file: "t.csv", products: products)
+                Issue.record("accepted \(csv.debugDescription)")
+            } catch {
+                #expect(error.description.utf8.count < 1024, "\(error.description.utf8.count) bytes: \(error)")
+                #expect(error.description.contains(phrase), "\(error)")
+            }
+        }
+    }
+
     @Test("the default targets are every world-check figure and its published range")
     func defaultTargets() {
         let t = CalibrationTargets.worldFigures

@@ -30,6 +30,9 @@ struct RunBench: ParsableCommand {
     }
 
     func run() throws {
+        // `--product` names the product: a planned one is refused as the option it is (exit 2), before the embedded
+        // scenario is loaded with it.
+        do { _ = try Products.requireAdapter(product) } catch { throw HabitatError.refused("--product: \(error)") }
         let overrides = ScenarioOverrides(replications: 1, people: people, days: days)
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: DefaultScenario.yaml(product: product), fileName: DefaultScenario.fileName, overrides: overrides)
         try ReportRun.requireEngine(scenario, scenarioFile: DefaultScenario.fileName)

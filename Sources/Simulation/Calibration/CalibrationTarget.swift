@@ -100,6 +100,11 @@ public enum CalibrationTargets {
                 throw CalibrationInputError(file: file, line: line, "expected \(header.count) fields (\(header.joined(separator: ","))), got \(cells.count): '\(raw.echoed())'")
             }
             let figure = cells[0]
+            if !products.isEmpty, let colon = figure.firstIndex(of: ":"), !products.contains(String(figure[..<colon])) {
+                let named = String(figure[..<colon])
+                throw CalibrationInputError(file: file, line: line, "figure: '\(figure.echoed())' names product '\(named.echoed())', which is not in "
+                                            + "this joint fit; allowed: <product>:<figure> for a product of \(AllowedList.text(products))")
+            }
             guard known.contains(figure) else {
                 let hint = Suggestion.closest(to: figure, among: known).map { " (did you mean '\($0)'?)" } ?? ""
                 throw CalibrationInputError(file: file, line: line, "figure: unknown world-check figure '\(figure.echoed())'\(hint); allowed: \(AllowedList.text(known, seeAlso: "the figure column of a run's world-check.csv" + (products.isEmpty ? "" : ", as <product>:<figure>")))")
