@@ -70,11 +70,12 @@ public struct ScenarioLoader: Sendable {
         checker.registry = catalogues
         checker.behavior = catalogues.behavior
         checker.products = catalogues.productIDs
+        // The arm list's length first: a list past the limit is named before its items' problems fill the report.
+        checker.checkArmCount(root, maxArms: maxArms, largeMaxArms: Self.largeMaxArms)
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
         checker.checkProductList(root, productFromCommandLine: overrides.values["product"] != nil)
         checker.checkPlannedProducts(root, productFromCommandLine: overrides.values["product"] != nil)
-        checker.checkArmCount(root, maxArms: maxArms, largeMaxArms: Self.largeMaxArms)
         var fileIssues = checker.issues
         fileIssues.sort { ($0.line ?? .max, $0.column ?? .max) < ($1.line ?? .max, $1.column ?? .max) }
         if checker.unlisted > 0 {
