@@ -15,7 +15,7 @@ nothing outside its --out folder.
   arms of one product twice, a planned product (no engine: lazuri, clavis) as the scenario's product, in `products:`,
   on an arm (with other problems: all reported at once, each at its line:col) and as a sweep value; 1,000 arms validate,
   1,001 are refused naming the arm list (its length and the limit, not "the sweep has 0 points"), by validate and run;
-  --allow-large lifts the limit.
+  --allow-large lifts the limit; `trace --arm` naming no arm of the 1,000 lists a few (not 1,000).
 - tenure-*: `tenure_days` (1…3650) at 1 and 3650 (run), at 0, 3651, -1, 1.5, text, on an arm and with --set (exit 2
   naming tenure_days, the value and 1…3650).
 - nudge-at-min/max-KEY, nudge-past-min/max-KEY: every numeric rule parameter of Nudge (Sources/Products/Nudge/Rules/
@@ -194,6 +194,8 @@ succeeds("arms-1000-validate", ["validate", "arms-1000.yaml"])
 for cmd in (["validate"], ["run", "--out", "r-1001"] + SMALL):
     refused(f"arms-1001-{cmd[0]}", cmd[:1] + ["arms-1001.yaml"] + cmd[1:],
             [r"arms-1001\.yaml:6:1: error: arms: the arm list has 1001 arms", r"allowed at most 1000 arms"], avoid=["sweep has"])
+refused("arms-1000-trace-unknown-arm", ["trace", "arms-1000.yaml", "--person", "0", "--arm", "nope"],
+        [r"--arm: no arm named 'nope'; arms: a0, a1, ", r"… and \d+ more"])
 succeeds("arms-1001-allow-large-validate", ["validate", "arms-1001.yaml", "--allow-large"])
 write("arms-products-1001.yaml", HEAD + "products: [" + ", ".join(["none"] * 1001) + "]\n")
 refused("arms-products-1001-entries", ["validate", "arms-products-1001.yaml"], [r"products: the product list has 1001 entries"],

@@ -104,7 +104,7 @@ public struct MultiProductRun: ProductRun {
 
     public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
         guard let i = scenario.arms.firstIndex(where: { $0.name == arm }) else {
-            throw TraceError(message: "no arm named '\(arm.echoed())'; arms: \(AllowedList.text(scenario.arms.map(\.name), seeAlso: "habitat validate"))")
+            throw TraceError(message: "--arm: no arm named '\(arm.echoed())'; arms: \(AllowedList.text(scenario.arms.map(\.name), seeAlso: "habitat validate"))")
         }
         return try parts[owner[i].part].run.trace(person: person, arm: arm, replication: replication)
     }

@@ -189,7 +189,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// One person's timeline under an arm and replication (`habitat trace`).
     public func trace(person: Int, arm: String, replication: Int) throws -> CSVTable {
         guard let a = scenario.arm(named: arm) else {
-            throw TraceError(message: "no arm named '\(arm.echoed())'; arms: \(AllowedList.text(scenario.arms.map(\.name), seeAlso: "habitat validate"))")
+            throw TraceError(message: "--arm: no arm named '\(arm.echoed())'; arms: \(AllowedList.text(scenario.arms.map(\.name), seeAlso: "habitat validate"))")
         }
         guard (0..<a.population.installs).contains(person) else {
             throw TraceError(message: "person \(person) is out of range; allowed 0…\(a.population.installs - 1)")
