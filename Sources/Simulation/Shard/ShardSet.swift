@@ -27,7 +27,15 @@ public final class ShardFolder {
         case .absent: throw refuse("no such folder")
         case .empty: throw refuse("the folder is empty; a shard folder holds manifest.json and \(ShardState.fileName)")
         case .notAFolder(let what): throw refuse("it is \(what), not a shard folder")
-        case .foreign: throw refuse("not a Habitat shard folder (no readable manifest.json); shards are written by `habitat run --shard K/N`")
+        case .foreign:
+            // A manifest.json that stands there but cannot be read (too large, not a regular file): say why.
+            let manifestPath = URL(fileURLWithPath: path).appendingPathComponent("manifest.json").path
+            if OutputSafety.fileType(manifestPath) != nil {
+                do { try InputFile.check(manifestPath, maxBytes: InputLimits.manifest) } catch {
+                    throw refuse("manifest.json cannot be read (\(error.description))")
+                }
+            }
+            throw refuse("not a Habitat shard folder (no readable manifest.json); shards are written by `habitat run --shard K/N`")
         case .habitat(let kind, _):
             guard kind == .shard else {
                 throw refuse("it is \(kind.noun), not a shard folder; `habitat merge` takes the folders `habitat run --shard K/N` writes")
