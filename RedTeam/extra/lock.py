@@ -12,7 +12,8 @@ something is planted at work/.rep.lock first:
   - a hard link to a user's file (`pid:` notes) and a hard link to a user's copy of a genuine record; a symbolic link
     to a file holding a genuine record; a dangling symbolic link; a folder (with a file in it); a FIFO; a socket; a
     3 GB sparse file; a genuine record made immutable or append-only (`chattr +i`, `+a`; SKIP where chattr fails).
-Each must end with exit 2 and one stderr line (at most 1 KB) naming `.rep.lock`, no crash and no library words,
+Each must end with exit 2 and one stderr line (at most 1 KB) naming `.rep.lock` and why it is not Habitat's (`2 hard
+links`, `symbolic link`, `named pipe`, `does not hold a lock record`, …), no crash and no library words,
 within TIMEOUT and RSS_MB (at most 512 here); `rep` not made, no staging left; every planted file kept byte for byte
 with its type, link count, mode, size, mtime and inode flags (a hard link's user file too), canaries intact.
 
@@ -194,25 +195,28 @@ def flagged(flag):
     return plant
 
 
+# (name, plant, what the message must say of why the file is not Habitat's)
+NOT_A_RECORD = "does not hold a lock record" if os.getuid() == 0 else "cannot open it"
 PLANTS = [
-    ("pid-line", plain("pid: 1\n")),
-    ("old-style-record-dead-pid", plain("pid: 999999\nprocess_start: 12\nstarted: 01:02:03\nhost: box\ncommand: habitat run\n")),
-    ("forged-record-not-exact", plain(GENUINE.replace("01:02:03", "1:2:3"))),
-    ("record-extra-key", plain(GENUINE + "note: mine\n")),
-    ("record-trailing-garbage", plain(GENUINE + "garbage")),
-    ("one-byte", plain("x")),
-    ("empty-user-file", plain("")),
-    ("mode-000-pid-file", plain("pid: 1\nmy notes\n", 0)),
-    ("hardlink-user-file", hard_link("pid: 4242\nmy notes\n")),
-    ("hardlink-genuine-record", hard_link(GENUINE)),
-    ("symlink-to-record", symlink_to_record),
-    ("dangling-symlink", dangling),
-    ("folder", folder),
-    ("fifo", fifo),
-    ("socket", unix_socket),
-    ("sparse-3g", sparse),
-    ("immutable-record", flagged("+i")),
-    ("append-only-record", flagged("+a")),
+    ("pid-line", plain("pid: 1\n"), "does not hold a lock record"),
+    ("old-style-record-dead-pid", plain("pid: 999999\nprocess_start: 12\nstarted: 01:02:03\nhost: box\ncommand: habitat run\n"),
+     "does not hold a lock record"),
+    ("forged-record-not-exact", plain(GENUINE.replace("01:02:03", "1:2:3")), "does not hold a lock record"),
+    ("record-extra-key", plain(GENUINE + "note: mine\n"), "does not hold a lock record"),
+    ("record-trailing-garbage", plain(GENUINE + "garbage"), "does not hold a lock record"),
+    ("one-byte", plain("x"), "does not hold a lock record"),
+    ("empty-user-file", plain(""), "empty"),
+    ("mode-000-pid-file", plain("pid: 1\nmy notes\n", 0), NOT_A_RECORD),
+    ("hardlink-user-file", hard_link("pid: 4242\nmy notes\n"), "2 hard links"),
+    ("hardlink-genuine-record", hard_link(GENUINE), "2 hard links"),
+    ("symlink-to-record", symlink_to_record, "symbolic link"),
+    ("dangling-symlink", dangling, "symbolic link"),
+    ("folder", folder, "folder"),
+    ("fifo", fifo, "named pipe"),
+    ("socket", unix_socket, "socket"),
+    ("sparse-3g", sparse, "3221225472 bytes"),
+    ("immutable-record", flagged("+i"), "immutable"),
+    ("append-only-record", flagged("+a"), "append-only"),
 ]
 
 
@@ -221,7 +225,7 @@ def debris():
 
 
 for cmd_name, args in COMMANDS.items():
-    for plant_name, plant in PLANTS:
+    for plant_name, plant, why in PLANTS:
         name = f"lock-{plant_name}-{cmd_name}"
         if not suite.wants(name):
             continue
@@ -240,6 +244,8 @@ for cmd_name, args in COMMANDS.items():
                 problems.append(f"{len(lines)} stderr lines")
             if ".rep.lock" not in r.err:
                 problems.append(f"the message does not name .rep.lock: {r.first_err!r}")
+            elif why not in r.err:
+                problems.append(f"the message does not say why ({why!r}): {r.first_err!r}")
             if any(len(l.encode()) > 1024 for l in lines):
                 problems.append("a stderr line over 1 KB")
         if r.forbidden():
@@ -251,7 +257,7 @@ for cmd_name, args in COMMANDS.items():
         left = debris()
         if left:
             problems.append("made or left: " + " ".join(left))
-        suite.record(name, problems, r.first_err[9:120])
+        suite.record(name, problems, r.first_err.removeprefix("habitat: ")[:110])
         clear()
 
 
@@ -299,7 +305,7 @@ if any(suite.wants(f"lock-spelling-{s}") for s in SPELLINGS.values()):
         problems = rt.common_problems(r, {2})
         if r.rc == 2 and f"another habitat run (pid {holder.p.pid}" not in r.err:
             problems.append(f"the message does not name the holder (pid {holder.p.pid}): {r.first_err!r}")
-        suite.record(name, problems, r.first_err[9:120])
+        suite.record(name, problems, r.first_err.removeprefix("habitat: ")[:110])
     holder.kill()
     clear()
 

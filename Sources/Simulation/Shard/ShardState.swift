@@ -148,7 +148,9 @@ public final class JSONLinesReader {
     public let path: String
     public let maxLine: Int
     private let fd: Int32
+    /// Storage: the bytes `0 ..< filled` are read and not yet dropped.
     private var buffer: [UInt8] = []
+    private var filled = 0
     /// Where the next line starts in `buffer`.
     private var start = 0
     /// Bytes from `start` already known to hold no newline.
@@ -178,42 +180,59 @@ public final class JSONLinesReader {
     /// - Throws: `LineTooLong`; `FileSystemError` when the file cannot be read.
     public func next() throws -> Data? {
         while true {
-            let from = start + scanned, count = buffer.count - from
+            let from = start + scanned, count = filled - from
             let newline: Int? = count <= 0 ? nil : buffer.withUnsafeBufferPointer { b in
                 memchr(b.baseAddress! + from, 10, count).map { UnsafeRawPointer(b.baseAddress!).distance(to: UnsafeRawPointer($0)) }
             }
             if let nl = newline {
                 guard nl - start <= maxLine else { throw LineTooLong(line: lineNumber + 1, maxLine: maxLine) }
-                let line = Data(buffer[start..<nl])
+                let line = bytes(start, nl)
                 start = nl + 1
                 scanned = 0
                 lineNumber += 1
                 return line
             }
-            scanned = buffer.count - start
+            scanned = filled - start
             guard scanned <= maxLine else { throw LineTooLong(line: lineNumber + 1, maxLine: maxLine) }
             if atEnd {
                 guard scanned > 0 else { return nil }
-                let line = Data(buffer[start...])
-                buffer = []; start = 0; scanned = 0
+                let line = bytes(start, filled)
+                start = 0; filled = 0; scanned = 0
                 lineNumber += 1
                 return line
             }
-            if start > 0 { buffer.removeSubrange(0..<start); start = 0 }
-            let want = min(1 << 20, maxLine + 1 - scanned)
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: want))
-            var n: Int
-            repeat {
-                n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, want) }
-            } while n < 0 && (errno == EINTR || errno == EAGAIN)
-            guard n >= 0 else {
-                let e = errno
-                buffer.removeSubrange(old...)
-                throw FileSystemError(path: path, action: "read", code: e)
-            }
-            buffer.removeSubrange((old + n)...)
-            if n == 0 { atEnd = true }
+            try readMore()
         }
+    }
+
+    /// `buffer[from ..< to]` as `Data`.
+    private func bytes(_ from: Int, _ to: Int) -> Data {
+        buffer.withUnsafeBytes { Data(bytes: $0.baseAddress! + from, count: to - from) }
+    }
+
+    /// Drops the bytes before `start`, makes room (never more than a line's limit and one read) and reads up to 1 MB.
+    private func readMore() throws {
+        if start > 0 {
+            let keep = filled - start
+            buffer.withUnsafeMutableBytes { b in _ = memmove(b.baseAddress!, b.baseAddress! + start, keep) }
+            filled = keep
+            start = 0
+        }
+        let want = min(1 << 20, maxLine + 1 - scanned)
+        if buffer.count < filled + want {
+            let capacity = min(max(filled + want, buffer.count * 2), maxLine + (1 << 20) + 1)
+            var grown = [UInt8](repeating: 0, count: max(capacity, filled + want))
+            if filled > 0 {
+                grown.withUnsafeMutableBytes { g in buffer.withUnsafeBytes { b in _ = memcpy(g.baseAddress!, b.baseAddress!, filled) } }
+            }
+            buffer = grown
+        }
+        var n: Int
+        repeat {
+            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, want) }
+        } while n < 0 && (errno == EINTR || errno == EAGAIN)
+        guard n >= 0 else { throw FileSystemError(path: path, action: "read", code: errno) }
+        filled += n
+        if n == 0 { atEnd = true }
     }
 }
