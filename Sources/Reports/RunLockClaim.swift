@@ -24,7 +24,9 @@ extension RunLock {
                 guard errno == ENOENT else { throw failure("cannot look at its lock file", errno) }
                 return try create()
             }
-            try checkStanding(named)
+            // Links are counted only once the file is locked: a live run links its new lock into place and then
+            // unlinks the staging name, and meanwhile (it holds the lock) the file has two.
+            try checkStanding(named, links: false)
             let f = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             guard f >= 0 else {
                 let e = errno
@@ -50,7 +52,7 @@ extension RunLock {
                 return nil
             }
             do {
-                try checkStanding(opened)
+                try checkStanding(opened, links: true)
                 guard let bytes = InputFile.prefix(fd: f, limit: InputLimits.runLock + 1) else {
                     throw refused("Habitat cannot read it (\(String(cString: strerror(errno))))")
                 }
@@ -73,8 +75,9 @@ extension RunLock {
             return f
         }
 
-        /// Refuses, from its `lstat`/`fstat` alone, a file that cannot be a lock Habitat wrote.
-        func checkStanding(_ st: stat) throws {
+        /// Refuses, from its `lstat`/`fstat` alone, a file that cannot be a lock Habitat wrote: not a regular file,
+        /// over `InputLimits.runLock` bytes, immutable or append-only, or (`links`) with more than one link.
+        func checkStanding(_ st: stat, links: Bool) throws {
             let type = st.st_mode & S_IFMT
             switch type {
             case S_IFREG: break
@@ -83,7 +86,7 @@ extension RunLock {
                 throw refused("it is a symbolic link (to \(target.echoedPath))")
             default: throw refused("it is \(OutputSafety.describe(mode: type))")
             }
-            if st.st_nlink > 1 { throw refused("it has \(st.st_nlink) hard links (a lock file Habitat writes has one)") }
+            if links && st.st_nlink > 1 { throw refused("it has \(st.st_nlink) hard links (a lock file Habitat writes has one)") }
             if Int(st.st_size) > InputLimits.runLock {
                 throw refused("it has \(st.st_size) bytes (a lock file Habitat writes has at most \(InputLimits.runLock))")
             }
