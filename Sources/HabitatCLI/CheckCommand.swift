@@ -109,6 +109,7 @@ struct CheckCommand: ParsableCommand {
                 + "the scenario runs \(scenarioProducts.joined(separator: ", ")): a baseline checks its own product — "
                 + "record one for this scenario with --record, or compare the two runs with habitat compare")
         }
+        try RegressionCheck.checkStoredFiles(stored.manifest.files.filter { $0.hasSuffix(".csv") }, in: dir)
         let known = stored.arms.first?.definitions.map(\.id) ?? []
         let tolerance = try tolerances.map { try RegressionCheck.readTolerances(URL(fileURLWithPath: $0), known: known) } ?? [:]
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("habitat-check-\(UUID().uuidString)")
@@ -122,7 +123,7 @@ struct CheckCommand: ParsableCommand {
                              mode: "exact", scenario: scenario.name, product: CompareCommand.product(of: stored))
             }
             let files = stored.manifest.files.filter { $0.hasSuffix(".csv") }
-            if let d = RegressionCheck.firstDifference(files: files, baseline: dir, current: scratch) {
+            if let d = try RegressionCheck.firstDifference(files: files, baseline: dir, current: scratch) {
                 print("FAIL (exact) \(name): the scenario and its rules are unchanged, but the reports differ.")
                 print("  first difference: \(d)")
                 print("  Something other than the rule parameters changed the simulation (engine code, behaviour model, tool).")

@@ -322,7 +322,7 @@ public struct ProcessOwner: Equatable, Sendable {
 
     /// Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); nil where there is no /proc.
     static func startTime(of pid: Int32) -> UInt64? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let bytes = InputFile.prefix("/proc/\(pid)/stat", limit: 4096), let text = String(validating: bytes, as: UTF8.self),
               let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After "pid (comm)", fields start at field 3 (state); the start time is field 22.

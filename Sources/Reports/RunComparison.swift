@@ -120,7 +120,7 @@ public struct FinishedRun: Sendable {
     }
 
     /// A report file's text: it must be a regular UTF-8 file of reasonable size (`InputFile`).
-    static func readText(_ url: URL, maxBytes: Int = 512 << 20) throws -> String {
+    static func readText(_ url: URL, maxBytes: Int = InputLimits.reportFile) throws -> String {
         do { return try InputFile.text(url.path, maxBytes: maxBytes, binaryHint: "not a report file") } catch {
             if error.kind == .missing {
                 throw ComparisonError("\(url.path.echoedPath): not found — is \(url.deletingLastPathComponent().path.echoedPath) a finished run's folder?")

@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,10 +32,25 @@ public struct DestinationBusy: Error, CustomStringConvertible {
 /// its pid, start time, host and command line. The file is Habitat's own and is removed on every other exit: commit,
 /// abort, an error, a first or a second signal (`HurriedCleanup`).
 ///
-/// Taking it: open (creating) the file, `flock(LOCK_EX | LOCK_NB)`, then check that the path still names the
-/// file locked (a holder removes the file before it lets go, so a loser of that race retries on a new file), then
-/// write this run's details into it. A file of that name that Habitat did not write (not empty and not a lock's
-/// `pid: …` lines) is refused (`OutputRefused`) and left as it is.
+/// **Habitat's, or left alone** (issue 40). The file Habitat writes is a *lock record*: exactly the six lines
+/// `record(…)` makes — `habitat-run-lock 1`, then `pid:`, `process_start:`, `started:`, `host:` and `command:` in that
+/// order, each value of its own form — and nothing else, at most `InputLimits.runLock` bytes. A file at that name is
+/// taken as Habitat's only when, opened without following links (`O_NOFOLLOW`), it is a regular file with one link,
+/// no immutable or append-only flag, of at most that size, and (once locked) its bytes — read with `pread` into a
+/// buffer of that size, never one sized by the file — parse strictly as a lock record. Anything else — a user's file
+/// with a `pid:` line, an empty file, a record with a key more or trailing bytes, a hard link, a symbolic link, a
+/// folder, a FIFO, a socket, a huge file, an immutable one — is refused (`OutputRefused`, exit 2, naming the file and
+/// why) and kept byte for byte: it is never truncated, written, chmod-ed or removed.
+///
+/// Taking it: when no file stands at the name, the record is written into a new file of a staging name
+/// (`.NAME.lk.partial-<pid>-<start>`), locked, and hard-linked to `.NAME.lock` (`link` fails if a file appeared
+/// there meanwhile: the run starts over), so a lock file of Habitat's is never seen empty or unlocked; the staging
+/// name is unlinked at once (one left by a run killed in that instant is removed by the next run beside it). On a
+/// file system without hard links the lock file is created in place (`O_EXCL`), locked and written; a run starting
+/// in that instant may find it empty and is refused. When a file stands there: it is checked (type, size, flags),
+/// opened and locked; the path must still name the file locked (a holder removes the file before it lets go, so a
+/// loser of that race retries on a new file); then links and record are checked and this run's record replaces the
+/// dead holder's. `release()` unlinks the path only while it still names this lock's file (same device and inode).
 public final class RunLock {
     /// The lock file's path.
     public let path: String
@@ -55,64 +71,56 @@ public final class RunLock {
     /// Whether `item` is a lock file's name (of any destination).
     public static func isLockName(_ item: String) -> Bool { item.hasPrefix(".") && item.hasSuffix(".lock") }
 
+    /// The first line of every lock record.
+    static let magic = "habitat-run-lock 1"
+
     /// Takes the lock of `destination` (whose parent folder must exist).
-    /// - Throws: `DestinationBusy` when a live Habitat process holds it; `ReportWriteError` when the lock file cannot
-    ///   be made.
+    /// - Throws: `DestinationBusy` when a live Habitat process holds it; `OutputRefused` when a file at the lock's
+    ///   name is not a lock Habitat wrote (kept as it is); `ReportWriteError` when the lock file cannot be made.
     public init(destination: URL, shownPath: String, option: String = "--out") throws {
         let parent = destination.deletingLastPathComponent()
-        path = parent.appendingPathComponent(Self.fileName(for: destination.lastPathComponent)).path
+        let name = destination.lastPathComponent
+        path = parent.appendingPathComponent(Self.fileName(for: name)).path
         fd = -1
+        Self.removeAbandonedStaging(in: parent, name: name)
+        let claim = Claim(path: path, staging: parent.appendingPathComponent(Self.stagingName(for: name)).path,
+                          shownPath: shownPath, lockName: Self.fileName(for: name), option: option)
         for _ in 0..<100 {
-            let f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard f >= 0 else {
-                throw ReportWriteError(path: shownPath, reason: "cannot make its lock file \(path): \(String(cString: strerror(errno)))")
-            }
-            if flock(f, LOCK_EX | LOCK_NB) != 0 {
-                let e = errno
-                close(f)
-                if e == EINTR { continue }
-                guard e == EWOULDBLOCK else {
-                    throw ReportWriteError(path: shownPath, reason: "cannot lock \(path): \(String(cString: strerror(e)))")
-                }
-                throw DestinationBusy(path: shownPath, holder: Self.readHolder(path), option: option)
-            }
-            // The holder before us may have removed the file between our open and our flock: lock the file the path names.
-            var mine = stat(), named = stat()
-            if fstat(f, &mine) == 0, lstat(path, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
-                // A file of that name that is not a lock Habitat wrote (left empty, or holding its details) is the
-                // user's: it is neither written over nor removed.
-                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "?"
-                guard mine.st_mode & S_IFMT == S_IFREG, text.isEmpty || Self.parseHolder(text) != nil else {
-                    close(f)
-                    throw OutputRefused(path: shownPath, reason: "\(Self.fileName(for: destination.lastPathComponent)) beside it is not a lock "
-                                        + "file Habitat wrote, and Habitat keeps that name for one; move it away or give another \(option)")
-                }
-                fd = f
-                break
-            }
-            close(f)
+            if let f = try claim.attempt() { fd = f; return }
         }
-        guard fd >= 0 else { throw ReportWriteError(path: shownPath, reason: "cannot take its lock file \(path): it keeps changing") }
-        let text = Self.describeSelf()
-        if ftruncate(fd, 0) != 0 || text.withCString({ write(fd, $0, strlen($0)) }) != text.utf8.count {
-            let e = errno
-            release()
-            throw ReportWriteError(path: shownPath, reason: "cannot write its lock file \(path): \(String(cString: strerror(e)))")
-        }
+        throw ReportWriteError(path: shownPath, reason: "cannot take its lock file \(path): it keeps changing")
     }
 
     deinit { release() }
 
-    /// Removes the lock file and lets go of the lock (the file first, so that a waiting run locks a new file).
+    /// Removes the lock file — only while its path still names this lock's file — and lets go of the lock (the file
+    /// first, so that a waiting run locks a new file).
     public func release() {
         guard fd >= 0 else { return }
-        _ = unlink(path)
+        var mine = stat(), named = stat()
+        if fstat(fd, &mine) == 0, lstat(path, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
+            _ = unlink(path)
+        }
         close(fd)
         fd = -1
     }
 
     /// Whether this lock is still held by this object.
     public var isHeld: Bool { fd >= 0 }
+
+    // MARK: - Staging
+
+    /// The name a new lock file is written under before it is linked to `.NAME.lock`.
+    static func stagingName(for name: String) -> String { StagingName.make(for: name + ".lk") }
+
+    /// Removes staging files of new lock files left by runs killed between making and linking them.
+    static func removeAbandonedStaging(in parent: URL, name: String) {
+        for item in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+            guard let owner = StagingName.owner(of: item, name: name + ".lk"), !owner.isAlive else { continue }
+            let p = parent.appendingPathComponent(item).path
+            if OutputSafety.fileType(p) == S_IFREG { _ = unlink(p) }
+        }
+    }
 
     // MARK: - The holder's details
 
@@ -123,36 +131,79 @@ public final class RunLock {
         return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }()
 
-    /// What this process writes into its lock file: `key: value` lines.
+    /// What this process writes into its lock file (`record`).
     static func describeSelf() -> String {
         let owner = ProcessOwner.current
         let clock = DateFormatter()
         clock.dateFormat = "HH:mm:ss"
-        var command = (["habitat"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
-            .map { $0.isNewline || $0 == "`" ? " " : $0 }.reduce(into: "") { $0.append($1) }
-        if command.count > 200 { command = String(command.prefix(199)) + "…" }
-        return "pid: \(owner.pid)\nprocess_start: \(owner.startTime.map(String.init) ?? "")\nstarted: \(clock.string(from: Date()))\n"
-            + "host: \(hostName)\ncommand: \(command)\n"
+        clock.locale = Locale(identifier: "en_US_POSIX")
+        return record(pid: owner.pid, processStart: owner.startTime, started: clock.string(from: Date()), host: hostName,
+                      command: (["habitat"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
     }
 
-    /// The details in a lock file, waiting briefly for a holder that has locked it but not yet written them.
-    static func readHolder(_ path: String) -> Holder? {
+    /// The longest `host:` and `command:` values a record carries, in UTF-8 bytes.
+    static let longestHost = 255, longestCommand = 600
+
+    /// A lock record: `habitat-run-lock 1` and five `key: value` lines. Line breaks, other control characters and
+    /// backticks in `host` and `command` become spaces; each is cut (at a character) to its longest, a cut command
+    /// ending in `…`.
+    static func record(pid: Int32, processStart: UInt64?, started: String, host: String, command: String) -> String {
+        func clean(_ s: String, _ most: Int, _ mark: String) -> String {
+            var out = String(String.UnicodeScalarView(s.unicodeScalars.map {
+                $0.properties.generalCategory == .control || $0 == "`" || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0
+            }))
+            if out.utf8.count > most {
+                var cut = ""
+                for c in out where cut.utf8.count + c.utf8.count + mark.utf8.count <= most { cut.append(c) }
+                out = cut + mark
+            }
+            return out.isEmpty ? "?" : out
+        }
+        return "\(magic)\npid: \(pid)\nprocess_start: \(processStart.map(String.init) ?? "")\nstarted: \(started)\n"
+            + "host: \(clean(host, longestHost, ""))\ncommand: \(clean(command, longestCommand, "…"))\n"
+    }
+
+    /// The holder a lock record names; nil unless `bytes` are exactly a record `record(…)` writes: the magic line,
+    /// the five keys in order with one space after each colon, a pid of 1…2³¹−1 in plain digits, a process start of
+    /// digits or nothing, `started` as `HH:MM:SS`, a host and a command of UTF-8 text without control characters
+    /// within their lengths, every line ended by `\n` and nothing after the last.
+    static func parse(_ bytes: [UInt8]) -> Holder? {
+        guard bytes.count <= InputLimits.runLock, bytes.last == 0x0A,
+              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        let keys = ["pid", "process_start", "started", "host", "command"]
+        guard lines.count == keys.count + 1, lines[0] == magic else { return nil }
+        var values: [String] = []
+        for (key, line) in zip(keys, lines.dropFirst()) {
+            guard line.hasPrefix(key + ": ") else { return nil }
+            let value = String(line.dropFirst(key.count + 2))
+            guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "`" }) else { return nil }
+            values.append(value)
+        }
+        func digits(_ s: String, most: Int) -> Bool { !s.isEmpty && s.count <= most && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        let (pidText, start, clock, host, command) = (values[0], values[1], values[2], values[3], values[4])
+        guard digits(pidText, most: 10), pidText.first != "0", let pid = Int32(pidText), pid > 0,
+              start.isEmpty || (digits(start, most: 20) && UInt64(start) != nil),
+              Self.isClock(clock),
+              !host.isEmpty, host.utf8.count <= longestHost, !command.isEmpty, command.utf8.count <= longestCommand else { return nil }
+        return Holder(pid: pid, startedClock: clock, host: host, command: command)
+    }
+
+    /// `HH:MM:SS` with hours 00–23 and minutes and seconds 00–59.
+    static func isClock(_ s: String) -> Bool {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), let sec = Int(parts[2]) else { return false }
+        return h < 24 && m < 60 && sec < 60
+    }
+
+    /// The holder named in the open lock file `fd`, waiting briefly for one that is writing its record (a run taking
+    /// over a dead holder's file truncates it first).
+    static func readHolder(_ fd: Int32) -> Holder? {
         for attempt in 0..<20 {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), let holder = parseHolder(text) { return holder }
+            if let bytes = InputFile.prefix(fd: fd, limit: InputLimits.runLock + 1), let holder = parse(bytes) { return holder }
             if attempt < 19 { usleep(10_000) }
         }
         return nil
-    }
-
-    /// Parses the `key: value` lines `describeSelf` writes; nil without a pid.
-    static func parseHolder(_ text: String) -> Holder? {
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        guard let pid = fields["pid"].flatMap({ Int32($0) }) else { return nil }
-        func nonEmpty(_ key: String) -> String? { fields[key].flatMap { $0.isEmpty ? nil : $0 } }
-        return Holder(pid: pid, startedClock: nonEmpty("started"), host: nonEmpty("host"), command: nonEmpty("command"))
     }
 }

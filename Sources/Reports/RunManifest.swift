@@ -71,6 +71,6 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     /// Reads a manifest back (`InputFile`: a FIFO or a device standing there is refused, not opened).
     public static func read(from url: URL) throws -> RunManifest {
-        try JSONDecoder().decode(RunManifest.self, from: Data(try InputFile.bytes(url.path, maxBytes: 512 << 20)))
+        try JSONDecoder().decode(RunManifest.self, from: Data(try InputFile.bytes(url.path, maxBytes: InputLimits.manifest)))
     }
 }

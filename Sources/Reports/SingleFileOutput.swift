@@ -1,4 +1,5 @@
 import Foundation
+import RulesCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,11 +64,9 @@ public enum SingleFileOutput {
         }
     }
 
-    /// The first line of a file (at most 64 KiB read), without its line ending.
+    /// The first line of a file (at most `InputLimits.outputHeader` bytes read), without its line ending.
     static func firstLine(of path: String) -> String? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? h.close() }
-        let data = (try? h.read(upToCount: 1 << 16)) ?? Data()
+        guard let data = InputFile.prefix(path, limit: InputLimits.outputHeader) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first
             .map { String($0).trimmingCharacters(in: .newlines) }

@@ -25,6 +25,15 @@ public enum InputFile {
         }
     }
 
+    /// Checks, without opening it, that `path` is a regular file (symbolic links followed) of at most `maxBytes`
+    /// bytes: for a reader that must refuse a file before other work starts.
+    public static func check(_ path: String, maxBytes: Int) throws(Problem) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw problemOpening(errno) }
+        try checkType(st.st_mode)
+        guard Int(st.st_size) <= maxBytes else { throw tooLarge(Int(st.st_size), maxBytes) }
+    }
+
     /// The file's bytes: a regular file (symbolic links followed) of at most `maxBytes` bytes.
     public static func bytes(_ path: String, maxBytes: Int) throws(Problem) -> [UInt8] {
         var st = stat()
@@ -51,6 +60,34 @@ public enum InputFile {
             guard data.count <= maxBytes else { throw tooLarge(data.count, maxBytes) }
         }
         return data
+    }
+
+    /// At most `limit` bytes from the start of the open file `fd` (`pread`: the file's offset is not moved), read in
+    /// a buffer of `limit` bytes whatever the file's size; nil when it cannot be read.
+    public static func prefix(fd: Int32, limit: Int) -> [UInt8]? {
+        var data = [UInt8](repeating: 0, count: limit)
+        var got = 0
+        while got < limit {
+            let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, limit - got, off_t(got)) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return nil
+            }
+            if n == 0 { break }
+            got += n
+        }
+        return Array(data[0..<got])
+    }
+
+    /// At most `limit` bytes from the start of the regular file at `path` (a final symbolic link is not followed, a
+    /// FIFO or a device is never read); nil for anything else or a file that cannot be read.
+    public static func prefix(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return prefix(fd: fd, limit: limit)
     }
 
     /// The file's UTF-8 text (a leading byte-order mark dropped); `binaryHint` ends the message for a NUL byte, e.g.
@@ -110,8 +147,7 @@ public enum InputFile {
         }
     }
 
-    static func tooLarge(_ size: Int, _ maxBytes: Int) -> Problem {
-        let allowed = maxBytes >= 1 << 20 ? "\(maxBytes >> 20) MB" : "\(maxBytes) bytes"
-        return Problem(.tooLarge, "the file has \(size) bytes; allowed at most \(allowed)")
+    public static func tooLarge(_ size: Int, _ maxBytes: Int) -> Problem {
+        Problem(.tooLarge, "the file has \(size) bytes; allowed at most \(InputLimits.describe(maxBytes))")
     }
 }

@@ -80,7 +80,7 @@ public struct AcquisitionCurve: Sendable, Hashable {
 
     public static func readCSV(_ url: URL) throws(AcquisitionError) -> [LocalDate: Double] {
         let text: String
-        do { text = try ScenarioText.read(url.path, maxBytes: 64 << 20) } catch {
+        do { text = try ScenarioText.read(url.path, maxBytes: InputLimits.scenarioCSV) } catch {
             throw AcquisitionError("\(url.path.echoedPath): \(error.description)")
         }
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

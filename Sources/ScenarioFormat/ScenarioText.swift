@@ -11,7 +11,7 @@ public enum ScenarioText {
     }
 
     /// The largest scenario file read.
-    public static let maxBytes = 100 << 20
+    public static let maxBytes = InputLimits.scenario
 
     /// The file's text (`InputFile.text`: a regular UTF-8 file, refused in words otherwise).
     public static func read(_ path: String, maxBytes: Int = ScenarioText.maxBytes) throws(Problem) -> String {

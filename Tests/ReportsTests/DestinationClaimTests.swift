@@ -43,7 +43,8 @@ struct DestinationClaimTests {
     @Test("a lock left by a process killed hard (no holder) is taken over and removed")
     func staleLockTakenOver() throws {
         let root = tempDir()
-        try "pid: 999999\nstarted: 01:02:03\nhost: elsewhere\ncommand: habitat run\n".write(to: root.appendingPathComponent(".run.lock"), atomically: false, encoding: .utf8)
+        try RunLock.record(pid: 999999, processStart: 1, started: "01:02:03", host: "elsewhere", command: "habitat run")
+            .write(to: root.appendingPathComponent(".run.lock"), atomically: false, encoding: .utf8)
         let dir = try ReportDirectory(destination: root.appendingPathComponent("run"))
         try writeReport(dir, ["a.csv": "a"])
         try dir.commit()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HabitatTestSupport
 @testable import Simulation
+import Reports
 
 /// `JSONLinesReader` (shard-state.jsonl): every line back exactly, whatever their lengths against its 1 MB reads.
 @Suite("JSON Lines reader")
@@ -37,6 +38,36 @@ struct JSONLinesReaderTests {
             // Without a final newline an empty last line is no line at all; with one, the file simply ends.
             let expected = !finalNewline && given.last?.isEmpty == true ? Array(given.dropLast()) : given
             #expect(back == expected, "lengths \(lengths), final newline \(finalNewline): \(back.map(\.count))")
+        }
+    }
+
+    @Test("a line over the limit is refused once that many bytes are buffered, the lines before it read; at the limit it is read",
+          arguments: [(3, [3, 4, 1]), (5, [5, 5]), (1 << 20, [(1 << 20) + 1]), ((1 << 20) + 5, [2 << 20])])
+    func lineLimit(maxLine: Int, lengths: [Int]) throws {
+        try withTemporaryDirectory(prefix: "jsonlines") { dir in
+            let path = dir.appendingPathComponent("f.jsonl").path
+            var file = Data()
+            for l in lines(lengths) { file.append(l); file.append(10) }
+            try file.write(to: URL(fileURLWithPath: path))
+            let reader = try JSONLinesReader(path: path, maxLine: maxLine)
+            var read = 0
+            do {
+                while try reader.next() != nil { read += 1 }
+                #expect(lengths.allSatisfy { $0 <= maxLine }, "no refusal: \(lengths) against \(maxLine)")
+            } catch let e as JSONLinesReader.LineTooLong {
+                let first = lengths.firstIndex { $0 > maxLine }
+                #expect(first == read && e.line == read + 1, "\(e)")
+            }
+        }
+    }
+
+    @Test("a FIFO or a folder is refused, not waited on")
+    func notRegular() throws {
+        try withTemporaryDirectory(prefix: "jsonlines") { dir in
+            let fifo = dir.appendingPathComponent("p").path
+            #expect(mkfifo(fifo, 0o644) == 0)
+            #expect(throws: FileSystemError.self) { _ = try JSONLinesReader(path: fifo) }
+            #expect(throws: FileSystemError.self) { _ = try JSONLinesReader(path: dir.path) }
         }
     }
 }

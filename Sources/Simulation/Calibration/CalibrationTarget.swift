@@ -62,7 +62,7 @@ public enum CalibrationTargets {
     }
 
     /// The largest targets file read (one row per world-check figure is a few kilobytes).
-    public static let maxBytes = 16 << 20
+    public static let maxBytes = InputLimits.targets
 
     /// Reads and parses the targets file at `file` (`InputFile`: a regular UTF-8 file; a folder, a FIFO, a device,
     /// a missing, unreadable, huge or binary file is refused in words, the FIFO without being opened).

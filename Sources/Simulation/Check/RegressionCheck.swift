@@ -46,7 +46,7 @@ public enum RegressionCheck {
         public static func read(from dir: URL) throws -> BaselineRecord {
             let url = dir.appendingPathComponent(fileName)
             let data: Data
-            do { data = Data(try InputFile.bytes(url.path, maxBytes: 1 << 20)) } catch {
+            do { data = Data(try InputFile.bytes(url.path, maxBytes: InputLimits.baselineRecord)) } catch {
                 throw ComparisonError("\(url.path.echoedPath): " + (error.kind == .missing
                     ? "not found — record a baseline first with `habitat check --record`" : error.description))
             }
@@ -129,11 +129,31 @@ public enum RegressionCheck {
         }
     }
 
-    /// The first difference between the baseline's and the new run's copy of each file, in the order given.
-    public static func firstDifference(files: [String], baseline: URL, current: URL) -> CSVDifference? {
+    /// Refuses, before any simulation, a baseline's report file that `firstDifference` could not read: not a regular
+    /// file, or over `InputLimits.reportFile` (a missing file is left to `firstDifference`, which reports it).
+    /// - Throws: `ComparisonError` naming the file and the limit.
+    public static func checkStoredFiles(_ files: [String], in baseline: URL) throws {
         for file in files {
-            let a = (try? String(contentsOf: baseline.appendingPathComponent(file), encoding: .utf8))
-            let b = (try? String(contentsOf: current.appendingPathComponent(file), encoding: .utf8))
+            let path = baseline.appendingPathComponent(file).path
+            do { try InputFile.check(path, maxBytes: InputLimits.reportFile) } catch {
+                if error.kind != .missing { throw ComparisonError("\(path.echoedPath): \(error.description)") }
+            }
+        }
+    }
+
+    /// The first difference between the baseline's and the new run's copy of each file, in the order given (each
+    /// read whole, at most `InputLimits.reportFile` bytes).
+    /// - Throws: `ComparisonError` for a file that stands there but cannot be read (too large, not text, not a file).
+    public static func firstDifference(files: [String], baseline: URL, current: URL) throws -> CSVDifference? {
+        func read(_ url: URL) throws -> String? {
+            do { return try InputFile.text(url.path, maxBytes: InputLimits.reportFile, binaryHint: "not a report file") } catch {
+                if error.kind == .missing { return nil }
+                throw ComparisonError("\(url.path.echoedPath): \(error.description)")
+            }
+        }
+        for file in files {
+            let a = try read(baseline.appendingPathComponent(file))
+            let b = try read(current.appendingPathComponent(file))
             guard a != b else { continue }
             guard let a, let b else {
                 return CSVDifference(file: file, row: 0, column: "", expected: a == nil ? "<missing>" : "<present>",
@@ -225,7 +245,7 @@ public enum RegressionCheck {
 
     public static func readTolerances(_ url: URL) throws -> [String: Tolerance] {
         let text: String
-        do { text = try InputFile.text(url.path, maxBytes: 16 << 20, binaryHint: "a tolerances file is CSV text") } catch {
+        do { text = try InputFile.text(url.path, maxBytes: InputLimits.tolerances, binaryHint: "a tolerances file is CSV text") } catch {
             throw ComparisonError("\(url.path.echoedPath): cannot read the tolerances file: \(error.description)")
         }
         let (header, rows) = CSVTable.parse(text)

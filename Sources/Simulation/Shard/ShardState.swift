@@ -132,11 +132,25 @@ struct ShardRecord<Accumulator: Codable>: Codable {
 /// The file is read in 1 MB chunks into one byte buffer; a line is found with `memchr` from a read offset and the
 /// consumed front of the buffer is dropped only when more must be read, so each byte is scanned and copied a
 /// bounded number of times (the first cut copied the rest of the buffer after every line: a tenth of a merge's
-/// instructions, issue 30).
+/// instructions, issue 30). A line longer than `maxLine` bytes is refused (`LineTooLong`) as soon as that many bytes
+/// without a newline are buffered, so what is held is bounded by the limit, not by the file (issue 40).
 public final class JSONLinesReader {
+    /// A line over the reader's limit.
+    public struct LineTooLong: Error, CustomStringConvertible {
+        /// 1-based.
+        public let line: Int
+        public let maxLine: Int
+        public var description: String {
+            "line \(line) is longer than \(InputLimits.describe(maxLine)); allowed at most \(InputLimits.describe(maxLine)) a line"
+        }
+    }
+
     public let path: String
-    private let handle: FileHandle
+    public let maxLine: Int
+    private let fd: Int32
+    /// Storage: the bytes `0 ..< filled` are read and not yet dropped.
     private var buffer: [UInt8] = []
+    private var filled = 0
     /// Where the next line starts in `buffer`.
     private var start = 0
     /// Bytes from `start` already known to hold no newline.
@@ -145,41 +159,80 @@ public final class JSONLinesReader {
     /// Lines returned so far.
     public private(set) var lineNumber = 0
 
-    public init(path: String) throws {
+    /// Opens a regular file (`O_NONBLOCK`: a FIFO put there is refused, not waited on).
+    /// - Throws: `FileSystemError` (no such file, not a regular file: `EINVAL`, or the system's reason).
+    public init(path: String, maxLine: Int = InputLimits.shardStateLine) throws {
         self.path = path
-        guard let h = FileHandle(forReadingAtPath: path) else {
-            throw FileSystemError(path: path, action: "read", code: errno == 0 ? ENOENT : errno)
+        self.maxLine = maxLine
+        let f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard f >= 0 else { throw FileSystemError(path: path, action: "read", code: errno) }
+        var st = stat()
+        guard fstat(f, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(f)
+            throw FileSystemError(path: path, action: "read", code: EINVAL)
         }
-        handle = h
+        fd = f
     }
 
-    deinit { try? handle.close() }
+    deinit { close(fd) }
 
     /// The next line without its newline; nil at the end of the file.
+    /// - Throws: `LineTooLong`; `FileSystemError` when the file cannot be read.
     public func next() throws -> Data? {
         while true {
-            let from = start + scanned, count = buffer.count - from
+            let from = start + scanned, count = filled - from
             let newline: Int? = count <= 0 ? nil : buffer.withUnsafeBufferPointer { b in
                 memchr(b.baseAddress! + from, 10, count).map { UnsafeRawPointer(b.baseAddress!).distance(to: UnsafeRawPointer($0)) }
             }
             if let nl = newline {
-                let line = Data(buffer[start..<nl])
+                guard nl - start <= maxLine else { throw LineTooLong(line: lineNumber + 1, maxLine: maxLine) }
+                let line = bytes(start, nl)
                 start = nl + 1
                 scanned = 0
                 lineNumber += 1
                 return line
             }
-            scanned = buffer.count - start
+            scanned = filled - start
+            guard scanned <= maxLine else { throw LineTooLong(line: lineNumber + 1, maxLine: maxLine) }
             if atEnd {
                 guard scanned > 0 else { return nil }
-                let line = Data(buffer[start...])
-                buffer = []; start = 0; scanned = 0
+                let line = bytes(start, filled)
+                start = 0; filled = 0; scanned = 0
                 lineNumber += 1
                 return line
             }
-            if start > 0 { buffer.removeSubrange(0..<start); start = 0 }
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+            try readMore()
         }
+    }
+
+    /// `buffer[from ..< to]` as `Data`.
+    private func bytes(_ from: Int, _ to: Int) -> Data {
+        buffer.withUnsafeBytes { Data(bytes: $0.baseAddress! + from, count: to - from) }
+    }
+
+    /// Drops the bytes before `start`, makes room (never more than a line's limit and one read) and reads up to 1 MB.
+    private func readMore() throws {
+        if start > 0 {
+            let keep = filled - start
+            buffer.withUnsafeMutableBytes { b in _ = memmove(b.baseAddress!, b.baseAddress! + start, keep) }
+            filled = keep
+            start = 0
+        }
+        let want = min(1 << 20, maxLine + 1 - scanned)
+        if buffer.count < filled + want {
+            let capacity = min(max(filled + want, buffer.count * 2), maxLine + (1 << 20) + 1)
+            var grown = [UInt8](repeating: 0, count: max(capacity, filled + want))
+            if filled > 0 {
+                grown.withUnsafeMutableBytes { g in buffer.withUnsafeBytes { b in _ = memcpy(g.baseAddress!, b.baseAddress!, filled) } }
+            }
+            buffer = grown
+        }
+        var n: Int
+        repeat {
+            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, want) }
+        } while n < 0 && (errno == EINTR || errno == EAGAIN)
+        guard n >= 0 else { throw FileSystemError(path: path, action: "read", code: errno) }
+        filled += n
+        if n == 0 { atEnd = true }
     }
 }
