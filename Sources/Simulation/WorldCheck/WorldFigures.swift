@@ -7,7 +7,8 @@ import Stochastics
 public struct WorldFigure: Sendable, Hashable {
     /// Stable id, the `figure` column (e.g. `retention_d1`).
     public let id: String
-    /// `fraction`, `count_per_day`, `hour`, `ratio`, `days` or `usd`.
+    /// `fraction` (a share of a whole, 0…1), `change` (a relative change, which may be below 0: issue 40),
+    /// `count_per_day`, `hour`, `ratio`, `days` or `usd` (docs/report-spec.json's `units`).
     public let unit: String
     /// Where the range comes from.
     public let source: String
@@ -48,7 +49,7 @@ public enum WorldFigures {
                     summary: "local hour of day with the most pickups"),
         WorldFigure(id: "night_to_peak_ratio", unit: "ratio", source: "Locket; Localytics", low: 0, high: 0.45,
                     summary: "pickups per hour over 03:00-05:00 local divided by pickups in the peak hour"),
-        WorldFigure(id: "weekend_uplift", unit: "fraction", source: "Localytics", low: 0, high: 0.15,
+        WorldFigure(id: "weekend_uplift", unit: "change", source: "Localytics", low: 0, high: 0.15,
                     summary: "pickups per weekend day / pickups per weekday - 1 (whole local days after the install day)"),
         WorldFigure(id: "habit_days_to_95_median", unit: "days", source: "Lally et al. 2010; Singh et al. 2024", low: 55, high: 80,
                     summary: "median over the simulated people's habits (scrolling and resisting) of days of daily repetition to 95 % of the asymptote"),
@@ -87,7 +88,7 @@ public enum WorldFigures {
                     low: 0.10, high: 0.89,
                     summary: "gross less refunds and upgrade credits in install days 0-13 per install observable 14 days (before store fees)"),
         // Issue 26: what a self-control tool does to the launches of the apps it targets, in field studies.
-        WorldFigure(id: "target_app_opens_reduction_weeks_1_3", unit: "fraction",
+        WorldFigure(id: "target_app_opens_reduction_weeks_1_3", unit: "change",
                     source: "Kim et al. 2019 (CHI, LocknType; N 40, 3 weeks): lock-out screens stopped 13.1-47.5 % of launches; "
                         + "Lu et al. 2024 (CHI, InteractOut; N 42, 5 weeks): -16.5 % app opens; Hiniker et al. 2016 (CHI, MyTime; N 23): -21 % time",
                     low: 0.13, high: 0.48,
