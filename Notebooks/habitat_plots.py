@@ -912,7 +912,7 @@ def _format(value: float, unit: str) -> str:
         return "—"
     if unit == "usd":
         return f"${value:.2f}"
-    if unit in ("fraction", "ratio"):
+    if unit in ("fraction", "change", "ratio"):
         return f"{value:.3f}"
     return f"{value:.1f}"
 

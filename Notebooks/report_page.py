@@ -82,7 +82,7 @@ def fmt(value, unit: str) -> str:
     if is_missing(value):
         return "—"
     v = float(value)
-    if unit == "fraction":
+    if unit in ("fraction", "change"):   # change: a relative change, shown as a % (issue 40)
         p = v * 100
         return f"{p:.2f} %" if 0 < abs(p) < 1 else f"{p:.1f} %"
     if unit == "usd":

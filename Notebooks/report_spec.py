@@ -294,3 +294,199 @@ def check_csv_text(path, text: str) -> list[str]:
             raise InputError(path, f"line {rows.line_num} has {len(row)} field{'s' if len(row) != 1 else ''}",
                              f"the header has {len(header)}: {shown(','.join(row), 80)}")
     return header
+
+
+# --- Conformance: every file a command writes described, and its values sane (issue 40) ---------------------------
+
+_NOT_NUMBERS = {"text", "boolean", "month"}
+_BAD_NUMBERS = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+_ROUNDING = 2e-6   # the writers round to 6 decimals
+
+
+def trace_pattern() -> re.Pattern:
+    """File names of a run's traces (`outputs.trace_people`): trace-<arm>-person-<N>.csv."""
+    return re.compile(r"^trace-.+-person-[0-9]+\.csv$")
+
+
+def describe(name: str, folder: str) -> dict | None:
+    """The specification's entry for a file `name` written into a folder of kind `folder` (a manifest's kind:
+    report, baseline, shard, calibration, bench), or for a one-file output (folder `compare`, `check`, `trace`);
+    None when the specification does not describe it. A baseline holds a report's files."""
+    if folder in ("compare", "check", "trace"):
+        return output({"compare": "comparison"}.get(folder, folder))
+    for other in spec().get("other_files", []):
+        if other["file"] == name and other.get("folder", folder) == folder:
+            return dict(other, kind_of_entry="other")
+    for o in spec()["outputs"]:
+        where = o.get("folder")
+        if where is None or not (where == folder or (where == "report" and folder == "baseline")):
+            continue
+        if o.get("file") == name or (o.get("file_pattern") and o["id"] == "trace" and trace_pattern().match(name)):
+            return o
+    if folder in ("report", "baseline"):
+        return by_name().get(name)
+    return None
+
+
+def described_columns(entry: dict, product: str | None = None) -> list[dict]:
+    """The column descriptions of an entry after the key columns (an output's base file's, then its own; a trace's
+    four, then `product`'s)."""
+    if entry.get("columns_of"):
+        base = by_name()[entry["columns_of"]]["columns"]
+        return list(base) + list(entry.get("extra_columns", []))
+    columns = list(entry.get("columns", []))
+    if "product_columns" in entry:
+        meanings = {c["name"]: c for c in entry.get("product_column_meanings", [])}
+        columns += [meanings.get(n, {"name": n, "unit": "unit"}) for n in entry["product_columns"].get(product or "", [])]
+    return columns
+
+
+def _kind(unit) -> str | None:
+    """The kind of a unit (units' `kind`): count, share or None."""
+    return spec()["units"].get(unit, {}).get("kind") if isinstance(unit, str) else None
+
+
+def _row_unit(column: dict, row: dict) -> str | None:
+    """The unit a column has on a row: its own, the named column's value, or the unit of the named column's value."""
+    unit = column.get("unit")
+    if isinstance(unit, str):
+        return unit
+    if isinstance(unit, dict) and "column" in unit:
+        return row.get(unit["column"])
+    if isinstance(unit, dict) and "value_of" in unit:
+        value = row.get(unit["value_of"], "")
+        for v in column_values(unit["value_of"]):
+            if v["value"] == value:
+                return v.get("unit")
+        return "count" if value.startswith("paying_people") else None
+    return None
+
+
+def column_values(name: str) -> list[dict]:
+    """The named values of any file's column `name` (forecast.csv's metric)."""
+    for f in files():
+        for c in f["columns"]:
+            if c["name"] == name and c.get("values"):
+                return c["values"]
+    return []
+
+
+def check_csv(path, entry: dict, folder: str = "report", figures: set | None = None) -> list[str]:
+    """What is wrong with one CSV against its entry: the header (key columns unless `keys` is false, then every
+    described column in order, nothing else — a calibration.csv's parameter and target columns after them), the key
+    values, and every value's sanity (kinds): no NaN or infinity, counts ≥ 0, shares and share intervals inside
+    0…1, low ≤ estimate ≤ high for every interval the entry lists. `figures`: the world-check figure ids a
+    calibration.csv's target columns may name."""
+    import csv
+    import io
+    import math
+    name = os.path.basename(str(path))
+    problems: list[str] = []
+    try:
+        text = read_text(path)
+        check_csv_text(path, text)
+    except InputError as e:
+        return [str(e)]
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    header, body = rows[0], [r for r in rows[1:] if r]
+    keys = [c["name"] for c in spec()["key_columns"]] if entry.get("keys", True) else []
+    product = body[0][3] if keys and header[:len(keys)] == keys and body and len(body[0]) > 3 else None
+    columns = described_columns(entry, product)
+    if "product_columns" in entry and product is not None and product not in entry["product_columns"]:
+        problems.append(f"{name}: product {product!r} has no trace columns in the specification")
+    want = keys + [c["name"] for c in columns]
+    got_fixed, rest = header[:len(want)], header[len(want):]
+    if got_fixed != want:
+        problems.append(f"{name}: header {','.join(header)[:300]} — the specification says {','.join(want)[:300]}…")
+        return problems
+    if rest:
+        if "then" not in entry:
+            problems.append(f"{name}: undescribed columns {rest[:5]}")
+        else:
+            parameters = [c for c in rest if c.startswith("behavior.")]
+            targets = rest[len(parameters):]
+            if rest[:len(parameters)] != parameters:
+                problems.append(f"{name}: a behavior. column after a target column: {rest[:6]}")
+            unknown = [t for t in targets if figures is not None and t not in figures]
+            if unknown:
+                problems.append(f"{name}: target columns that are no world-check figure: {unknown[:4]}")
+            columns = columns + [{"name": c, "unit": "unit"} for c in rest]
+    by_column = {c["name"]: c for c in columns}
+    intervals = entry.get("intervals") or (by_name().get(entry.get("columns_of", ""), {}).get("intervals")
+                                           if entry.get("columns_of") else None) or []
+    for line, cells in enumerate(body, start=2):
+        row = dict(zip(header, cells))
+        where = f"{name}:{line}"
+        if keys:
+            if not row["scenario"] or not row["arm"] or not row["product"]:
+                problems.append(f"{where}: an empty key column ({','.join(cells[:4])})")
+            if not (row["replication"] == "all" or (row["replication"].isdigit() and int(row["replication"]) >= 1)):
+                problems.append(f"{where}: replication {row['replication']!r} is neither 1…N nor all")
+        figure = row.get("figure", "")
+        if keys and ":" in figure and figure.split(":", 1)[0] != row["product"]:
+            problems.append(f"{where}: figure {figure} is labelled with product {row['product']!r} (scenario {row['scenario']!r})")
+        numbers: dict[str, float] = {}
+        for column, value in row.items():
+            if column in keys or value == "":
+                continue
+            if value.strip().lower() in _BAD_NUMBERS:
+                problems.append(f"{where}: {column} is {value}")
+                continue
+            description = by_column.get(column, {})
+            unit = _row_unit(description, row)
+            if unit in _NOT_NUMBERS or (isinstance(description.get("unit"), str) and description["unit"] in _NOT_NUMBERS):
+                continue
+            try:
+                x = float(value)
+            except ValueError:
+                if unit not in (None, "unit", "text", "day", "week", "hour"):
+                    problems.append(f"{where}: {column} {value[:40]!r} is not a number ({unit})")
+                continue
+            if not math.isfinite(x):
+                problems.append(f"{where}: {column} is {value}")
+                continue
+            numbers[column] = x
+            kind = description.get("kind")
+            unit_kind = _kind(unit)
+            if kind == "difference":
+                continue
+            if kind == "interval_end":
+                bound = "share" if unit_kind == "share" else None
+            else:
+                bound = kind or unit_kind
+            if bound == "count" and x < -_ROUNDING:
+                problems.append(f"{where}: {column} = {value}, a count below 0")
+            if bound == "share" and not (-_ROUNDING <= x <= 1 + _ROUNDING):
+                what = "an interval for a share" if kind == "interval_end" else "a share"
+                problems.append(f"{where}: {column} = {value}, {what} outside 0…1 ({row.get('kpi') or row.get('figure') or row.get('metric') or ''})")
+        for interval in intervals:
+            e, lo, hi = (numbers.get(interval[k]) for k in ("estimate", "low", "high"))
+            if e is not None and lo is not None and hi is not None and not (lo - _ROUNDING <= e <= hi + _ROUNDING):
+                problems.append(f"{where}: interval {interval['low']} {lo} ≤ {interval['estimate']} {e} ≤ {interval['high']} {hi} does not hold "
+                                f"({row.get('kpi') or row.get('figure') or ''})")
+    return problems
+
+
+def check_folder(folder) -> list[str]:
+    """What is wrong with a folder Habitat wrote against the specification: its manifest's kind decides which
+    entries apply; every file in it (hidden staging excepted) must be described, every CSV pass `check_csv`."""
+    folder = Path(folder)
+    problems: list[str] = []
+    try:
+        kind = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("kind", "report")
+    except (OSError, ValueError) as e:
+        return [f"{folder}: no readable manifest.json ({e})"]
+    figures = None
+    if (folder / "world-check.csv").is_file():
+        import csv
+        with open(folder / "world-check.csv", newline="", encoding="utf-8") as f:
+            figures = {r.get("figure", "") for r in csv.DictReader(f)}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        entry = describe(path.name, kind)
+        if entry is None:
+            problems.append(f"{path.name}: written into a {kind} folder but not described in docs/report-spec.json")
+        elif path.suffix == ".csv":
+            problems += check_csv(path, entry, kind, figures)
+    return problems

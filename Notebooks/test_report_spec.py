@@ -124,8 +124,26 @@ def check_spec_is_consistent() -> None:
             check(name in spec.by_name() or name == "manifest.json", f"section {s['id']}: unknown file {name}")
     described = {f["file"] for s in spec.sections() for f in [spec.by_name().get(n, {"file": n}) for n in s["files"]]}
     check(set(names) <= described, f"files no section of the page reads: {set(names) - described}")
+    kinds = set(spec.spec()["kinds"]) - {"about"}
+    for f in files:
+        for c in f["columns"]:
+            check(c.get("kind") is None or c["kind"] in kinds, f"{f['file']}: {c['name']} has kind {c.get('kind')!r}")
+        for interval in f.get("intervals", []):
+            check(all(interval[k] in {c["name"] for c in f["columns"]} for k in ("estimate", "low", "high")),
+                  f"{f['file']}: interval {interval} names a column the file does not have")
     for o in spec.spec()["outputs"]:
-        check(o["columns_of"] in spec.by_name(), f"output {o['id']}: columns of an unknown file")
+        if "columns_of" in o:
+            check(o["columns_of"] in spec.by_name(), f"output {o['id']}: columns of an unknown file")
+        else:   # issue 40: an output with its own columns (traces, calibration and benchmark files)
+            check(bool(o.get("file") or o.get("file_pattern")), f"output {o['id']}: no file or file_pattern")
+            described = o.get("columns", []) + o.get("product_column_meanings", [])
+            for c in described:
+                check(bool(c.get("meaning")) and c.get("unit") in units, f"output {o['id']}: {c['name']} needs a meaning and a known unit")
+            names = {c["name"] for c in described}
+            for product, columns in o.get("product_columns", {}).items():
+                check(set(columns) <= names, f"output {o['id']}: {product}'s columns {set(columns) - names} are not described")
+    for other in spec.spec().get("other_files", []):
+        check(bool(other.get("file") and other.get("meaning")), f"other file {other}: needs a file and a meaning")
 
 
 def check_contract_agrees() -> None:
@@ -422,9 +440,48 @@ def check_modes(work: Path) -> None:
         hp.plt.close("all")
 
 
+def check_conformance_checker(work: Path) -> None:
+    """report_spec.check_folder (RedTeam/extra/spec.py's checker, issue 40) flags what it must: an undescribed file,
+    a missing key column, a share interval outside 0…1, low above the estimate, NaN, a negative count, a joint fit's
+    row labelled with another product; and passes a clean folder."""
+    folder = work / "conformance"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('{"tool": "habitat", "kind": "report"}')
+    keys = "scenario,arm,replication,product,"
+    kpi = keys + ",".join(c["name"] for c in spec.by_name()["kpis.csv"]["columns"])
+    good = "s,control,all,scroll-off,d1_retention,fraction,0.25,0.05,0.66,3,,,,yes"
+    (folder / "kpis.csv").write_text(kpi + "\r\n" + good + "\r\n")
+    check(spec.check_folder(folder) == [], f"a clean folder: {spec.check_folder(folder)}")
+    for bad, want in [("s,control,all,scroll-off,d1_retention,fraction,0.25,-0.33,0.84,3,,,,yes", "outside 0…1"),
+                      ("s,control,all,scroll-off,d1_retention,fraction,0.25,0.3,0.84,3,,,,yes", "does not hold"),
+                      ("s,control,all,scroll-off,d1_retention,fraction,nan,,,3,,,,yes", "is nan"),
+                      ("s,control,all,scroll-off,d1_retention,fraction,0.25,0.05,0.66,-1,,,,yes", "a count below 0"),
+                      ("s,control,0,scroll-off,d1_retention,fraction,0.25,0.05,0.66,3,,,,yes", "replication")]:
+        (folder / "kpis.csv").write_text(kpi + "\r\n" + bad + "\r\n")
+        found = spec.check_folder(folder)
+        check(any(want in p for p in found), f"conformance: {bad} should give {want!r}: {found}")
+    (folder / "kpis.csv").write_text(kpi.replace(keys, "") + "\r\n")
+    check(any("header" in p for p in spec.check_folder(folder)), "conformance: kpis.csv without key columns passed")
+    (folder / "kpis.csv").write_text(kpi + "\r\n" + good + "\r\n")
+    (folder / "notes.csv").write_text("a\r\n1\r\n")
+    check(any("not described" in p for p in spec.check_folder(folder)), "conformance: an undescribed file passed")
+    (folder / "notes.csv").unlink()
+    (folder / "trace-control-person-1.csv").write_text("time_utc,local_time,kind,detail\r\n")
+    check(any("trace-control-person-1.csv" in p for p in spec.check_folder(folder)), "conformance: a trace without keys passed")
+    cal = work / "calibration"
+    cal.mkdir()
+    (cal / "manifest.json").write_text('{"tool": "habitat", "kind": "calibration"}')
+    wc = keys + ",".join(spec.output_columns("calibration-world-check")[4:])
+    row = "scroll-off-baseline,control,all,scroll-off,earned-access:retention_d1,fraction,x,0.22,0.3,0.25,0.2,0.3,true,yes,1,fitted"
+    (cal / "world-check.csv").write_text(wc + "\r\n" + row + "\r\n")
+    check(any("labelled with product" in p for p in spec.check_folder(cal)), "conformance: a mislabelled joint row passed")
+
+
 def main() -> int:
     check_spec_is_consistent()
     check_contract_agrees()
+    with tempfile.TemporaryDirectory() as d:
+        check_conformance_checker(Path(d))
     check_no_private_registry()
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)

@@ -16,6 +16,7 @@
 #   limits      RedTeam/extra/limits.py    product arms, tenures, Nudge's rule parameters at/past their limits (trace invariants), the joint fit, input types
 #   lock        RedTeam/extra/lock.py      files planted at .NAME.lock (links, types, sizes, flags, forged records); spellings of one folder
 #   huge        RedTeam/extra/huge.py      a 3 GB sparse file at every reader: refused naming file and limit within 512 MB
+#   spec        RedTeam/extra/spec.py      every command that writes files, what it wrote against docs/report-spec.json
 #
 # FILTER keeps the cases whose name contains it (in every part); PARTS="corpus usage" runs only those parts.
 # TIMEOUT (default 20 s) and RSS_MB (default 2048) are each command's limits; JOBS (default 2) corpus cases
@@ -29,7 +30,7 @@ case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basena
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
 export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
-PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products limits lock huge}
+PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products limits lock huge spec}
 
 passed=0; failed=0; summary=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")
@@ -37,7 +38,7 @@ trap 'rm -f "$LOG"' EXIT
 for part in $PARTS; do
     case $part in
         corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
-        outpaths|interrupt|races|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products|limits|lock|huge) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        outpaths|interrupt|races|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products|limits|lock|huge|spec) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
         *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
     esac
     t0=$SECONDS

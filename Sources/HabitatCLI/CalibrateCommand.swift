@@ -53,10 +53,11 @@ struct CalibrateCommand: ParsableCommand {
         let scenario = try options.load()
         try ReportRun.checkRunnable(scenario, scenarioFile: options.scenario, threads: execution.threads, allowLarge: false)
         let calibration: Calibration
+        let scenarios: [ResolvedScenario]
         do {
             let others = try also.map { try options.load(other: $0) }
             for (path, other) in zip(also, others) { try ReportRun.checkRunnable(other, scenarioFile: path, threads: execution.threads, allowLarge: false) }
-            let scenarios = [scenario] + others
+            scenarios = [scenario] + others
             let products = scenarios.map(\.product.rawValue)
             guard Set(products).count == products.count else {
                 throw CalibrationInputError(file: "--also", "a joint fit takes one scenario per product; got \(products.joined(separator: ", "))")
@@ -89,7 +90,8 @@ struct CalibrateCommand: ParsableCommand {
             let started = ContinuousClock.now
             CalibrationReport.say("calibrate \(scenario.name)\(also.isEmpty ? "" : " jointly with " + also.joined(separator: ", ")): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "
                   + "budget \(budget) runs of \(scenario.arms[0].population.installs) people × \(scenario.horizonDays) days × \(scenario.replications) replication(s)")
-            var trace = CalibrationTrace(calibration)
+            let fitKeys = CalibrationReport.fitKeys(scenarios, arm: calibration.arm)
+            var trace = CalibrationTrace(calibration, keys: fitKeys)
             let (best, result) = try calibration.fit(budget: budget) { e in
                 trace.append(e)
                 CalibrationReport.say(CalibrationReport.progressLine(e, calibration, budget: budget))
@@ -98,11 +100,11 @@ struct CalibrateCommand: ParsableCommand {
             let pins = try calibration.identifiability(at: best.values)
             let seconds = (ContinuousClock.now - started).seconds
             try report.write("calibration.csv", table: trace.table)
-            try report.write("identifiability.csv", table: CalibrationReport.identifiabilityTable(pins))
+            try report.write("identifiability.csv", table: CalibrationReport.identifiabilityTable(pins, keys: fitKeys))
             for p in pins { CalibrationReport.say(CalibrationReport.identifiabilityLine(p)) }
             try report.write("fitted-behavior.yaml", text: CalibrationReport.overlay(best, calibration, result: result, scenario: scenario,
                                                                                    command: CommandLine.arguments.dropFirst().joined(separator: " ")))
-            try report.write("world-check.csv", table: CalibrationReport.worldCheckTable(best, calibration, scenario: scenario))
+            try report.write("world-check.csv", table: CalibrationReport.worldCheckTable(best, calibration, scenarios: scenarios))
             let manifest = RunManifest(command: "calibrate", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                        resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
                                        people: scenario.arms[0].population.installs, personDays: 0, eventsSimulated: 0,
@@ -119,14 +121,21 @@ struct CalibrationTrace {
     private(set) var table: CSVTable
     let calibration: Calibration
 
-    init(_ c: Calibration) {
+    /// The fit's report keys (`CalibrationReport.fitKeys`), leading every row.
+    let keys: ReportKeys
+
+    init(_ c: Calibration, keys: ReportKeys) {
         calibration = c
-        table = CSVTable(header: ["evaluation", "loss", "best_loss", "seconds"] + c.parameters.map(\.key) + c.targets.map(\.figure))
+        self.keys = keys
+        table = CSVTable(header: CalibrationTrace.fixedHeader + c.parameters.map(\.key) + c.targets.map(\.figure))
     }
+
+    /// The columns before the fitted parameters' and the targets' (docs/report-spec.json, `outputs` id `calibration`).
+    static let fixedHeader = ReportKeys.header + ["evaluation", "loss", "best_loss", "seconds"]
 
     mutating func append(_ e: CalibrationEvaluation) {
         let misses = calibration.loss(e.rows).misses
-        table.append([.integer(Int64(e.number)), .number(e.loss, decimals: 6), .number(e.bestLoss, decimals: 6), .number(e.seconds, decimals: 2)]
+        table.append(keys.fields + [.integer(Int64(e.number)), .number(e.loss, decimals: 6), .number(e.bestLoss, decimals: 6), .number(e.seconds, decimals: 2)]
                      + e.values.map { .number($0, decimals: 6) } + misses.map { m in m.value.map { CSVField.number($0, decimals: 6) } ?? .empty })
     }
 }
@@ -175,11 +184,24 @@ enum CalibrationReport {
         return text
     }
 
+    /// The report keys of a fit's own files (`calibration.csv`, `identifiability.csv`; issue 40): the fitted
+    /// scenario's name, its first arm (the one fitted), replication `all`, its product — in a joint fit every
+    /// scenario's name and every product, in `--also` order, joined by `+` (`scroll-off+earned-access`), since one
+    /// evaluation and one parameter belong to all of them.
+    static func fitKeys(_ scenarios: [ResolvedScenario], arm: String) -> ReportKeys {
+        ReportKeys(scenario: scenarios.map(\.name).joined(separator: "+"), arm: arm, replication: nil,
+                   product: scenarios.map(\.product.rawValue).joined(separator: "+"))
+    }
+
+    /// `identifiability.csv`'s header (docs/report-spec.json, `outputs` id `identifiability`).
+    static let identifiabilityHeader = ReportKeys.header
+        + ["parameter", "value", "low_value", "high_value", "loss", "loss_at_low", "loss_at_high", "loss_rise", "pinned"]
+
     /// `identifiability.csv`: per fitted parameter, the loss at the best value and with the parameter moved down and up.
-    static func identifiabilityTable(_ pins: [Identifiability]) -> CSVTable {
-        var t = CSVTable(header: ["parameter", "value", "low_value", "high_value", "loss", "loss_at_low", "loss_at_high", "loss_rise", "pinned"])
+    static func identifiabilityTable(_ pins: [Identifiability], keys: ReportKeys) -> CSVTable {
+        var t = CSVTable(header: identifiabilityHeader)
         for p in pins {
-            t.append([.text(p.key), .number(p.value, decimals: 6), .number(p.lowValue, decimals: 6), .number(p.highValue, decimals: 6),
+            t.append(keys.fields + [.text(p.key), .number(p.value, decimals: 6), .number(p.lowValue, decimals: 6), .number(p.highValue, decimals: 6),
                       .number(p.baseLoss, decimals: 6), .number(p.lowLoss, decimals: 6), .number(p.highLoss, decimals: 6),
                       .number(p.lossRise, decimals: 6), .flag(!p.unpinned)])
         }
@@ -201,13 +223,26 @@ enum CalibrationReport {
         return out
     }
 
-    /// The fitted model's world check, each row marked `fitted` (a target) or `checked` (out of sample).
-    static func worldCheckTable(_ best: CalibrationEvaluation, _ c: Calibration, scenario: ResolvedScenario) -> CSVTable {
-        let keys = ReportKeys(scenario: scenario.name, arm: c.arm, replication: nil, product: scenario.product.rawValue)
+    /// The fitted model's world check, each row marked `fitted` (a target) or `checked` (out of sample). Each row
+    /// carries its own scenario's keys: in a joint fit a `<product>:<figure>` row is labelled with the scenario of
+    /// that product, its first arm and its product (issue 40: every row carried the first scenario's).
+    static func worldCheckTable(_ best: CalibrationEvaluation, _ c: Calibration, scenarios: [ResolvedScenario]) -> CSVTable {
         var table = CSVTable(header: WorldCheck.fileHeader + ["role"])
         let roles = c.roles()
-        for (fields, row) in zip(WorldCheck.fileRows(keys, best.rows), best.rows) { table.append(fields + [.text(roles[row.figure.id] ?? "checked")]) }
+        for row in best.rows {
+            let s = scenario(of: row.figure.id, among: scenarios)
+            let keys = ReportKeys(scenario: s.name, arm: s.arms[0].name, replication: nil, product: s.product.rawValue)
+            for fields in WorldCheck.fileRows(keys, [row]) { table.append(fields + [.text(roles[row.figure.id] ?? "checked")]) }
+        }
         return table
+    }
+
+    /// The scenario a world-check row belongs to: in a joint fit the one whose product prefixes the figure id
+    /// (`earned-access:retention_d7`), else the fitted scenario.
+    static func scenario(of figure: String, among scenarios: [ResolvedScenario]) -> ResolvedScenario {
+        guard scenarios.count > 1, let colon = figure.firstIndex(of: ":") else { return scenarios[0] }
+        let product = String(figure[..<colon])
+        return scenarios.first { $0.product.rawValue == product } ?? scenarios[0]
     }
 
     static func summary(_ best: CalibrationEvaluation, _ c: Calibration, result: NelderMead.Result, seconds: Double, dir: String) -> String {

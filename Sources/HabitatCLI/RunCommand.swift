@@ -149,7 +149,7 @@ struct RunCommand: ParsableCommand {
             print("kpi".padding(toLength: 36, withPad: " ", startingAt: 0) + "mean".padding(toLength: 14, withPad: " ", startingAt: 0) + "95% CI".padding(toLength: 26, withPad: " ", startingAt: 0) + "target")
             for d in table.definitions {
                 let s = table.summary(d.id)
-                let ci = s.confidenceInterval95()
+                let ci = table.interval95(d)
                 let mean = s.count > 0 ? String(format: "%.4f", s.mean) : "—"
                 let interval = ci.map { String(format: "[%.4f, %.4f]", $0.lower, $0.upper) } ?? ""
                 var target = ""
@@ -208,15 +208,17 @@ struct TraceCommand: ParsableCommand {
         }
         let armName = arm ?? scenario.arms[0].name
         let traced = scenario.arm(named: armName).map { scenario.product(of: $0) } ?? scenario.product
-        let headerLine = Products.traceHeaderLine(traced) ?? ""
+        let headerLines = Products.traceHeaderLines(traced)
         if let out {
-            do { try SingleFileOutput.check(out, headerLine: headerLine) } catch {
+            do { try SingleFileOutput.check(out, headerLines: headerLines) } catch {
                 throw HabitatError.refused("--out: \(error)")
             }
         }
-        let table = try Products.run(scenario, threads: 1).trace(person: person, arm: armName, replication: replication)
+        let timeline = try Products.run(scenario, threads: 1).trace(person: person, arm: armName, replication: replication)
+        let table = TraceFormat.keyed(timeline, ReportKeys(scenario: scenario.name, arm: armName, replication: replication,
+                                                           product: traced.rawValue))
         guard let out else { print(table.text, terminator: ""); return }
-        do { try SingleFileOutput.write(table.text, to: out, headerLine: headerLine) } catch let e as OutputRefused {
+        do { try SingleFileOutput.write(table.text, to: out, headerLines: headerLines) } catch let e as OutputRefused {
             throw HabitatError.refused("--out: \(e)")
         }
     }
@@ -229,7 +231,9 @@ struct TraceCommand: ParsableCommand {
         for arm in scenario.arms {
             for person in scenario.outputs.tracePeople {
                 try StopRequest.checkpoint()
-                let table = try run.trace(person: person, arm: arm.name, replication: 1)
+                let timeline = try run.trace(person: person, arm: arm.name, replication: 1)
+                let table = TraceFormat.keyed(timeline, ReportKeys(scenario: scenario.name, arm: arm.name, replication: 1,
+                                                                   product: scenario.product(of: arm).rawValue))
                 try report.write(traceFileName(arm: arm.name, person: person), table: table)
             }
         }

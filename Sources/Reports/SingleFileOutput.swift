@@ -12,6 +12,13 @@ public enum SingleFileOutput {
     /// Checks `path` before any work starts.
     /// - Throws: `OutputRefused` naming the path and why.
     public static func check(_ path: String, headerLine: String) throws {
+        try check(path, headerLines: [headerLine])
+    }
+
+    /// Checks `path` before any work starts; an existing file is replaced only when its first line is one of
+    /// `headerLines` (a previous output of the same kind, of this version or an earlier one).
+    /// - Throws: `OutputRefused` naming the path and why.
+    public static func check(_ path: String, headerLines: [String]) throws {
         guard !path.isEmpty else { throw OutputRefused(path: path, reason: "the path is empty; give a file name, e.g. out.csv") }
         try OutputSafety.checkLength(path)
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -22,7 +29,7 @@ public enum SingleFileOutput {
         switch type {
         case S_IFREG:
             let first = firstLine(of: path)
-            guard first == headerLine.trimmingCharacters(in: .newlines) else {
+            guard let first, headerLines.contains(where: { $0.trimmingCharacters(in: .newlines) == first }) else {
                 throw OutputRefused(path: path, reason: "the file exists and is not a previous output of this command "
                                     + "(its first line is not Habitat's header); give a new file name")
             }
@@ -36,7 +43,12 @@ public enum SingleFileOutput {
 
     /// Writes `text` to `path` (checked again), through a temporary file in the same folder.
     public static func write(_ text: String, to path: String, headerLine: String) throws {
-        try check(path, headerLine: headerLine)
+        try write(text, to: path, headerLines: [headerLine])
+    }
+
+    /// Writes `text` to `path` (checked against `headerLines` again), through a temporary file in the same folder.
+    public static func write(_ text: String, to path: String, headerLines: [String]) throws {
+        try check(path, headerLines: headerLines)
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let folder = url.deletingLastPathComponent()
         let name = url.lastPathComponent

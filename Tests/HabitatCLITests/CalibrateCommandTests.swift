@@ -20,16 +20,16 @@ struct CalibrateCommandTests {
         #expect(r.stdout.contains("behavior.churn.base_hazard = "))
         let trace = try String(contentsOf: out.appendingPathComponent("calibration.csv"), encoding: .utf8)
             .components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(trace.first == "evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,retention_d1,retention_d7")
+        #expect(trace.first == "scenario,arm,replication,product,evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,retention_d1,retention_d7")
         #expect(trace.count == 1 + 4)
         // The first evaluation is the scenario's own value (the catalogue default).
-        #expect(trace[1].hasPrefix("1,"))
+        #expect(trace[1].hasPrefix("scroll-off-baseline,control,all,scroll-off,1,"))
         #expect(trace[1].contains(String(format: ",%.6f,", BehaviorCatalogue.defaultValue("churn.base_hazard"))))
         // Identifiability: each fitted parameter moved alone, down and up (issue 26).
         let pins = try String(contentsOf: out.appendingPathComponent("identifiability.csv"), encoding: .utf8)
             .components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(pins.first == "parameter,value,low_value,high_value,loss,loss_at_low,loss_at_high,loss_rise,pinned")
-        #expect(pins.count == 2 && pins[1].hasPrefix("behavior.churn.base_hazard,"))
+        #expect(pins.first == "scenario,arm,replication,product,parameter,value,low_value,high_value,loss,loss_at_low,loss_at_high,loss_rise,pinned")
+        #expect(pins.count == 2 && pins[1].hasPrefix("scroll-off-baseline,control,all,scroll-off,behavior.churn.base_hazard,"))
         let overlay = try String(contentsOf: out.appendingPathComponent("fitted-behavior.yaml"), encoding: .utf8)
         #expect(overlay.contains("behavior:\n  churn:\n    base_hazard: "))
         #expect(overlay.contains("# Targets fitted: retention_d1, retention_d7"))
@@ -133,11 +133,20 @@ struct CalibrateCommandTests {
         #expect(r.stdout.contains("jointly with \(ea.path)"))
         let trace = try String(contentsOf: out.appendingPathComponent("calibration.csv"), encoding: .utf8)
             .components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(trace.first == "evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,scroll-off:retention_d1,earned-access:retention_d1")
+        #expect(trace.first == "scenario,arm,replication,product,evaluation,loss,best_loss,seconds,behavior.churn.base_hazard,scroll-off:retention_d1,earned-access:retention_d1")
+        #expect(trace.dropFirst().allSatisfy { $0.hasPrefix("scroll-off-baseline+ea,control,all,scroll-off+earned-access,") }, "\(trace)")
         // Both products were measured at every evaluation: neither target column is empty.
         for line in trace.dropFirst() { #expect(!line.hasSuffix(",") && !line.contains(",,"), "\(line)") }
         let check = try String(contentsOf: out.appendingPathComponent("world-check.csv"), encoding: .utf8)
         #expect(check.contains(",earned-access:retention_d1,") && check.contains(",scroll-off:unlocks_per_day,"))
+        // Issue 40: each row carries its own scenario's keys (Earned Access's rows were labelled Scroll Off's).
+        let rows = check.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+        #expect(rows.count > 2)
+        for row in rows {
+            let own = row.contains(",earned-access:") ? "ea,control,all,earned-access," : "scroll-off-baseline,control,all,scroll-off,"
+            #expect(row.hasPrefix(own), "\(row)")
+        }
+        #expect(rows.contains { $0.hasPrefix("ea,control,all,earned-access,earned-access:retention_d1,") })
         // Unprefixed figures, and two scenarios of one product, are refused before any simulation.
         let plain = dir.appendingPathComponent("plain.csv")
         try "figure,low,high\nretention_d1,0.22,0.30\n".write(to: plain, atomically: true, encoding: .utf8)

@@ -136,7 +136,16 @@ struct GoldenScenarioTests {
         let r = try CLIProcess.run(["trace", "--people", "5", "--days", "3", "--person", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.components(separatedBy: "\r\n")
-        #expect(lines[0] == "time_utc,local_time,kind,detail,wallet_seconds,scrolling_habit,resist_habit,self_efficacy,plan,frustration,perceived_value")
+        #expect(lines[0] == "scenario,arm,replication,product,time_utc,local_time,kind,detail,wallet_seconds,scrolling_habit,resist_habit,self_efficacy,plan,frustration,perceived_value")
+        // Issue 40: every row carries the report keys (the replication traced).
+        #expect(lines.dropFirst().filter { !$0.isEmpty }.allSatisfy { $0.hasPrefix("scroll-off-baseline,control,1,scroll-off,") }, "\(lines.prefix(3))")
+        // A trace written before issue 40 (no key columns) is still Habitat's: trace --out replaces it.
+        let old = CLIProcess.tempDir().appendingPathComponent("old.csv")
+        try "time_utc,local_time,kind,detail,wallet_seconds,scrolling_habit,resist_habit,self_efficacy,plan,frustration,perceived_value\r\nx\r\n"
+            .write(to: old, atomically: true, encoding: .utf8)
+        let replaced = try CLIProcess.run(["trace", "--people", "5", "--days", "3", "--person", "2", "--out", old.path])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try String(contentsOf: old, encoding: .utf8).hasPrefix("scenario,arm,replication,product,time_utc,"))
         #expect(lines.contains { $0.contains(",pickup,") })
         #expect(lines.contains { $0.contains("app_opened") })
         let bad = try CLIProcess.run(["trace", "--people", "5", "--days", "3", "--person", "9"])

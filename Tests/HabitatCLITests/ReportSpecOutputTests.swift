@@ -1,5 +1,8 @@
 import HabitatTestSupport
+import ProductRegistry
 import Reports
+import RulesCore
+import Simulation
 import Testing
 @testable import HabitatCLI
 
@@ -13,5 +16,22 @@ struct ReportSpecOutputTests {
         let spec = try ReportSpecFile.load()
         #expect(spec.header(output: "comparison") == ExperimentComparison.header)
         #expect(spec.header(output: "check") == CheckCommand.outHeader)
+    }
+
+    @Test("every product's trace file has the report keys and the specification's columns (issue 40)", arguments: Products.withEngines)
+    func traceHeaders(product: Product) throws {
+        let spec = try ReportSpecFile.load()
+        let header = try #require(Products.traceHeaderLines(product).first)
+        let described = try #require(spec.header(output: "trace", product: product.rawValue))
+        #expect(header == CSVTable(header: described).headerLine, "\(product): \(header) vs \(described)")
+        #expect(described.starts(with: ReportKeys.header))
+    }
+
+    @Test("the calibration's files have the specification's columns (issue 40)")
+    func calibrationHeaders() throws {
+        let spec = try ReportSpecFile.load()
+        #expect(spec.header(output: "calibration") == CalibrationTrace.fixedHeader)
+        #expect(spec.header(output: "identifiability") == CalibrationReport.identifiabilityHeader)
+        #expect(spec.header(output: "calibration-world-check") == WorldCheck.fileHeader + ["role"])
     }
 }

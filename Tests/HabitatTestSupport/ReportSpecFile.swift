@@ -40,11 +40,20 @@ public struct ReportSpecFile: Decodable, Sendable {
         public let columns: [Column]
     }
 
+    /// A command's output described apart from a run's report files: a one-file output (`compare --out`, `check
+    /// --out`, `trace --out`), a file a run writes under a name pattern (traces) or a calibration's or benchmark's
+    /// file. Either another file's columns then its own (`columns_of`, `extra_columns`), or its own `columns` — a
+    /// trace's then followed by its product's (`product_columns`).
     public struct Output: Decodable, Sendable {
         public let id: String
-        public let columnsOf: String
-        public let extraColumns: [Column]
-        enum CodingKeys: String, CodingKey { case id, columnsOf = "columns_of", extraColumns = "extra_columns" }
+        public let columnsOf: String?
+        public let extraColumns: [Column]?
+        public let columns: [Column]?
+        public let keys: Bool?
+        public let productColumns: [String: [String]]?
+        enum CodingKeys: String, CodingKey {
+            case id, columnsOf = "columns_of", extraColumns = "extra_columns", columns, keys, productColumns = "product_columns"
+        }
     }
 
     public let keyColumns: [Column]
@@ -72,9 +81,14 @@ public struct ReportSpecFile: Decodable, Sendable {
     }
 
     /// A command's one-file output (`comparison`, `check`): another file's header, then its own columns.
-    public func header(output id: String) -> [String]? {
-        guard let o = outputs.first(where: { $0.id == id }), let base = file(o.columnsOf) else { return nil }
-        return header(base) + o.extraColumns.map(\.name)
+    public func header(output id: String, product: String? = nil) -> [String]? {
+        guard let o = outputs.first(where: { $0.id == id }) else { return nil }
+        if let of = o.columnsOf {
+            guard let base = file(of) else { return nil }
+            return header(base) + (o.extraColumns ?? []).map(\.name)
+        }
+        let own = (o.columns ?? []).map(\.name) + (product.flatMap { o.productColumns?[$0] } ?? [])
+        return (o.keys == false ? [] : keyColumns.map(\.name)) + own
     }
 
     /// The CSVs a run of `product` writes, with `arms` arms, with or without an acquisition curve.

@@ -307,7 +307,7 @@ struct EarnedAccessAdapterTests {
     @Test("the trace shows Earned Access's own state: balance, streak, plan (with the trial) and live grants")
     func traceColumns() {
         let header = TraceFormat.headerLine(EarnedAccessProduct.self)
-        #expect(header.hasPrefix("time_utc,local_time,kind,detail,balance,streak,plan,grants,"))
+        #expect(header.hasPrefix("scenario,arm,replication,product,time_utc,local_time,kind,detail,balance,streak,plan,grants,"))
         let rows = Self.population.flatMap(\.rows)
         let plans = Set(rows.compactMap { if case .text(let p) = $0.product[2] { return p } else { return nil } })
         #expect(plans.contains("free") && plans.contains { $0.hasSuffix("-trial") }, "\(plans)")

@@ -50,13 +50,25 @@ struct WorldCheckTests {
         #expect(WorldCheckRow.applicable == "yes")
     }
 
-    @Test("pooling: mean over replications with a t-interval; one replication of a share gets Wilson's interval; inapplicable rows keep their reason")
+    @Test("pooling: a share's interval is made for proportions (log-odds over replications, Wilson with one), other figures' Student-t; inapplicable rows keep their reason")
     func pooling() throws {
         let f = try #require(WorldFigures.figure("retention_d1"))
         let two = WorldCheck.pool(f, [.share(25, of: 100, else: "x"), .share(27, of: 100, else: "x")])
         #expect(two.mean == 0.26 && two.replications == 2 && two.inside == true && two.applies == "yes")
-        // s = 0.01·√2, n = 2: half-width t(0.975, 1) · s / √2 = 12.7062 · 0.01.
-        #expect(abs(two.ciHigh! - 0.26 - 12.706204736174707 * 0.01) < 1e-6)
+        // s = 0.01·√2, n = 2: the standard error s/√2 = 0.01; on the log-odds scale 0.01 / (0.26 · 0.74) (issue 40).
+        let half = 12.706204736174707 * 0.01 / (0.26 * 0.74), centre = log(0.26 / 0.74)
+        #expect(abs(two.ciHigh! - 1 / (1 + exp(-(centre + half)))) < 1e-9)
+        #expect(abs(two.ciLow! - 1 / (1 + exp(-(centre - half)))) < 1e-9)
+        // The issue's case: three replications at 0, 0, 3/4 — Student-t would read [−0.33, 0.83].
+        let spread = WorldCheck.pool(f, [.share(0, of: 4, else: "x"), .share(0, of: 4, else: "x"), .share(3, of: 4, else: "x")])
+        #expect(spread.ciLow! > 0 && spread.ciLow! <= 0.25 && spread.ciHigh! >= 0.25 && spread.ciHigh! < 1)
+        // Every replication at 0: Wilson's on the pooled counts (0 of 12), not a degenerate [0, 0].
+        let zeros = WorldCheck.pool(f, [.share(0, of: 5, else: "x"), .share(0, of: 7, else: "x")])
+        #expect(zeros.ciLow == 0 && zeros.ciHigh == WorldCheck.wilson95(0, 12).1 && zeros.ciHigh! > 0.2)
+        // A figure that is no share keeps the Student-t interval over replications.
+        let unlocks = try #require(WorldFigures.figure("unlocks_per_day"))
+        let counts = WorldCheck.pool(unlocks, [.value(80), .value(82)])
+        #expect(abs(counts.ciHigh! - 81 - 12.706204736174707 * 1) < 1e-9)
         let one = WorldCheck.pool(f, [.share(31, of: 100, else: "x")])
         #expect(one.inside == false && one.replications == 1)
         let (lo, hi) = WorldCheck.wilson95(31, 100)

@@ -120,6 +120,13 @@ public enum Products {
         return adapter(for: product).map { line($0) }
     }
 
+    /// The header records by which an earlier `trace --out` file of the product is recognised (and may be
+    /// replaced): today's, then the one before issue 40 (without the report keys); empty without an engine.
+    public static func traceHeaderLines(_ product: Product) -> [String] {
+        func lines<A: ProductAdapter>(_ a: A.Type) -> [String] { [TraceFormat.headerLine(a), TraceFormat.legacyHeaderLine(a)] }
+        return adapter(for: product).map { lines($0) } ?? []
+    }
+
     /// Every KPI id a run of the product reports (its own, then Habitat's), nil without an engine.
     public static func kpiIDs(_ product: Product) -> [String]? {
         func ids<A: ProductAdapter>(_: A.Type) -> [String] { RunAccumulator<A>.kpiIDs }

@@ -103,7 +103,7 @@ public struct ForecastTable: Sendable {
         let months = values.keys.sorted()
         func row(_ label: String, _ metric: String, _ xs: [Double]) -> [CSVField] {
             let s = Summary(xs.filter(\.isFinite))
-            let ci = s.confidenceInterval95()
+            let ci = ShareInterval.interval95(s, isShare: metric == "token_share")   // a share's interval inside 0…1 (issue 40)
             let decimals = metric == "token_share" ? 6 : 2
             return keys.fields + [.text(label), .text(metric), s.count > 0 ? .number(s.mean, decimals: decimals) : .empty,
                                   .optional(ci?.lower, decimals: decimals), .optional(ci?.upper, decimals: decimals)]

@@ -2,7 +2,8 @@ import RulesCore
 import Stochastics
 
 /// `kpis.csv` (CONTRACT.md, report 5): every headline number pooled over replications — the mean of the
-/// per-replication values with a 95 % Student-t interval (empty bounds with one replication).
+/// per-replication values with a 95 % interval (empty bounds with one replication): Student-t, or for a share (unit
+/// `fraction`) the log-odds interval made for proportions, inside 0…1 (`ShareInterval`, issue 40).
 public struct KPITable: Sendable {
     public private(set) var definitions: [KPIDefinition] = []
     public private(set) var values: [String: [Double]] = [:]
@@ -17,6 +18,11 @@ public struct KPITable: Sendable {
 
     /// The pooled summary of a KPI.
     public func summary(_ kpi: String) -> Summary { Summary(values[kpi] ?? []) }
+
+    /// A KPI's 95 % interval over replications: `ShareInterval.interval95` (for proportions when its unit is a share).
+    public func interval95(_ definition: KPIDefinition) -> (lower: Double, upper: Double)? {
+        ShareInterval.interval95(summary(definition.id), isShare: ShareInterval.isShare(unit: definition.unit))
+    }
 
     public static let header = ReportKeys.header + ["kpi", "unit", "mean", "ci_low", "ci_high", "replications", "target_min", "target_max", "meets_target", "applies"]
 
@@ -37,7 +43,7 @@ public struct KPITable: Sendable {
     public func rows(_ keys: ReportKeys, horizonDays: Int) -> [[CSVField]] {
         definitions.map { d in
             let s = summary(d.id)
-            let ci = s.confidenceInterval95()
+            let ci = interval95(d)
             let mean: Double? = s.count > 0 ? s.mean : nil
             let meets: CSVField = d.isMet(by: mean).map { .flag($0) } ?? .empty
             return keys.fields + [.text(d.id), .text(d.unit), .optional(mean, decimals: 6), .optional(ci?.lower, decimals: 6),

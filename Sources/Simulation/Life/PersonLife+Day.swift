@@ -235,12 +235,26 @@ public enum TraceColumn: Hashable, Sendable {
 }
 
 /// The columns of `habitat trace`'s timeline: `time_utc,local_time,kind,detail`, then the product's
-/// `traceColumns` (its state and the person's).
+/// `traceColumns` (its state and the person's). A trace *file* (`habitat trace`, a run's
+/// `trace-<arm>-person-<N>.csv`) starts with the report keys `scenario,arm,replication,product`, as every other CSV
+/// Habitat writes (issue 40; docs/report-spec.json, `outputs` id `trace`): `keyed`.
 public enum TraceFormat {
-    /// The columns every trace starts with.
+    /// The columns every timeline starts with.
     public static let leading = ["time_utc", "local_time", "kind", "detail"]
-    /// The header of a trace of the product.
+    /// The header of a timeline of the product (`ProductRun.trace`), without the report keys.
     public static func header<A: ProductAdapter>(_: A.Type) -> [String] { leading + A.traceColumns.map(\.name) }
-    /// The timeline's header record, by which an earlier trace file of the product is recognised.
-    public static func headerLine<A: ProductAdapter>(_ a: A.Type) -> String { CSVTable(header: header(a)).headerLine }
+    /// The header of a trace file of the product: the report keys, then `header`.
+    public static func fileHeader<A: ProductAdapter>(_ a: A.Type) -> [String] { ReportKeys.header + header(a) }
+    /// The trace file's header record, by which an earlier trace file of the product is recognised.
+    public static func headerLine<A: ProductAdapter>(_ a: A.Type) -> String { CSVTable(header: fileHeader(a)).headerLine }
+    /// The header record of a trace file written before issue 40 (without the report keys): such a file is still
+    /// recognised as a previous `trace --out` and may be replaced.
+    public static func legacyHeaderLine<A: ProductAdapter>(_ a: A.Type) -> String { CSVTable(header: header(a)).headerLine }
+
+    /// A timeline as a trace file: every row led by `keys` (the scenario, arm, replication traced and product).
+    public static func keyed(_ timeline: CSVTable, _ keys: ReportKeys) -> CSVTable {
+        var table = CSVTable(header: ReportKeys.header + timeline.header)
+        for row in timeline.rows { table.append(keys.fields + row) }
+        return table
+    }
 }

@@ -151,7 +151,7 @@ public enum ProductComparison {
                     trueEffect: ExperimentComparison? = nil, claim: String = "", claimBasis: ProductClaim.Basis? = nil,
                     onBasis: [Double]? = nil) -> [CSVField] {
         let s = Summary(values.filter(\.isFinite))
-        let ci = s.confidenceInterval95()
+        let ci = ShareInterval.interval95(s, isShare: ShareInterval.isShare(unit: unit))
         let b = onBasis.map { Summary($0.filter(\.isFinite)) }
         let bci = b?.confidenceInterval95()
         return keys.fields + [

@@ -7,7 +7,8 @@ import Stochastics
 public struct WorldFigure: Sendable, Hashable {
     /// Stable id, the `figure` column (e.g. `retention_d1`).
     public let id: String
-    /// `fraction`, `count_per_day`, `hour`, `ratio`, `days` or `usd`.
+    /// `fraction` (a share of a whole, 0…1), `change` (a relative change, which may be below 0: issue 40),
+    /// `count_per_day`, `hour`, `ratio`, `days` or `usd` (docs/report-spec.json's `units`).
     public let unit: String
     /// Where the range comes from.
     public let source: String
@@ -48,7 +49,7 @@ public enum WorldFigures {
                     summary: "local hour of day with the most pickups"),
         WorldFigure(id: "night_to_peak_ratio", unit: "ratio", source: "Locket; Localytics", low: 0, high: 0.45,
                     summary: "pickups per hour over 03:00-05:00 local divided by pickups in the peak hour"),
-        WorldFigure(id: "weekend_uplift", unit: "fraction", source: "Localytics", low: 0, high: 0.15,
+        WorldFigure(id: "weekend_uplift", unit: "change", source: "Localytics", low: 0, high: 0.15,
                     summary: "pickups per weekend day / pickups per weekday - 1 (whole local days after the install day)"),
         WorldFigure(id: "habit_days_to_95_median", unit: "days", source: "Lally et al. 2010; Singh et al. 2024", low: 55, high: 80,
                     summary: "median over the simulated people's habits (scrolling and resisting) of days of daily repetition to 95 % of the asymptote"),
@@ -87,7 +88,7 @@ public enum WorldFigures {
                     low: 0.10, high: 0.89,
                     summary: "gross less refunds and upgrade credits in install days 0-13 per install observable 14 days (before store fees)"),
         // Issue 26: what a self-control tool does to the launches of the apps it targets, in field studies.
-        WorldFigure(id: "target_app_opens_reduction_weeks_1_3", unit: "fraction",
+        WorldFigure(id: "target_app_opens_reduction_weeks_1_3", unit: "change",
                     source: "Kim et al. 2019 (CHI, LocknType; N 40, 3 weeks): lock-out screens stopped 13.1-47.5 % of launches; "
                         + "Lu et al. 2024 (CHI, InteractOut; N 42, 5 weeks): -16.5 % app opens; Hiniker et al. 2016 (CHI, MyTime; N 23): -21 % time",
                     low: 0.13, high: 0.48,
@@ -120,8 +121,8 @@ public struct WorldCheckRow: Sendable {
     public let figure: WorldFigure
     /// Mean over the replications that measured it.
     public let mean: Double?
-    /// 95 % interval: Student-t over replications (2 or more); with one replication, Wilson's score interval for
-    /// shares and none for other figures.
+    /// 95 % interval: for a share (counted k of n), an interval made for proportions inside 0…1
+    /// (`WorldCheck.interval95`, `ShareInterval`); for other figures Student-t over replications (none with one).
     public let ciLow: Double?
     public let ciHigh: Double?
     /// Whether the mean lies in the published range (nil when not measured).
@@ -167,12 +168,7 @@ public enum WorldCheck {
             return WorldCheckRow(figure: figure, mean: nil, ciLow: nil, ciHigh: nil, inside: nil, applies: reason, replications: 0)
         }
         let s = Summary(measured.map { $0.value! })
-        var low: Double?, high: Double?
-        if let ci = s.confidenceInterval95() {
-            low = ci.lower; high = ci.upper
-        } else if measured.count == 1, let k = measured[0].successes, let n = measured[0].trials {
-            (low, high) = wilson95(k, n)
-        }
+        let (low, high) = interval95(s, measured)
         return WorldCheckRow(figure: figure, mean: s.mean, ciLow: low, ciHigh: high, inside: figure.contains(s.mean),
                              applies: WorldCheckRow.applicable, replications: measured.count)
     }
@@ -182,13 +178,26 @@ public enum WorldCheck {
         WorldFigures.all.map { f in pool(f, readings.map { $0[f.id] ?? .notApplicable("not measured") }) }
     }
 
-    /// Wilson's score interval for k successes in n trials at 95 %.
+    /// A figure's 95 % interval (issue 40). A share — every replication measured it as k of n — gets an interval made
+    /// for proportions (`ShareInterval`: Wilson's with one replication, the log-odds Student-t interval over two or
+    /// more, Wilson's on the pooled counts when every replication sits at 0 or 1), inside 0…1; any other figure the
+    /// Student-t interval over replications (none with one).
+    static func interval95(_ s: Summary, _ measured: [WorldMeasurement]) -> (Double?, Double?) {
+        let counts = measured.compactMap { m in m.successes.flatMap { k in m.trials.map { (k, $0) } } }
+        guard counts.count == measured.count else {
+            let ci = s.confidenceInterval95()
+            return (ci?.lower, ci?.upper)
+        }
+        let pooled = counts.reduce((successes: 0, trials: 0)) { ($0.successes + $1.0, $0.trials + $1.1) }
+        let ci = measured.count == 1 ? ShareInterval.wilson95(pooled.successes, pooled.trials)
+                                     : ShareInterval.overReplications95(s, pooledCounts: pooled)
+        return (ci?.lower, ci?.upper)
+    }
+
+    /// Wilson's score interval for k successes in n trials at 95 % (`ShareInterval.wilson95`).
     public static func wilson95(_ k: Int, _ n: Int) -> (Double, Double) {
-        let z = 1.959963984540054, nn = Double(n), p = Double(k) / nn
-        let d = 1 + z * z / nn
-        let c = (p + z * z / (2 * nn)) / d
-        let h = z * (p * (1 - p) / nn + z * z / (4 * nn * nn)).squareRoot() / d
-        return (max(0, c - h), min(1, c + h))
+        let w = ShareInterval.wilson95(k, n) ?? (0, 1)
+        return (w.lower, w.upper)
     }
 
     /// A number as written in the report: up to 6 decimals, trailing zeros dropped (`0.22`, `70`, `0.013`).
