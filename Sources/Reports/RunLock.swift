@@ -113,12 +113,19 @@ public final class RunLock {
     /// The name a new lock file is written under before it is linked to `.NAME.lock`.
     static func stagingName(for name: String) -> String { StagingName.make(for: name + ".lk") }
 
-    /// Removes staging files of new lock files left by runs killed between making and linking them.
+    /// Removes staging files of new lock files left by runs killed between making and linking them: only a file that
+    /// is certainly one — its name carries a dead owner, it is a regular file of one link and at most
+    /// `InputLimits.runLock` bytes, and it holds a lock record (`parse`) of the same pid. Anything else of that
+    /// name (an empty file from a run killed before it wrote, or a user's file) is left as it is.
     static func removeAbandonedStaging(in parent: URL, name: String) {
         for item in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
             guard let owner = StagingName.owner(of: item, name: name + ".lk"), !owner.isAlive else { continue }
             let p = parent.appendingPathComponent(item).path
-            if OutputSafety.fileType(p) == S_IFREG { _ = unlink(p) }
+            var st = stat()
+            guard lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_nlink == 1, Int(st.st_size) <= InputLimits.runLock,
+                  let bytes = InputFile.prefix(p, limit: InputLimits.runLock + 1), let holder = parse(bytes), holder.pid == owner.pid
+            else { continue }
+            _ = unlink(p)
         }
     }
 

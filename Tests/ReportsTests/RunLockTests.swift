@@ -218,16 +218,28 @@ struct RunLockTests {
         held.release()
     }
 
-    @Test("a staging file left by a killed run is removed; one of a live run is not")
+    @Test("a staging file left by a killed run is removed; one of a live run, or anything not a lock record of its owner, is kept")
     func abandonedStaging() throws {
         let root = tempDir()
+        let record = RunLock.record(pid: 999999, processStart: 1, started: "01:02:03", host: "h", command: "habitat run")
         let dead = root.appendingPathComponent(".run.lk.partial-999999-1")
         let live = root.appendingPathComponent(RunLock.stagingName(for: "other"))
-        try "x".write(to: dead, atomically: false, encoding: .utf8)
-        try "y".write(to: live, atomically: false, encoding: .utf8)
+        let usersText = root.appendingPathComponent(".run.lk.partial-999998-1")
+        let othersRecord = root.appendingPathComponent(".run.lk.partial-999997-1")
+        let linked = root.appendingPathComponent(".run.lk.partial-999996-1")
+        let usersLink = root.appendingPathComponent("user-file")
+        try record.write(to: dead, atomically: false, encoding: .utf8)
+        try record.write(to: live, atomically: false, encoding: .utf8)
+        try "pid: 999998\n".write(to: usersText, atomically: false, encoding: .utf8)
+        try record.write(to: othersRecord, atomically: false, encoding: .utf8)   // pid 999999's record under 999997's name
+        try RunLock.record(pid: 999996, processStart: 1, started: "01:02:03", host: "h", command: "habitat run")
+            .write(to: usersLink, atomically: false, encoding: .utf8)
+        #expect(link(usersLink.path, linked.path) == 0)
         RunLock.removeAbandonedStaging(in: root, name: "run")
         RunLock.removeAbandonedStaging(in: root, name: "other")
         #expect(!FileManager.default.fileExists(atPath: dead.path))
-        #expect(FileManager.default.fileExists(atPath: live.path))
+        for kept in [live, usersText, othersRecord, linked, usersLink] {
+            #expect(FileManager.default.fileExists(atPath: kept.path), "\(kept.lastPathComponent)")
+        }
     }
 }
