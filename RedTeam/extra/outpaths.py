@@ -33,7 +33,7 @@ suite = rt.Suite("output paths (run/trace/compare/check --out, Reports/<name>)",
 SIZE = ["--people", "50", "--days", "7", "--replications", "1"]
 RUN = [H, "run"] + SIZE + ["--progress", "never", "--out"]
 SCEN = "name: s\nhorizon_days: 7\nreplications: 1\npopulation:\n  installs: 50\n"
-TRACE_HEADER = "time_utc,local_time,kind,"
+TRACE_HEADER = "scenario,arm,replication,product,time_utc,local_time,kind,"  # issue 40: traces carry the report keys
 COMPARE_HEADER = "scenario,arm,replication,product,kpi,"
 refused_dot = {"ok": False}
 

@@ -132,14 +132,20 @@ struct AccumulatorTests {
         #expect(RetentionAccumulator.header.suffix(7) == ["cohort", "segment", "activity", "day", "cohort_size", "active", "retention"])
     }
 
-    @Test func kpisArePooledWithAStudentTInterval() {
+    @Test("a share KPI is pooled with the log-odds interval, any other with Student-t (issue 40)")
+    func kpisArePooledWithIntervalsForTheirKind() {
         var t = KPITable()
         let d = KPIDefinition("d1_retention", unit: "fraction", targetMin: 0.25)
         for v in [0.20, 0.22, 0.24, 0.26, 0.28] { t.record(d, v) }
         t.record(KPIDefinition("mrr_usd", unit: "usd"), 100)
+        let opens = KPIDefinition("opens_per_day", unit: "count_per_day")
+        for v in [0.20, 0.22, 0.24, 0.26, 0.28] { t.record(opens, v) }
         let rows = t.rows(keys, horizonDays: 30).map { $0.map(\.rendered) }
-        // mean 0.24, sd 0.0316228, t(0.975, 4) = 2.776445 → half-width 0.0392649
-        #expect(rows[0].suffix(10) == ["d1_retention", "fraction", "0.240000", "0.200735", "0.279265", "5", "0.2500", "", "false", "yes"])
+        // mean 0.24, sd 0.0316228, t(0.975, 4) = 2.776445 → Student-t half-width 0.0392649; on the log-odds scale
+        // logit 0.24 = −1.152680 ± 0.0392649 / (0.24 · 0.76) = 0.215268 → expit: 0.202952 … 0.281423.
+        #expect(rows[0].suffix(10) == ["d1_retention", "fraction", "0.240000", "0.202952", "0.281423", "5", "0.2500", "", "false", "yes"])
+        let opensRow = rows.first { $0.contains("opens_per_day") }
+        #expect(opensRow.map { Array($0.suffix(10).prefix(6)) } == ["opens_per_day", "count_per_day", "0.240000", "0.200735", "0.279265", "5"])
         #expect(rows[1].suffix(10) == ["mrr_usd", "usd", "100.000000", "", "", "1", "", "", "", "yes"])
     }
 
