@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Fresh, empty folders under the system's temporary directory, one per test, so tests never share paths.
 public enum TemporaryDirectory {
@@ -27,4 +30,14 @@ public func withTemporaryDirectory<T>(prefix: String = "habitat-test", _ body: (
     let url = TemporaryDirectory.make(prefix: prefix)
     defer { try? FileManager.default.removeItem(at: url) }
     return try body(url)
+}
+
+/// Makes (or extends) a sparse file of `bytes` bytes at `path` — a huge input that costs no disk, for tests that a
+/// reader refuses it from its size without reading it. Returns whether the file has that size.
+@discardableResult
+public func makeSparseFile(_ path: String, bytes: Int) -> Bool {
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return ftruncate(fd, off_t(bytes)) == 0
 }

@@ -16,9 +16,7 @@ struct BaselineFileLimitTests {
     func refused() throws {
         try withTemporaryDirectory(prefix: "baseline-limits") { dir in
             let big = dir.appendingPathComponent("retention.csv").path
-            let fd = open(big, O_WRONLY | O_CREAT, 0o644)
-            #expect(ftruncate(fd, 3 << 30) == 0)
-            close(fd)
+            #expect(makeSparseFile(big, bytes: 3 << 30))
             try "a,b\n1,2\n".write(to: dir.appendingPathComponent("kpis.csv"), atomically: false, encoding: .utf8)
             #expect(mkfifo(dir.appendingPathComponent("funnel.csv").path, 0o644) == 0)
             #expect(throws: Never.self) { try RegressionCheck.checkStoredFiles(["kpis.csv", "missing.csv"], in: dir) }
@@ -40,9 +38,7 @@ struct BaselineFileLimitTests {
     func prefix() throws {
         try withTemporaryDirectory(prefix: "input-prefix") { dir in
             let big = dir.appendingPathComponent("big").path
-            let fd = open(big, O_WRONLY | O_CREAT, 0o644)
-            #expect(ftruncate(fd, 3 << 30) == 0)
-            close(fd)
+            #expect(makeSparseFile(big, bytes: 3 << 30))
             #expect(InputFile.prefix(big, limit: 10)?.count == 10)
             #expect(mkfifo(dir.appendingPathComponent("p").path, 0o644) == 0)
             #expect(InputFile.prefix(dir.appendingPathComponent("p").path, limit: 10) == nil)
