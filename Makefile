@@ -1,46 +1,68 @@
 # Habitat — two commands on a fresh machine:
-#   make run    set up (installs libgsl-dev if missing), build in release, run the main job
-#   make test   set up and run the whole test suite
+#   make run    set up what the main job needs (GSL, pandas, matplotlib, plotly), build in release, run the main job
+#   make test   set up that and what only the tests need (setup-test: Chromium, valgrind, Ray…), run the whole suite
 SHELL := /bin/bash
 SWIFT ?= swift
 BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+## HABITAT: the binary the checks run (default: the release build, built first when it is missing).
+HABITAT ?= $(BIN)
+## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
+HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
-## setup: install the system packages Habitat needs (GNU Scientific Library) when they are missing.
+## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
+## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
+## everything is there; a failed apt-get or pip stops with a line saying what could not be installed.
 setup:
-	@if ! pkg-config --exists gsl 2>/dev/null; then \
-		echo "setup: installing libgsl-dev and pkg-config with apt-get"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgsl-dev pkg-config >/dev/null; \
-	fi
-	@pkg-config --exists gsl || { echo "setup: GSL still missing (pkg-config gsl)"; exit 1; }
-	@echo "setup: GSL $$(pkg-config --modversion gsl) ready"
-	@if ! python3 -c 'import nbclient, nbformat, ipykernel, pandas, matplotlib, plotly' 2>/dev/null; then \
-		echo "setup: installing the notebooks' Python packages (Notebooks/requirements.txt) with pip"; \
-		python3 -m pip install -q --disable-pip-version-check -r Notebooks/requirements.txt; \
-	fi
-	@if ! command -v chromium >/dev/null 2>&1; then \
-		echo "setup: installing chromium (the headless browser that checks the report pages) with apt-get"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
-	fi
-	@command -v chromium >/dev/null || { echo "setup: chromium still missing"; exit 1; }
-	@if ! command -v valgrind >/dev/null 2>&1; then \
-		echo "setup: installing valgrind (the speed gate counts instructions with callgrind) with apt-get"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind >/dev/null; \
-	fi
-	@command -v valgrind >/dev/null || { echo "setup: valgrind still missing"; exit 1; }
-	@if ! command -v strip >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then \
-		echo "setup: installing binutils (strip and nm, for the speed gate) with apt-get"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq binutils >/dev/null; \
-	fi
-	@command -v strip >/dev/null && command -v nm >/dev/null || { echo "setup: strip or nm (binutils) still missing"; exit 1; }
-	@if ! python3 -c 'import ray, habitat_ray' 2>/dev/null; then \
-		echo "setup: installing Ray and the habitat-ray launcher (Distributed/requirements.txt) with pip"; \
-		python3 -m pip install -q --disable-pip-version-check -r Distributed/requirements.txt && \
-		python3 -m pip install -q --disable-pip-version-check --no-deps -e ./Distributed; \
-	fi
+	@$(SETUP_SH); \
+	pkg-config --exists gsl 2>/dev/null || apt_install "the GNU Scientific Library" libgsl-dev pkg-config; \
+	pkg-config --exists gsl 2>/dev/null || fail "GSL is still missing after apt-get (pkg-config gsl)"; \
+	has_py pandas matplotlib plotly || pip_install Notebooks/requirements-run.txt; \
+	has_py pandas matplotlib plotly || fail "pandas, matplotlib or plotly is still missing after pip"
+
+## setup-test: what only the tests need, on top of setup, installed when missing: headless Chromium (the pages' browser
+## check), valgrind and binutils (the speed gate: callgrind, strip, nm), the notebooks' executor (nbclient, nbformat,
+## ipykernel: Notebooks/requirements.txt), Ray and the habitat-ray launcher (Distributed/requirements.txt). The fuzzer
+## needs nothing more: libFuzzer comes with the Swift toolchain.
+setup-test: setup
+	@$(SETUP_SH); missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
+	{ command -v strip && command -v nm; } >/dev/null 2>&1 || missing="$$missing binutils"; \
+	[ -z "$$missing" ] || apt_install "the browser check and the speed gate" $$missing; \
+	command -v chromium >/dev/null 2>&1 || fail "chromium is still missing after apt-get"; \
+	command -v valgrind >/dev/null 2>&1 || fail "valgrind is still missing after apt-get"; \
+	{ command -v strip && command -v nm; } >/dev/null 2>&1 || fail "strip or nm (binutils) is still missing after apt-get"; \
+	has_py nbclient nbformat ipykernel || pip_install Notebooks/requirements.txt; \
+	has_py nbclient nbformat ipykernel || fail "nbclient, nbformat or ipykernel is still missing after pip"; \
+	if ! has_py ray habitat_ray; then \
+		pip_install Distributed/requirements.txt; \
+		echo "setup: installing the habitat-ray launcher (./Distributed) with pip"; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps -e ./Distributed \
+			|| fail "pip could not install ./Distributed (its messages are above)"; \
+	fi; \
+	has_py ray habitat_ray || fail "ray or habitat_ray is still missing after pip"
+
+# The shell helpers of setup and setup-test: fail MESSAGE; apt_install WHY PACKAGE...; pip_install REQUIREMENTS;
+# has_py MODULE... (true when every module is importable; found, not imported, so the check stays fast).
+SETUP_SH := fail() { echo "setup: $$1" >&2; exit 1; }; \
+	apt_install() { why="$$1"; shift; \
+		command -v apt-get >/dev/null 2>&1 || fail "no apt-get on this machine: install $$* ($$why) with its package manager"; \
+		echo "setup: installing $$* ($$why) with apt-get"; \
+		{ $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$$@" >/dev/null; } \
+			|| fail "apt-get could not install $$* (its messages are above)"; }; \
+	pip_install() { echo "setup: installing the Python packages of $$1 with pip"; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check -r "$$1" \
+			|| fail "pip could not install $$1 (its messages are above; by hand: $(PYTHON) -m pip install -r $$1)"; }; \
+	has_py() { $(PYTHON) -c 'import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in sys.argv[1:]))' "$$@" 2>/dev/null; }
+
+## $(BIN) alone: the release build when it is missing (what the checks above need on a fresh machine; `make build`
+## rebuilds whatever changed).
+$(BIN):
+	$(MAKE) --no-print-directory build
 
 ## build: release build of the habitat command.
 build: setup
@@ -56,7 +78,7 @@ run: build
 ## test: every test (unit, statistical, golden, CLI) on the debug build, then — with the release binary the speed gate
 ## needs anyway, which simulates 10-20 times faster than the debug one (check-baselines: 9 CPU-s against 136) — the
 ## regression gate over every committed baseline, the red team, the notebooks and pages, and habitat-ray.
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product habitat
@@ -73,7 +95,7 @@ test: setup
 ## baseline), a comparison of the
 ## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out).
 NB_RUNS := .build/notebook-runs
-notebook-runs:
+notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
 	$(HABITAT) run Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/price --progress never > /dev/null
 	$(HABITAT) run Scenarios/launch-forecast-12m.yaml --people 200 --days 100 --replications 2 --out $(NB_RUNS)/forecast --progress never > /dev/null
@@ -84,7 +106,7 @@ notebook-runs:
 	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
-notebooks: notebook-runs
+notebooks: setup-test notebook-runs
 	python3 Notebooks/test_habitat_plots.py
 	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
 
@@ -94,7 +116,7 @@ notebooks: notebook-runs
 ## networking off: no console error, no request, every chart drawn, the KPI table equal to kpis.csv, readable with
 ## JavaScript off; a full-page screenshot PNG beside each page (Notebooks/README.md).
 PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
-pages: notebook-runs
+pages: setup-test notebook-runs
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_page.py
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_spec.py
 	python3 Notebooks/test_browser_check.py
@@ -103,7 +125,7 @@ pages: notebook-runs
 
 ## test-distributed: habitat-ray end to end on a local Ray cluster the test starts and stops (a head and two worker
 ## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.
-test-distributed:
+test-distributed: setup-test $(HABITAT_DEP)
 	python3 Distributed/tests/test_habitat_ray.py $(HABITAT)
 
 ## plots: the same figures as PNG beside a run, for people without Jupyter, and the run's page (report.html):
@@ -114,8 +136,7 @@ plots: setup
 
 ## check-baselines: `habitat check` against every baseline in Reports/baselines/ (a changed rule without a
 ## re-recorded baseline fails here with a readable diff).
-HABITAT ?= $(BIN)
-check-baselines:
+check-baselines: $(HABITAT_DEP)
 	@status=0; for d in Reports/baselines/*/; do \
 		$(HABITAT) check --baseline "$$d" --progress never || status=1; \
 	done; exit $$status
@@ -125,7 +146,7 @@ check-baselines:
 ## every command under a 20 s / 2048 MB watchdog. FILTER=text keeps the cases whose name contains it.
 REDTEAM_TIMEOUT ?= 20
 REDTEAM_RSS_MB ?= 2048
-redteam:
+redteam: setup $(HABITAT_DEP)
 	TIMEOUT=$(REDTEAM_TIMEOUT) RSS_MB=$(REDTEAM_RSS_MB) RedTeam/all.sh $(HABITAT) $(FILTER)
 
 ## The plain-C kernel reference (Benchmarks/peer_c.c). No floating-point contraction, so its arithmetic is Python's
@@ -157,7 +178,7 @@ bench-check: $(PEER_C)
 ## against Benchmarks/instructions.csv — more than 5 % more fails — and every product's specialised event loop in the
 ## release build (Benchmarks/README.md, "The speed gate"; about a minute). A cost that is meant is recorded in the same
 ## commit: make speed-gate REASON="why it changed" (REASON is read from the command line only, never the environment).
-speed-gate:
+speed-gate: setup-test
 	$(SWIFT) build -c release --product habitat
 	python3 Benchmarks/speed_gate.py $(BIN) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
 

@@ -67,7 +67,7 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(cmd, capture_output=True, text=True, **kw)
     except FileNotFoundError as e:
-        raise GateError(f"cannot run {cmd[0]}: {e.strerror} (make setup installs valgrind; strip and nm come with binutils)")
+        raise GateError(f"cannot run {cmd[0]}: {e.strerror} (make setup-test installs valgrind and binutils: strip, nm)")
     except subprocess.TimeoutExpired:
         raise GateError(f"`{' '.join(cmd)}` did not finish in {kw.get('timeout')} s")
 
@@ -76,7 +76,7 @@ def require_tools() -> list[str]:
     """The tools the gate needs; returns the demangler's command."""
     missing = [t for t in ("valgrind", "strip", "nm") if shutil.which(t) is None]
     if missing:
-        raise GateError(f"missing {', '.join(missing)} — `make setup` installs valgrind; strip and nm come with binutils")
+        raise GateError(f"missing {', '.join(missing)} — `make setup-test` installs valgrind and binutils (strip, nm)")
     if shutil.which("swift-demangle"):
         return ["swift-demangle"]
     if shutil.which("swift"):
