@@ -6,7 +6,9 @@
 
 The page is read from the same CSVs as the notebooks and the PNGs (`habitat_plots.load_run`), its charts drawn by
 `habitat_charts` with Plotly, whose JavaScript bundle is inlined with the data: the file opens offline, can be
-mailed or attached to a pull request, and makes no network request. Every number on it is also in an HTML table,
+mailed or attached to a pull request, and makes no network request. The bundle is plotly.py's `plotly.min.js`, once
+per page; the layout template the charts share is written once; charts are drawn when scrolled near (all at once
+without IntersectionObserver, and before printing), so the page opens without drawing what is out of sight. Every number on it is also in an HTML table,
 so it still reads with JavaScript off.
 
 Sections, their titles, intros, charts and the files they read are the report specification's (docs/report-spec.json,
