@@ -540,10 +540,13 @@ def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
 
 LAZY_JS = """(async () => {
   const frame = () => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
-  const lazy = [...document.querySelectorAll("[data-chart]")].filter(chart => chart.dataset.lazy === "true");
+  // A chart the page hides (the arm selector's choice has nothing in it) cannot be scrolled to: it is left alone.
+  const shown = chart => !chart.hidden && getComputedStyle(chart).display !== "none";
+  const lazy = [...document.querySelectorAll("[data-chart]")].filter(c => c.dataset.lazy === "true" && shown(c));
   for (const chart of lazy) {
-    if (chart.dataset.lazy === "true") chart.scrollIntoView({block: "center"});
-    while (chart.dataset.lazy === "true" && chart.dataset.drawn !== "true") await frame();
+    if (chart.dataset.lazy === "true" && shown(chart)) chart.scrollIntoView({block: "center"});
+    else continue;
+    while (chart.dataset.lazy === "true" && chart.dataset.drawn !== "true" && shown(chart)) await frame();
   }
   window.scrollTo(0, 0);
   await frame();
@@ -552,8 +555,8 @@ LAZY_JS = """(async () => {
 
 
 def draw_lazy_charts(tab: Tab, timeout: float) -> tuple[int, list[str]]:
-    """Scrolls each chart the page draws lazily (data-lazy="true") into view and waits until the page marks it
-    drawn (data-drawn="true"), then back to the top. Returns (charts drawn so, failures): only a timeout — a chart
+    """Scrolls each chart the page draws lazily (data-lazy="true") and shows into view and waits until the page
+    marks it drawn (data-drawn="true"), then back to the top. Returns (charts drawn so, failures): only a timeout — a chart
     that never draws is then found undrawn by check_charts."""
     try:
         return int(tab.evaluate(LAZY_JS, timeout=timeout, await_promise=True) or 0), []

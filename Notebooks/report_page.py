@@ -1016,30 +1016,35 @@ SCRIPT = """
   }
   var select = document.getElementById('arm-select');
   if (select) select.addEventListener('change', function () { showArm(select.value); });
-  var margin = 300, first = [], observer = null;
-  if ('IntersectionObserver' in window) {
-    observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) {
-        if (e.isIntersecting) { observer.unobserve(e.target); draw(byId[e.target.id]); }
-      });
-    }, {rootMargin: margin + 'px 0px'});
-  }
+  // The observer's first report on each chart says whether it is in or near the window as the page opens (it is
+  // made once the page is laid out): those are drawn at once and the page is "rendered" when they are; the rest
+  // wait, marked data-lazy, until scrolled near.
+  var margin = 300, first = [], seen = 0, rendered = function () { document.body.dataset.rendered = 'true'; };
   charts.forEach(function (c) {
     byId[c.id] = c;
     var div = document.getElementById(c.id);
     div.style.minHeight = ((c.figure.layout || {}).height || 450) + 'px';   // its room, so the page does not jump
   });
-  charts.forEach(function (c) {
-    var div = document.getElementById(c.id), box = div.getBoundingClientRect();
-    if (!observer || (box.bottom > -margin && box.top < window.innerHeight + margin)) {
-      first.push(draw(c));
-    } else {
-      div.dataset.lazy = 'true';
-      observer.observe(div);
-    }
-  });
+  if ('IntersectionObserver' in window && charts.length) {
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        var c = byId[e.target.id], opening = !c.seen;
+        if (opening) { c.seen = true; seen += 1; }
+        if (e.isIntersecting) {
+          observer.unobserve(e.target);
+          var drawing = draw(c);
+          if (opening) first.push(drawing);
+        } else if (opening) {
+          e.target.dataset.lazy = 'true';
+        }
+      });
+      if (seen === charts.length && !document.body.dataset.rendered) Promise.all(first).then(rendered);
+    }, {rootMargin: margin + 'px 0px'});
+    charts.forEach(function (c) { observer.observe(document.getElementById(c.id)); });
+  } else {
+    Promise.all(charts.map(draw)).then(rendered);
+  }
   window.addEventListener('beforeprint', function () { charts.forEach(draw); });
-  Promise.all(first).then(function () { document.body.dataset.rendered = 'true'; });
 })();
 """
 
