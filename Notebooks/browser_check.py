@@ -2,14 +2,21 @@
 """Opens report pages in headless Chromium, networking off, and fails on anything a reader would see broken.
 
     python3 Notebooks/browser_check.py PAGE.html [PAGE.html ...] [--chromium PATH] [--no-screenshot] [--no-kpis]
-                                       [--all-failures]
+                                       [--all-failures] [--max-bytes N]
 
 For each page (a `report.html` beside its run's kpis.csv, or a `comparison.html`):
   1. it is loaded from file:// with the network emulated offline (and a dead proxy behind that); every request that
      is not file:, data:, blob: or about:, and every file: request for another file than the page, is a failure;
   2. console errors and asserts, uncaught exceptions and browser log errors fail (warnings are printed only);
-  3. the page must set document.body.dataset.rendered = "true" within 30 s, and then every [data-chart] element must
-     hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without charts fails;
+  0. the page's file must be at most --max-bytes (default PAGE_BYTES_BUDGET, 5.5 MB): a hard budget, the size
+     being deterministic;
+  3. after its load event the page must set document.body.dataset.rendered = "true" (the charts in view are
+     drawn); the checker then scrolls each [data-chart] element into view, waiting for each one the page marks
+     data-lazy (drawn when scrolled near) to be marked data-drawn, scrolls back to the top, and every [data-chart]
+     element must hold a drawn Plotly chart (svg.main-svg, at least one mark, a non-empty box); a page without
+     charts fails. Waits have ceilings far above any real page's time (LOAD_SECONDS, RENDER_SECONDS, DRAW_SECONDS):
+     running into one is a failure of its own ("timeout: …"), and the load time (navigation to the rendered signal)
+     is printed, never held to a limit (a warning above SLOW_LOAD_SECONDS);
   3b. on a page with an arm selector (#arm-select), choosing each arm must show its rows only (tr[data-arm], or
      tr[data-arms] listing several) and leave every chart something visible — or hide it and show its note
      ([data-chart-note=NAME]) saying the arm has nothing there —, and "all arms" must show every row and chart;
@@ -49,9 +56,18 @@ from urllib.parse import unquote, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import report_spec  # noqa: E402  (standard library only, like this checker)
 
-PAGE_SECONDS = 60.0             # everything about one page (both loads and the screenshot)
-RENDER_SECONDS = 30.0           # until document.body.dataset.rendered is "true"
-COMMAND_SECONDS = 15.0          # one DevTools command
+# Ceilings, not measures: each only stops a check that would otherwise wait for ever on a stuck page or browser, and
+# is far above what the slowest page takes on a busy machine (a few seconds); none decides whether a page is good.
+# Running into one is reported as a timeout, a failure of its own ("timeout: …"), never as the page's fault.
+PAGE_SECONDS = 600.0            # everything about one page (both loads, the lazy charts and the screenshot)
+LOAD_SECONDS = 120.0            # until the page's load event
+RENDER_SECONDS = 60.0           # after the load event, until document.body.dataset.rendered is "true"
+DRAW_SECONDS = 120.0            # scrolling to every lazily drawn chart until each is drawn
+COMMAND_SECONDS = 60.0          # one DevTools command
+# What is measured and held: the page's size is deterministic, so it has a hard budget; its load time (navigation
+# to the rendered signal) depends on the machine and is only reported — over SLOW_LOAD_SECONDS, with a warning.
+PAGE_BYTES_BUDGET = 5_500_000   # the report pages: plotly.min.js (4,557,888 bytes) + 0.04-0.5 MB of tables and data
+SLOW_LOAD_SECONDS = 10.0
 SCREENSHOT_MAX_HEIGHT = 16000   # px
 MAX_LISTED = 40                 # failures printed per page (unless --all-failures)
 CHROMIUM_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
@@ -295,9 +311,11 @@ class Tab:
         """A command to this page."""
         return self.cdp.send(method, params, self.session, timeout)
 
-    def evaluate(self, expression: str, timeout: float = COMMAND_SECONDS):
-        """The value of a JavaScript expression in the page (works with the page's own scripts disabled)."""
-        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, timeout)
+    def evaluate(self, expression: str, timeout: float = COMMAND_SECONDS, await_promise: bool = False):
+        """The value of a JavaScript expression in the page (works with the page's own scripts disabled); with
+        `await_promise`, the value the promise it returns resolves to."""
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                               "awaitPromise": await_promise}, timeout)
         if "exceptionDetails" in reply:
             raise CDPError(f"evaluating in the page: {reply['exceptionDetails'].get('text')}")
         return reply["result"].get("value")
@@ -308,7 +326,8 @@ class Tab:
         if reply.get("errorText"):
             return f"cannot load the page: {reply['errorText']}"
         if self.cdp.wait_for_event("Page.loadEventFired", self.session, timeout) is None:
-            return f"the page's load event did not fire within {timeout:.0f} s"
+            return (f"timeout: the page's load event did not fire within {timeout:.0f} s (a ceiling for a stuck "
+                    "page, far above a real page's load; the machine may be overloaded)")
         return None
 
     def close(self):
@@ -334,6 +353,8 @@ class Result:
     screenshot: str | None = None
     size: tuple[int, int] | None = None
     load_seconds: float | None = None
+    page_bytes: int | None = None
+    lazy_charts: int = 0
     arms_selected: int = 0
     browser_broken: bool = False
 
@@ -351,8 +372,9 @@ class Result:
                     else "no screenshot")
             warned = f" ({len(self.warnings)} warnings)" if self.warnings else ""
             arms = f", arm selector tried on {self.arms_selected} arms" if self.arms_selected else ""
-            lines = [f"browser-check: {self.page}: {self.charts} charts rendered, {kpis}{arms}, no console errors"
-                     f"{warned}, no requests, {shot}, load {self.load_seconds:.2f} s"]
+            lazy = f" ({self.lazy_charts} drawn when scrolled to)" if self.lazy_charts else ""
+            lines = [f"browser-check: {self.page}: {self.charts} charts rendered{lazy}, {kpis}{arms}, no console "
+                     f"errors{warned}, no requests, {shot}, {self.page_bytes:,} bytes, load {self.load_seconds:.2f} s"]
         else:
             count = len(self.failures)
             lines = [f"browser-check: {self.page}: FAILED ({count} problem{'s' if count > 1 else ''})"]
@@ -514,6 +536,37 @@ def check_arm_selector(tab: Tab) -> tuple[int, list[str]]:
             failures.append(f"arm selector on {arm}: chart(s) {', '.join(step['hidden'])} hidden though they have "
                             f"something of the arm to show")
     return len(outcome) - 1, failures
+
+
+LAZY_JS = """(async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
+  // A chart the page hides (the arm selector's choice has nothing in it) cannot be scrolled to: it is left alone.
+  const shown = chart => !chart.hidden && getComputedStyle(chart).display !== "none";
+  const lazy = [...document.querySelectorAll("[data-chart]")].filter(c => c.dataset.lazy === "true" && shown(c));
+  for (const chart of lazy) {
+    if (chart.dataset.lazy === "true" && shown(chart)) chart.scrollIntoView({block: "center"});
+    else continue;
+    while (chart.dataset.lazy === "true" && chart.dataset.drawn !== "true" && shown(chart)) await frame();
+  }
+  window.scrollTo(0, 0);
+  await frame();
+  return lazy.length;
+})()"""
+
+
+def draw_lazy_charts(tab: Tab, timeout: float) -> tuple[int, list[str]]:
+    """Scrolls each chart the page draws lazily (data-lazy="true") and shows into view and waits until the page
+    marks it drawn (data-drawn="true"), then back to the top. Returns (charts drawn so, failures): only a timeout — a chart
+    that never draws is then found undrawn by check_charts."""
+    try:
+        return int(tab.evaluate(LAZY_JS, timeout=timeout, await_promise=True) or 0), []
+    except BrowserGone as e:
+        if "no answer" not in str(e):
+            raise
+        waiting = json.loads(tab.evaluate('JSON.stringify([...document.querySelectorAll("[data-chart]")]'
+                                          '.filter(e => e.dataset.lazy === "true").map(e => e.dataset.chart))'))
+        return 0, [f"timeout: chart(s) {', '.join(waiting) or '?'} scrolled into view were not drawn within "
+                   f"{timeout:.0f} s (a ceiling, far above a real chart's drawing)"]
 
 
 def wait_rendered(tab: Tab, timeout: float) -> bool:
@@ -724,10 +777,17 @@ def screenshot(tab: Tab, path: Path) -> tuple[int, int]:
 
 def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpis: bool = False,
                take_screenshot: bool = True, render_seconds: float = RENDER_SECONDS,
-               page_seconds: float = PAGE_SECONDS) -> Result:
-    """Every check on one page (see the module's doc); BrowserGone and timeouts become failures."""
+               page_seconds: float = PAGE_SECONDS, load_seconds: float = LOAD_SECONDS,
+               draw_seconds: float = DRAW_SECONDS, max_bytes: int = PAGE_BYTES_BUDGET) -> Result:
+    """Every check on one page (see the module's doc); BrowserGone and timeouts become failures. The ceilings
+    (`load_seconds` for each load event, `render_seconds` after it for the rendered signal, `draw_seconds` for the
+    lazily drawn charts, `page_seconds` for everything) only end waits for what never comes."""
     page = page.resolve()
     result = Result(shown_as or str(page))
+    result.page_bytes = page.stat().st_size
+    if result.page_bytes > max_bytes:
+        result.failures.append(f"the page is {result.page_bytes:,} bytes, over its budget of {max_bytes:,} bytes "
+                               "(--max-bytes): the charting library is inlined once, minified, with the data")
     cdp = browser.cdp
     cdp.deadline = time.monotonic() + page_seconds
     csv_path, why_not = kpis_expected(page, no_kpis)
@@ -743,10 +803,10 @@ def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpi
         if problems and not pooled:
             pooled = None   # nothing to compare with (said above)
     try:
-        check_live(browser, page, result, pooled, take_screenshot, render_seconds)
+        check_live(browser, page, result, pooled, take_screenshot, render_seconds, load_seconds, draw_seconds)
         tab = Tab(browser, javascript=False)
         try:
-            problem = tab.navigate(page.as_uri(), max(0.0, min(render_seconds, cdp.deadline - time.monotonic())))
+            problem = tab.navigate(page.as_uri(), max(0.0, min(load_seconds, cdp.deadline - time.monotonic())))
             result.failures += [f"with JavaScript off: {problem}"] if problem else check_static(tab, pooled)
         finally:
             tab.close()
@@ -761,22 +821,32 @@ def check_page(browser: Browser, page: Path, shown_as: str | None = None, no_kpi
 
 
 def check_live(browser: Browser, page: Path, result: Result, pooled: dict | None, take_screenshot: bool,
-               render_seconds: float):
-    """The load with JavaScript: requests, console, rendering, charts, the KPI table, the screenshot."""
+               render_seconds: float, load_seconds: float = LOAD_SECONDS, draw_seconds: float = DRAW_SECONDS):
+    """The load with JavaScript: requests, console, rendering, the lazily drawn charts, charts, the KPI table, the
+    screenshot. Each wait starts when the one before it ended, so a slow load leaves the rendered signal all its
+    ceiling: a page that never signals fails with that, however long its load took."""
     tab = Tab(browser)
     result.warnings += tab.warnings
+    cdp = browser.cdp
     try:
         started = time.monotonic()
-        render_seconds = max(0.0, min(render_seconds, browser.cdp.deadline - started))
-        problem = tab.navigate(page.as_uri(), render_seconds)
+        problem = tab.navigate(page.as_uri(), max(0.0, min(load_seconds, cdp.deadline - started)))
         if problem:
             result.failures.append(problem)
-        elif not wait_rendered(tab, render_seconds - (time.monotonic() - started)):
-            result.failures.append(f'document.body.dataset.rendered never became "true" (waited {render_seconds:.0f}'
-                                   " s): a script failed or the page does not signal that its charts are drawn")
+        elif not wait_rendered(tab, wait := max(0.0, min(render_seconds, cdp.deadline - time.monotonic()))):
+            result.failures.append(f'document.body.dataset.rendered never became "true" (waited {wait:.0f} s after '
+                                   "the load event): a script failed or the page does not signal that its charts "
+                                   "are drawn")
         else:
             result.load_seconds = time.monotonic() - started
-            browser.cdp.pump(0.2)   # a late error or request
+            if result.load_seconds > SLOW_LOAD_SECONDS:
+                result.warnings.append(f"slow load: {result.load_seconds:.1f} s to the rendered signal (over "
+                                       f"{SLOW_LOAD_SECONDS:g} s; reported only, never a failure: a busy machine "
+                                       "is slow)")
+            cdp.pump(0.2)   # a late error or request
+            result.lazy_charts, failures = draw_lazy_charts(
+                tab, max(0.0, min(draw_seconds, cdp.deadline - time.monotonic())))
+            result.failures += failures
             result.charts, failures = check_charts(tab)
             result.failures += failures
             result.arms_selected, failures = check_arm_selector(tab)
@@ -805,6 +875,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-kpis", action="store_true", help="do not compare a KPI table with kpis.csv")
     parser.add_argument("--all-failures", action="store_true", help=f"list every failure (default: the first "
                         f"{MAX_LISTED} of a page)")
+    parser.add_argument("--max-bytes", type=int, default=PAGE_BYTES_BUDGET, metavar="N",
+                        help=f"a page's size budget in bytes (default {PAGE_BYTES_BUDGET:,})")
     args = parser.parse_args(argv)
     missing = [p for p in args.pages if not Path(p).is_file()]
     if missing:
@@ -825,7 +897,8 @@ def main(argv: list[str] | None = None) -> int:
                 except (CDPError, OSError) as e:
                     print(f"browser-check: cannot start Chromium: {e}", file=sys.stderr)
                     return 2
-            result = check_page(browser, Path(page), page, no_kpis=args.no_kpis, take_screenshot=not args.no_screenshot)
+            result = check_page(browser, Path(page), page, no_kpis=args.no_kpis, take_screenshot=not args.no_screenshot,
+                                max_bytes=args.max_bytes)
             print(result.report(None if args.all_failures else MAX_LISTED), flush=True)
             failed += not result.passed
             if result.browser_broken:

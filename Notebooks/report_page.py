@@ -6,7 +6,9 @@
 
 The page is read from the same CSVs as the notebooks and the PNGs (`habitat_plots.load_run`), its charts drawn by
 `habitat_charts` with Plotly, whose JavaScript bundle is inlined with the data: the file opens offline, can be
-mailed or attached to a pull request, and makes no network request. Every number on it is also in an HTML table,
+mailed or attached to a pull request, and makes no network request. The bundle is plotly.py's `plotly.min.js`, once
+per page; the layout template the charts share is written once; charts are drawn when scrolled near (all at once
+without IntersectionObserver, and before printing), so the page opens without drawing what is out of sight. Every number on it is also in an HTML table,
 so it still reads with JavaScript off.
 
 Sections, their titles, intros, charts and the files they read are the report specification's (docs/report-spec.json,
@@ -858,13 +860,31 @@ def render(*, title: str, name: str, product: str, headline_html: str, sections:
     """The page as text: `sections` are (anchor, link text or "" for no link, section HTML) in page order,
     `figures` the Plotly figures by chart name (drawn into the chart-NAME containers)."""
     nav = "".join(f'<a href="#{anchor}">{esc(link)}</a>' for anchor, link, _ in sections if link)
-    data = [{"id": f"chart-{n}", "figure": json.loads(f.to_json())} for n, f in figures.items()]
+    data = chart_data(figures)
     return PAGE_TEMPLATE.format(
         generator=GENERATOR_MARK, title=esc(title), name=esc(name), product=esc(product), headline=headline_html,
         selector=selector, nav=nav, body="".join(html_ for _, _, html_ in sections),
         written=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), css=CSS,
         plotly=plotly_js.replace("</script", "<\\/script"),
         data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"), script=SCRIPT)
+
+
+def chart_data(figures: dict) -> dict:
+    """The page's chart data: {"templates": [...], "charts": [{"id", "figure", "template"}]}. Each distinct layout
+    template (Plotly's plotly_white, ~7 KB of JSON) is written once and a chart names it by its index, rather than
+    every figure carrying its own copy."""
+    templates: list = []
+    charts = []
+    for name, fig in figures.items():
+        figure = json.loads(fig.to_json())
+        chart = {"id": f"chart-{name}", "figure": figure}
+        template = (figure.get("layout") or {}).pop("template", None)
+        if template is not None:
+            if template not in templates:
+                templates.append(template)
+            chart["template"] = templates.index(template)
+        charts.append(chart)
+    return {"templates": templates, "charts": charts}
 
 
 def run_table(t: dict) -> str:
@@ -938,11 +958,24 @@ footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
 
 SCRIPT = """
 (function () {
-  var charts = JSON.parse(document.getElementById('habitat-charts').textContent);
+  var payload = JSON.parse(document.getElementById('habitat-charts').textContent);
+  var charts = payload.charts, byId = {};
   var config = {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['sendDataToCloud']};
-  var drawn = charts.map(function (c) {
-    return Plotly.newPlot(c.id, c.figure.data, c.figure.layout || {}, config);
-  });
+  // Charts are drawn lazily: those in (or near) the window when the page opens at once, the others when they are
+  // scrolled near (IntersectionObserver); all at once where that is missing, and before printing. A chart waiting
+  // to be drawn carries data-lazy, a drawn one data-drawn (what browser_check.py waits for as it scrolls).
+  function draw(c) {
+    if (!c.drawn) {
+      var div = document.getElementById(c.id), layout = c.figure.layout || {};
+      if (c.template !== undefined) layout.template = payload.templates[c.template];
+      c.drawn = Plotly.newPlot(div, c.figure.data, layout, config).then(function () {
+        div.style.minHeight = '';
+        div.dataset.drawn = 'true';
+        delete div.dataset.lazy;
+      });
+    }
+    return c.drawn;
+  }
   // The arms a trace belongs to (meta.arm, or meta.arms for an arm's difference from its control); null: all.
   function armsOf(trace) {
     if (!trace.meta) return null;
@@ -950,9 +983,9 @@ SCRIPT = """
     return trace.meta.arm !== undefined ? [String(trace.meta.arm)] : null;
   }
   // The arms a chart draws (for the note that stands in for it when the chosen arm has nothing in it).
-  function armsIn(div) {
+  function armsIn(traces) {
     var seen = [];
-    div.data.forEach(function (t) {
+    traces.forEach(function (t) {
       (armsOf(t) || []).forEach(function (a) { if (seen.indexOf(a) < 0) seen.push(a); });
     });
     return seen;
@@ -960,19 +993,21 @@ SCRIPT = """
   function showArm(arm) {
     charts.forEach(function (c) {
       var div = document.getElementById(c.id);
-      var visible = div.data.map(function (t) { var a = armsOf(t); return a === null || arm === '' || a.indexOf(arm) >= 0; });
+      var traces = div.data || c.figure.data;   // a chart not drawn yet gets the choice when it is drawn
+      var visible = traces.map(function (t) { var a = armsOf(t); return a === null || arm === '' || a.indexOf(arm) >= 0; });
       var note = document.querySelector('[data-chart-note="' + div.dataset.chart + '"]');
       var empty = visible.indexOf(true) < 0;
-      Plotly.restyle(div, {visible: visible});
+      if (div.data) Plotly.restyle(div, {visible: visible});
+      else traces.forEach(function (t, i) { t.visible = visible[i]; });
       // A chart with nothing of the chosen arm (a product's own report, an arm without an app) is hidden and a
       // note says so, rather than shown as empty axes.
       div.hidden = empty;
       if (note) {
         note.hidden = !empty;
-        note.textContent = empty ? 'Arm ' + arm + ' has nothing in this chart; it draws ' + armsIn(div).join(', ')
+        note.textContent = empty ? 'Arm ' + arm + ' has nothing in this chart; it draws ' + armsIn(traces).join(', ')
                                    + '. Choose "all arms" or one of those to see it.' : '';
       }
-      if (!empty) Plotly.Plots.resize(div);
+      if (!empty && div.data) Plotly.Plots.resize(div);
     });
     document.querySelectorAll('tr[data-arm], tr[data-arms]').forEach(function (row) {
       var arms = row.dataset.arms ? row.dataset.arms.split(' ') : [row.dataset.arm];
@@ -981,7 +1016,35 @@ SCRIPT = """
   }
   var select = document.getElementById('arm-select');
   if (select) select.addEventListener('change', function () { showArm(select.value); });
-  Promise.all(drawn).then(function () { document.body.dataset.rendered = 'true'; });
+  // The observer's first report on each chart says whether it is in or near the window as the page opens (it is
+  // made once the page is laid out): those are drawn at once and the page is "rendered" when they are; the rest
+  // wait, marked data-lazy, until scrolled near.
+  var margin = 300, first = [], seen = 0, rendered = function () { document.body.dataset.rendered = 'true'; };
+  charts.forEach(function (c) {
+    byId[c.id] = c;
+    var div = document.getElementById(c.id);
+    div.style.minHeight = ((c.figure.layout || {}).height || 450) + 'px';   // its room, so the page does not jump
+  });
+  if ('IntersectionObserver' in window && charts.length) {
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        var c = byId[e.target.id], opening = !c.seen;
+        if (opening) { c.seen = true; seen += 1; }
+        if (e.isIntersecting) {
+          observer.unobserve(e.target);
+          var drawing = draw(c);
+          if (opening) first.push(drawing);
+        } else if (opening) {
+          e.target.dataset.lazy = 'true';
+        }
+      });
+      if (seen === charts.length && !document.body.dataset.rendered) Promise.all(first).then(rendered);
+    }, {rootMargin: margin + 'px 0px'});
+    charts.forEach(function (c) { observer.observe(document.getElementById(c.id)); });
+  } else {
+    Promise.all(charts.map(draw)).then(rendered);
+  }
+  window.addEventListener('beforeprint', function () { charts.forEach(draw); });
 })();
 """
 
