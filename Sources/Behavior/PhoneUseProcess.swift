@@ -300,7 +300,9 @@ public struct PhoneUseProcess: Sendable {
     }
 
     /// An urge's app, kind, intensity and intended seconds (unclamped), drawn from `rng` in the order the pickup
-    /// process always drew them.
+    /// process always drew them. Inlined: called out of line from the mutating `nextPickup`, the whole process (about
+    /// 300 bytes) was copied for each urge (issue 41).
+    @inline(__always)
     func drawUrge(_ rng: RandomStream) -> (app: Int, kind: UrgeKind, intensity: Double, seconds: Double) {
         let r = rng.uniform() * urgeCumulative[urgeCumulative.count - 1]
         var slot = 0

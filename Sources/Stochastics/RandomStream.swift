@@ -80,7 +80,7 @@ public final class RandomStream {
     }
 
     /// Exponential with the given mean (`gsl_ran_exponential`). Requires a finite mean > 0.
-    @inlinable public func exponential(mean: Double) -> Double {
+    @inlinable @inline(__always) public func exponential(mean: Double) -> Double {
         precondition(mean > 0 && mean.isFinite, "exponential(mean: \(mean)): need a finite mean > 0")
         return generator.exponential(mean: mean)
     }
@@ -100,7 +100,7 @@ public final class RandomStream {
     /// Log-normal: `exp(N(mu, sigma²))`, the normal drawn by `gsl_ran_gaussian_ziggurat` (about half the cost of
     /// `gsl_ran_lognormal`'s polar Box–Muller, which draws two normals and keeps one). Requires finite mu and
     /// finite sigma ≥ 0.
-    @inlinable public func lognormal(mu: Double, sigma: Double) -> Double {
+    @inlinable @inline(__always) public func lognormal(mu: Double, sigma: Double) -> Double {
         precondition(mu.isFinite && sigma >= 0 && sigma.isFinite, "lognormal(mu: \(mu), sigma: \(sigma)): need finite mu, sigma >= 0")
         return exp(mu + generator.gaussianZiggurat(sigma: sigma))
     }

@@ -303,8 +303,11 @@ public struct PersonLife<Adapter: ProductAdapter> {
         if now >= summary.world.hourEnd { summary.world.closeHour(pickups: summary.common[.pickups], at: now) }
         summary.common[.pickups] += 1
         summary.common[.sessions] += 1
-        let followsActual = world.urges.pickupFollowsActualSession
-        if followsActual {
+        // Held until put down only when a product may take part: untreated, nothing holds the phone (`putDownIfDone`
+        // would end the session at its intended end), so the session is booked and the next pickup drawn at once —
+        // the same figures and draws, without holding a copy of the pickup and a second call (issue 41).
+        let holds = world.urges.pickupFollowsActualSession && !untreated
+        if holds {
             // The session's length and end are booked when the person puts the phone down (`putDownIfDone`).
             summary.world.pickup(at: p.at)
             heldPickup = p
@@ -325,11 +328,11 @@ public struct PersonLife<Adapter: ProductAdapter> {
             treatedPickup(p, at: now)
         }
         trace(kind: "pickup", detail: "\(p.source) session=\(p.sessionLength) urge=\(String(format: "%.2f", p.urgeIntensity))", at: now)
-        if followsActual {
+        if holds {
             putDownIfDone(at: now)
         } else {
-            // The former model (`urges.pickup_follows_actual_session` = 0): urges are exogenous, the next pickup
-            // follows the *intended* session whatever the app decided.
+            // Untreated, or the former model (`urges.pickup_follows_actual_session` = 0): urges are exogenous, the next
+            // pickup follows the *intended* session whatever the app decided.
             schedulePickup(after: p.sessionEnd)
         }
     }
@@ -349,7 +352,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// (`ProductAdapter.busyWithProduct`: an exercise at a shield, a quest or a wait at the gate). The session's actual
     /// end is
     /// * its intended end, if the product took no part in it (a check, a notification, an app the product does not
-    ///   stand in front of, the untreated life): the person used the phone as they meant;
+    ///   stand in front of): the person used the phone as they meant — the untreated life's pickups are never held
+    ///   (`pickup` books them so at once);
     /// * now, if the product took part — the session in the app ended (at its intended end, or earlier when access
     ///   was taken away), or a shield held after an exercise, a quest or a wait — but not before the last shield
     ///   shown has held the person its `shield.notice_seconds` (a shield let go of or closed at once).
