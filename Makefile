@@ -11,7 +11,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test test-checks check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -75,20 +75,20 @@ run: build
 	@echo "The run's page: $(abspath Reports/scroll-off-baseline/report.html)"
 	@echo "(its CSVs beside it: kpis.csv, activation-funnel.csv, retention.csv, ...; figures as PNG in plots/)"
 
-## test: every test (unit, statistical, golden, CLI) on the debug build, then — with the release binary the speed gate
-## needs anyway, which simulates 10-20 times faster than the debug one (check-baselines: 9 CPU-s against 136) — the
-## regression gate over every committed baseline, the red team, the notebooks and pages, and habitat-ray.
+## test: every test. The release binary first: the CLI tests run it (HABITAT_TEST_BINARY), and so do every check after
+## the Swift suite. Then the Swift suite on the debug build (the simulation's modules optimised in it: Package.swift,
+## optimisedInDebug), then the checks that need only the release binary, two at a time (make -j2, each one's output
+## kept together): the regression gate over every committed baseline, the red team, the notebooks and pages,
+## habitat-ray, the kernel trajectories, the speed gate and the fuzz smoke test. Where the time goes: Tests/README.md.
 test: setup-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product habitat
-	$(MAKE) --no-print-directory check-baselines HABITAT=$(BIN)
-	$(MAKE) --no-print-directory redteam HABITAT=$(BIN)
-	$(MAKE) --no-print-directory notebooks pages HABITAT=$(BIN)
-	$(MAKE) --no-print-directory test-distributed HABITAT=$(BIN)
-	$(MAKE) --no-print-directory bench-check
-	$(MAKE) --no-print-directory speed-gate
-	$(MAKE) --no-print-directory fuzz-smoke
+	$(SWIFT) build --build-tests
+	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN)
+
+## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
+## release build, so none of them builds).
+test-checks: check-baselines redteam notebooks pages test-distributed bench-check speed-gate fuzz-smoke
 
 ## notebook-runs: six small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge and none, and Nudge's
@@ -143,8 +143,8 @@ check-baselines: $(HABITAT_DEP)
 
 ## redteam: the red-team suite (RedTeam/README.md): malformed scenarios, output-path safety, interruption,
 ## corrupted baselines, a full disk, usage errors and messages, each case in a throw-away sandbox with canaries,
-## every command under a 20 s / 2048 MB watchdog. FILTER=text keeps the cases whose name contains it.
-REDTEAM_TIMEOUT ?= 20
+## every command under a 120 s / 2048 MB watchdog (a ceiling against hangs, not a measure: a busy machine must not trip it). FILTER=text keeps the cases whose name contains it.
+REDTEAM_TIMEOUT ?= 120
 REDTEAM_RSS_MB ?= 2048
 redteam: setup $(HABITAT_DEP)
 	TIMEOUT=$(REDTEAM_TIMEOUT) RSS_MB=$(REDTEAM_RSS_MB) RedTeam/all.sh $(HABITAT) $(FILTER)

@@ -11,15 +11,24 @@ let products = ["ScrollOff", "EarnedAccess", "NoApp", "Nudge"]
 /// The two targets of one product.
 func productTargets(_ name: String) -> [Target] {
     [
-        .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "Sources/Products/\(name)/Rules", exclude: ["README.md"]),
+        .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "Sources/Products/\(name)/Rules", exclude: ["README.md"],
+                swiftSettings: optimisedInDebug),
         .target(name: "\(name)Life", dependencies: [.target(name: "\(name)Rules"), "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "Simulation"],
                 path: "Sources/Products/\(name)/Life", exclude: ["README.md"], swiftSettings: crossModule),
     ]
 }
 
+/// The modules a simulation spends its time in are optimised in the debug build too (`-O` after SwiftPM's `-Onone`;
+/// the last wins). The test suite simulates whole lives in-process (statistical and whole-run tests): unoptimised,
+/// they were most of `swift test`'s time (Tests/README.md, "What the suite costs"). Everything else — the command
+/// line, scenario parsing, reports, the tests themselves — stays unoptimised for quick builds and debugging. Testing
+/// stays enabled (`@testable import` works); no code here relies on `assert`, which `-O` removes.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// The generic life and run are specialised for each product where the registry names it, in another module:
 /// cross-module optimisation makes their bodies available there (docs/ARCHITECTURE.md, "Speed across modules").
-let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] + optimisedInDebug
+
 
 let package = Package(
     name: "Habitat",
@@ -49,16 +58,16 @@ let package = Package(
         // inode flags (Sources/CSystem/README.md).
         .target(name: "CSystem", exclude: ["README.md"]),
         // Keyed random streams, samplers and summary statistics.
-        .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"], exclude: ["README.md"]),
+        .target(name: "Stochastics", dependencies: ["CGSL", "RulesCore"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
-        .target(name: "RulesCore", exclude: ["README.md"]),
+        .target(name: "RulesCore", exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Virtual clock and event queue.
         .target(name: "SimKernel", dependencies: [
             "RulesCore",
             .product(name: "HeapModule", package: "swift-collections"),
-        ], exclude: ["README.md"]),
+        ], exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
-        .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"]),
+        .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Scenario files: YAML parsing, schema, validation, layered defaults.
         .target(name: "ScenarioFormat", dependencies: [
             "RulesCore",

@@ -154,7 +154,7 @@ for name, args in SHORT_CASES:
     if not suite.wants(name):
         continue
     before = sb.snapshot()
-    res = sb.run([H] + args, cwd=cwd, timeout=min(rt.TIMEOUT, 20))
+    res = sb.run([H] + args, cwd=cwd, timeout=rt.TIMEOUT)
     problems = rt.refusal_problems(res, {2}, sb, before)
     if res.forbidden():
         problems.append("library internals: " + ", ".join(res.forbidden()) + f" in {res.first_err!r}")

@@ -70,13 +70,22 @@ public enum CLIProcess {
         .deletingLastPathComponent()   // Tests/
         .deletingLastPathComponent()
 
-    /// `.build/<config>/habitat`: beside the running test bundle when it is there (any configuration), else
-    /// `.build/debug/habitat` under the package root.
-    public static var binary: URL {
+    /// The binary the CLI tests run: `HABITAT_TEST_BINARY` when it names an executable file (`make test` sets it to
+    /// the release build, which simulates 10-20 times faster than the debug one, so the tests that run whole
+    /// simulations as a user would cost seconds, not minutes); else `.build/<config>/habitat` beside the running test
+    /// bundle when it is there (any configuration); else `.build/debug/habitat` under the package root.
+    public static let binary: URL = {
+        if let chosen = ProcessInfo.processInfo.environment["HABITAT_TEST_BINARY"], !chosen.isEmpty {
+            let url = URL(fileURLWithPath: chosen, relativeTo: packageRoot).standardizedFileURL
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                fatalError("HABITAT_TEST_BINARY=\(chosen): not an executable file (build it, or unset the variable)")
+            }
+            return url
+        }
         let besideBundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("habitat")
         if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
         return packageRoot.appendingPathComponent(".build/debug/habitat")
-    }
+    }()
 
     /// What a finished `habitat` run gave: exit status, standard output, standard error.
     public typealias Result = ChildProcess.Result
