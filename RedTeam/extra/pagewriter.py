@@ -19,6 +19,11 @@ folder, a link or someone else's file).
 Each must exit 2 with exactly one stderr line, `report_page: …` naming the damaged file (or folder), no Python
 traceback, within TIMEOUT; and the sandbox must be unchanged: no page, no temporary file, every canary and every
 file of the user's byte-identical.
+
+The cases run in one long-lived Python process (lib/pagewriter_batch.py, issue 41): the page writer is imported once
+and each case's command line is run in it through `report_page.main(argv)`, with its own stdout, stderr, exit status,
+working directory and watchdog (TIMEOUT, RSS_MB: a case past either kills the worker, fails, and the next case starts
+a new one). The two file-size-limit cases run as processes of their own; PAGEWRITER_BATCH=0 runs every case so.
 """
 import os
 import shutil

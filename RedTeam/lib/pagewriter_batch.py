@@ -172,6 +172,11 @@ def reset_state(modules):
     gc.collect()
 
 
+def print_uncaught(e):
+    """The traceback Python prints for an uncaught exception, without this worker's own frame (run_case's call)."""
+    traceback.print_exception(type(e), e, e.__traceback__.tb_next if e.__traceback__ else None)
+
+
 def run_case(req, report_page, home, preamble):
     """One request: the page writer's command line in this process; returns the exit status. PREAMBLE is what the
     import wrote on (stdout, stderr), which a process of its own would write first in every case; REPORT_PAGE is
@@ -201,11 +206,11 @@ def run_case(req, report_page, home, preamble):
                 rc = exit_status(report_page.main(sys.argv[1:]))
             except SystemExit as e:
                 rc = exit_status(e.code)
-            except KeyboardInterrupt:
-                traceback.print_exc()
+            except KeyboardInterrupt as e:
+                print_uncaught(e)
                 rc = 130
-            except BaseException:   # an uncaught exception: Python prints the traceback and exits 1
-                traceback.print_exc()
+            except BaseException as e:   # an uncaught exception: Python prints the traceback and exits 1
+                print_uncaught(e)
                 rc = 1
     finally:
         sys.stdout.flush()
