@@ -377,7 +377,7 @@ if suite.wants(name):
 
 if batch is not None:
     batch.close()
-    print(f"(in one Python process: {batch.cases} cases, {batch.starts} worker start(s); {processes} case(s) as a "
-          "process of their own)", flush=True)
+    print(f"(in one Python process: {batch.cases} cases, {batch.starts} worker start(s), "
+          f"{sum(batch.cpu.values()):.1f} s of CPU; {processes} case(s) as a process of their own)", flush=True)
 sb.cleanup()
 suite.finish()

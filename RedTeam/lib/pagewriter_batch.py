@@ -20,7 +20,8 @@ Two halves in one file:
   its traceback on stderr and 1; KeyboardInterrupt → 130. Between cases it restores the working directory, the
   environment, `sys.argv`, the warnings filters and registries (a warning "once per file" warns again, as in a new
   process), clears the `functools.lru_cache`s of the page writer's modules (report_spec's parsed specification is
-  read again), closes pyplot figures and collects garbage. It answers one JSON line on RESP_FD: {"rc", "wall"}.
+  read again), closes pyplot figures and collects garbage. It answers one JSON line on RESP_FD: {"rc", "wall",
+  "cpu"} (its CPU seconds so far).
 
 The worker starts with the environment of the first case (matplotlib reads MPLCONFIGDIR at import) and no bytecode
 written (`sys.dont_write_bytecode`).
@@ -28,6 +29,7 @@ written (`sys.dont_write_bytecode`).
 import gc
 import json
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -48,6 +50,7 @@ class Batch:
     def __init__(self, sandbox, python=sys.executable):
         self.sb, self.python, self.proc = sandbox, python, None
         self.cases = self.starts = 0
+        self.cpu = {}    # the CPU seconds each worker had used at its last answer (imports included), by start
 
     def _start(self, cwd, env):
         req_r, req_w = os.pipe()
@@ -119,6 +122,7 @@ class Batch:
         wall = time.monotonic() - start
         if answer is not None:
             rc = answer["rc"]
+            self.cpu[self.starts] = answer["cpu"]
         else:
             rc = 128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         for p in (out, err):
@@ -270,7 +274,9 @@ def worker(req_fd, resp_fd):
         started = time.monotonic()
         rc = run_case(req, report_page, home, preamble)
         reset_state(modules)
-        answers.write(json.dumps({"rc": rc, "wall": time.monotonic() - started}) + "\n")
+        use = resource.getrusage(resource.RUSAGE_SELF)
+        answers.write(json.dumps({"rc": rc, "wall": time.monotonic() - started,
+                                  "cpu": use.ru_utime + use.ru_stime}) + "\n")
         answers.flush()
 
 
