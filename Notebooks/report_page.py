@@ -1237,10 +1237,13 @@ def write_pages(targets: list, plotly_js: str | None = None) -> int:
     return status
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """The command line (ARGV without the program's name; sys.argv's when None): returns the exit status, as
+    `write_pages` (2 for a usage error, raised by argparse as SystemExit). `RedTeam/lib/pagewriter_batch.py` calls it
+    in-process for each red-team case."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("targets", nargs="+", help="run folders (habitat run / check --record) or compare CSVs")
-    return write_pages(parser.parse_args().targets)
+    return write_pages(parser.parse_args(argv).targets)
 
 
 if __name__ == "__main__":

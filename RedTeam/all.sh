@@ -11,7 +11,7 @@
 #   fulldisk    RedTeam/extra/fulldisk.py  a full 2 MB tmpfs (skipped where tmpfs cannot be mounted)
 #   usage       RedTeam/extra/usage.py     bad flags and arguments: exit 2 with a message
 #   messages    RedTeam/extra/messages.py  no library internals (NSCocoaErrorDomain, yaml_, …) in messages
-#   pagewriter  RedTeam/extra/pagewriter.py report_page.py on damaged run folders, manifests, comparison CSVs
+#   pagewriter  RedTeam/extra/pagewriter.py report_page.py on damaged run folders, manifests, comparison CSVs (one Python process)
 #   products    RedTeam/extra/products.py  cross-product compare and check: every pair, baselines of another product
 #   limits      RedTeam/extra/limits.py    product arms, tenures, Nudge's rule parameters at/past their limits (trace invariants), the joint fit, input types
 #   lock        RedTeam/extra/lock.py      files planted at .NAME.lock (links, types, sizes, flags, forged records); spellings of one folder

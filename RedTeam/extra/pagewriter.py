@@ -19,6 +19,11 @@ folder, a link or someone else's file).
 Each must exit 2 with exactly one stderr line, `report_page: …` naming the damaged file (or folder), no Python
 traceback, within TIMEOUT; and the sandbox must be unchanged: no page, no temporary file, every canary and every
 file of the user's byte-identical.
+
+The cases run in one long-lived Python process (lib/pagewriter_batch.py, issue 41): the page writer is imported once
+and each case's command line is run in it through `report_page.main(argv)`, with its own stdout, stderr, exit status,
+working directory and watchdog (TIMEOUT, RSS_MB: a case past either kills the worker, fails, and the next case starts
+a new one). The two file-size-limit cases run as processes of their own; PAGEWRITER_BATCH=0 runs every case so.
 """
 import os
 import shutil
@@ -28,6 +33,7 @@ import sys
 sys.dont_write_bytecode = True  # keep __pycache__ out of the checkout
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import rt  # noqa: E402
+import pagewriter_batch  # noqa: E402
 
 H, FILTER = rt.habitat_from_argv("pagewriter.py HABITAT [FILTER]")
 suite = rt.Suite("page writer (report_page.py on damaged runs)", FILTER)
@@ -74,10 +80,22 @@ def fresh_csv(source):
     return p
 
 
+# The cases run in one long-lived Python process (lib/pagewriter_batch.py: the page writer imported once, each case's
+# command line run in-process with its own stdout/stderr, exit status, working directory and watchdog), except those
+# that need a process of their own: `wrap`ped ones (a file-size limit, RLIMIT_FSIZE with SIGXFSZ ignored, is the
+# process's and would limit the worker's every later write). PAGEWRITER_BATCH=0 runs every case as a process.
+batch = pagewriter_batch.Batch(sb, PY) if os.environ.get("PAGEWRITER_BATCH", "1") != "0" else None
+processes = 0
+
+
 def page(target, name, wrap=None):
+    global processes
     cmd = [PY, PAGE, target]
     # matplotlib's cache outside the box (it is not the user's), no bytecode written into the checkout
     env = {"MPLCONFIGDIR": os.path.join(sb.logs, "matplotlib"), "PYTHONDONTWRITEBYTECODE": "1"}
+    if batch is not None and wrap is None:
+        return batch.run([target], cwd=cwd, timeout=TIMEOUT, rss_mb=rt.RSS_MB, env=env, name=name)
+    processes += 1
     return sb.run(wrap(cmd) if wrap else cmd, cwd=cwd, timeout=TIMEOUT, name=name, env=env)
 
 
@@ -357,5 +375,9 @@ if suite.wants(name):
             subprocess.run([chattr, "-i", target], capture_output=True)
         os.chmod(target, 0o755)
 
+if batch is not None:
+    batch.close()
+    print(f"(in one Python process: {batch.cases} cases, {batch.starts} worker start(s), "
+          f"{sum(batch.cpu.values()):.1f} s of CPU; {processes} case(s) as a process of their own)", flush=True)
 sb.cleanup()
 suite.finish()
