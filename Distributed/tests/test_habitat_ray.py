@@ -166,7 +166,7 @@ class HabitatRayTest(unittest.TestCase):
             self.assertTrue(is_ray_worker(worker), f"parent {worker} of habitat {child} is not a Ray worker")
             self.assertIn("working_dir", _cmdline(child)[0], "the shard does not run the shipped binary")
             os.kill(worker, signal.SIGKILL)
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + 120   # a ceiling for a stuck process, not a measure (a busy machine)
             while is_alive(child) and time.monotonic() < deadline:
                 time.sleep(0.1)
             self.assertFalse(is_alive(child), "habitat outlived its Ray worker (PR_SET_PDEATHSIG)")
@@ -186,7 +186,7 @@ class HabitatRayTest(unittest.TestCase):
             _out, err = proc.communicate(timeout=120)
         self.assertEqual(proc.returncode, 130, err)
         self.assertIn("stopped by SIGINT", err)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120   # a ceiling, not a measure
         while shard_processes() and time.monotonic() < deadline:
             time.sleep(0.2)
         self.assertEqual(shard_processes(), [], "habitat shards still running after the launcher stopped")
