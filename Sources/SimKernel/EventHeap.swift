@@ -106,7 +106,7 @@
                 let parent = (hole &- 1) >> 1
                 let p = base + parent
                 if !(entry.time < p.pointee.time || (entry.time == p.pointee.time && entry.order < p.pointee.order)) { break }
-                (base + hole).moveInitialize(from: p, count: 1)
+                (base + hole).initialize(to: p.move())
                 hole = parent
             }
             (base + hole).initialize(to: entry)
@@ -130,10 +130,10 @@
                 if child >= n { break }
                 if child &+ 1 < n && Self.precedes(base + (child &+ 1), base + child) { child &+= 1 }
                 if !Self.precedes(base + child, tail) { break }
-                (base + hole).moveInitialize(from: base + child, count: 1)
+                (base + hole).initialize(to: (base + child).move())
                 hole = child
             }
-            (base + hole).moveInitialize(from: tail, count: 1)
+            (base + hole).initialize(to: tail.move())
             return top
         }
     }

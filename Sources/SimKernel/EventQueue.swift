@@ -107,7 +107,7 @@ public struct EventQueue<Payload> {
         if id.sequence < nextSequence { cancelled.insert(id.sequence) }
     }
 
-    @inlinable @inline(__always) func isStale(slot: UInt32, generation: UInt32, order: UInt64) -> Bool {
+    @inlinable @inline(__always) mutating func isStale(slot: UInt32, generation: UInt32, order: UInt64) -> Bool {
         if slot != 0 && slotGenerations[Int(slot &- 1)] != generation { return true }
         return !cancelled.isEmpty && isCancelled(order)
     }
