@@ -113,12 +113,12 @@ public struct EventQueue<Payload> {
     }
 
     /// The set look-up of `cancel(_:)`, out of line: only queues with cancelled handles pay for hashing.
-    @usableFromInline @inline(never) func isCancelled(_ order: UInt64) -> Bool {
+    @inlinable @inline(never) func isCancelled(_ order: UInt64) -> Bool {
         cancelled.contains(order & 0x00FF_FFFF_FFFF_FFFF)
     }
 
     /// Drops the minimum entry as stale (cancelled or superseded).
-    @usableFromInline @inline(never) mutating func dropStale() {
+    @inlinable @inline(never) mutating func dropStale() {
         let e = heap.removeMin()
         stale &+= 1
         if !cancelled.isEmpty { cancelled.remove(e.order & 0x00FF_FFFF_FFFF_FFFF) }
@@ -138,7 +138,7 @@ public struct EventQueue<Payload> {
     }
 
     /// `next(until:)` when the minimum is stale: drops stale entries until a live one or the limit.
-    @usableFromInline @inline(never) mutating func nextAfterStale(until limit: Instant) -> FiredEvent<Payload>? {
+    @inlinable @inline(never) mutating func nextAfterStale(until limit: Instant) -> FiredEvent<Payload>? {
         while heap.count > 0 {
             let (time, order, slot, generation) = heap.withMin { ($0.pointee.time, $0.pointee.order, $0.pointee.slot, $0.pointee.generation) }
             if time > limit.millisecondsSinceEpoch { return nil }
