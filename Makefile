@@ -11,7 +11,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test test-checks check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test test-checks check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -168,6 +168,12 @@ bench-kernel: build $(PEER_C)
 	@if $(PYTHON) -c 'import simpy' 2>/dev/null; then \
 		$(PYTHON) Benchmarks/peer_simpy.py mm1 100000; \
 	else echo "bench-kernel: SimPy not installed (pip install simpy==4.1.2) — skipping the SimPy reference"; fi
+
+## bench-kernel-pairs: the kernel against the plain-C reference on mm1 (1 M customers), five interleaved pairs (C then
+## Habitat) in one run: each pair's events/s and ratio, and the median ratio (issue 41 holds it at 0.8 or better); then
+## instructions per event of both under callgrind (start-up cancelled). HABITAT=… measures another binary.
+bench-kernel-pairs: $(HABITAT_DEP) $(PEER_C)
+	$(PYTHON) Benchmarks/kernel_pairs.py $(HABITAT) $(PEER_C) --pairs 5 --customers 1000000 --instructions
 
 ## bench-check: the C reference draws Python's random stream exactly and, when SimPy is installed, follows the same
 ## trajectory as the SimPy reference (small sizes, about a second; part of make test, skips SimPy cleanly).

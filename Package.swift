@@ -44,7 +44,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
@@ -62,10 +61,7 @@ let package = Package(
         // Shared vocabulary of the pure rule engines: instants, spans, money, local calendar, parameters.
         .target(name: "RulesCore", exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Virtual clock and event queue.
-        .target(name: "SimKernel", dependencies: [
-            "RulesCore",
-            .product(name: "HeapModule", package: "swift-collections"),
-        ], exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        .target(name: "SimKernel", dependencies: ["RulesCore"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Synthetic people: personas, phone use and urges, habits, choices, engagement, purchases.
         .target(name: "Behavior", dependencies: ["RulesCore", "Stochastics"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Scenario files: YAML parsing, schema, validation, layered defaults.

@@ -1,4 +1,3 @@
-import HeapModule
 import RulesCore
 
 /// A handle to a scheduled event, used to cancel it.
@@ -23,8 +22,8 @@ public struct FiredEvent<Payload> {
 /// The future-event list of a discrete-event simulation, with a virtual clock.
 ///
 /// Events are ordered by time, then priority (lower first), then insertion order, so equal-time events fire
-/// deterministically. Storage is `HeapModule.Heap` over a small value type; in the steady state scheduling and
-/// firing allocate nothing.
+/// deterministically. Storage is `EventHeap`, a hand-written binary heap over one contiguous buffer of small
+/// structs (time, order, slot, generation, payload); in the steady state scheduling and firing allocate nothing.
 ///
 /// Two ways to withdraw an event, both lazy (the entry stays in the heap and is dropped when it surfaces):
 /// - **Timer slots** (`arm(slot:…)`, `disarm(slot:)`): a slot holds at most one live event; arming it again
@@ -33,32 +32,9 @@ public struct FiredEvent<Payload> {
 /// - **Cancel by handle** (`cancel(_:)`): for arbitrary events; the handle is remembered in a set until the entry
 ///   surfaces.
 public struct EventQueue<Payload> {
-    @usableFromInline struct Entry: Comparable {
-        /// Firing time in ms since the epoch.
-        @usableFromInline var time: Int64
-        /// Priority in the top 8 bits, insertion sequence in the low 56.
-        @usableFromInline var order: UInt64
-        /// Timer slot + 1 (0 = none).
-        @usableFromInline var slot: UInt32
-        /// Generation of the slot when armed.
-        @usableFromInline var generation: UInt32
-        @usableFromInline var payload: Payload
+    @usableFromInline typealias Entry = EventEntry<Payload>
 
-        @inlinable init(time: Int64, order: UInt64, slot: UInt32, generation: UInt32, payload: Payload) {
-            self.time = time
-            self.order = order
-            self.slot = slot
-            self.generation = generation
-            self.payload = payload
-        }
-
-        @inlinable static func < (a: Entry, b: Entry) -> Bool {
-            a.time < b.time || (a.time == b.time && a.order < b.order)
-        }
-        @inlinable static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.order == b.order }
-    }
-
-    @usableFromInline var heap: Heap<Entry>
+    @usableFromInline var heap: EventHeap<Payload>
     @usableFromInline var nextSequence: UInt64 = 0
     @usableFromInline var slotGenerations: [UInt32]
     @usableFromInline var cancelled: Set<UInt64> = []
@@ -84,27 +60,27 @@ public struct EventQueue<Payload> {
     /// a slot beyond them adds it).
     @inlinable public init(start: Instant = .epoch, timerSlots: Int = 0, capacity: Int = 16) {
         clock = start
-        heap = Heap()
-        heap.reserveCapacity(capacity)
+        heap = EventHeap(capacity: capacity)
         slotGenerations = [UInt32](repeating: 0, count: timerSlots)
     }
 
     /// Entries in the heap, including stale ones not yet surfaced.
     @inlinable public var pendingCount: Int { heap.count }
     /// True when no entries remain (live or stale).
-    @inlinable public var isEmpty: Bool { heap.isEmpty }
+    @inlinable public var isEmpty: Bool { heap.count == 0 }
 
-    @inlinable mutating func push(_ payload: Payload, at time: Instant, priority: UInt8, slot: UInt32, generation: UInt32) -> EventID {
+    @inlinable @inline(__always) mutating func push(_ payload: Payload, at time: Instant, priority: UInt8, slot: UInt32, generation: UInt32) -> EventID {
         precondition(time >= now, "event scheduled in the past: \(time) < now \(now)")
         let seq = nextSequence
         nextSequence &+= 1
         heap.insert(Entry(time: time.millisecondsSinceEpoch, order: UInt64(priority) << 56 | seq, slot: slot, generation: generation, payload: payload))
-        if heap.count > peak { peak = heap.count }
+        let n = heap.count
+        if n > peak { peak = n }
         return EventID(sequence: seq)
     }
 
     /// Schedules an event at an absolute time (not before `now`). Lower priority values fire first among equal times.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public mutating func schedule(_ payload: Payload, at time: Instant, priority: UInt8 = 128) -> EventID {
         push(payload, at: time, priority: priority, slot: 0, generation: 0)
     }
@@ -131,24 +107,49 @@ public struct EventQueue<Payload> {
         if id.sequence < nextSequence { cancelled.insert(id.sequence) }
     }
 
-    @inlinable func isStale(_ e: Entry) -> Bool {
-        if e.slot != 0 && slotGenerations[Int(e.slot - 1)] != e.generation { return true }
-        return !cancelled.isEmpty && cancelled.contains(e.order & 0x00FF_FFFF_FFFF_FFFF)
+    @inlinable @inline(__always) mutating func isStale(slot: UInt32, generation: UInt32, order: UInt64) -> Bool {
+        if slot != 0 && slotGenerations[Int(slot &- 1)] != generation { return true }
+        return !cancelled.isEmpty && isCancelled(order)
+    }
+
+    /// The set look-up of `cancel(_:)`, out of line: only queues with cancelled handles pay for hashing.
+    @inlinable @inline(never) func isCancelled(_ order: UInt64) -> Bool {
+        cancelled.contains(order & 0x00FF_FFFF_FFFF_FFFF)
+    }
+
+    /// Drops the minimum entry as stale (cancelled or superseded).
+    @inlinable @inline(never) mutating func dropStale() {
+        let e = heap.removeMin()
+        stale &+= 1
+        if !cancelled.isEmpty { cancelled.remove(e.order & 0x00FF_FFFF_FFFF_FFFF) }
     }
 
     /// Pops the next live event firing at or before `limit`, advancing the clock to its time; nil when none.
+    /// The common case (the minimum is live) is inlined into the caller; stale entries are dropped out of line.
     @inlinable @inline(__always) public mutating func next(until limit: Instant = .distantFuture) -> FiredEvent<Payload>? {
-        while let top = heap.min {
-            if top.time > limit.millisecondsSinceEpoch { return nil }
-            let e = heap.removeMin()
-            if isStale(e) {
-                stale &+= 1
-                if !cancelled.isEmpty { cancelled.remove(e.order & 0x00FF_FFFF_FFFF_FFFF) }
+        if heap.count == 0 { return nil }
+        let (time, order, slot, generation) = heap.withMin { ($0.pointee.time, $0.pointee.order, $0.pointee.slot, $0.pointee.generation) }
+        if time > limit.millisecondsSinceEpoch { return nil }
+        if _slowPath(isStale(slot: slot, generation: generation, order: order)) { return nextAfterStale(until: limit) }
+        let e = heap.removeMin()
+        clock = Instant(millisecondsSinceEpoch: time)
+        fired &+= 1
+        return FiredEvent(time: clock, payload: e.payload, id: EventID(sequence: order & 0x00FF_FFFF_FFFF_FFFF))
+    }
+
+    /// `next(until:)` when the minimum is stale: drops stale entries until a live one or the limit.
+    @inlinable @inline(never) mutating func nextAfterStale(until limit: Instant) -> FiredEvent<Payload>? {
+        while heap.count > 0 {
+            let (time, order, slot, generation) = heap.withMin { ($0.pointee.time, $0.pointee.order, $0.pointee.slot, $0.pointee.generation) }
+            if time > limit.millisecondsSinceEpoch { return nil }
+            if isStale(slot: slot, generation: generation, order: order) {
+                dropStale()
                 continue
             }
-            clock = Instant(millisecondsSinceEpoch: e.time)
+            let e = heap.removeMin()
+            clock = Instant(millisecondsSinceEpoch: time)
             fired &+= 1
-            return FiredEvent(time: now, payload: e.payload, id: EventID(sequence: e.order & 0x00FF_FFFF_FFFF_FFFF))
+            return FiredEvent(time: clock, payload: e.payload, id: EventID(sequence: order & 0x00FF_FFFF_FFFF_FFFF))
         }
         return nil
     }
@@ -157,14 +158,13 @@ public struct EventQueue<Payload> {
     /// Lets a caller merge the queue with an outside stream of events (e.g. a person's pickups) without
     /// pushing each of them through the heap.
     @inlinable @inline(__always) public mutating func peekTime() -> Instant? {
-        while let top = heap.min {
-            if isStale(top) {
-                _ = heap.removeMin()
-                stale &+= 1
-                if !cancelled.isEmpty { cancelled.remove(top.order & 0x00FF_FFFF_FFFF_FFFF) }
+        while heap.count > 0 {
+            let (time, order, slot, generation) = heap.withMin { ($0.pointee.time, $0.pointee.order, $0.pointee.slot, $0.pointee.generation) }
+            if isStale(slot: slot, generation: generation, order: order) {
+                dropStale()
                 continue
             }
-            return Instant(millisecondsSinceEpoch: top.time)
+            return Instant(millisecondsSinceEpoch: time)
         }
         return nil
     }
@@ -188,7 +188,7 @@ public struct EventQueue<Payload> {
 
     /// Empties the queue and resets the clock and counters, keeping allocated capacity (for reuse across people).
     @inlinable public mutating func reset(start: Instant) {
-        heap = Heap()
+        heap.removeAll()
         nextSequence = 0
         for i in slotGenerations.indices { slotGenerations[i] = 0 }
         cancelled.removeAll(keepingCapacity: true)

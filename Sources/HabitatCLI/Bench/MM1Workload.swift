@@ -49,7 +49,7 @@ struct MM1Workload {
         let arrivalMean = MM1Workload.unitMs / MM1Workload.lambda
         let serviceMean = MM1Workload.unitMs / MM1Workload.mu
         @inline(__always) func draw(_ s: RandomStream, _ mean: Double) -> TimeSpan {
-            TimeSpan(milliseconds: Int64((s.exponential(mean: mean)).rounded()))
+            TimeSpan(milliseconds: roundedMilliseconds(s.exponential(mean: mean)))
         }
 
         var queue = EventQueue<Event>(capacity: 4)
@@ -97,25 +97,49 @@ struct MM1Workload {
     }
 }
 
-/// A growable FIFO ring of integers (waiting customers' arrival times).
-struct RingBuffer {
-    var storage: [Int64]
+/// `Int64(x.rounded())` for a draw `x` ≥ 0 (or −0), without a call to libm's `round`: the integer part by the
+/// conversion (truncation), plus one when the fraction is at least ½ — exactly `round`'s half-away-from-zero, since
+/// `x − trunc(x)` is exact. Traps where the conversion of `x.rounded()` would (not finite, or ≥ 2⁶³). The ½ test is
+/// a select, not a branch: it is a coin flip, and a mispredicted branch per draw costs more than the call it replaced.
+@inline(__always) func roundedMilliseconds(_ x: Double) -> Int64 {
+    let whole = Int64(x)
+    let up: Int64 = x - Double(whole) >= 0.5 ? 1 : 0
+    return whole &+ up
+}
+
+/// A growable FIFO ring of integers (waiting customers' arrival times), over its own buffer (no copy-on-write
+/// check per push; noncopyable, so the buffer has one owner and is freed once).
+struct RingBuffer: ~Copyable {
+    var storage: UnsafeMutablePointer<Int64>
+    /// Capacity − 1 (the capacity is a power of two).
+    var mask: Int
     var head = 0, count = 0, peak = 0
-    init(capacity: Int) { storage = [Int64](repeating: 0, count: capacity) }
-    mutating func push(_ v: Int64) {
-        if count == storage.count {
-            storage = (0..<count).map { storage[(head + $0) & (storage.count - 1)] } + [Int64](repeating: 0, count: count)
-            head = 0
-        }
-        storage[(head + count) & (storage.count - 1)] = v
-        count += 1
+    init(capacity: Int) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "RingBuffer capacity must be a power of two")
+        storage = .allocate(capacity: capacity)
+        mask = capacity - 1
+    }
+    deinit { storage.deallocate() }
+
+    @inline(__always) mutating func push(_ v: Int64) {
+        if _slowPath(count > mask) { grow() }
+        storage[(head &+ count) & mask] = v
+        count &+= 1
         if count > peak { peak = count }
     }
-    mutating func pop() -> Int64? {
+    @inline(never) mutating func grow() {
+        let bigger = UnsafeMutablePointer<Int64>.allocate(capacity: 2 * (mask + 1))
+        for k in 0..<count { bigger[k] = storage[(head + k) & mask] }
+        storage.deallocate()
+        storage = bigger
+        mask = 2 * (mask + 1) - 1
+        head = 0
+    }
+    @inline(__always) mutating func pop() -> Int64? {
         guard count > 0 else { return nil }
         let v = storage[head]
-        head = (head + 1) & (storage.count - 1)
-        count -= 1
+        head = (head &+ 1) & mask
+        count &-= 1
         return v
     }
 }
