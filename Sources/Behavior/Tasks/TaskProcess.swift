@@ -17,6 +17,10 @@ public struct TaskProcess: PersonProcess {
     let sleepHour: Double
     let shape: TaskShape
     var count: UInt64 = 0
+    /// The last two local dates whose midnights were looked up, and those midnights (`window`, older first): each draw
+    /// walks the dates from the day before `t`'s, so it asks again for the two dates the previous draw ended on (issue
+    /// 41: the zone's look-up was two thirds of an arrival's cost). A person's zone never changes: no entry goes stale.
+    var midnights = MidnightCache()
 
     public static func payload(_ o: ThingToDo) -> PersonOccurrence.Payload { .thingToDo(o) }
 
@@ -36,8 +40,8 @@ public struct TaskProcess: PersonProcess {
 
     /// The waking window of local date `d`: from waking to falling asleep (hours past midnight of `d`, either may
     /// lie outside 0…24).
-    func window(_ d: LocalDate, zone: ZoneCalendar) -> (Instant, Instant) {
-        let midnight = zone.instant(on: d, at: .midnight)
+    mutating func window(_ d: LocalDate, zone: ZoneCalendar) -> (Instant, Instant) {
+        let midnight = midnights.midnight(of: d, zone: zone)
         return (midnight + .milliseconds(Int64(wakeHour * 3_600_000)), midnight + .milliseconds(Int64(sleepHour * 3_600_000)))
     }
 
@@ -89,5 +93,21 @@ public struct TaskShape: Sendable, Hashable {
         return ThingToDo(ref: ref, kind: TaskKind.allCases[kindIndex], arisenAt: t, effortMinutes: effort, urgency: urgency,
                          deadline: t + .milliseconds(Int64(hours * 3_600_000)), words: words,
                          recall: rng.uniform(), start: rng.uniform())
+    }
+}
+
+/// A person's last two local midnights looked up (`ZoneCalendar.instant(on:at:)`), for dates asked in ascending order.
+struct MidnightCache: Sendable {
+    private var older: (day: LocalDate, at: Instant)?
+    private var newer: (day: LocalDate, at: Instant)?
+
+    /// The instant local date `d` begins in `zone` (always the same zone for one cache).
+    mutating func midnight(of d: LocalDate, zone: ZoneCalendar) -> Instant {
+        if let n = newer, n.day == d { return n.at }
+        if let o = older, o.day == d { return o.at }
+        let at = zone.instant(on: d, at: .midnight)
+        older = newer
+        newer = (d, at)
+        return at
     }
 }
