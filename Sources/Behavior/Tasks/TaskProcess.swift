@@ -37,7 +37,14 @@ public struct TaskProcess: PersonProcess {
         sleepHour = p.sleepStartHour                     // may pass 24 (after midnight)
         wakeHour = p.sleepStartHour + p.sleepHours - 24  // the same local date's waking hour (may be negative)
         shape = TaskShape.standard
+        kindTotal = RandomStream.total(of: shape.kindWeights)
+        logEffortMedians = shape.effortMedianMinutes.map { log($0) }
     }
+
+    /// The shape's kind weights summed and checked once, and the logarithms of its effort medians (issue 41: both were
+    /// recomputed at every thing to do; the same values, so the same draws).
+    let kindTotal: Double
+    let logEffortMedians: [Double]
 
     /// The waking window of local date `d`: from waking to falling asleep (hours past midnight of `d`, either may
     /// lie outside 0…24).
@@ -62,7 +69,7 @@ public struct TaskProcess: PersonProcess {
         }
         guard let when = at, when > t else { return nil }
         count += 1
-        return (when, shape.draw(ref: count, at: when, zone: zone, rng: rng))
+        return (when, shape.draw(ref: count, at: when, zone: zone, rng: rng, kindTotal: kindTotal, logEffortMedians: logEffortMedians))
     }
 }
 
@@ -85,9 +92,11 @@ public struct TaskShape: Sendable, Hashable {
 
     public static let standard = TaskShape()
 
-    func draw(ref: UInt64, at t: Instant, zone: ZoneCalendar, rng: RandomStream) -> ThingToDo {
-        let kindIndex = rng.categorical(weights: kindWeights)
-        let effort = rng.lognormal(mu: log(effortMedianMinutes[kindIndex]), sigma: effortSigma)
+    /// A thing arising at `t`; `kindTotal` is `RandomStream.total(of: kindWeights)` and `logEffortMedians` the
+    /// logarithms of `effortMedianMinutes`, computed once by the process.
+    func draw(ref: UInt64, at t: Instant, zone: ZoneCalendar, rng: RandomStream, kindTotal: Double, logEffortMedians: [Double]) -> ThingToDo {
+        let kindIndex = rng.categorical(weights: kindWeights, total: kindTotal)
+        let effort = rng.lognormal(mu: logEffortMedians[kindIndex], sigma: effortSigma)
         let urgency = rng.beta(urgencyA, urgencyB)
         let hours = max(1, rng.lognormal(mu: log(deadlineMedianHours * (1 - 0.8 * urgency)), sigma: deadlineSigma))
         let words = 3 + rng.uniformInt(below: extraWords + 1)
