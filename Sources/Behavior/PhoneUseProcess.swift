@@ -103,10 +103,11 @@ public struct PhoneUseProcess: Sendable {
         self.scrollingHabitStrength = scrollingHabitStrength
         let weights = p.dailyProfile.hourWeights
         var rates = [Double](repeating: 0, count: 168)
+        let nights = SleepWindows(p)
         for d in 0..<7 {
             for h in 0..<24 {
                 let i = d * 24 + h
-                let asleep = Self.asleepFraction(hourOfWeek: i, parameters: p)
+                let asleep = nights.asleepFraction(hourOfWeek: i)
                 let weekend = d >= 5 ? p.weekendFactor : 1
                 rates[i] = weights[h] * (1 - asleep + Self.asleepFactor * asleep) * weekend
             }
@@ -183,17 +184,7 @@ public struct PhoneUseProcess: Sendable {
 
     /// Fraction of hour-of-week `i` the person is asleep, from the weeknight window shifted later on Fri/Sat nights.
     static func asleepFraction(hourOfWeek i: Int, parameters p: PhoneUseParameters) -> Double {
-        var asleep = 0.0
-        let lo = Double(i), hi = Double(i + 1)
-        for night in -1...7 { // the night starting on day `night` (mod 7)
-            let d = ((night % 7) + 7) % 7
-            let start = Double(night * 24) + p.sleepStartHour + ((d == 4 || d == 5) ? weekendSleepShiftHours : 0)
-            let end = start + p.sleepHours
-            for shift in [-168.0, 0, 168] {
-                asleep += max(0, min(hi, end + shift) - max(lo, start + shift))
-            }
-        }
-        return min(1, asleep)
+        SleepWindows(p).asleepFraction(hourOfWeek: i)
     }
 
     /// Expected pickups per day (all sources).
@@ -345,5 +336,41 @@ public struct PhoneUseProcess: Sendable {
     @inline(__always) static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}
+
+/// A person's sleep windows over the week: the nights starting on days −1…7, each also a week earlier and later
+/// (27 windows, in the order the hours' overlaps are summed), computed once for the 168 hours of the base profile.
+///
+/// Fast because the windows are built once per person instead of once per hour (issue 41: the set-up spent half its
+/// instructions rebuilding them), and a window that cannot overlap the hour is skipped: its term of the sum,
+/// `max(0, min(hi, end) − max(lo, start))`, is then ±0 or (with NaN bounds) 0, and adding zero to the sum leaves it
+/// bit for bit as it was — the result is the one the full sum gives.
+struct SleepWindows {
+    /// Window starts and ends in hours of the week, night by night and, within a night, shifted −168, 0, +168 h.
+    private var starts: [Double] = [], ends: [Double] = []
+
+    init(_ p: PhoneUseParameters) {
+        starts.reserveCapacity(27)
+        ends.reserveCapacity(27)
+        for night in -1...7 { // the night starting on day `night` (mod 7)
+            let d = ((night % 7) + 7) % 7
+            let start = Double(night * 24) + p.sleepStartHour + ((d == 4 || d == 5) ? PhoneUseProcess.weekendSleepShiftHours : 0)
+            let end = start + p.sleepHours
+            for shift in [-168.0, 0, 168] {
+                starts.append(start + shift)
+                ends.append(end + shift)
+            }
+        }
+    }
+
+    /// Fraction of hour-of-week `i` asleep: the windows' overlaps with [i, i + 1) summed in window order, at most 1.
+    func asleepFraction(hourOfWeek i: Int) -> Double {
+        var asleep = 0.0
+        let lo = Double(i), hi = Double(i + 1)
+        for k in starts.indices where ends[k] > lo && starts[k] < hi {
+            asleep += max(0, min(hi, ends[k]) - max(lo, starts[k]))
+        }
+        return min(1, asleep)
     }
 }

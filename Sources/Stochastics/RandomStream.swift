@@ -138,6 +138,24 @@ public final class RandomStream {
         return Self.scan(weights, target: generator.uniform() * total)
     }
 
+    /// `categorical(weights:)` with the weights checked and summed once by the caller (`Self.total(of:)`): the same
+    /// uniform and the same scan, so the same index, without re-checking and re-summing the weights at every draw
+    /// (issue 41: 230 instructions a draw for five fixed weights). `total` must be `Self.total(of: weights)`.
+    @inlinable public func categorical(weights: [Double], total: Double) -> Int {
+        Self.scan(weights, target: generator.uniform() * total)
+    }
+
+    /// The checked sum of categorical weights, in order, as `categorical(weights:)` computes it.
+    public static func total(of weights: [Double]) -> Double {
+        var total = 0.0
+        for w in weights {
+            precondition(w >= 0 && w.isFinite, "categorical(weights:): weight \(w) is not a finite non-negative number")
+            total += w
+        }
+        precondition(total > 0, "categorical(weights:): the weights must have a positive sum")
+        return total
+    }
+
     /// An index drawn from a preprocessed table (`gsl_ran_discrete`, Walker's alias method, O(1)).
     public func categorical(_ table: CategoricalTable) -> Int { generator.discrete(table.storage) }
 
