@@ -87,8 +87,10 @@ test: setup-test
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN)
 
 ## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
-## release build, so none of them builds).
-test-checks: check-baselines redteam notebooks pages test-distributed bench-check speed-gate fuzz-smoke
+## release build, so none of them builds but the fuzzer). Longest first, so that two at a time end together: the red
+## team (about 5.5 min), the fuzzer's build and smoke run, the speed gate, the notebooks and pages, habitat-ray, the
+## baselines, the kernel trajectories.
+test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check
 
 ## notebook-runs: six small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge and none, and Nudge's
