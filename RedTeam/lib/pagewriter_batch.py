@@ -26,6 +26,7 @@ Two halves in one file:
 The worker starts with the environment of the first case (matplotlib reads MPLCONFIGDIR at import) and no bytecode
 written (`sys.dont_write_bytecode`).
 """
+import contextlib
 import gc
 import json
 import os
@@ -181,52 +182,62 @@ def print_uncaught(e):
     traceback.print_exception(type(e), e, e.__traceback__.tb_next if e.__traceback__ else None)
 
 
+@contextlib.contextmanager
+def fds_to(out_fd, err_fd):
+    """Standard output and error (fds 1 and 2, so C libraries' writes too) go to OUT_FD and ERR_FD inside the block;
+    both are flushed and put back as they were after it, whatever it raised."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(saved[0])
+        os.close(saved[1])
+
+
 def run_case(req, report_page, home, preamble):
     """One request: the page writer's command line in this process; returns the exit status. PREAMBLE is what the
     import wrote on (stdout, stderr), which a process of its own would write first in every case; REPORT_PAGE is
     None when the import failed (its traceback is in the preamble), and the case exits 1 as such a process would."""
     import warnings
     saved_env, saved_argv = dict(os.environ), sys.argv
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved_fds = os.dup(1), os.dup(2)
     fo = os.open(req["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     fe = os.open(req["err"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.dup2(fo, 1)
-    os.dup2(fe, 2)
-    os.write(fo, preamble[0])
-    os.write(fe, preamble[1])
-    os.close(fo)
-    os.close(fe)
-    try:
+    with fds_to(fo, fe):
+        os.write(fo, preamble[0])
+        os.write(fe, preamble[1])
+        os.close(fo)
+        os.close(fe)
         if report_page is None:
             return 1
-        os.environ.clear()
-        os.environ.update(req["env"])
-        sys.argv = list(req["argv"])
-        os.chdir(req["cwd"])
-        with warnings.catch_warnings():
-            try:
-                rc = exit_status(report_page.main(sys.argv[1:]))
-            except SystemExit as e:
-                rc = exit_status(e.code)
-            except KeyboardInterrupt as e:
-                print_uncaught(e)
-                rc = 130
-            except BaseException as e:   # an uncaught exception: Python prints the traceback and exits 1
-                print_uncaught(e)
-                rc = 1
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(saved_fds[0], 1)
-        os.dup2(saved_fds[1], 2)
-        os.close(saved_fds[0])
-        os.close(saved_fds[1])
-        os.environ.clear()
-        os.environ.update(saved_env)
-        sys.argv = saved_argv
-        os.chdir(home)
+        try:
+            os.environ.clear()
+            os.environ.update(req["env"])
+            sys.argv = list(req["argv"])
+            os.chdir(req["cwd"])
+            with warnings.catch_warnings():
+                try:
+                    rc = exit_status(report_page.main(sys.argv[1:]))
+                except SystemExit as e:
+                    rc = exit_status(e.code)
+                except KeyboardInterrupt as e:
+                    print_uncaught(e)
+                    rc = 130
+                except BaseException as e:   # an uncaught exception: Python prints the traceback and exits 1
+                    print_uncaught(e)
+                    rc = 1
+        finally:
+            os.environ.clear()
+            os.environ.update(saved_env)
+            sys.argv = saved_argv
+            os.chdir(home)
     return rc
 
 
@@ -234,24 +245,13 @@ def import_page_writer():
     """`import report_page` (pandas, plotly, numpy: once) with what it writes on fds 1 and 2 kept aside: returns
     (the module or None when the import raised, (stdout bytes, stderr bytes))."""
     import tempfile
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
-        os.dup2(fo.fileno(), 1)
-        os.dup2(fe.fileno(), 2)
-        try:
-            import report_page
-        except BaseException:
-            traceback.print_exc()
-            report_page = None
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
+        with fds_to(fo.fileno(), fe.fileno()):
+            try:
+                import report_page
+            except BaseException:
+                traceback.print_exc()
+                report_page = None
         fo.seek(0)
         fe.seek(0)
         return report_page, (fo.read(), fe.read())
