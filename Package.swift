@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "HabitatTestSupport"]),
         .testTarget(name: "RulesCoreTests", dependencies: ["RulesCore"]),
         .testTarget(name: "BehaviorTests", dependencies: ["Behavior", "Stochastics", "RulesCore"]),
-        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics"]),
+        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics", "HabitatTestSupport"]),
         .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "EarnedAccessRulesTests", dependencies: ["EarnedAccessRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "NudgeRulesTests", dependencies: ["NudgeRules", "RulesCore", "HabitatTestSupport"]),

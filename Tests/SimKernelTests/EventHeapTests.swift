@@ -1,28 +1,16 @@
 import Testing
 import RulesCore
 @testable import SimKernel
+import HabitatTestSupport
 
 /// The hand-written heap under `EventQueue` (issue 41) against a sorted-array oracle: random schedules with many
 /// equal times and priorities, timer slots re-armed and disarmed, handles cancelled, pops interleaved with pushes.
 /// Small sizes, fixed seeds, no timing.
 @Suite("EventHeap against a sorted-array oracle")
 struct EventHeapTests {
-    /// SplitMix64: a fixed, dependency-free stream for the random cases.
-    struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     @Test(arguments: [1, 2, 3, 7, 42, 1001])
     func heapPopsInTimeThenOrder(seed: UInt64) {
-        var rng = Mix(state: seed)
+        var rng = SplitMix64(seed: seed)
         var heap = EventHeap<Int>(capacity: 1)   // grows from the smallest buffer
         var oracle: [(time: Int64, order: UInt64, payload: Int)] = []
         var popped: [Int] = [], expected: [Int] = []
@@ -55,7 +43,7 @@ struct EventHeapTests {
 
     @Test(arguments: [5, 6, 19, 77, 2024])
     func queueMatchesOracleWithSlotsAndCancellation(seed: UInt64) {
-        var rng = Mix(state: seed)
+        var rng = SplitMix64(seed: seed)
         var q = EventQueue<Int>(timerSlots: 2, capacity: 2)
         var live: [Pending] = []
         var withdrawn = 0, sequence = 0
