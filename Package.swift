@@ -1,12 +1,36 @@
 // swift-tools-version:6.0
 // Habitat — a discrete-event simulator of people living through the rule engines of digital-wellbeing apps.
 // Licence: GPL-3.0-or-later (links the GNU Scientific Library).
+import Foundation
 import PackageDescription
 
-/// The products Habitat simulates, each a folder `Sources/Products/<Name>/` holding two targets: `<Name>Rules`, its
-/// pure rule engine, and `<Name>Life`, its person side (the adapter). The registry (`Sources/Products/Registry`)
-/// names each once more, as a type; nothing else in the package names a product.
-let products = ["ScrollOff", "EarnedAccess", "NoApp", "Nudge"]
+/// The products Habitat simulates: every folder `Sources/Products/<Name>/` that holds `Rules/` (its pure rule engine,
+/// the target `<Name>Rules`) and `Life/` (its person side, the adapter: `<Name>Life`), found here rather than listed,
+/// so a new product's folder is all this file needs (a folder with only a README — a product planned, not built — is
+/// not one). Its tests are found the same way: `Tests/<Name>RulesTests` and `Tests/<Name>LifeTests` where they exist.
+/// The registry (`Sources/Products/Registry`) names each product once more, as a type; nothing else names a product.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+func folderExists(_ relative: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent(relative).path, isDirectory: &isFolder) && isFolder.boolValue
+}
+let products = ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources/Products").path)) ?? [])
+    .filter { folderExists("Sources/Products/\($0)/Rules") && folderExists("Sources/Products/\($0)/Life") }
+    .sorted()
+/// Each product's test targets that exist: `<Name>RulesTests` (its engine, from the seed's words) and `<Name>LifeTests`
+/// (its people through the adapter).
+func productTestTargets(_ name: String) -> [Target] {
+    var targets: [Target] = []
+    if folderExists("Tests/\(name)RulesTests") {
+        targets.append(.testTarget(name: "\(name)RulesTests", dependencies: [.target(name: "\(name)Rules"), "RulesCore", "HabitatTestSupport"]))
+    }
+    if folderExists("Tests/\(name)LifeTests") {
+        targets.append(.testTarget(name: "\(name)LifeTests", dependencies: [.target(name: "\(name)Life"), .target(name: "\(name)Rules"), "Simulation",
+                                                                            "Behavior", "RulesCore", "ScenarioFormat", "ProductRegistry",
+                                                                            "HabitatTestSupport"]))
+    }
+    return targets
+}
 
 /// The two targets of one product.
 func productTargets(_ name: String) -> [Target] {
@@ -36,12 +60,9 @@ let package = Package(
     products: [
         .executable(name: "habitat", targets: ["habitat"]),
         .library(name: "RulesCore", targets: ["RulesCore"]),
-        .library(name: "ScrollOffRules", targets: ["ScrollOffRules"]),
-        .library(name: "EarnedAccessRules", targets: ["EarnedAccessRules"]),
-        .library(name: "NudgeRules", targets: ["NudgeRules"]),
         // For the fuzz harness in Fuzz/ (a separate package that depends on this one by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
-    ],
+    ] + products.map { .library(name: "\($0)Rules", targets: ["\($0)Rules"]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
@@ -100,13 +121,10 @@ let package = Package(
         .testTarget(name: "RulesCoreTests", dependencies: ["RulesCore"]),
         .testTarget(name: "BehaviorTests", dependencies: ["Behavior", "Stochastics", "RulesCore"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics", "HabitatTestSupport"]),
-        .testTarget(name: "ScrollOffRulesTests", dependencies: ["ScrollOffRules", "RulesCore", "HabitatTestSupport"]),
-        .testTarget(name: "EarnedAccessRulesTests", dependencies: ["EarnedAccessRules", "RulesCore", "HabitatTestSupport"]),
-        .testTarget(name: "NudgeRulesTests", dependencies: ["NudgeRules", "RulesCore", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport"]
                     + products.flatMap { [.target(name: "\($0)Rules"), .target(name: "\($0)Life")] }),
         .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "ProductRegistry", "HabitatTestSupport"]),
-    ]
+    ] + products.flatMap(productTestTargets)
 )
