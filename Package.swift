@@ -27,7 +27,7 @@ func productTestTargets(_ name: String) -> [Target] {
     if folderExists("Tests/\(name)LifeTests") {
         targets.append(.testTarget(name: "\(name)LifeTests", dependencies: [.target(name: "\(name)Life"), .target(name: "\(name)Rules"), "Simulation",
                                                                             "Behavior", "RulesCore", "ScenarioFormat", "ProductRegistry",
-                                                                            "HabitatTestSupport"]))
+                                                                            "LifeHarness", "HabitatTestSupport"]))
     }
     return targets
 }
@@ -115,6 +115,10 @@ let package = Package(
         // Test support every engine's tests reuse: temporary folders, running a binary, SplitMix64, the generic
         // property sweep with shrinking, a fault-injecting engine wrapper (Tests/README.md). Not shipped in a product.
         .target(name: "HabitatTestSupport", dependencies: ["RulesCore"], path: "Tests/HabitatTestSupport"),
+        // The life harness every product's life tests use (`Tests/<Name>LifeTests`): a small world of the product,
+        // people followed with a typed record of their lives (`LifeJournal`), scripted pickups and occurrences.
+        .target(name: "LifeHarness", dependencies: ["Simulation", "ProductRegistry", "ScenarioFormat", "Behavior", "RulesCore"],
+                path: "Tests/LifeHarness", exclude: ["README.md"]),
 
         .testTarget(name: "HabitatTestSupportTests", dependencies: ["HabitatTestSupport", "RulesCore"]),
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "HabitatTestSupport"]),

@@ -93,6 +93,10 @@ public struct PersonProcesses: Sendable {
     }
 
     var clocks: [Clock]
+    /// Occurrences a test scripts in place of the processes (`init(scripted:)`, the life harness), in time order, and
+    /// the next one's index; empty in runs.
+    var scripted: [(at: Instant, occurrence: PersonOccurrence)] = []
+    var scriptedNext = 0
 
     /// The person's processes: `standard` then `extra` (a test's toy process), each with the stream `key` makes.
     public init(person: Person, key: (StreamName) -> StreamKey, extra: [any PersonProcess.Type] = []) {
@@ -101,8 +105,14 @@ public struct PersonProcesses: Sendable {
         }
     }
 
+    /// No process: only `scripted`'s occurrences, in time order (a test following one person, `LifeScript`).
+    public init(scripted: [(at: Instant, occurrence: PersonOccurrence)]) {
+        clocks = []
+        self.scripted = scripted.sorted { $0.at < $1.at }
+    }
+
     /// True when the person has no process besides pickups.
-    public var isEmpty: Bool { clocks.isEmpty }
+    public var isEmpty: Bool { clocks.isEmpty && scripted.isEmpty }
 
     /// Draws each process's first occurrence after `t`.
     public mutating func start(after t: Instant, zone: ZoneCalendar) {
@@ -118,6 +128,7 @@ public struct PersonProcesses: Sendable {
     /// The earliest next occurrence over the clocks (by index: no clock is copied).
     mutating func updateNextTime() {
         var best: Instant?
+        if scriptedNext < scripted.count { best = scripted[scriptedNext].at }
         for i in clocks.indices {
             if let at = clocks[i].nextAt, best.map({ at < $0 }) ?? true { best = at }
         }
@@ -126,6 +137,12 @@ public struct PersonProcesses: Sendable {
 
     /// Takes the next occurrence (the earliest; the first process on a tie) and draws that process's following one.
     public mutating func take(zone: ZoneCalendar) -> (at: Instant, occurrence: PersonOccurrence)? {
+        if scriptedNext < scripted.count {
+            let next = scripted[scriptedNext]
+            scriptedNext += 1
+            updateNextTime()
+            return next
+        }
         var best: Int?
         for i in clocks.indices {
             guard let at = clocks[i].nextAt else { continue }
@@ -142,6 +159,7 @@ public struct PersonProcesses: Sendable {
     /// Stops every process (the life reached its horizon).
     public mutating func stop() {
         for i in clocks.indices { clocks[i].nextAt = nil; clocks[i].nextPayload = nil }
+        scriptedNext = scripted.count
         nextTime = nil
     }
 

@@ -23,6 +23,14 @@ public struct Pickup: Hashable, Sendable {
     /// Habitual or intended, for `.urge` pickups (`.intended` otherwise).
     public var kind: UrgeKind = .intended
     public var sessionEnd: Instant { at + sessionLength }
+
+    public init(at: Instant, source: PickupSource, sessionLength: TimeSpan, urgeIntensity: Double, kind: UrgeKind = .intended) {
+        self.at = at
+        self.source = source
+        self.sessionLength = sessionLength
+        self.urgeIntensity = urgeIntensity
+        self.kind = kind
+    }
 }
 
 /// A person's phone pickups: a self-exciting (Hawkes) point process on top of an hour-of-week base profile.

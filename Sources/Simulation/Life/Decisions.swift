@@ -328,6 +328,7 @@ extension PersonLife {
         }
         decisionAudit.remaining[k] -= 1
         summary.decisions.countDecision(kind, outcome)
+        journal?.decisions.append(.init(at: now, kind: kind.id, outcome: outcome.id))
     }
 
     /// `offerDecision` and `decide` at once, for a moment that is its own single decision (an onboarding step, a

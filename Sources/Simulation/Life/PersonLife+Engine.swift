@@ -36,6 +36,7 @@ extension PersonLife {
 
     mutating func observe(_ event: Engine.Event, at t: Instant) {
         summary.funnel.observe(event, at: t)
+        journal?.events.append(.init(at: t, event: event))
         Adapter.observe(event, &self, at: t)
         trace(kind: "engine", detail: event.name + (event.fields.isEmpty ? "" : " " + event.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")), at: t)
     }
@@ -44,6 +45,7 @@ extension PersonLife {
     /// product's cost source (no commission), and the consumable-share months.
     mutating func book(_ entry: LedgerEntry) {
         ledgerLog?.append(entry)
+        journal?.ledger.append(entry)
         summary.world.book(entry, day: Int(zone.localDate(entry.at) - installDay),
                            periodMonths: world.revenueModel.subscriptionPeriodMonths[entry.productID] ?? 0)
         if entry.kind == .trialStart { return }   // no money moves

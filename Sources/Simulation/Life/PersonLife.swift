@@ -115,7 +115,11 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The person's things to do and what became of them, by their own means and with a product's help (issue 29).
     public var tasks: TaskMind
     /// The person has processes besides pickups (read once: the loop asks at every event).
-    let hasProcesses: Bool
+    var hasProcesses: Bool
+    /// A test's typed record of the life (`LifeJournal`, the life harness); nil in runs.
+    public var journal: LifeJournal<Adapter>?
+    /// The pickups a test scripted in place of the drawn ones (`follow(_:)`); nil in runs.
+    var scriptedPickups: ScriptedPickups?
     /// The engine's timer kinds and the queue slots they hold (one slot per kind, never shared).
     var timerSlots = TimerSlots<Engine.TimerKind>()
     /// Every ledger line of the life, when a caller asks for it (tests, audits); nil otherwise.
@@ -205,6 +209,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
                 guard at < horizonEnd else { processes.stop(); continue }
                 guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
+                journal?.occurrences.append(.init(at: o.at, occurrence: o.occurrence))
                 if untreated { liveUnaided(o.occurrence, at: o.at) } else { Adapter.occurrence(o.occurrence, &self, at: o.at) }
                 if heldPickup != nil { putDownIfDone(at: o.at) }
                 continue
@@ -241,7 +246,16 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public mutating func schedule(_ intent: Adapter.Intent, at t: Instant) { schedule(.intent(intent), at: t) }
 
     mutating func schedulePickup(after t: Instant) {
+        if scriptedPickups != nil { nextPickup = scriptedPickups!.take(after: t); return }
         nextPickup = phone.nextPickup(after: t, zone: zone, rng: urges)
+    }
+
+    /// The person lives `script`'s pickups and occurrences instead of drawing their own (the life harness): call it
+    /// before `run()`. The script's times are after the install.
+    public mutating func follow(_ script: LifeScript) {
+        scriptedPickups = ScriptedPickups(remaining: script.placedPickups(installedAt: installedAt))
+        processes = PersonProcesses(scripted: script.occurrences.map { (installedAt + $0.after, $0.occurrence) })
+        hasProcesses = !processes.isEmpty
     }
 
     mutating func handle(_ e: Event, at now: Instant) {
@@ -393,6 +407,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case .urge(let index):
             cue = Cue(app: index, kind: p.kind)
             learningToday.urges += 1
+            journal?.urges.append(.init(at: now, app: AppID(UInt16(index + 1)), pickup: p))
             Adapter.urge(for: AppID(UInt16(index + 1)), pickup: p, &self, at: now)
         }
     }
@@ -416,6 +431,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         inUseUntil = max(inUseUntil, now + u.sessionLength)
         cue = Cue(app: index, kind: u.kind)
         learningToday.urges += 1
+        journal?.urges.append(.init(at: now, app: AppID(UInt16(index + 1)), pickup: u))
         Adapter.urge(for: AppID(UInt16(index + 1)), pickup: u, &self, at: now)
         trace(kind: "cued_urge", detail: "app=\(index) session=\(u.sessionLength)", at: now)
         return u

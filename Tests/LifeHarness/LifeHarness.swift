@@ -1,0 +1,75 @@
+import Behavior
+import ProductRegistry
+import RulesCore
+import ScenarioFormat
+import Simulation
+
+/// Follows people through one product's adapter for the product's life tests (`Tests/<Name>LifeTests`): a small world
+/// of the product from a scenario, and each person's life run to its horizon with a typed record of it
+/// (`LifeJournal`: the engine's events, every decision with its kind and outcome, the ledger, the urges and
+/// occurrences handed to the adapter). A test may script the person's pickups and occurrences (`LifeScript`) to drive
+/// them to a moment, and the person's answers through behaviour parameters (`behavior:` in `yaml`), then assert on
+/// values rather than on trace text.
+public struct LifeHarness<Adapter: ProductAdapter> {
+    public let scenario: ResolvedScenario
+    public let world: World<Adapter>
+
+    /// A world of the adapter's product: `people` installs over `days` days, the `personas` mix, then the scenario
+    /// lines `yaml` (a `behavior:` block, `rules:`, …).
+    public init(_ adapter: Adapter.Type = Adapter.self, people: Int = 20, days: Int = 14, seed: UInt64 = 20261128,
+                personas: String = "[{name: worker, share: 0.5}, {name: adhd-adult, share: 0.5}]", yaml extra: String = "") throws {
+        let yaml = "name: life-harness\nproduct: \(Adapter.Engine.descriptor.id)\nseed: \(seed)\nhorizon_days: \(days)\n"
+            + "population:\n  installs: \(people)\n  personas: \(personas)\n" + extra
+        scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "life-harness.yaml")
+        world = try World<Adapter>(scenario: scenario, arm: scenario.arms[0], replication: 1)
+    }
+
+    /// The people of the world (0…installs − 1).
+    public var people: Range<Int> { 0..<scenario.arms[0].population.installs }
+
+    /// Person `id`'s life run to the horizon and recorded; with `script`, their pickups and occurrences are the
+    /// script's instead of drawn; `traced` keeps the timeline too (`habitat trace`'s rows).
+    public func live(person id: Int, script: LifeScript? = nil, traced: Bool = false) -> LivedLife<Adapter> {
+        var rows: [TraceRow] = []
+        let sink = RowSink()
+        var life = PersonLife(world: world, person: id, trace: traced ? { sink.rows.append($0) } : nil)
+        life.journal = LifeJournal()
+        if let script { life.follow(script) }
+        let summary = life.run()
+        rows = sink.rows
+        return LivedLife(id: id, summary: summary, journal: life.journal ?? LifeJournal(), state: life.state, installedAt: life.installedAt,
+                         uninstalled: life.uninstalled, dormant: life.dormant, trace: rows)
+    }
+
+    /// Every person's life (`live`), with the same script for each.
+    public func everyone(script: LifeScript? = nil) -> [LivedLife<Adapter>] { people.map { live(person: $0, script: script) } }
+
+    /// A trace row collector the life's closure appends to (a class: the closure outlives the call's frame).
+    final class RowSink { var rows: [TraceRow] = [] }
+}
+
+/// One person's life as the harness recorded it.
+public struct LivedLife<Adapter: ProductAdapter> {
+    public let id: Int
+    public let summary: LifeSummary<Adapter>
+    public let journal: LifeJournal<Adapter>
+    /// The adapter's memory of the person at the horizon.
+    public let state: Adapter.PersonState
+    public let installedAt: Instant
+    public let uninstalled: Bool
+    public let dormant: Bool
+    /// The timeline, when traced.
+    public let trace: [TraceRow]
+
+    /// Whether the person completed every onboarding step they were shown (none dropped out).
+    public var completedOnboarding: Bool {
+        let steps = journal.decisions("onboarding_step")
+        return !steps.isEmpty && steps.allSatisfy { $0.outcome == "complete" }
+    }
+
+    /// The engine events at instant `t`.
+    public func events(at t: Instant) -> [String] { journal.events.filter { $0.at == t }.map(\.event.name) }
+
+    /// The decisions at instant `t`, as `kind:outcome`.
+    public func decisions(at t: Instant) -> [String] { journal.decisions.filter { $0.at == t }.map { "\($0.kind):\($0.outcome)" } }
+}
