@@ -13,8 +13,21 @@ import RulesCore
 /// The types are `RuleParameter` (every kind is `.number`) so that scenario validation, sweeps and
 /// `validate --explain` treat them like rule parameters.
 public enum BehaviorCatalogue {
+    /// The source of a parameter no publication gives: an assumption a calibration moves.
+    public static let defaultSource = ParameterSource.assumption("no published figure; a calibration target")
+
     private static func p(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
-                          _ source: ParameterSource = .assumption("no published figure; a calibration target")) -> RuleParameter {
+                          _ source: ParameterSource = defaultSource) -> RuleParameter {
+        parameter(key, componentValue, range, summary, source)
+    }
+
+    /// A behaviour parameter with its component value, range, summary and source — or, for a key a fit set
+    /// (`fittedDefaults`), the fitted default with the fit as its source (the component value kept in the summary).
+    /// Every catalogue entry is made here, the generic ones and those a product declares in its own folder
+    /// (`ProductAdapter.behaviorParameterGroups`, issue 42), so a fitted key keeps its default and source wherever
+    /// it is declared.
+    public static func parameter(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
+                                 _ source: ParameterSource = defaultSource) -> RuleParameter {
         guard let fitted = fittedDefaults[key] else {
             return RuleParameter(key, .number(range), default: .number(componentValue), summary, source: source)
         }
@@ -140,27 +153,17 @@ public enum BehaviorCatalogue {
         p("engagement.app_open_habit_gain", 0.05, 0...1, "share of the app-open habit's headroom an app open adds"),
         p("engagement.app_open_habit_daily_retention", 0.97, 0...1, "share of the app-open habit left per day without an open (after the first)"),
         p("engagement.frustration.shield_refused", 0.04, 0...1, "frustration step of a refused shield (share of headroom, × (0.5 + sensitivity))"),
-        p("engagement.frustration.wallet_empty", 0.08, 0...1, "frustration step of an empty wallet"),
         p("engagement.frustration.paywall_hit", 0.10, 0...1, "frustration step of hitting a paywall"),
-        p("engagement.frustration.detour", 0.0636, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
         p("engagement.value.earned_credit", 0.01, 0...1, "perceived-value step of earning credit (share of headroom)"),
-        p("engagement.value.task_done", 0.03, 0...1, "perceived-value step of a thing to do done with the product's help (share of headroom)",
-          .assumption("issue 29; as a willpower win (engagement.value.resisted_urge); not yet fitted")),
-        p("engagement.frustration.limit_hit", 0.08, 0...1, "frustration step of a tier limit refusing a capture or a save",
-          .assumption("issue 29; as an empty wallet (engagement.frustration.wallet_empty); not yet fitted")),
         p("engagement.value.resisted_urge", 0.03, 0...1, "perceived-value step of a resisted urge"),
         p("engagement.value.per_minute_saved", 0.002, 0...1, "perceived-value step per minute saved"),
         p("engagement.value.minutes_saved_cap", 0.2, 0...1, "largest perceived-value step of one minutes-saved event"),
         p("engagement.cue.none", 0.05, 0...10, "strength of opening the app with no cue (P = 1 − exp(−cue·(0.2 + 2·habit + value)))"),
         p("engagement.cue.notification", 0.6, 0...10, "cue strength of a notification"),
-        p("engagement.cue.wallet_check", 0.9, 0...10, "cue strength of wanting to check the wallet (not a cue Scroll Off's adapter raises)"),
         p("engagement.cue.after_shield", 0.3, 0...10, "cue strength right after a shield"),
         p("engagement.app_open_per_pickup_scale", 0.05, 0...1,
           "share of a cue episode a pickup is: app-open probability per pickup = cue probability × this (Scroll Off adapter)",
           .assumption("tuned so that day-1 activity lands near Adjust 2023 D1 ≈ 25 %")),
-        p("engagement.plans_view_probability", 0.05, 0...1,
-          "probability that a Free person at value 0.5 opening the app looks at the plans (Plan & Billing's Upgrade CTA), scaled by 2·value; at most once a day (Scroll Off adapter)",
-          .assumption("audit 2026-11-25 E7: a charter path no one took; no published figure, fitted jointly")),
         p("engagement.insight_view_probability", 0.15, 0...1, "probability of looking at an insight when opening the app (funnel A6; Scroll Off adapter)"),
     ]
 
@@ -244,45 +247,9 @@ public enum BehaviorCatalogue {
           "largest lowering of acting from if-then plans (0.65·π/√3)",
           .publication("Gollwitzer & Sheeran 2006: d = 0.65, as ln OR = d·π/√3 (Chinn 2000)")),
         p("shield.plan_effect_decay", 0.5, 0...1, "share of the remaining plan effect each further plan leaves unrealised"),
-        p("shield.constant.peek", 0.2, -20...20, "utility constant of a peek"),
-        p("shield.constant.use_token", -0.5, -20...20, "utility constant of using a token (reluctance to spend it)"),
-        p("shield.constant.buy_token", -0.8, -20...20, "utility constant of buying a token"),
-        p("shield.constant.unblock", -1.5, -20...20, "utility constant of unblocking (guilt)"),
-        p("shield.fulfilment.peek", 0.6, 0...2, "share of the urge a peek satisfies"),
-        p("shield.fulfilment.unblock", 1.1, 0...2, "share of the urge unblocking satisfies"),
-        p("shield.constant.quest", -0.3, -20...20, "utility constant of an effort unlock (a breathing or typing quest), beside its friction"),
-        p("shield.constant.emergency", -1.0, -20...20, "utility constant of spending the day's one emergency unlock"),
-        p("shield.redirect_step_seconds", 20, 0...600,
-          "seconds of the extra step when a shield cannot open the blocker's own app: close, find and open it (friction of every way through)"),
         p("shield.walk_away_share", 0.2, 0...1,
           "share of the shields a person does not act on that they leave without tapping Close (home, another app, phone locked): the app sees an abandoned shield, no win",
           .assumption("no published figure; iOS shields can be left without a button (audit 2026-11-25 E6)")),
-        p("shield.wait_for_end_minutes", 10, 0...240,
-          "a person whose block ends within this many minutes of the urge waits for it instead of choosing at the shield"),
-    ]
-
-    /// Focus sessions (`FocusSessionModel`): how often, how long, whether finished (Earned Access's Focus Bank).
-    static let focus: [RuleParameter] = [
-        p("focus.sessions_per_day", 0.8, 0...20, "mean focus sessions a day started by a person with perceived value 0.5 (Poisson)"),
-        p("focus.value_weight", 1.5, 0...20, "log-rate of focus sessions per unit of (value − 0.5)"),
-        p("focus.median_minutes", 25, 1...240, "median planned focus length, minutes",
-          .publication("the Pomodoro interval, Cirillo 2006")),
-        p("focus.minutes_sigma", 0.45, 0...3, "log-sd of the planned focus length"),
-        p("focus.min_minutes", 10, 1...240, "shortest planned focus length, minutes"),
-        p("focus.max_minutes", 90, 1...480, "longest planned focus length, minutes"),
-        p("focus.window_start_hour", 9, 0...24, "earliest local hour a focus session starts"),
-        p("focus.window_end_hour", 21, 0...24, "latest local hour a focus session starts"),
-        p("focus.completion_intercept", log(0.75 / 0.25), -20...20, "log-odds of finishing a focus session of median length at self-efficacy 0.5"),
-        p("focus.completion_efficacy_weight", 2.0, 0...20, "log-odds of finishing per unit of (self-efficacy − 0.5)"),
-        p("focus.completion_length_weight", 0.5, 0...20, "log-odds of finishing lowered per unit of ln(minutes / median)"),
-    ]
-
-    /// Daily habit check-ins (`HabitCheckInModel`).
-    static let habits: [RuleParameter] = [
-        p("habits.mean_count", 1.5, 0...10, "mean habits a person sets up when an app asks for them (binomial over habits.max_count)"),
-        p("habits.max_count", 3, 0...10, "most habits a person sets up"),
-        p("habits.daily_intercept", log(0.6 / 0.4), -20...20, "log-odds of checking off one habit on a day at perceived value 0.5"),
-        p("habits.value_weight", 2.0, 0...20, "log-odds of a check-off per unit of (value − 0.5)"),
     ]
 
     /// Urges: their kinds, the habit they feed, and letting go at an interruption (`UrgeModel`, `AppHabits`; issue 26).
@@ -316,8 +283,6 @@ public enum BehaviorCatalogue {
         p("dormant.uninstall_share", 0.5, 0...1, "share of dormant people leaving who uninstall (the rest lift the blocking and keep the app)"),
     ]
 
-    /// Every behaviour parameter, in groups: churn, engagement, onboarding, purchase, refund, shield, urges, dormant,
-    /// focus, habits.
     /// Things to do by the person's own means (`TaskModel`, issue 29).
     static let tasks: [RuleParameter] = [
         p("tasks.delay_mean_hours", 10, 0.1...500,
@@ -337,77 +302,11 @@ public enum BehaviorCatalogue {
           .assumption("Bandura 1977; the size is a guess")),
     ]
 
-    /// What people do with a task-capture tool (`TaskToolModel`, issue 29): assumptions, Nudge's targets calibrate them.
-    static let taskTool: [RuleParameter] = {
-        let a = ParameterSource.assumption("no published rate for capture tools; Nudge's seed 001 §11 targets calibrate it (issue 29)")
-        return [
-            p("capture.constant", -0.4, -20...20, "log-odds of writing a thing down as it arises (value 0.5, app-open habit 0.5, urgency 0.5)", a),
-            p("capture.value_weight", 2.0, 0...20, "capture log-odds per unit of value felt above 0.5", a),
-            p("capture.habit_weight", 2.0, 0...20, "capture log-odds per unit of app-open habit above 0.5", a),
-            p("capture.urgency_weight", 0.8, 0...20, "capture log-odds per unit of urgency above 0.5", a),
-            p("capture.typed_share", 0.15, 0...1, "share of captures typed rather than spoken (microphone allowed)", a),
-            p("capture.dump_memory_hours", 2.0, 0...48, "hours a remembered, uncaptured thing stays in mind for the next brain dump", a),
-            p("capture.allow_microphone", 0.85, 0...1, "probability of allowing the microphone when first asked", a),
-            p("capture.allow_notifications", 0.6, 0...1, "probability of allowing notifications when first asked",
-              .assumption("iOS push opt-in rates are commonly reported at about half of users; not a cited figure")),
-            p("capture.allow_contacts", 0.7, 0...1, "probability of allowing contacts when first asked", a),
-            p("capture.live_activity_opt_in", 0.12, 0...1, "probability of enabling the lock-screen task when asked once (seed 001 §14 Q12 checks ≥ 5 %)", a),
-            p("capture.online_share", 0.97, 0...1, "share of captures made online", a),
-            p("capture.split_failure", 0.02, 0...1, "probability an AI split fails (seed 001 §12: likelihood Low)", a),
-            p("capture.ramble_median", 1.6, 0.1...10, "median factor stretching a brain dump's words by hesitations and asides (log-normal)",
-              .assumption("seed 001 §4 Feature 1 \"Most brain dumps are 15-30 seconds anyway\"; the factor makes a typical dump last that long and a long one reach the 55 s cap (audit N15)")),
-            p("capture.ramble_sigma", 0.6, 0...3, "log-sd of that factor", a),
-            p("capture.empty_dump", 0.03, 0...1, "probability a brain dump's recording is empty (blanked or interrupted); the person taps again at once",
-              .assumption("seed 001 §4 Feature 1 \"Empty recording → ignore\" gives no rate (audit N15)")),
-            p("card.do_constant", -0.3, -20...20, "log-odds of doing the shown thing now (10 min effort, urgency 0.5, efficacy 0.5)", a),
-            p("card.effort_weight", 0.8, 0...20, "do-now log-odds lowered per ln(effort ÷ 10 min) (present bias)", a),
-            p("card.urgency_weight", 1.5, 0...20, "do-now log-odds per unit of urgency above 0.5", a),
-            p("card.efficacy_weight", 1.5, 0...20, "do-now log-odds per unit of task efficacy above 0.5", a),
-            p("card.overdue_boost", 0.5, -20...20, "do-now log-odds added for an overdue or stale card", a),
-            p("card.snooze_share", 0.55, 0...1, "share snoozed among cards not done now (the rest skipped)", a),
-            p("card.continue_probability", 0.55, 0...1, "probability of looking at another card after one (at most 5 a visit)", a),
-            p("card.mark_done_already_done", 0.8, 0...1, "probability of marking done a card whose thing was already done", a),
-            p("card.draft_send_as_is", 0.55, 0...1, "share of AI drafts sent as written", a),
-            p("card.draft_edit", 0.3, 0...1, "share of AI drafts edited then sent (the rest abandoned)", a),
-            p("card.settings_upgrade", 0.05, 0...1,
-              "probability a Free person not yet at a paywall today opens Settings → Upgrade to Pro on a visit, at value felt 1 (linearly none at the floor)",
-              .assumption("seed 001 §5 Screen 4 \"Upgrade to Pro (in-app purchase)\" gives no rate; looking at Pro grows with the value felt (audit N3, N15)")),
-            p("card.settings_upgrade_floor", 0.3, 0...0.99, "value felt at or below which nobody opens Settings → Upgrade (the value felt at install)",
-              .assumption("engagement's starting value felt (0.3): a person looks at Pro only once the app has given them something")),
-            p("reminder.seen_mean_minutes", 25, 0.1...600, "mean minutes before a reminder notification is seen", a),
-            p("reminder.act_constant", -0.9, -20...20, "log-odds of acting on a reminder (value 0.5, urgency 0.5)", a),
-            p("reminder.value_weight", 1.5, 0...20, "reminder log-odds per unit of value felt above 0.5", a),
-            p("reminder.urgency_weight", 1.0, 0...20, "reminder log-odds per unit of urgency above 0.5", a),
-            p("reminder.button_share", 0.5, 0...1, "share of reminders acted on with a button, where buttons are offered", a),
-            p("reminder.mute_today_per_ignored", 0.01, 0...1, "probability of muting today per reminder ignored in 3 days", a),
-            p("reminder.notifications_off_per_ignored", 0.004, 0...1,
-              "probability of turning notifications off per reminder ignored in 3 days (seed 001 §2 \"Aggressive buzzing → user disables all notifications\")", a),
-            p("reminder.type_off_per_ignored", 0.02, 0...1,
-              "probability, per reminder ignored in 3 days, that a stale check-in or end-of-day prompt seen makes the person turn that type off",
-              .assumption("seed 001 §4 Feature 5 \"Can disable specific nudge types in settings\" gives no rate (audit N15)")),
-            // What using the tool costs (issue 39): each off at 0 (`TaskToolModel.costKeys`).
-            p("attention.card_seconds", 10, 0...86_400,
-              "seconds of attention reading one card and deciding at it: time in the app, and time taken from the person's own things in progress",
-              .assumption("no published time per to-do card; a one-line card read and a choice made, a few seconds each (issue 39)")),
-            p("attention.capture_seconds", 15, 0...86_400,
-              "seconds of attention writing one thing down and triaging it into the app",
-              .assumption("seed 001 §4 Feature 1 \"Most brain dumps are 15-30 seconds anyway\": the low end (issue 39)")),
-            p("attention.reminder_seconds", 20, 0...86_400,
-              "seconds of attention reading a reminder notification, acted on or not",
-              .assumption("the phone-use model's median notification session, 20 s (PhoneUseProcess, calibrated to Andrews et al. 2015 and Falaki et al. 2010); notifications cost attention even unanswered (Stothart, Mitchum & Yehnert 2015)")),
-            p("attention.resumption_lag_seconds", 3.8, 0...86_400,
-              "seconds the thing the person was doing loses to each episode in the app (resumption lag), on top of the episode's own time",
-              .publication("Altmann & Trafton 2004: the resumption lag after an interruption was 3.8 s, double the 1.9 s between uninterrupted actions; Mark, Gudith & Klocke 2008 find interrupted work finished no slower (people speed up, at a cost in stress), so no longer lag is assumed")),
-            p("reminder.cued_urge_scale", 1.0, 0...20,
-              "a reminder seen is a pickup of the phone: the chance an urge for a target app follows, as a multiple of the phone-use model's urge probability for a pickup (0: read at a pickup made anyway, no pickup of its own)",
-              .assumption("cue reactivity: a notification-started pickup leads to other apps as often as any other pickup (issue 39); no published rate for reminders")),
-            p("reminder.fatigue_per_ignored", 0.357, 0...20,
-              "log-odds of acting on a reminder lost per reminder ignored in the last 3 days (ignored reminders lose their pull)",
-              .publication("Ancker et al. 2017 (BMC Med Inform Decis Mak 17:36): the likelihood of accepting a clinical reminder dropped by 30 % for each additional reminder received per encounter; −ln 0.70 = 0.357, carried over to reminders ignored in the last 3 days (assumption)")),
-        ]
-    }()
-
-    public static let parameters: [RuleParameter] = churn + retention + engagement + onboarding + purchase + refund + shield + urges + dormant + focus + habits + tasks + taskTool
+    /// The generic behaviour parameters, in groups: churn, retention, engagement, onboarding, purchase, refund, shield,
+    /// urges, dormant, tasks. A product's own parameters (its person-side models, its value and frustration weights,
+    /// its shield buttons) are declared in its folder (`ProductAdapter.behaviorParameterGroups`, issue 42); the full
+    /// set a scenario may use is `assembled(_:)` of both (the registry's `Products.behaviorParameters`).
+    public static let parameters: [RuleParameter] = churn + retention + engagement + onboarding + purchase + refund + shield + urges + dormant + tasks
 
     /// The catalogue by key.
     public static let byKey: [String: RuleParameter] = Dictionary(uniqueKeysWithValues: parameters.map { ($0.keyPath, $0) })
@@ -419,43 +318,47 @@ public enum BehaviorCatalogue {
     }
 }
 
-/// One complete set of behaviour-parameter values (every catalogue key; missing ones take the default).
+/// One complete set of behaviour-parameter values (every key of a catalogue — the generic one, or the generic one and a
+/// product's own, `World`'s; missing ones take the default).
 public struct BehaviorValues: Hashable, Sendable {
-    /// Key → value for every key of `BehaviorCatalogue.parameters`.
+    /// Key → value for every key of the catalogue the values were made from.
     public private(set) var values: [String: Double]
 
-    /// The defaults.
-    public init() {
-        values = Dictionary(uniqueKeysWithValues: BehaviorCatalogue.parameters.map { ($0.keyPath, $0.defaultValue.doubleValue!) })
+    /// The defaults of the generic catalogue (`BehaviorCatalogue.parameters`).
+    public init() { self.init(catalogue: BehaviorCatalogue.parameters) }
+
+    /// The defaults of `catalogue` (the generic catalogue and a product's own parameters, issue 42).
+    public init(catalogue: [RuleParameter]) {
+        values = Dictionary(catalogue.map { ($0.keyPath, $0.defaultValue.doubleValue!) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The defaults overridden by `overrides` (keys outside the catalogue are a precondition failure: validate first).
-    public init(_ overrides: [String: Double]) {
-        self.init()
+    public init(_ overrides: [String: Double], catalogue: [RuleParameter] = BehaviorCatalogue.parameters) {
+        self.init(catalogue: catalogue)
         for (k, v) in overrides { self[k] = v }
     }
 
-    /// The defaults overridden by the numeric values of a resolved scenario's `behavior` (an arm's `ResolvedArm.behavior`).
-    /// Keys outside the catalogue are ignored.
-    public init(_ resolved: ParameterValues) {
-        self.init()
-        for (k, v) in resolved.values where BehaviorCatalogue.byKey[k] != nil {
+    /// The defaults of `catalogue` overridden by the numeric values of a resolved scenario's `behavior` (an arm's
+    /// `ResolvedArm.behavior`). Keys outside the catalogue (another product's) are ignored.
+    public init(_ resolved: ParameterValues, catalogue: [RuleParameter] = BehaviorCatalogue.parameters) {
+        self.init(catalogue: catalogue)
+        for (k, v) in resolved.values where values[k] != nil {
             if let d = v.doubleValue { values[k] = d }
         }
     }
 
-    /// The value of `key` (precondition: a catalogue key).
+    /// The value of `key` (precondition: a key of the catalogue).
     public subscript(_ key: String) -> Double {
         get {
             guard let v = values[key] else { preconditionFailure("'\(key)' is not a behaviour parameter") }
             return v
         }
         set {
-            precondition(BehaviorCatalogue.byKey[key] != nil, "'\(key)' is not a behaviour parameter")
+            precondition(values[key] != nil, "'\(key)' is not a behaviour parameter")
             values[key] = newValue
         }
     }
 
-    /// The defaults (shared; built once).
+    /// The defaults of the generic catalogue (shared; built once).
     public static let defaults = BehaviorValues()
 }

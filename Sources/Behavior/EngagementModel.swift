@@ -1,21 +1,22 @@
 import Foundation
 import Stochastics
 
-/// Things that happen to a person with the blocker, reported by the product adapter.
+/// Things that happen to a person with the product, reported by the product adapter. The person's own (a refused
+/// shield, a paywall, a resisted urge, minutes saved, an app open) have their weights here (`engagement.*`); what
+/// only a product knows (Scroll Off's empty wallet, Earned Access's detour, Nudge's tier limit, credit earned, a
+/// thing done with help) is `.frustration(w)` or `.value(w, channel)`, with the weight the product's constants read
+/// once per world from its own behaviour parameters (`ProductAdapter.Constants`, issue 42).
 public enum EngagementEvent: Hashable, Sendable {
-    case shieldRefused, walletEmpty, paywallHit, earnedCredit, resistedUrge
-    /// The person had to leave a shield and open the blocker to get through (a product whose shield cannot open
-    /// the app itself, seed 003 §2).
-    case detour
+    case shieldRefused, paywallHit, resistedUrge
     case minutesSaved(Double)
     case appOpened
     case notificationReceived
     /// A dormant person met a shield: friction from an app they no longer look at (issue 26).
     case dormantShield
-    /// A thing to do got done with the product's help (a card, a reminder, a draft; issue 29).
-    case taskDoneWithHelp
-    /// A limit of the person's tier refused what they meant to do (a 4th capture in a day, a 6th saved share).
-    case limitHit
+    /// A frustration of the product's own, as a step of `w` (share of headroom, × (0.5 + sensitivity)).
+    case frustration(Double)
+    /// Value given through one of the product's channels, as a step of `w` (share of headroom).
+    case value(Double, ValueChannel)
 }
 
 /// The ways a product gives a person value (issue 39): each product declares its channels
@@ -36,9 +37,8 @@ extension EngagementEvent {
     public var valueChannel: ValueChannel? {
         switch self {
         case .resistedUrge: .urgeResisted
-        case .earnedCredit: .creditEarned
         case .minutesSaved: .minutesKept
-        case .taskDoneWithHelp: .thingDoneWithHelp
+        case let .value(_, channel): channel
         default: nil
         }
     }
@@ -54,7 +54,7 @@ public enum ChurnKind: String, Hashable, Sendable, CaseIterable {
 
 /// Cues that can prompt opening the blocker app itself.
 public enum AppOpenCue: Hashable, Sendable {
-    case none, notification, walletCheck, afterShield
+    case none, notification, afterShield
 }
 
 /// Kinds of onboarding step.
@@ -119,24 +119,16 @@ public struct EngagementModel: Hashable, Sendable {
     public var payingHazardRatio = 0.5
     /// How a churn splits between uninstall, revoking Screen Time access and going dormant. Assumption.
     public var churnKindWeights: [Double] = [0.35, 0.15, 0.5]
-    /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield, an empty wallet, a paywall.
+    /// Frustration steps (share of headroom, × (0.5 + sensitivity)) of a refused shield and a paywall.
     public var shieldRefusedFrustration = 0.04
-    /// Frustration step of a detour through the blocker's own app to get past a shield (assumption).
-    public var detourFrustration = 0.0636
-    public var walletEmptyFrustration = 0.08
     public var paywallHitFrustration = 0.10
-    /// Perceived-value steps (share of headroom) of earned credit, a resisted urge, each minute saved (capped).
-    public var earnedCreditValue = 0.01
+    /// Perceived-value steps (share of headroom) of a resisted urge, each minute saved (capped).
     public var resistedUrgeValue = 0.03
-    /// Perceived-value step of a thing done with the product's help, and frustration of a tier limit hit (issue 29).
-    public var taskDoneValue = 0.03
-    public var limitHitFrustration = 0.08
     public var valuePerMinuteSaved = 0.002
     public var minutesSavedValueCap = 0.2
     /// Cue strengths of opening the app (see `appOpenProbability(cue:)`).
     public var noCueStrength = 0.05
     public var notificationCueStrength = 0.6
-    public var walletCheckCueStrength = 0.9
     public var afterShieldCueStrength = 0.3
 
     public init(frustrationSensitivity: Double = 0.5, appOpenHabit: Double = 0.3, perceivedValue: Double = 0.3) {
@@ -179,18 +171,12 @@ public struct EngagementModel: Hashable, Sendable {
         payingHazardRatio = values["churn.paying_hazard_ratio"]
         churnKindWeights = [values["churn.split.uninstall"], values["churn.split.revoke_access"], values["churn.split.dormant"]]
         shieldRefusedFrustration = values["engagement.frustration.shield_refused"]
-        detourFrustration = values["engagement.frustration.detour"]
-        walletEmptyFrustration = values["engagement.frustration.wallet_empty"]
         paywallHitFrustration = values["engagement.frustration.paywall_hit"]
-        earnedCreditValue = values["engagement.value.earned_credit"]
         resistedUrgeValue = values["engagement.value.resisted_urge"]
         valuePerMinuteSaved = values["engagement.value.per_minute_saved"]
         minutesSavedValueCap = values["engagement.value.minutes_saved_cap"]
-        taskDoneValue = values["engagement.value.task_done"]
-        limitHitFrustration = values["engagement.frustration.limit_hit"]
         noCueStrength = values["engagement.cue.none"]
         notificationCueStrength = values["engagement.cue.notification"]
-        walletCheckCueStrength = values["engagement.cue.wallet_check"]
         afterShieldCueStrength = values["engagement.cue.after_shield"]
     }
 
@@ -233,10 +219,9 @@ public struct EngagementModel: Hashable, Sendable {
         func value(_ w: Double) { productValue = min(1, productValue + (1 - productValue) * w) }
         switch e {
         case .shieldRefused: frustrate(shieldRefusedFrustration)
-        case .detour: frustrate(detourFrustration)
-        case .walletEmpty: frustrate(walletEmptyFrustration)
         case .paywallHit: frustrate(paywallHitFrustration)
-        case .earnedCredit: value(earnedCreditValue)
+        case let .frustration(w): frustrate(w)
+        case let .value(w, _): value(w)
         case .resistedUrge: value(resistedUrgeValue)
         case let .minutesSaved(m): value(min(minutesSavedValueCap, valuePerMinuteSaved * max(m, 0)))
         case .appOpened:
@@ -244,8 +229,6 @@ public struct EngagementModel: Hashable, Sendable {
             daysSinceOpen = 0
         case .notificationReceived: break
         case .dormantShield: frustrate(shieldRefusedFrustration)
-        case .taskDoneWithHelp: value(taskDoneValue)
-        case .limitHit: frustrate(limitHitFrustration)
         }
     }
 
@@ -264,7 +247,6 @@ public struct EngagementModel: Hashable, Sendable {
         switch cue {
         case .none: cueStrength = noCueStrength
         case .notification: cueStrength = notificationCueStrength
-        case .walletCheck: cueStrength = walletCheckCueStrength
         case .afterShield: cueStrength = afterShieldCueStrength
         }
         return 1 - exp(-cueStrength * (0.2 + 2 * appOpenHabit + perceivedValue))

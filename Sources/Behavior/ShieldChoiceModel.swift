@@ -142,19 +142,6 @@ public struct ShieldChoiceModel: Hashable, Sendable {
     public var planEffectMax = 0.65 * Double.pi / 3.0.squareRoot()
     /// Share of the remaining effect each further plan leaves unrealised (diminishing returns). Assumption.
     public var planEffectDecay = 0.5
-    /// Utility constants of the acting options (see `constant(_:)`) and the fulfilment of a peek and an unblock.
-    public var peekConstant = 0.2
-    public var useTokenConstant = -0.5
-    public var buyTokenConstant = -0.8
-    public var unblockConstant = -1.5
-    public var peekFulfilment = 0.6
-    public var unblockFulfilment = 1.1
-    public var questConstant = -0.3
-    public var emergencyConstant = -1.0
-    /// Seconds of the extra step when a shield cannot open the blocker's own app (added to every way through).
-    public var redirectStepSeconds = 20.0
-    /// Minutes before a block's end within which a person waits for it instead of choosing.
-    public var waitForEndMinutes = 10.0
 
     public init() {}
 
@@ -176,16 +163,6 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         temperature = values["shield.temperature"]
         planEffectMax = values["shield.plan_effect_max"]
         planEffectDecay = values["shield.plan_effect_decay"]
-        peekConstant = values["shield.constant.peek"]
-        useTokenConstant = values["shield.constant.use_token"]
-        buyTokenConstant = values["shield.constant.buy_token"]
-        unblockConstant = values["shield.constant.unblock"]
-        peekFulfilment = values["shield.fulfilment.peek"]
-        unblockFulfilment = values["shield.fulfilment.unblock"]
-        questConstant = values["shield.constant.quest"]
-        emergencyConstant = values["shield.constant.emergency"]
-        redirectStepSeconds = values["shield.redirect_step_seconds"]
-        waitForEndMinutes = values["shield.wait_for_end_minutes"]
     }
 
     /// The lowering of every acting option's utility from `plans` if-then plans: 0 for none.
@@ -193,23 +170,10 @@ public struct ShieldChoiceModel: Hashable, Sendable {
         plans <= 0 ? 0 : planEffectMax * (1 - pow(planEffectDecay, Double(plans)))
     }
 
-    // The roles of the kinds of unlock the behaviour catalogue has constants for (`shield.constant.*`,
-    // `shield.fulfilment.*`); an adapter describes each of its buttons with one of them.
-
-    /// Spending earned credit on the whole intended use.
+    /// Spending earned credit on the whole intended use: the whole urge satisfied, no constant of its own. A
+    /// product's own buttons (a peek, a token, a quest) are roles it builds from its own constants
+    /// (`OptionRole.open(fulfilment:constant:)`, `ProductAdapter.Constants`, issue 42).
     public var spendCredits: OptionRole { .open(fulfilment: 1, constant: 0) }
-    /// A short look (a peek): part of the urge satisfied.
-    public var peek: OptionRole { .open(fulfilment: peekFulfilment, constant: peekConstant) }
-    /// Using an emergency token the person holds.
-    public var useToken: OptionRole { .open(fulfilment: 1, constant: useTokenConstant) }
-    /// Buying an emergency token (its price is the option's `priceUSD`).
-    public var buyToken: OptionRole { .open(fulfilment: 1, constant: buyTokenConstant) }
-    /// Lifting the block altogether.
-    public var unblock: OptionRole { .open(fulfilment: unblockFulfilment, constant: unblockConstant) }
-    /// An effort unlock (a breathing or typing quest that grants time).
-    public var quest: OptionRole { .open(fulfilment: 1, constant: questConstant) }
-    /// The once-a-day emergency unlock after a wait.
-    public var emergency: OptionRole { .open(fulfilment: 1, constant: emergencyConstant) }
 
     /// The utility of one option.
     public func utility(_ o: OfferedOption, _ c: ChoiceContext) -> Double {

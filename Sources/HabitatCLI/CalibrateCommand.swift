@@ -68,7 +68,7 @@ struct CalibrateCommand: ParsableCommand {
             } ?? (joint ? products.flatMap { p in CalibrationTargets.worldFigures.map {
                 CalibrationTarget(figure: CalibrationTargets.jointID(product: p, figure: $0.figure), low: $0.low, high: $0.high) } }
                   : CalibrationTargets.worldFigures)
-            let parameters = try Calibration.parameters(fit.isEmpty ? Calibration.defaultFit : fit, catalogue: BehaviorCatalogue.parameters,
+            let parameters = try Calibration.parameters(fit.isEmpty ? Calibration.defaultFit : fit, catalogue: Products.behaviorParameters,
                                                         startValues: scenario.arms[0].behavior)
             guard budget >= parameters.count + 1 else {
                 throw CalibrationInputError(file: "--budget", "\(budget) evaluations cannot build the first simplex of \(parameters.count + 1) points")
@@ -216,8 +216,8 @@ enum CalibrationReport {
     /// The behaviour values of `arm` that differ from the catalogue's defaults.
     static func nonDefaultBehavior(_ arm: ParameterValues) -> [String: Double] {
         var out: [String: Double] = [:]
-        for p in BehaviorCatalogue.parameters {
-            let d = BehaviorCatalogue.defaultValue(p.keyPath)
+        for p in Products.behaviorParameters {
+            let d = p.defaultValue.doubleValue!
             if let v = arm[p.keyPath]?.doubleValue, v != d { out[p.keyPath] = v }
         }
         return out

@@ -6,10 +6,13 @@ import Stochastics
 struct ShieldChoiceTests {
     static let model = ShieldChoiceModel()
     var model: ShieldChoiceModel { Self.model }
+    /// A product's buttons are roles it builds from its own constants (issue 42); these are Scroll Off's defaults.
+    static let peek = OptionRole.open(fulfilment: 0.6, constant: 0.2), useToken = OptionRole.open(fulfilment: 1, constant: -0.5)
+    static let buyToken = OptionRole.open(fulfilment: 1, constant: -0.8), unblock = OptionRole.open(fulfilment: 1.1, constant: -1.5)
     let all: [OfferedOption] = [
-        .init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(model.peek, frictionSeconds: 10),
-        .init(.reflect, frictionSeconds: 30), .init(model.buyToken, priceUSD: 0.99),
-        .init(model.useToken), .init(model.unblock, frictionSeconds: 20), .init(.giveUp),
+        .init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(Self.peek, frictionSeconds: 10),
+        .init(.reflect, frictionSeconds: 30), .init(Self.buyToken, priceUSD: 0.99),
+        .init(Self.useToken), .init(Self.unblock, frictionSeconds: 20), .init(.giveUp),
     ]
     let context = ChoiceContext(urgeStrength: 0.6, creditScarcity: 0.3)
 
@@ -41,7 +44,7 @@ struct ShieldChoiceTests {
 
     @Test("only offered options are chosen; empirical shares match the probabilities (seed 17, 20 000 draws, ±0.015)")
     func onlyOffered() {
-        let offered = [OfferedOption(.close), OfferedOption(model.peek), OfferedOption(model.unblock)]
+        let offered = [OfferedOption(.close), OfferedOption(Self.peek), OfferedOption(Self.unblock)]
         let rng = RandomStream(seed: 17)
         var counts = [0, 0, 0]
         for _ in 0..<20_000 { counts[model.choose(offered, context: context, rng: rng)] += 1 }
@@ -57,7 +60,7 @@ struct EngagementTests {
         var e = EngagementModel()
         let h0 = e.churnHazardPerDay
         var f = e
-        for _ in 0..<5 { f.record(.paywallHit); f.record(.walletEmpty) }
+        for _ in 0..<5 { f.record(.paywallHit); f.record(.frustration(0.08)) }
         #expect(f.churnHazardPerDay > h0 * 1.5)
         for _ in 0..<10 { e.record(.resistedUrge); e.record(.minutesSaved(30)) }
         #expect(e.churnHazardPerDay < h0 * 0.7)
@@ -79,7 +82,7 @@ struct EngagementTests {
         let before = e.appOpenProbability(cue: .notification)
         for _ in 0..<20 { e.record(.appOpened) }
         #expect(e.appOpenProbability(cue: .notification) > before)
-        #expect(e.appOpenProbability(cue: .walletCheck) > e.appOpenProbability(cue: .none))
+        #expect(e.appOpenProbability(cue: .notification) > e.appOpenProbability(cue: .none))
     }
 
     @Test func onboardingDependsOnTechComfort() {

@@ -127,8 +127,8 @@ struct PlanOfferTests {
 struct PlansAtTheShieldTests {
     static let model = ShieldChoiceModel()
     var model: ShieldChoiceModel { Self.model }
-    let options: [OfferedOption] = [.init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(model.peek),
-                                    .init(.reflect), .init(model.useToken)]
+    let options: [OfferedOption] = [.init(.close), .init(model.spendCredits, creditCostSeconds: 300), .init(.open(fulfilment: 0.6, constant: 0.2)),
+                                    .init(.reflect), .init(.open(fulfilment: 1, constant: -0.5))]
     let context = ChoiceContext(urgeStrength: 0.7, creditScarcity: 0.2)
 
     @Test("plans lower acting, with diminishing returns; no plans change nothing")

@@ -52,21 +52,6 @@ struct TaskToolCostTests {
         #expect(m.record(1)?.doneAt == Self.noon + .minutes(5))
     }
 
-    @Test("ignored reminders lose their pull: the odds of acting × 0.70 per reminder ignored (Ancker et al. 2017); none at weight 0")
-    func remindersTire() {
-        let m = TaskToolModel()
-        #expect(abs(m.reminderFatiguePerIgnored - 0.357) < 1e-12)
-        func odds(_ p: Double) -> Double { p / (1 - p) }
-        let p0 = m.reminderActProbability(valueFelt: 0.6, urgency: 0.5, ignoredRecently: 0)
-        let p1 = m.reminderActProbability(valueFelt: 0.6, urgency: 0.5, ignoredRecently: 1)
-        let p4 = m.reminderActProbability(valueFelt: 0.6, urgency: 0.5, ignoredRecently: 4)
-        #expect(p0 > p1 && p1 > p4)
-        #expect(abs(odds(p1) / odds(p0) - 0.70) < 0.001, "odds ratio \(odds(p1) / odds(p0))")
-        var off = m
-        off.reminderFatiguePerIgnored = 0
-        #expect(off.reminderActProbability(valueFelt: 0.6, urgency: 0.5, ignoredRecently: 9) == off.reminderActProbability(valueFelt: 0.6, urgency: 0.5))
-    }
-
     @Test("a notification pickup brings an urge at the phone's urge probability × the scale, from the caller's stream only")
     func cuedUrges() {
         let person = Person.draw(persona: PersonaCatalog.adhdAdult, id: 1, seed: 3, replication: 0)
@@ -95,18 +80,5 @@ struct TaskToolCostTests {
             #expect(pa == pb)
             t = pa.sessionEnd
         }
-    }
-
-    @Test("every cost is a catalogued parameter whose 0 switches its mechanism off")
-    func costsAreSwitches() {
-        for key in TaskToolModel.costKeys {
-            #expect(BehaviorCatalogue.byKey[key] != nil, "\(key) catalogued")
-            #expect(BehaviorCatalogue.defaultValue(key) > 0, "\(key) on by default")
-        }
-        var values = BehaviorValues.defaults
-        for key in TaskToolModel.costKeys { values[key] = 0 }
-        let m = TaskToolModel(values: values)
-        #expect(m.cardSeconds == 0 && m.captureSeconds == 0 && m.reminderSeconds == 0 && m.resumptionLagSeconds == 0
-                && m.reminderCuedUrgeScale == 0 && m.reminderFatiguePerIgnored == 0)
     }
 }

@@ -105,8 +105,22 @@ struct WhyPeopleStayTests {
     func valueChannels() {
         #expect(EngagementEvent.resistedUrge.valueChannel == .urgeResisted)
         #expect(EngagementEvent.minutesSaved(3).valueChannel == .minutesKept)
-        #expect(EngagementEvent.earnedCredit.valueChannel == .creditEarned)
-        #expect(EngagementEvent.taskDoneWithHelp.valueChannel == .thingDoneWithHelp)
-        #expect(EngagementEvent.detour.valueChannel == nil && EngagementEvent.appOpened.valueChannel == nil)
+        #expect(EngagementEvent.value(0.01, .creditEarned).valueChannel == .creditEarned)
+        #expect(EngagementEvent.value(0.03, .thingDoneWithHelp).valueChannel == .thingDoneWithHelp)
+        #expect(EngagementEvent.frustration(0.06).valueChannel == nil && EngagementEvent.appOpened.valueChannel == nil)
+    }
+
+    @Test("a product's own events step frustration and value by the weight its constants give (issue 42)")
+    func productWeightedEvents() {
+        var a = EngagementModel(), b = EngagementModel()
+        a.record(.frustration(0.08))
+        b.record(.frustration(0.2))
+        #expect(a.frustration > 0 && b.frustration > a.frustration)
+        let before = a.productValue
+        a.record(.value(0.05, .creditEarned))
+        #expect(abs(a.productValue - (before + (1 - before) * 0.05)) < 1e-15)
+        var c = EngagementModel()
+        c.record(.frustration(0))
+        #expect(c.frustration == 0)
     }
 }

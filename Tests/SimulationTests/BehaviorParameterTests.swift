@@ -24,7 +24,7 @@ struct BehaviorParameterTests {
 
     @Test("the catalogue is registered, and an arm at the defaults builds the default models")
     func registeredAndDefault() throws {
-        #expect(Products.catalogues.behavior == BehaviorCatalogue.parameters)
+        #expect(Products.catalogues.behavior == Products.behaviorParameters)
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: "name: d\n", fileName: "d.yaml")
         #expect(BehaviorValues(scenario.arms[0].behavior) == BehaviorValues.defaults)
         let world = try World<ScrollOffProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
@@ -33,6 +33,8 @@ struct BehaviorParameterTests {
         var engagement = EngagementModel(values: .defaults)
         engagement.valueChannels = ScrollOffProduct.valueChannels   // the product's own value channels (issue 39)
         #expect(world.engagement == engagement)
+        // The product's own constants, from its own parameters' defaults (issue 42).
+        #expect(world.constants == ScrollOffConstants(values: BehaviorValues(catalogue: ScrollOffProduct.behaviorCatalogue)))
         // The fitted defaults (Calibration/), not the models' component values.
         #expect(world.engagement.baseChurnHazard == BehaviorCatalogue.fittedDefaults["churn.base_hazard"])
     }

@@ -102,8 +102,26 @@ public enum Products {
             if let ids = kpiIDs(p) { c.registerKPIs(p, ids) }
         }
         c.population = population
-        c.behavior = BehaviorCatalogue.parameters
+        c.behavior = behaviorParameters
         return c
+    }
+
+    /// Every behaviour parameter a scenario may use (`behavior:` blocks, `behavior.<key>` sweeps and overrides,
+    /// calibration, `validate --explain`): the generic catalogue with each registered product's own parameters
+    /// placed beside it (`ProductAdapter.behaviorParameterGroups`, issue 42). One population serves every product, so
+    /// every product's keys are accepted whatever the scenario's products; each world reads its own. A key declared
+    /// twice stops here (`BehaviorCatalogueConflict`; a test holds the registered products to it).
+    public static let behaviorParameters: [RuleParameter] = {
+        do {
+            return try assembledBehaviorParameters()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    /// The assembly `behaviorParameters` is, throwing the conflict instead of stopping.
+    public static func assembledBehaviorParameters() throws(BehaviorCatalogueConflict) -> [RuleParameter] {
+        try BehaviorCatalogue.assembled(registered.map { (owner: $0.descriptor.id, groups: $0.adapter.behaviorParameterGroups) })
     }
 
     /// The behaviour model's personas and overridable parameters (`Persona.applying(overrides:)` accepts exactly

@@ -37,9 +37,12 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     /// simulated person stands for; nil/1 without one.
     let installDayIndex: [Int]?
     public let peoplePerPerson: Double
-    /// The arm's behaviour-parameter values (`BehaviorCatalogue`; the scenario's `behavior:` blocks), read once into
-    /// the models below and the adapter's constants.
+    /// The arm's behaviour-parameter values (`BehaviorCatalogue` and the product's own parameters; the scenario's
+    /// `behavior:` blocks), read once into the models below and the adapter's constants.
     public let behavior: BehaviorValues
+    /// The product's own constants (`ProductAdapter.constants(_:)`, issue 42): its person-side models and weights,
+    /// read once from `behavior`.
+    public let constants: Adapter.Constants
     public let choice: ShieldChoiceModel
     public let purchase: PurchaseModel
     /// The engagement model's constants; each person starts from a copy (`EngagementModel.starting(person:)`).
@@ -49,19 +52,12 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     public let urges: UrgeModel
     /// What dormant people do on a day of shields (`dormant.*`).
     public let dormancy: DormantModel
-    /// Focus sessions and habit check-ins, for products that ask people to earn (`focus.*`, `habits.*`).
-    public let focus: FocusSessionModel
-    public let habits: HabitCheckInModel
     /// What people do with their things to do by their own means (`tasks.*`, issue 29).
     public let tasks: TaskModel
-    /// What people do with a task-capture tool (`capture.*`, `card.*`, `reminder.*`, issue 29).
-    public let taskTool: TaskToolModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
     public let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
     public let insightViewProbability: Double
-    /// The probability, at value 0.5, of looking at the plans on an app open (`engagement.plans_view_probability`).
-    public let plansViewProbability: Double
     /// The scenario's rule ending every tenure (`tenure_days`): the person uninstalls at the end of local day
     /// `tenureDays` since install and lives on untreated (issue 28); nil: tenures end only by the person's choice.
     public let tenureDays: Int?
@@ -78,8 +74,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         seed = scenario.seed
         self.replication = replication
         parameters = Adapter.Engine.Parameters(values: arm.rules)
-        let behavior = BehaviorValues(arm.behavior)
+        let behavior = BehaviorValues(arm.behavior, catalogue: Adapter.behaviorCatalogue)
         self.behavior = behavior
+        constants = Adapter.constants(behavior)
         choice = ShieldChoiceModel(values: behavior)
         purchase = PurchaseModel(values: behavior)
         var engagement = EngagementModel(values: behavior)
@@ -88,13 +85,9 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         onboarding = OnboardingModel(values: behavior)
         urges = UrgeModel(values: behavior)
         dormancy = DormantModel(values: behavior)
-        focus = FocusSessionModel(values: behavior)
-        habits = HabitCheckInModel(values: behavior)
         tasks = TaskModel(values: behavior)
-        taskTool = TaskToolModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
-        plansViewProbability = behavior["engagement.plans_view_probability"]
         tenureDays = arm.tenureDays
         storeFees = StoreFeePolicy(standardRate: scenario.store.standardRate, reducedRate: scenario.store.reducedRate,
                                    smallBusinessProgram: scenario.store.smallBusinessProgram)

@@ -28,6 +28,11 @@ public protocol ProductAdapter: Sendable {
     /// try again once a block ends): scheduled on the person's own queue with `PersonLife.schedule(_:at:)` and
     /// handed back to `carryOut` at its time. `Never` (the default) for a product whose people plan nothing.
     associatedtype Intent: Sendable = Never
+    /// The product's behaviour constants — its person-side models, the weights of its own value and frustration
+    /// events, its shield buttons' roles — read once per world from the arm's behaviour values (`World.constants`),
+    /// so the hot path reads typed fields, never a key (issue 42). `NoProductConstants` (the default) for a product
+    /// with none.
+    associatedtype Constants: Sendable = NoProductConstants
 
     // MARK: Required: the person's state and tally at install
 
@@ -48,6 +53,14 @@ public protocol ProductAdapter: Sendable {
     /// decision to keep using it, and in every purchase — grows only through these channels (a value event on any other
     /// channel is a programming error). Default: none (a product that gives nothing, such as `none`).
     static var valueChannels: Set<ValueChannel> { get }
+    /// The product's own behaviour parameters (catalogued in its folder with summaries and sources, like
+    /// `BehaviorCatalogue`'s), each group placed after a generic key in the catalogue a scenario is checked against
+    /// and `validate --explain` shows (`Products.behaviorParameters`). A key is declared once: by the generic
+    /// catalogue or by one product (issue 42). Default: none.
+    static var behaviorParameterGroups: [BehaviorParameterGroup] { get }
+    /// The product's constants from one arm's behaviour values (the generic catalogue's and the product's own keys),
+    /// built once per `World`. Default (`NoProductConstants`): nothing to read.
+    static func constants(_ values: BehaviorValues) -> Constants
 
     /// The install: the product's onboarding flow. Default: nothing to set up.
     static func onboard(_ life: inout PersonLife<Self>, at now: Instant)

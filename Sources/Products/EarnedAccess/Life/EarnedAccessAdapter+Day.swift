@@ -18,7 +18,7 @@ extension EarnedAccessAdapter {
     /// before the 04:00 boundary of the same `day_id`. Nothing is planned without authorization or when dormant.
     static func planDay(_ life: inout PersonLife<Self>, day: LocalDate, after t: Instant) {
         guard !life.dormant, life.engine.authorization == .granted else { return }
-        let focus = life.world.focus, value = life.engagement.perceivedValue
+        let focus = life.world.constants.focus, value = life.engagement.perceivedValue
         var starts: [Instant] = []
         for _ in 0..<focus.sessionsToday(valueFelt: value, rng: life.features) {
             let start = life.zone.instant(on: day, at: LocalTimeOfDay(secondsSinceMidnight: Int32(focus.startSecondsOfDay(rng: life.features))))
@@ -29,7 +29,7 @@ extension EarnedAccessAdapter {
             starts.append(start)
             schedule(.startFocus(minutes: minutes, quitsAfter: quits), at: start, &life)
         }
-        for id in life.state.habits where life.world.habits.checksOff(valueFelt: value, rng: life.features) {
+        for id in life.state.habits where life.world.constants.habits.checksOff(valueFelt: value, rng: life.features) {
             let evening = life.zone.instant(on: day, at: LocalTimeOfDay(secondsSinceMidnight: Int32(72_000 + life.features.uniformInt(below: 10_800))))
             if evening > t { schedule(.checkOffHabit(id), at: evening, &life) }
         }

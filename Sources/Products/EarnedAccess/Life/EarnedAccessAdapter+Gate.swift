@@ -51,14 +51,14 @@ extension EarnedAccessAdapter {
     /// `shield.wait_for_end_minutes` is waited out instead (assumption). Up to three rounds: a Pro-only option
     /// (15/30 minutes on Free) shows the paywall, and the person then chooses again among what is left.
     static func meetShield(app: AppID, urge: Double, intended: TimeSpan, _ life: inout PersonLife<Self>, at now: Instant) {
-        if let end = blockEnd(&life, at: now), end - now <= .minutes(Int64(life.world.choice.waitForEndMinutes)) {
+        if let end = blockEnd(&life, at: now), end - now <= .minutes(Int64(life.world.constants.waitForEndMinutes)) {
             life.decide(.shieldChoice, .waitForEnd, at: now)
             life.send(.shieldClose(app), at: now)
             life.summary.tally.counts[.waitedForBlockEnd] += 1
             schedule(.retry(app, urge: urge, intended: intended), at: end + .seconds(1), &life)
             return
         }
-        var redirect = life.world.choice.redirectStepSeconds
+        var redirect = life.world.constants.redirectStepSeconds
         // The shield itself is an interruption: a habitual or weak urge may be let go before anything else (issue 26).
         if life.letsGoAtShield(urge: urge) {
             life.decide(life.engine.gateApp != app ? .shieldChoice : .gateOption, life.engine.gateApp != app ? .letGo : .giveUp, at: now)
@@ -94,7 +94,7 @@ extension EarnedAccessAdapter {
                 life.state.openingAsDetour = true
                 life.send(.appOpened, at: now)
                 life.state.openingAsDetour = false
-                life.engagement.record(.detour)
+                life.engagement.record(.frustration(life.world.constants.detourFrustration))
                 redirect = 0
             }
             life.decide(.gateOption, outcome(of: choice.method), at: now)
@@ -144,14 +144,14 @@ extension EarnedAccessAdapter {
         life.state.choices.append(nil)
         let gate = life.engine.gateOffer(for: app, at: now)
         let secondsPerCredit = Double(life.world.parameters.focusMinutesPerCredit * 60)
-        let m = life.world.choice
+        let m = life.world.choice, c = life.world.constants
         for o in gate.options where o.isEnabled || (o.disabledReason == .paywall && !life.state.declinedPaywall) {
             let friction = redirectSeconds + Double(o.delaySeconds)
             let role: OptionRole
             switch o.choice.method {
             case .credits: role = m.spendCredits
-            case .quest: role = m.quest
-            case .emergency: role = m.emergency
+            case .quest: role = c.quest
+            case .emergency: role = c.emergency
             }
             life.state.options.append(OfferedOption(role, creditCostSeconds: Double(o.cost) * secondsPerCredit, frictionSeconds: friction))
             life.state.choices.append(o.choice)

@@ -53,7 +53,7 @@ extension EarnedAccessAdapter {
         case .creditsEarned(_, let amount):
             life.summary.tally.days[day].creditsEarned += amount
             life.summary.tally.counts[.creditsEarned] += amount
-            if amount > 0 { life.engagement.record(.earnedCredit) }
+            if amount > 0 { life.engagement.record(.value(life.world.constants.earnedCreditValue, .creditEarned)) }
             life.recordInUseDay()
         case .creditsSpent(let amount):
             life.summary.tally.days[day].creditsSpent += amount

@@ -69,7 +69,7 @@ extension EarnedAccessAdapter {
         }
         t = t + .seconds(15)
         life.send(.onboarding(.home), at: t)
-        for _ in 0..<life.world.habits.habitsSetUp(rng: life.features) {
+        for _ in 0..<life.world.constants.habits.habitsSetUp(rng: life.features) {
             if life.send(.createHabit, at: t) == .habitCreated, let id = life.engine.habits.last?.id { life.state.habits.append(id) }
         }
         settlePaywall(&life, at: t)

@@ -27,7 +27,7 @@ extension NudgeAdapter {
             life.meter.addInUseSeconds(seconds)
             life.state.attentionSecondsTotal += seconds
         }
-        let delayed = life.tasks.spendAttention(seconds: seconds, resumptionLagSeconds: life.world.taskTool.resumptionLagSeconds, at: now)
+        let delayed = life.tasks.spendAttention(seconds: seconds, resumptionLagSeconds: life.world.constants.taskTool.resumptionLagSeconds, at: now)
         life.state.thingsDelayed += delayed
     }
 
@@ -36,7 +36,7 @@ extension NudgeAdapter {
     /// stream (created on first use), so no other stream's draws move. At 0 the reminder is read at a pickup the
     /// person made anyway, as before issue 39.
     static func reminderPickup(_ life: inout PersonLife<Self>, at now: Instant) {
-        let scale = life.world.taskTool.reminderCuedUrgeScale
+        let scale = life.world.constants.taskTool.reminderCuedUrgeScale
         guard scale > 0 else { return }
         let rng: RandomStream
         if let s = life.state.cuedUrges { rng = s } else {

@@ -22,7 +22,7 @@ extension NudgeAdapter {
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
         guard let t = o.thingToDo, !life.dormant else { return }
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         life.offerDecision(.capture, moment: Int64(t.ref))
         let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
         guard life.features.uniform() < p else {
@@ -64,7 +64,7 @@ extension NudgeAdapter {
         life.summary.tally.counts[.dumpLimitHits] += 1
         if life.state.dumpLimitKnownDay != life.dayIndex {
             life.state.dumpLimitKnownDay = life.dayIndex
-            life.engagement.record(.limitHit)
+            life.engagement.record(.frustration(life.world.constants.limitHitFrustration))
         }
         settlePaywall(&life, at: now)
         return life.engine.isPro
@@ -100,7 +100,7 @@ extension NudgeAdapter {
     /// second one of the thoughts cut, said without the asides (assumption: the person still talking goes on).
     /// Returns the capture decision's outcome: `speak` when `t` is held by Nudge.
     static func brainDump(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> DecisionOutcome {
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         var thoughts = [thought(t)]
         let since = now - .milliseconds(Int64(m.dumpMemoryHours * 3_600_000))
         for r in life.tasks.records.reversed() where r.task.ref != t.ref {
@@ -147,7 +147,7 @@ extension NudgeAdapter {
     /// Refused at the mic (the Free limit, after `dumpRefused`): type the one thing that prompted the dump, or let it
     /// go (assumption: as likely as the capture itself was, read again).
     static func refusedAtTheMic(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> DecisionOutcome {
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
         return life.features.uniform() < p && typeIt(t, &life, at: now) ? .type : .notCaptured
     }
@@ -176,7 +176,7 @@ extension NudgeAdapter {
             return true
         case .shareLimitHit:
             life.summary.tally.counts[.shareLimitHits] += 1
-            life.engagement.record(.limitHit)
+            life.engagement.record(.frustration(life.world.constants.limitHitFrustration))
             return false
         default:
             return false
@@ -187,7 +187,7 @@ extension NudgeAdapter {
     static func offerLiveActivity(_ life: inout PersonLife<Self>, at now: Instant) {
         guard life.state.liveActivityPromptPending else { return }
         life.state.liveActivityPromptPending = false
-        let enable = life.features.uniform() < life.world.taskTool.liveActivityOptIn
+        let enable = life.features.uniform() < life.world.constants.taskTool.liveActivityOptIn
         life.decideAtMoment(.featurePrompt, moment: 0, enable ? .enable : .dismiss, at: now)
         life.summary.tally.counts[enable ? .liveActivityEnabled : .liveActivityDismissed] += 1
         life.send(.liveActivityPrompt(enable: enable), at: now)
@@ -203,7 +203,7 @@ extension NudgeAdapter {
     /// nil when no prompt was waiting.
     static func answerPermissionDeciding(_ life: inout PersonLife<Self>, at now: Instant) -> (allowed: Bool, decision: NudgeDecision)? {
         guard let kind = life.engine.pendingPermission else { return nil }
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         let p: Double = switch kind {
         case .microphone: m.allowMicrophone
         case .notifications: m.allowNotifications

@@ -35,7 +35,7 @@ extension NudgeAdapter {
     static func considerUpgrade(_ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.engine.isPro, !life.weighedPaywallToday, life.engine.paywallShowing == nil else { return }
         life.offerDecision(.settingsUpgrade, moment: life.state.visits)
-        let opens = life.features.uniform() < life.world.taskTool.settingsUpgradeProbability(valueFelt: life.engagement.perceivedValue)
+        let opens = life.features.uniform() < life.world.constants.taskTool.settingsUpgradeProbability(valueFelt: life.engagement.perceivedValue)
         life.decide(.settingsUpgrade, opens ? .open : .ignore, at: now)
         guard opens else { return }
         life.send(.upgradeTapped, at: now)
@@ -47,7 +47,7 @@ extension NudgeAdapter {
     /// app (the next card's decision), at most `card.max` cards a visit.
     static func cardSession(_ life: inout PersonLife<Self>, at now: Instant) {
         life.state.visits += 1
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         var seen: [ItemID] = []
         for k in 0..<m.maxCards {
             // A card already answered in this visit coming round again (the queue went round) ends the visit.
@@ -71,7 +71,7 @@ extension NudgeAdapter {
     /// card's colour) — through its action where it has one — or snoozes it (`card.snooze_share`, a preset by its
     /// deadline) or skips it.
     static func atCard(_ card: NudgeItem, _ life: inout PersonLife<Self>, at now: Instant) {
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         guard let r = life.tasks.record(card.ref) else {
             life.decide(.cardAction, .skip, at: now)
             life.send(.skip(card.id), at: now)
@@ -116,7 +116,7 @@ extension NudgeAdapter {
         let finished = now + .milliseconds(Int64(t.effortMinutes * 60_000))
         if helped, life.tasks.doneWithHelp(t.ref, at: finished) {
             life.summary.tally.counts[.doneWithHelp] += 1
-            life.engagement.record(.taskDoneWithHelp)
+            life.engagement.record(.value(life.world.constants.taskDoneValue, .thingDoneWithHelp))
         }
         life.send(.done(card.id), at: now)
         life.summary.tally.counts[.itemsDone] += 1
@@ -135,7 +135,7 @@ extension NudgeAdapter {
         if case .contactPickerShown = d { d = life.send(.contactPicked(card.id), at: now) }
         life.summary.tally.counts[.actionsTapped] += 1
         if case .actionOpened(_, let draft) = d, draft {
-            let m = life.world.taskTool
+            let m = life.world.constants.taskTool
             let u = life.features.uniform()
             let outcome: DecisionOutcome = u < m.draftSendAsIs ? .sendDraft : u < m.draftSendAsIs + m.draftEdit ? .editDraft : .abandonDraft
             life.decideAtMoment(.draftUse, moment: now.millisecondsSinceEpoch &* 4096 &+ Int64(card.id), outcome, at: now)

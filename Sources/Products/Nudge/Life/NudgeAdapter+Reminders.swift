@@ -17,7 +17,7 @@ extension NudgeAdapter {
         case let .nudgeSent(kind, item, ref, buttons, _):
             life.summary.tally.counts[.remindersSent] += 1
             life.engagement.record(.notificationReceived)
-            let delay = life.features.exponential(mean: life.world.taskTool.reminderSeenMeanMinutes * 60_000)
+            let delay = life.features.exponential(mean: life.world.constants.taskTool.reminderSeenMeanMinutes * 60_000)
             life.schedule(.seeReminder(kind, item, ref: ref, sentAt: now, buttons: buttons), at: now + .milliseconds(Int64(delay)))
         case .liveActivityPromptShown:
             life.state.liveActivityPromptPending = true
@@ -79,7 +79,7 @@ extension NudgeAdapter {
     static func seeReminder(_ kind: NudgeKind, _ item: ItemID?, ref: UInt64, sentAt: Instant, buttons: Bool,
                             _ life: inout PersonLife<Self>, at now: Instant) {
         guard !life.dormant else { return }
-        let m = life.world.taskTool
+        let m = life.world.constants.taskTool
         // Issue 39: the reminder seen is a pickup that may bring an urge for a target app, and reading it costs
         // attention whatever the person does with it; the episode ends when they are done with it.
         reminderPickup(&life, at: now)
@@ -141,7 +141,7 @@ extension NudgeAdapter {
             if reply == .callNow || reply == .sendText || reply == .doItNow, !done,
                life.tasks.doneWithHelp(ref, at: now + .milliseconds(Int64(r.task.effortMinutes * 60_000))) {
                 life.summary.tally.counts[.doneWithHelp] += 1
-                life.engagement.record(.taskDoneWithHelp)
+                life.engagement.record(.value(life.world.constants.taskDoneValue, .thingDoneWithHelp))
             }
             if let card = life.engine.item(item), card.status.isOpen { life.send(.done(item), at: now) ; life.summary.tally.counts[.itemsDone] += 1; life.state.doneToday += 1 }
             life.send(.appClosed, at: now)

@@ -32,7 +32,7 @@ extension ScrollOffAdapter {
     /// chip was already weighed. The plans are weighed as at any paywall (reason `placement`).
     static func maybeViewPlans(_ life: inout PersonLife<Self>, at now: Instant) {
         guard life.engine.plan == nil, !life.weighedPaywallToday, life.state.pendingPaywall == nil else { return }
-        let p = life.world.plansViewProbability * 2 * life.engagement.perceivedValue
+        let p = life.world.constants.plansViewProbability * 2 * life.engagement.perceivedValue
         guard life.sessions.uniform() < p else { return }
         life.paywallWeighed()
         life.trace(kind: "plans", detail: "Plan & Billing viewed (Upgrade)", at: now)

@@ -49,9 +49,9 @@ extension ScrollOffAdapter {
         case .authorizationRevoked:
             life.summary.tally.revokedAuthorization = true
         case .walletEmpty:
-            life.engagement.record(.walletEmpty)
+            life.engagement.record(.frustration(life.world.constants.walletEmptyFrustration))
         case .earnAward(let amount, _, _):
-            if amount > .zero { life.engagement.record(.earnedCredit) }
+            if amount > .zero { life.engagement.record(.value(life.world.constants.earnedCreditValue, .creditEarned)) }
         case .paywallShown(let context, let sku):
             life.engagement.record(.paywallHit)
             life.state.pendingPaywall = (context, sku, t)

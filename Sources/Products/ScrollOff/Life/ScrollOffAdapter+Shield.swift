@@ -148,16 +148,16 @@ extension ScrollOffAdapter {
         life.state.buttons.removeAll(keepingCapacity: true)
         // A person who was refused at the token cap this month no longer presses the token button (assumption).
         let knowsCapIsReached = shield.tokenCapReached && life.state.capRefusedMonth == life.currentMonth
-        let m = life.world.choice
+        let m = life.world.choice, k = life.world.constants
         for c in ShieldOffer.order where shield.offers(c) && !(c == .emergencyToken && knowsCapIsReached) {
             switch c {
             case .close: life.state.options.append(OfferedOption(.close))
             case .useCredits:
                 life.state.options.append(OfferedOption(m.spendCredits, creditCostSeconds: min(intended, shield.creditsAvailable).seconds))
-            case .peek: life.state.options.append(OfferedOption(m.peek, creditCostSeconds: shield.peekCost.seconds))
+            case .peek: life.state.options.append(OfferedOption(k.peek, creditCostSeconds: shield.peekCost.seconds))
             case .emergencyToken:
-                life.state.options.append(shield.tokenNeedsPurchase ? OfferedOption(m.buyToken, priceUSD: shield.tokenPrice.usd)
-                                                                    : OfferedOption(m.useToken))
+                life.state.options.append(shield.tokenNeedsPurchase ? OfferedOption(k.buyToken, priceUSD: shield.tokenPrice.usd)
+                                                                    : OfferedOption(k.useToken))
             }
             life.state.buttons.append(c)
         }

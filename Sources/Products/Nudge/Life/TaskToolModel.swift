@@ -1,10 +1,11 @@
+import Behavior
 import Foundation
 import Stochastics
 
 /// What people do with a task-capture tool (issue 29; Nudge, seed 001): whether they write a thing to do down the
 /// moment it arises and how, what they do at a card that shows them one thing, and how they answer a reminder.
-/// Behaviour of people, not of one product: every constant is a `BehaviorCatalogue` parameter (`capture.*`,
-/// `card.*`, `reminder.*`), most of them assumptions — no published rate was found for capture tools — to be set by
+/// Nudge's own model since issue 42 (Nudge's folder): every constant is a behaviour parameter Nudge declares
+/// (`NudgeBehavior`: `capture.*`, `card.*`, `reminder.*`), most of them assumptions — no published rate was found for capture tools — to be set by
 /// calibration against Nudge's published targets (seed 001 §11).
 public struct TaskToolModel: Hashable, Sendable {
     /// Log-odds of capturing a thing as it arises, at value felt 0.5 and the app-open habit 0.5.

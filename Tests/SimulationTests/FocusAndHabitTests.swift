@@ -1,9 +1,11 @@
+import Behavior
+import EarnedAccessLife
 import Foundation
 import Stochastics
 import Testing
-@testable import Behavior
 
-/// Focus sessions and habit check-ins (issue 15): the people's side of earning, independent of any product.
+/// Focus sessions and habit check-ins (issue 15): the people's side of Earned Access's earning, its models in its own
+/// folder since issue 42 (`EarnedAccessConstants`).
 @Suite("Focus sessions and habit check-ins")
 struct FocusAndHabitTests {
     static func stream(_ purpose: String) -> RandomStream { RandomStream(key: StreamKey(seed: 11, replication: 0, person: 1, stream: StreamName(purpose))) }
@@ -50,15 +52,16 @@ struct FocusAndHabitTests {
 
     @Test func questAndEmergencyAreWaysThroughThatCostEffortAndReluctance() {
         let m = ShieldChoiceModel()
+        let k = EarnedAccessConstants(values: BehaviorValues(catalogue: EarnedAccessAdapter.behaviorCatalogue))
         let c = ChoiceContext(urgeStrength: 0.7)
         let credits = OfferedOption(m.spendCredits)
-        let quest = OfferedOption(m.quest, frictionSeconds: 60)
-        let emergency = OfferedOption(m.emergency, frictionSeconds: 60)
+        let quest = OfferedOption(k.quest, frictionSeconds: 60)
+        let emergency = OfferedOption(k.emergency, frictionSeconds: 60)
         #expect(quest.actsOnUrge && emergency.actsOnUrge)
         #expect(m.utility(quest, c) < m.utility(credits, c), "a minute of breathing costs more than credits at no scarcity")
         #expect(m.utility(emergency, c) < m.utility(quest, c), "the day's only emergency is spent reluctantly")
         // The redirect step (a shield that cannot open the blocker) lowers every way through.
-        let stepped = OfferedOption(m.spendCredits, frictionSeconds: m.redirectStepSeconds)
+        let stepped = OfferedOption(m.spendCredits, frictionSeconds: k.redirectStepSeconds)
         #expect(m.utility(stepped, c) < m.utility(credits, c))
     }
 }

@@ -1,12 +1,18 @@
+import EarnedAccessLife
 import Foundation
+import NudgeLife
+import ProductRegistry
 import RulesCore
+import ScrollOffLife
 import Stochastics
 import Testing
 @testable import Behavior
 
 /// Issue 14: every behaviour constant is a parameter. Its default is the literal the model used before (its
 /// component value, still the model's own `init()`), except the keys the end-to-end fit set
-/// (`BehaviorCatalogue.fittedDefaults`, committed with their provenance in `Calibration/default-fit`).
+/// (`BehaviorCatalogue.fittedDefaults`, committed with their provenance in `Calibration/default-fit`). Since issue 42 the
+/// catalogue is the generic one with each product's own parameters (`Products.behaviorParameters`), so these tests live
+/// where the products are.
 @Suite("Behaviour catalogue")
 struct BehaviorCatalogueTests {
     /// The literals of the models before they became parameters (their component values). A changed default fails
@@ -20,7 +26,7 @@ struct BehaviorCatalogueTests {
         "engagement.frustration.shield_refused": 0.04, "engagement.frustration.wallet_empty": 0.08,
         "engagement.frustration.paywall_hit": 0.10, "engagement.frustration.detour": 0.0636, "engagement.value.earned_credit": 0.01, "engagement.value.resisted_urge": 0.03,
         "engagement.value.per_minute_saved": 0.002, "engagement.value.minutes_saved_cap": 0.2,
-        "engagement.cue.none": 0.05, "engagement.cue.notification": 0.6, "engagement.cue.wallet_check": 0.9,
+        "engagement.cue.none": 0.05, "engagement.cue.notification": 0.6,
         "engagement.cue.after_shield": 0.3, "engagement.app_open_per_pickup_scale": 0.05, "engagement.insight_view_probability": 0.15,
         "onboarding.completion.informational": 0.97, "onboarding.completion.permission": 0.80,
         "onboarding.completion.configuration": 0.90, "onboarding.completion.payment": 0.25,
@@ -79,7 +85,7 @@ struct BehaviorCatalogueTests {
     ]
 
     @Test func defaultsAreTheFittedValuesElseTheFormerLiteralsExactly() {
-        let catalogue = BehaviorCatalogue.parameters
+        let catalogue = Products.behaviorParameters
         #expect(Set(catalogue.map(\.keyPath)) == Set(Self.formerLiterals.keys))
         #expect(catalogue.count == Set(catalogue.map(\.keyPath)).count, "keys are unique")
         #expect(Set(BehaviorCatalogue.fittedDefaults.keys).isSubset(of: Set(Self.formerLiterals.keys)))
@@ -94,7 +100,7 @@ struct BehaviorCatalogueTests {
     }
 
     @Test func modelsBuiltFromTheComponentValuesEqualTheOldModels() {
-        let d = BehaviorValues(Self.formerLiterals)
+        let d = BehaviorValues(Self.formerLiterals, catalogue: Products.behaviorParameters)
         #expect(ShieldChoiceModel(values: d) == ShieldChoiceModel())
         #expect(PurchaseModel(values: d) == PurchaseModel())
         #expect(EngagementModel(values: d) == EngagementModel())
@@ -105,14 +111,19 @@ struct BehaviorCatalogueTests {
             #expect(onboarding.baseCompletion(kind) == kind.baseCompletion)
             #expect(onboarding.completionProbability(kind, techComfort: 0.8) == EngagementModel.onboardingCompletionProbability(kind, techComfort: 0.8))
         }
-        // The old per-option literals behind the switch statements.
-        let m = ShieldChoiceModel(values: d)
-        #expect(m.peek == .open(fulfilment: 0.6, constant: 0.2) && m.useToken == .open(fulfilment: 1, constant: -0.5))
-        #expect(m.buyToken == .open(fulfilment: 1, constant: -0.8) && m.unblock == .open(fulfilment: 1.1, constant: -1.5))
+        // The old per-option literals behind the switch statements, now Scroll Off's and Earned Access's constants.
+        let so = ScrollOffConstants(values: d), ea = EarnedAccessConstants(values: d), nudge = NudgeConstants(values: d)
+        #expect(so.peek == .open(fulfilment: 0.6, constant: 0.2) && so.useToken == .open(fulfilment: 1, constant: -0.5))
+        #expect(so.buyToken == .open(fulfilment: 1, constant: -0.8) && so.unblock == .open(fulfilment: 1.1, constant: -1.5))
+        #expect(ea.quest == .open(fulfilment: 1, constant: -0.3) && ea.emergency == .open(fulfilment: 1, constant: -1.0))
+        #expect(ea.redirectStepSeconds == 20 && ea.waitForEndMinutes == 10)
+        #expect(so.walletEmptyFrustration == 0.08 && so.earnedCreditValue == 0.01 && ea.earnedCreditValue == 0.01 && ea.detourFrustration == 0.0636)
+        #expect(nudge.taskDoneValue == 0.03 && nudge.limitHitFrustration == 0.08)
         #expect(PurchaseModel(values: d).reasonBoost(.usageCapReached) == 0.5 && PurchaseModel(values: d).reasonBoost(.tierLimit) == 0.3)
-        #expect(EngagementModel(values: d).appOpenProbability(cue: .walletCheck) == EngagementModel().appOpenProbability(cue: .walletCheck))
-        #expect(FocusSessionModel(values: d) == FocusSessionModel())
-        #expect(HabitCheckInModel(values: d) == HabitCheckInModel())
+        #expect(EngagementModel(values: d).appOpenProbability(cue: .afterShield) == EngagementModel().appOpenProbability(cue: .afterShield))
+        #expect(ea.focus == FocusSessionModel())
+        #expect(ea.habits == HabitCheckInModel())
+        #expect(nudge.taskTool == TaskToolModel())
     }
 
     /// `fitted-behavior.yaml` as `habitat calibrate` writes it: a nested `behavior:` block, two spaces a level.
@@ -154,14 +165,19 @@ struct BehaviorCatalogueTests {
         let overlay = try Self.fittedOverlay("stages/stage-4").merging(last) { _, new in new }
             .merging(money) { _, new in new }.filter { Self.formerLiterals[$0.key] != $0.value }
         #expect(overlay == BehaviorCatalogue.fittedDefaults)
-        for (key, value) in overlay { #expect(BehaviorCatalogue.defaultValue(key) == value, "\(key)") }
+        let defaults = Dictionary(uniqueKeysWithValues: Products.behaviorParameters.map { ($0.keyPath, $0.defaultValue.doubleValue) })
+        for (key, value) in overlay { #expect(defaults[key] == value, "\(key)") }
     }
 
     @Test("a fitted default says which fit set it; a key no fit set keeps its literature source")
     func fittedProvenance() {
-        let byKey = Dictionary(uniqueKeysWithValues: BehaviorCatalogue.parameters.map { ($0.keyPath, $0) })
+        let byKey = Dictionary(uniqueKeysWithValues: Products.behaviorParameters.map { ($0.keyPath, $0) })
         #expect("\(byKey["churn.base_hazard"]!.source)".contains("issue 39"))
+        // Fitted keys a product declares in its own folder keep their fitted default and source (issue 42).
         #expect("\(byKey["shield.constant.buy_token"]!.source)".contains("issue 14"))
+        #expect("\(byKey["engagement.plans_view_probability"]!.source)".contains("issue 39"))
+        #expect("\(byKey["engagement.frustration.detour"]!.source)".contains("issue 39"))
+        #expect(ScrollOffProduct.behaviorParameters.contains { $0.keyPath == "engagement.plans_view_probability" })
         #expect(!"\(byKey["purchase.inertia"]!.source)".contains("fitted"))
         #expect(!"\(byKey["purchase.cancel_at_trial_start"]!.source)".contains("fitted"))
         #expect(!"\(byKey["dormant.leave_constant"]!.source)".contains("fitted ("))

@@ -1,3 +1,4 @@
+import Behavior
 import Foundation
 import Stochastics
 
