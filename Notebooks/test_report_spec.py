@@ -353,7 +353,7 @@ def check_targets_from_files(work: Path) -> None:
     t = hp.load_run(so)
     check(any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel: its file's targets not drawn")
     check(len(hp.retention_targets(t)) == 3, f"SO retention targets {hp.retention_targets(t)}")
-    check(any(n.startswith("token-share ceiling") for n in trace_names(hc.token_share(t) or go.Figure())),
+    check(any(n.startswith(spec.label("tokens", "threshold")) for n in trace_names(hc.renderer(spec.chart("token-share"))(t) or go.Figure())),
           "SO token share: the file's ceiling not drawn")
     check(any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery: the file's budgets not drawn")
     edit_csv(so / "activation-funnel.csv", lambda df: df.assign(target_min="", target_max="", meets_target=""))
@@ -364,8 +364,8 @@ def check_targets_from_files(work: Path) -> None:
     check(not any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel without targets: drawn anyway")
     check(hp.retention_targets(t) == [], "SO retention without kpis.csv targets: marks anyway")
     check(not any(n.startswith("target (") for n in trace_names(hc.retention(t))), "SO retention: a mark anyway")
-    tokens = hc.token_share(t)
-    check(tokens is None or not any(n.startswith("token-share ceiling") for n in trace_names(tokens)),
+    tokens = hc.renderer(spec.chart("token-share"))(t)
+    check(tokens is None or not any(n.startswith(spec.label("tokens", "threshold")) for n in trace_names(tokens)),
           "SO token share without a threshold: a ceiling anyway")
     check(not any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery without budgets: drawn anyway")
     png = hp.battery(t)
