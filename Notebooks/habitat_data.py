@@ -589,6 +589,8 @@ def chart_series(t: dict, chart: dict) -> list[dict] | None:
     for arm in dict.fromkeys(df["arm"]):
         rows_of_arm = df[df["arm"] == arm]
         for i, panel in enumerate(chart["panels"]):
+            if panel.get("draw") == "shares":
+                continue   # `share_summary`
             for column, value, label in panel_series(chart, panel, df):
                 rows = _where(rows_of_arm, panel, panel.get("series"), value)
                 if rows.empty:
@@ -667,3 +669,25 @@ def _bottom_spans(columns: int, panels: int) -> list[tuple[int, int]]:
     """The grid columns of the bottom row's panels: `panels` about equal spans of `columns`."""
     edges = [round(columns * k / panels) for k in range(panels + 1)]
     return list(zip(edges[:-1], edges[1:]))
+
+
+def share_summary(t: dict, chart: dict, panel: dict) -> list[dict] | None:
+    """A `shares` panel of a generic chart (how attempts end: its `of` columns, e.g. completed and abandoned), per
+    value of its `series` column (its `values`) and arm: each replication's share of the first `of` column in their
+    sum over the run, the mean over replications and the half-width of its 95 % interval, and the mean of its
+    `count` column over replications (the attempts); None without rows."""
+    df = chart_rows(t, chart)
+    if df is None:
+        return None
+    first, *rest = panel["of"]
+    out = []
+    for value in panel["values"]:
+        for arm in dict.fromkeys(df["arm"]):
+            rows = df[(df["arm"] == arm) & (df[panel["series"]].astype(str) == value)]
+            sums = rows.groupby("replication")[[*panel["of"], panel["count"]]].sum()
+            ended = sums[panel["of"]].sum(axis=1)
+            share = (sums[first] / ended.where(ended > 0)).dropna()
+            half = share.std() / np.sqrt(len(share)) * _t95(len(share)) if len(share) > 1 else 0.0
+            out.append({"value": value, "arm": str(arm), "share": share.mean() if len(share) else np.nan,
+                        "half": half, "count": sums[panel["count"]].mean(), "replications": len(sums)})
+    return out or None

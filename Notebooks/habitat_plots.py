@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import report_spec as spec  # noqa: E402
 from habitat_data import *  # noqa: E402,F401,F403  (the data helpers, as before the split: hp.load_run, …)
 from habitat_data import (_mean_band, _pooled, _replications, _t95, _rename_old_names, _not_what,  # noqa: E402,F401
-                          chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, _errors, _bottom_spans)
+                          chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans)
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
@@ -771,7 +771,9 @@ def lines(t: dict, chart: dict):
         mine = [s for s in series if s["panel"] == i]
         labels = list(dict.fromkeys(s["label"] for s in mine))
         extra = ((), ())
-        if panel.get("stacked"):
+        if panel.get("draw") == "shares":
+            _shares(ax, share_summary(t, chart, panel) or [], panel, chart, arms)
+        elif panel.get("stacked"):
             width = 0.8 / max(len(arms), 1)
             for j, arm in enumerate(arms):
                 bottom = None
@@ -808,7 +810,7 @@ def lines(t: dict, chart: dict):
             extra = (list(extra[0]) + list(shaded[0]), list(extra[1]) + list(shaded[1]))
             _style_legend(ax, labels, arms, extra=extra, fontsize=7, loc="upper right")
             ax.set_ylim(bottom=0)
-        ax.set_xlabel(chart.get("x_label", chart["x"]))
+        ax.set_xlabel(panel.get("x_label", chart.get("x_label", chart["x"])))
         ax.set_ylabel(panel.get("y_label", ""))
         if panel.get("title"):
             ax.set_title(f"({chr(97 + i)}) {panel['title']}" if len(panels) > 1 else panel["title"], fontsize=9)
@@ -817,6 +819,34 @@ def lines(t: dict, chart: dict):
                                                                   if chart.get("over") != "pooled" else ""), fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _shares(ax, summary: list[dict], panel: dict, chart: dict, arms: list) -> None:
+    """A `shares` panel: per value and arm, a horizontal bar split into the share of the first `of` column (green)
+    and the rest (red), with the 95 % interval over replications, labelled with the attempts a replication."""
+    first, *rest = panel["of"]
+    ticks, labels = [], []
+    for y, r in enumerate(summary):
+        ticks.append(y)
+        name = r["value"] if len(arms) == 1 else f"{r['value']} [{r['arm']}]"
+        per = "/replication" if r["replications"] > 1 else ""
+        labels.append(f"{name}\n{r['count']:.0f} {spec.label(chart['key'], panel['count'])}{per}")
+        if pd.isna(r["share"]):
+            ax.text(0.02, y, "none", va="center", fontsize=7, color="grey")
+            continue
+        done = r["share"]
+        ax.barh(y, done, 0.6, color="tab:green", alpha=0.8, label=spec.label(chart["key"], first) if y == 0 else None)
+        ax.barh(y, 1 - done, 0.6, left=done, color="tab:red", alpha=0.6,
+                label=" / ".join(spec.label(chart["key"], c) for c in rest) if y == 0 else None)
+        if r["half"] > 0:
+            ax.errorbar(done, y, xerr=r["half"], color="black", capsize=3, lw=1,
+                        label="95 % CI over replications" if y == 0 else None)
+        ax.text(0.02, y - 0.15, f"{done:.0%} {spec.label(chart['key'], first)}", va="center", fontsize=8,
+                color="white", fontweight="bold")
+    ax.set_yticks(ticks, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False)
 
 
 def bars(t: dict, chart: dict):

@@ -592,6 +592,17 @@ def bars_table(t: dict, chart: dict) -> str | None:
             + f"<p class=note>Means over {n} replication{'s' if n != 1 else ''}.</p>")
 
 
+def section_table(t: dict, described: dict) -> str | None:
+    """A page section's tables: this module's `<section>_table` where the section has one (a section of the generic
+    specification), then the generic tables of the charts of generic kinds a product's fragment adds to it
+    (`generic_tables`); a product's own section (from its fragment) has only those. None when nothing shows."""
+    own = globals().get(f"{spec.function_name(described['id'])}_table")
+    generic = [c for c in described.get("charts", [])
+               if spec.spec()["chart_kinds"][spec.chart(c)["kind"]]["renderer"] == "generic"]
+    parts = [own(t) if own else None, generic_tables(t, dict(described, charts=generic)) if generic else None]
+    return "".join(p for p in parts if p) or None
+
+
 def generic_tables(t: dict, described: dict) -> str | None:
     """The tables of a section without a table function of its own (a product's section, from its fragment): one per
     chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`)."""
@@ -873,13 +884,7 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
         if first in spec.by_name() and spec.key_of(first) not in t:
             continue
         charts = [c for c in described.get("charts", []) if c in figures]
-        own = globals().get(f"{spec.function_name(described['id'])}_table")
-        table = own(t) if own else generic_tables(t, described)
-        if own:   # a generic section a fragment extends: its charts' tables after the section's own
-            extra = [c for c in described.get("charts", []) if spec.chart(c)["key"] in spec.by_key() and
-                     spec.spec()["chart_kinds"][spec.chart(c)["kind"]]["renderer"] == "generic"]
-            if extra:
-                table = (table or "") + (generic_tables(t, dict(described, charts=extra)) or "")
+        table = section_table(t, described)
         if not charts and not table:
             continue
         lead = globals().get(f"{spec.function_name(described['id'])}_lead", lambda _: None)(t)
