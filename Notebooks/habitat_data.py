@@ -642,7 +642,7 @@ def bar_summary(t: dict, chart: dict, i: int) -> pd.DataFrame | None:
     out = []
     for column, value, label in panel_series(chart, panel, df):
         rows = _where(df, panel, panel.get("series"), value)
-        rows = file_targets(rows, chart["key"])
+        rows = file_targets(rows, chart["key"])   # `table`: further columns' means over replications, for the tables
         for (arm, at), sub in rows.groupby(["arm", x], sort=False):
             y = pd.to_numeric(sub[column], errors="coerce")
             if panel.get("per"):
@@ -653,7 +653,8 @@ def bar_summary(t: dict, chart: dict, i: int) -> pd.DataFrame | None:
                 mean, half = m.iloc[0], h.iloc[0]
             out.append({"arm": str(arm), "x": str(at), "column": column, "value": value, "label": label, "mean": mean,
                         "half": half, "ceiling": pd.to_numeric(sub["_target_max"], errors="coerce").max(),
-                        "replications": int(y.notna().sum())})
+                        "replications": int(y.notna().sum()),
+                        **{f"table:{c}": pd.to_numeric(sub[c], errors="coerce").mean() for c in chart.get("table", [])}})
     return pd.DataFrame(out) if out else None
 
 

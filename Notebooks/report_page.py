@@ -568,9 +568,9 @@ def lines_table(t: dict, chart: dict) -> str | None:
 
 
 def bars_table(t: dict, chart: dict) -> str | None:
-    """The table below a chart of kind `bars` (any file the specification describes): per arm, series and x, each
-    panel's mean over replications with its 95 % interval, the ceiling the file carries and whether the mean is
-    within it; None without rows."""
+    """The table below a chart of kind `bars` (any file the specification describes): per arm, series and x, the
+    means over replications of the chart's `table` columns, the first panel's mean over replications with its 95 %
+    interval, the ceiling the file carries and whether the mean is within it; None without rows."""
     summary = hp.bar_summary(t, chart, 0)
     if summary is None:
         return None
@@ -583,10 +583,13 @@ def bars_table(t: dict, chart: dict) -> str | None:
             words, css = ("✓ within", "met") if r["mean"] <= r["ceiling"] else ("✗ over", "missed")
         value = "—" if is_missing(r["mean"]) else (
             f"<b>{number(r['mean'])}</b>" + (f"<br><small>± {number(r['half'])}</small>" if r["half"] > 0 else ""))
-        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [esc(r["x"]), esc(r["label"]), value,
-                     "—" if is_missing(r["ceiling"]) else number(r["ceiling"]), f'<span class="{css}">{words}</span>']))
-    columns = (["arm"] if several else []) + [chart.get("x_label", chart["x"]), "series",
-                                              f"{chart['panels'][0].get('y_label', '')} (95 % CI)", "ceiling", "within?"]
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [esc(r["x"]), esc(r["label"])]
+                     + [fmt(r[f"table:{c}"], spec.column(chart["key"], c).get("unit", "")) for c in chart.get("table", [])]
+                     + [value, "—" if is_missing(r["ceiling"]) else number(r["ceiling"]),
+                        f'<span class="{css}">{words}</span>']))
+    columns = ((["arm"] if several else []) + [chart.get("x_label", chart["x"]), "series"]
+               + [spec.label(chart["key"], c) for c in chart.get("table", [])]
+               + [f"{chart['panels'][0].get('y_label', '')} (95 % CI)", "ceiling", "within?"])
     n = summary["replications"].max()
     return (simple_table(columns, rows, f"{chart['id']}-table", numeric_from=3 if several else 2)
             + f"<p class=note>Means over {n} replication{'s' if n != 1 else ''}.</p>")
