@@ -667,7 +667,8 @@ def lines(t: dict, chart: dict) -> go.Figure | None:
     if not series:
         return None
     shown = [i for i, p in enumerate(chart["panels"]) if p.get("page", True)]
-    series = [s for s in series if s["panel"] in shown]
+    series = [s for s in series if s["panel"] in shown
+              and s["value"] not in chart["panels"][s["panel"]].get("page_except", [])]
     if not series:
         return None
     panel = chart["panels"][shown[0]]

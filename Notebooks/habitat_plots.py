@@ -783,7 +783,8 @@ def lines(t: dict, chart: dict):
                         continue
                     positions = np.arange(len(s["x"])) - 0.4 + width * (j + 0.5)
                     values = np.nan_to_num(s["mean"])
-                    ax.bar(positions, values, width, bottom=bottom, color=f"C{k % 10}", alpha=1.0 - 0.3 * j,
+                    ax.bar(positions, values, width, bottom=bottom, color=f"C{k % 10}",
+                           hatch=["", "//", "..", "xx", "\\\\"][j % 5], edgecolor="white" if j else None,
                            label=label if j == 0 else None)
                     bottom = values if bottom is None else bottom + values
                 ax.set_xticks(np.arange(len(s["x"])), [str(v) for v in s["x"]], fontsize=8)
