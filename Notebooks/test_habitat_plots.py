@@ -392,19 +392,20 @@ def check_unlocks_figure():
     assert np.allclose(line(a, colours["quest"]).get_ydata(), quest), line(a, "C1").get_ydata()
     assert np.allclose(line(a, colours["emergency"]).get_ydata(), 1 / people)
     assert np.allclose(line(a, colours["credits"]).get_ydata(), days / people)
+    assert np.allclose(line(a, "C3").get_ydata(), quest + 1 / people + days / people)   # all methods
     assert list(line(a, "C1").get_xdata()) == [0, 1, 2, 3]
     assert np.allclose(line(b, "C0").get_ydata(), 15 / people)  # (10 + 20) / 2 per replication
     assert np.allclose(line(b, "C1").get_ydata(), 2 * days / people)
     assert np.allclose(line(b, "C2").get_ydata(), days / people)
     legend = [t.get_text() for t in a.get_legend().get_texts()]
-    assert legend[:3] == ["credits", "quest", "emergency"] and "≥ 3" in legend[-1], legend
+    assert legend[:4] == ["credits", "quest", "emergency", "all methods"] and "≥ 3" in legend[-1], legend
     spans = [p for p in a.patches if abs(p.get_x() - 2.5) < 1e-9 and p.get_width() > 0]
     assert spans, "days few installs reach are shaded"
     # Several arms: one colour per arm, one line style per method.
     fig = hp.chart({"unlocks": _unlocks_frame(arms=("control", "quest-1"))}, "unlocks")
     a = fig.axes[0]
     styles = {(ln.get_color(), ln.get_linestyle()) for ln in a.get_lines()}
-    assert len(styles) == 6 and len({c for c, _ in styles}) == 2, styles
+    assert len(styles) == 8 and len({c for c, _ in styles}) == 2, styles   # 4 series (the methods and all) × 2 arms
     assert any(t.get_text() == "arm quest-1" for t in a.get_legend().get_texts())
     assert hp.chart({}, "unlocks") is None, "no unlocks.csv (a Scroll Off run): no figure"
 
