@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-import habitat_plots as hp
+import habitat_data as hp
 
 # Plotly's default qualitative palette, one colour per arm (or per series when there is one arm).
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
@@ -260,43 +260,6 @@ def revenue(t: dict) -> go.Figure | None:
                         f"{len(replications)} replication{'s' if len(replications) != 1 else ''})", height=440)
 
 
-def token_share(t: dict) -> go.Figure | None:
-    """For products with consumables (token-revenue-share.csv): the token share of gross revenue per month and arm
-    (pooled) against the ceiling the file carries, and the purchases refused at the token cap (bars, right axis).
-    None without the file or without a month with money."""
-    if "tokens" not in t:
-        return None
-    df = hp.file_targets(hp._pooled(t["tokens"]), "tokens")
-    df = df[df["month"] != "total"]
-    if df.empty:
-        return None
-    months = sorted(df["month"].unique())
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
-    for j, arm in enumerate(dict.fromkeys(df["arm"])):
-        rows = df[df["arm"] == arm].set_index("month").reindex(months)
-        fig.add_trace(go.Scatter(x=months, y=rows["token_share"], mode="lines+markers",
-                                 name=f"token share, arm {arm}", line=dict(color=colour(j)), meta={"arm": str(arm)},
-                                 hovertemplate="%{x}: %{y:.1%} of gross revenue from tokens<extra>arm " + str(arm)
-                                               + "</extra>"), secondary_y=False)
-        fig.add_trace(go.Bar(x=months, y=rows["cap_hits"], name=f"cap hits, arm {arm}",
-                             marker_color=_alpha(colour(j), 0.3), meta={"arm": str(arm)},
-                             hovertemplate="%{x}: %{y} purchases refused at the cap<extra>arm " + str(arm) + "</extra>"),
-                      secondary_y=True)
-    ceiling = pd.to_numeric(df["_target_max"], errors="coerce").dropna()
-    top = 0.05
-    if len(ceiling):
-        limit = float(ceiling.iloc[0])
-        top = max(limit * 1.6, top)
-        fig.add_shape(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=limit, y1=limit,
-                      line=dict(color=RED, dash="dash", width=1.5))
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"token-share ceiling {limit:.0%}",
-                                 line=dict(color=RED, dash="dash", width=1.5)), secondary_y=False)
-    top = max(top, float(pd.to_numeric(df["token_share"], errors="coerce").max(skipna=True) or 0) * 1.1)
-    fig.update_yaxes(title="token share of gross revenue", tickformat=".0%", range=[0, top], secondary_y=False)
-    fig.update_yaxes(title="purchases refused at the cap", rangemode="tozero", showgrid=False, secondary_y=True)
-    fig.update_xaxes(title="month", type="category")
-    fig.update_layout(barmode="group")
-    return _layout(fig, "Token share of gross revenue per month against its ceiling, and cap hits", height=400)
 
 
 # --- Battery --------------------------------------------------------------------------------------------------
@@ -451,100 +414,14 @@ def forecast(t: dict) -> go.Figure | None:
 # --- Earned Access: unlocks -----------------------------------------------------------------------------------
 
 
-def unlocks(t: dict) -> go.Figure | None:
-    """Earned Access: grants per person per day since install by unlock method (credits, quest, emergency)."""
-    if "unlocks" not in t:
-        return None
-    df = t["unlocks"]
-    df = df[(df["replication"] != "all") & (df["method"].isin(hp.UNLOCK_METHODS))]
-    if df.empty:
-        return None
-    fig = go.Figure()
-    arms = list(dict.fromkeys(df["arm"]))
-    for j, arm in enumerate(arms):
-        for i, method in enumerate(hp.UNLOCK_METHODS):
-            rows = df[(df["arm"] == arm) & (df["method"] == method)]
-            per = rows.groupby("day").apply(lambda g: g["grants"].sum() / max(g["people"].sum(), 1),
-                                            include_groups=False)
-            fig.add_trace(go.Scatter(x=per.index, y=per.values, mode="lines", name=f"{method}" +
-                                     (f" (arm {arm})" if len(arms) > 1 else ""), meta={"arm": str(arm)},
-                                     line=dict(color=colour(i), dash=["solid", "dot", "dash"][j % 3]),
-                                     hovertemplate="day %{x}: %{y:.2f} grants per person<extra>" + method
-                                                   + "</extra>"))
-    fig.update_xaxes(title="day since install")
-    fig.update_yaxes(title="grants per person per day")
-    return _layout(fig, "Earned Access unlocks: grants per person per day since install, by method", height=400)
 
 
 
 # --- AI cost and things to do (issue 29) ------------------------------------------------------------------------
 
 
-def ai_cost(t: dict) -> go.Figure | None:
-    """ai-cost.csv: the AI cost per DAU-day of each month, a bar per plan (and arm), mean over replications with its
-    95 % interval, against the ceiling the file carries (a dashed line; none where it carries none). None without
-    the file."""
-    df = hp.ai_cost_rows(t)
-    if df is None:
-        return None
-    summary = hp.ai_cost_summary(df)
-    measure = hp.spec.targets("aicost")["measure"]
-    plan_labels = hp.spec.value_labels("aicost", "plan")
-    arms = list(dict.fromkeys(summary["arm"]))
-    plans = list(dict.fromkeys(summary["plan"]))
-    months = sorted(summary["month"].astype(str).unique())
-    days = hp.spec.label("aicost", hp.spec.columns_with_unit("aicost", "count")[0])
-    fig = go.Figure()
-    for j, arm in enumerate(arms):
-        for i, plan in enumerate(plans):
-            rows = summary[(summary["arm"] == arm) & (summary["plan"] == plan)].set_index("month").reindex(months)
-            value, half = rows[measure].astype(float), rows["half"].fillna(0).astype(float)
-            name = plan_labels.get(plan, plan) + (f" (arm {arm})" if len(arms) > 1 else "")
-            fig.add_trace(go.Bar(
-                x=months, y=value, name=name, meta={"arm": str(arm)},
-                marker=dict(color=colour(i), pattern_shape=["", "/", "."][j % 3]),
-                error_y=dict(type="data", symmetric=False, array=half.tolist(),
-                             arrayminus=np.minimum(half, value.fillna(0)).tolist(), thickness=1.5, width=4),
-                customdata=np.c_[rows[hp.spec.columns_with_unit("aicost", "count")[0]].fillna(0), half],
-                hovertemplate="%{x}: $%{y:.6f} per DAU-day ± $%{customdata[1]:.6f} (95 % CI; %{customdata[0]:,.0f} "
-                              + days + " a replication)<extra>" + name + "</extra>"))
-    ceiling = summary["ceiling"].dropna()
-    if len(ceiling):
-        limit = float(ceiling.max())
-        fig.add_trace(go.Scatter(x=months, y=[limit] * len(months), mode="lines",
-                                 name=f"{hp.spec.label('aicost', hp.spec.targets('aicost')['max'])} ${limit:.5f} per DAU-day",
-                                 line=dict(color=RED, dash="dash", width=1.5), hoverinfo="skip"))
-    fig.update_xaxes(title="month", type="category")
-    fig.update_yaxes(title="AI cost per DAU-day (USD)", tickprefix="$", tickformat=".5f", rangemode="tozero")
-    fig.update_layout(barmode="group")
-    return _layout(fig, "AI cost per DAU-day by month and plan against the ceiling (mean over replications, 95 % CI)",
-                   height=420)
 
 
-def tasks(t: dict) -> go.Figure | None:
-    """tasks.csv: the person's things to do per person per day since install — arisen, captured, done, done on time,
-    forgotten (the chart's series) — means over replications with 95 % bands, a colour per series (a line style per
-    arm). None without the file."""
-    df = hp.tasks_per_person(t)
-    if df is None:
-        return None
-    arms = list(dict.fromkeys(df["arm"]))
-    dashes = ["solid", "dot", "dash", "dashdot"]
-    fig = go.Figure()
-    for j, arm in enumerate(arms):
-        rows = df[df["arm"] == arm]
-        for i, column in enumerate(hp.TASKS["y"]):
-            name = hp.spec.label("tasks", column) + (f" (arm {arm})" if len(arms) > 1 else "")
-            fig.add_trace(_band(rows["day"], rows[column] - rows[f"{column}_half"],
-                                rows[column] + rows[f"{column}_half"], str(arm), i, name, name))
-            fig.add_trace(go.Scatter(
-                x=rows["day"], y=rows[column], mode="lines", name=name, legendgroup=name, meta={"arm": str(arm)},
-                line=dict(color=colour(i), dash=dashes[j % len(dashes)]), customdata=rows["people"],
-                hovertemplate="day %{x}: %{y:.2f} per person (%{customdata:,.0f} people)<extra>" + name + "</extra>"))
-    fig.update_xaxes(title="day since install")
-    fig.update_yaxes(title="things to do per person", rangemode="tozero")
-    return _layout(fig, "Things to do per person per day since install (mean over replications, 95 % bands)",
-                   height=420)
 
 def learning(t: dict) -> go.Figure | None:
     """Issue 26: week by week since install, the urges for the target apps of people still using the product
@@ -778,6 +655,118 @@ def product_comparison(t: dict) -> go.Figure | None:
     return fig
 
 
-# Every chart of the specification, in its order: (chart id, the function of its name). A chart the specification
-# lists without a function here fails at import; test_report_spec.py fails on a chart function it does not list.
-CHARTS = [(c["id"], globals()[hp.spec.function_name(c["id"])]) for c in hp.spec.charts()]
+# --- The generic chart kinds (issue 42): one function per kind draws any file the specification describes --------
+
+
+def lines(t: dict, chart: dict) -> go.Figure | None:
+    """A chart of kind `lines` (the specification's chart entry): the panels the page shows (those without `page`:
+    false), each series along x per arm — mean over replications with its 95 % band, or the pooled rows —; a
+    panel's `bars` column as bars on a second axis, its `target` the ceiling the file carries (a dashed line). One
+    series a panel: a colour per arm; several: a colour per series and a line style per arm. None without rows."""
+    series = hp.chart_series(t, chart)
+    if not series:
+        return None
+    shown = [i for i, p in enumerate(chart["panels"]) if p.get("page", True)]
+    series = [s for s in series if s["panel"] in shown
+              and s["value"] not in chart["panels"][s["panel"]].get("page_except", [])]
+    if not series:
+        return None
+    panel = chart["panels"][shown[0]]
+    arms = list(dict.fromkeys(s["arm"] for s in series))
+    labels = list(dict.fromkeys(s["label"] for s in series))
+    dashes = ["solid", "dot", "dash", "dashdot"]
+    fig = make_subplots(specs=[[{"secondary_y": True}]]) if panel.get("bars") else go.Figure()
+    rows = hp.chart_rows(t, chart)
+    for s in series:
+        j = arms.index(s["arm"])
+        i = j if len(labels) == 1 else labels.index(s["label"])
+        name = (f"{s['label']}, arm {s['arm']}" if len(labels) == 1 and panel.get("bars")
+                else s["label"] + (f" (arm {s['arm']})" if len(arms) > 1 else ""))
+        if np.nanmax(np.nan_to_num(s["half"])) > 0:
+            fig.add_trace(_band(s["x"], s["mean"] - s["half"], s["mean"] + s["half"], s["arm"], i, name, name))
+        trace = go.Scatter(x=list(s["x"]), y=s["mean"], mode="lines+markers" if chart.get("over") == "pooled" else "lines",
+                           name=name, legendgroup=name, meta={"arm": s["arm"]},
+                           line=dict(color=colour(i), dash="solid" if len(labels) == 1 else dashes[j % len(dashes)]),
+                           hovertemplate=f"%{{x}}: %{{y:.3g}}<extra>{name}</extra>")
+        if panel.get("bars"):
+            fig.add_trace(trace, secondary_y=False)
+            sub = rows[rows["arm"] == s["arm"]].set_index(chart["x"]).reindex(list(s["x"]))
+            label = hp.spec.label(chart["key"], panel["bars"])
+            fig.add_trace(go.Bar(x=list(s["x"]), y=sub[panel["bars"]], name=f"{label}, arm {s['arm']}",
+                                 marker_color=_alpha(colour(j), 0.3), meta={"arm": s["arm"]},
+                                 hovertemplate=f"%{{x}}: %{{y}}<extra>arm {s['arm']}</extra>"), secondary_y=True)
+        else:
+            fig.add_trace(trace)
+    ceiling = hp.chart_ceiling(t, chart) if panel.get("target") else None
+    if ceiling is not None:
+        label = hp.spec.label(chart["key"], hp.spec.targets(chart["key"])[panel["target"]])
+        fig.add_shape(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=ceiling, y1=ceiling,
+                      line=dict(color=RED, dash="dash", width=1.5))
+        ceiling_trace = go.Scatter(x=[None], y=[None], mode="lines", name=f"{label} {ceiling:g}",
+                                   line=dict(color=RED, dash="dash", width=1.5))
+        fig.add_trace(ceiling_trace, secondary_y=False) if panel.get("bars") else fig.add_trace(ceiling_trace)
+    unit = hp.spec.by_key()[chart["key"]]["columns"]
+    fraction = any(c["name"] == (panel["y"] if isinstance(panel["y"], str) else panel["y"][0])
+                   and c.get("unit") == "fraction" for c in unit)
+    if panel.get("bars"):
+        fig.update_yaxes(title=panel.get("y_label", ""), tickformat=".0%" if fraction else None, rangemode="tozero",
+                         secondary_y=False)
+        fig.update_yaxes(title=hp.spec.label(chart["key"], panel["bars"]), rangemode="tozero", showgrid=False,
+                         secondary_y=True)
+        fig.update_layout(barmode="group")
+    else:
+        fig.update_yaxes(title=panel.get("y_label", ""), rangemode="tozero", tickformat=".0%" if fraction else None)
+    fig.update_xaxes(title=chart.get("x_label", chart["x"]), type="category" if chart["x"] == "month" else None)
+    return _layout(fig, chart.get("title_page", chart["title"]), height=420)
+
+
+def bars(t: dict, chart: dict) -> go.Figure | None:
+    """A chart of kind `bars` (the specification's chart entry): the first panel the page shows, a bar per arm and
+    series value at each x — the mean over replications with its 95 % interval (drawn from zero up) — against the
+    ceiling the file carries (`target`: a dashed line). None without rows."""
+    shown = [i for i, p in enumerate(chart["panels"]) if p.get("page", True)]
+    summary = hp.bar_summary(t, chart, shown[0]) if shown else None
+    if summary is None:
+        return None
+    panel = chart["panels"][shown[0]]
+    xs = sorted(summary["x"].unique())
+    arms = list(dict.fromkeys(summary["arm"]))
+    values = list(dict.fromkeys(summary["value"]))
+    fig = go.Figure()
+    for j, arm in enumerate(arms):
+        for i, v in enumerate(values):
+            rows = summary[(summary["arm"] == arm) & (summary["value"] == v)].set_index("x").reindex(xs)
+            if rows["label"].isna().all():
+                continue
+            value, half = rows["mean"].astype(float), rows["half"].fillna(0).astype(float)
+            name = rows["label"].dropna().iloc[0] + (f" (arm {arm})" if len(arms) > 1 else "")
+            fig.add_trace(go.Bar(
+                x=xs, y=value, name=name, meta={"arm": str(arm)},
+                marker=dict(color=colour(i), pattern_shape=["", "/", "."][j % 3]),
+                error_y=dict(type="data", symmetric=False, array=half.tolist(),
+                             arrayminus=np.minimum(half, value.fillna(0)).tolist(), thickness=1.5, width=4),
+                customdata=half, hovertemplate="%{x}: %{y:.6g} ± %{customdata:.6g} (95 % CI)<extra>" + name + "</extra>"))
+    ceilings = summary["ceiling"].dropna() if panel.get("target") else pd.Series(dtype=float)
+    if len(ceilings):
+        limit = float(ceilings.max())
+        label = hp.spec.label(chart["key"], hp.spec.targets(chart["key"])[panel["target"]])
+        fig.add_trace(go.Scatter(x=xs, y=[limit] * len(xs), mode="lines", name=f"{label} {limit:g}",
+                                 line=dict(color=RED, dash="dash", width=1.5), hoverinfo="skip"))
+    fig.update_xaxes(title=chart.get("x_label", chart["x"]), type="category")
+    fig.update_yaxes(title=panel.get("y_label", ""), rangemode="tozero")
+    fig.update_layout(barmode="group")
+    return _layout(fig, chart.get("title_page", chart["title"]), height=420)
+
+
+def renderer(chart: dict):
+    """The function that draws a chart on the page: its kind's generic function with the chart's entry (`lines`,
+    `bars`), or — a dedicated kind — the function of the kind's name."""
+    if hp.spec.spec()["chart_kinds"][chart["kind"]]["renderer"] == "generic":
+        draw = globals()[hp.spec.function_name(chart["kind"])]
+        return lambda t: draw(t, chart)
+    return globals()[hp.spec.function_name(chart["kind"])]
+
+
+# Every chart of the specification, in its order: (chart id, the function that draws it). A chart whose kind has no
+# function here fails at import; test_report_spec.py fails on a chart function no chart kind names.
+CHARTS = [(c["id"], renderer(c)) for c in hp.spec.charts()]

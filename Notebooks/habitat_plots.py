@@ -1,14 +1,14 @@
-"""Figures of a Habitat run, shared by the notebooks and by plot_run.py.
+"""Figures of a Habitat run (matplotlib), shared by the notebooks and by plot_run.py: drawing only.
 
-Every function takes a run directory's tables (see `load_run`) and returns a matplotlib figure, or None when the
-run has no data for it (e.g. no experiment.csv without arms, no token-revenue-share.csv for Earned Access, no
-unlocks.csv for Scroll Off).
+Every function takes a run directory's tables (`habitat_data.load_run`, re-exported here with the data helpers the
+notebooks use) and returns a matplotlib figure, or None when the run has no data for it. The data — loading,
+validation, pooled rows, replication means and bands, targets — is habitat_data's (issue 42).
 
-Which files a run holds, their columns, which products write them, where their targets come from and which figures
-are drawn is read from the report specification (docs/report-spec.json, through `report_spec`): a figure is drawn
-for each of its charts (`ALL`), by the function of the chart's name. Targets, budgets, ceilings and ranges are
-those the run's own files carry (a funnel's target columns, kpis.csv's targets, battery-budget.csv's budgets,
-token-revenue-share.csv's threshold, world-check.csv's ranges); where no file carries one, none is drawn.
+Which charts are drawn is the report specification's (docs/report-spec.json and each product folder's fragment,
+through `report_spec`): a chart of a generic kind (`lines`, `bars`) is drawn by the one function of its kind from the
+chart's entry (`lines`, `bars` here), a chart of a dedicated kind by the function of the kind's name (`ALL`,
+`chart`). Targets, budgets, ceilings and ranges are those the run's own files carry; where no file carries one, none
+is drawn.
 """
 from __future__ import annotations
 
@@ -21,254 +21,19 @@ import matplotlib
 if os.environ.get("MPLBACKEND") is None and not os.environ.get("DISPLAY"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.lines  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import report_spec as spec  # noqa: E402
-
-# The run's files by table key ("funnel" → "activation-funnel.csv"), as the specification names them.
-REPORTS = {f["key"]: f["file"] for f in spec.files()}
-# Written by every run, whatever the product (the specification's files written always, by every product).
-REQUIRED = [f["key"] for f in spec.required(None)]
+from habitat_data import *  # noqa: E402,F401,F403  (the data helpers, as before the split: hp.load_run, …)
+from habitat_data import (_mean_band, _pooled, _replications, _t95, _rename_old_names, _not_what,  # noqa: E402,F401
+                          chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans)
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
-
-
-def default_run_dir(name: str = "scroll-off-baseline") -> Path:
-    """HABITAT_RUN_DIR, else Reports/<name> (default scroll-off-baseline, what `make run` writes), relative to the
-    repository."""
-    env = os.environ.get("HABITAT_RUN_DIR")
-    if env:
-        return Path(env)
-    here = Path.cwd()
-    for base in [here, here.parent]:
-        if (base / "Reports").is_dir():
-            return base / "Reports" / name
-    return Path("Reports") / name
-
-
-def run_product(run_dir) -> str | None:
-    """The product a run directory simulated: the `product` column of its kpis.csv (every report carries it),
-    else manifest.json's `product` or its resolved scenario's `product:` line; None when the run mixes products (its
-    arms are different products: `run_products`) or none is found."""
-    products = run_products(run_dir)
-    return products[0] if len(products) == 1 else None
-
-
-def run_products(run_dir) -> list[str]:
-    """Every product a run directory simulated, in arm order: the `product` column of its kpis.csv (a run whose arms
-    are different products has one per arm), else manifest.json's `product` or its resolved scenario's `product:`
-    line; [] when none is found."""
-    import json
-    import re
-    run_dir = Path(run_dir)
-    kpis = run_dir / REPORTS["kpis"]
-    if kpis.is_file():
-        try:
-            values = pd.read_csv(kpis, usecols=["product"])["product"].dropna().unique()
-        except (ValueError, OSError):   # also not UTF-8, or badly quoted: load_run or report_page.py says so   # no product column: not a run's kpis.csv (load_run says what is missing)
-            values = []
-        if len(values):
-            return [str(v) for v in values]
-    manifest = run_dir / "manifest.json"
-    if manifest.is_file():
-        try:
-            m = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):   # report_page.py says why it cannot read it
-            m = {}
-        m = m if isinstance(m, dict) else {}
-        if m.get("product"):
-            return [str(m["product"])]
-        scenario = m.get("resolved_scenario")
-        found = re.search(r"^product:\s*\"?([\w-]+)", scenario if isinstance(scenario, str) else "", re.MULTILINE)
-        if found:
-            return [found.group(1)]
-    return []
-
-
-def run_shape(run_dir) -> tuple[list[str], int, bool]:
-    """(products in arm order, number of arms, whether it has an acquisition curve) of a run directory: what decides
-    which files it writes (`report_spec.run_writes`). Read from its kpis.csv and manifest.json's resolved scenario."""
-    import json
-    run_dir = Path(run_dir)
-    arms = 1
-    kpis = run_dir / REPORTS["kpis"]
-    if kpis.is_file():
-        try:
-            arms = max(pd.read_csv(kpis, usecols=["arm"], dtype=str)["arm"].nunique(), 1)
-        except (ValueError, OSError):
-            pass
-    acquisition = False
-    manifest = run_dir / "manifest.json"
-    if manifest.is_file():
-        try:
-            scenario = json.loads(manifest.read_text(encoding="utf-8")).get("resolved_scenario", "")
-        except (OSError, ValueError, RecursionError, AttributeError):
-            scenario = ""
-        scenario = scenario if isinstance(scenario, str) else ""
-        acquisition = any(line.strip().startswith("acquisition:") for line in scenario.splitlines())
-    return run_products(run_dir), arms, acquisition
-
-
-def product(t: dict) -> str | None:
-    """The product of a run's tables (see `run_product`): the one value of the `product` column, else None."""
-    for key in REPORTS:
-        if key in t and "product" in t[key].columns:
-            values = t[key]["product"].dropna().unique()
-            if len(values):
-                return str(values[0]) if len(values) == 1 else None
-    return None
-
-
-# A report file the run holds but that is not as the report specification describes it (the message names the file
-# and says how): report_spec's `InputError` (file, what, why).
-ReportError = spec.InputError
-
-
-# Files read strictly: every column the specification lists must be there and its numbers must be numbers (a run's
-# comparison of products is read cell by cell; a file cut short or edited by hand is refused, not half drawn).
-STRICT = [f["key"] for f in spec.files() if f["written"] == "products"]
-
-
-def load_run(run_dir, strict: bool = False) -> dict:
-    """Reads a run directory's CSV reports into DataFrames (keys of REPORTS; optional ones may be missing).
-
-    Refuses a folder without the files every run writes, and a run without the files the specification says its
-    products write (token-revenue-share.csv for a Scroll Off run or arm, unlocks.csv for an Earned Access one; a run
-    of `none`, no app, writes only the product-neutral files). A file read strictly (`STRICT`, or every file with
-    `strict`, as report_page.py reads them: `read_checked`) that is not a well-formed UTF-8 CSV, lacks a column or
-    holds text where numbers belong raises `ReportError` (a `report_spec.InputError`)."""
-    run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise FileNotFoundError(f"{run_dir}: not a directory — run `make run` or `habitat run … --out {run_dir}` first")
-    there = os.path.lexists if strict else os.path.isfile   # strictly, a folder in a file's place is said so below
-    missing = [REPORTS[k] for k in REQUIRED if not there(run_dir / REPORTS[k])]
-    if missing:
-        raise FileNotFoundError(f"{run_dir}: missing {', '.join(missing)} — is this a habitat run directory?")
-    if strict:
-        for key in REQUIRED:
-            spec.read_text(run_dir / REPORTS[key])
-    for name in run_products(run_dir) or [None]:
-        missing = [f["file"] for f in spec.required(name) if not there(run_dir / f["file"])]
-        if missing:
-            raise FileNotFoundError(f"{run_dir}: a {name} run without {', '.join(missing)}")
-    tables = {}
-    for key, name in REPORTS.items():
-        path = run_dir / name
-        if strict and os.path.lexists(path):
-            tables[key] = read_checked(path, key)   # a folder, a FIFO or a dangling link in its place is refused
-        elif path.is_file():
-            if key in STRICT:
-                tables[key] = read_checked(path, key)
-                continue
-            tables[key] = pd.read_csv(path, dtype=DTYPES)
-    _rename_old_names(tables)
-    manifest = run_dir / "manifest.json"
-    if manifest.is_file():
-        import json
-        try:
-            tables["manifest"] = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
-            pass   # the figures do without it (report_page.py says why it cannot read it)
-    tables["dir"] = run_dir
-    return tables
-
-
-# Names renamed in issue 39 (one name per meaning): retention.csv's reading `product_in_use` is `in_use`, and
-# product-comparison.csv's `retention_dN` (the product in use on day N) is `in_use_dN`. Reports written before read
-# under the new names, with a DeprecationWarning (CONTRACT.md: an old name still works and warns; shown under
-# `python -W default` and in tests, silent in a page's stderr, which stays one line).
-OLD_NAMES = {("retention", "activity"): {"product_in_use": "in_use"},
-             ("products", "kpi"): {f"retention_d{d}": f"in_use_d{d}" for d in (1, 7, 30)}}
-
-
-def _rename_old_names(tables: dict) -> None:
-    """Reads a report written before issue 39 under today's names (`OLD_NAMES`), warning once per file."""
-    import warnings
-    for (key, column), names in OLD_NAMES.items():
-        df = tables.get(key)
-        if df is None or column not in df.columns or not df[column].isin(list(names)).any():
-            continue
-        warnings.warn(f"{REPORTS[key]}: {', '.join(sorted(set(df[column]) & set(names)))} renamed in issue 39 "
-                      f"({', '.join(f'{a} → {b}' for a, b in names.items())}); read under the new names",
-                      DeprecationWarning, stacklevel=2)   # shown under -W default, in tests; a page's stderr stays one line
-        tables[key] = df.assign(**{column: df[column].replace(names)})
-
-
-# Columns read as text whatever they hold.
-DTYPES = {"replication": str, "month": str, "cohort": str, "arm": str}
-# Beyond any figure a run writes (Habitat counts in 64-bit integers): a number this large was not written by it.
-NUMBER_LIMIT = 9.2e18
-BOOLEANS = {"true", "false"}
-MONTH = r"^(?:\d{4}-\d{2}|total)$"
-
-
-def _not_what(unit, value: str) -> str:
-    """Why a cell of a column of `unit` is refused."""
-    if unit == "boolean":
-        return "not true or false"
-    if unit == "month":
-        return "not a month (YYYY-MM) or total"
-    try:
-        number = float(value)
-    except ValueError:
-        return "not a number"
-    if not np.isfinite(number):
-        return "not a finite number"
-    return f"beyond what a run writes (more than {NUMBER_LIMIT:.2g})"
-
-
-def read_checked(path, key: str | None = None, columns: list[dict] | None = None,
-                 rows_required: str | None = None) -> pd.DataFrame:
-    """A report CSV read strictly: refused (`report_spec.InputError`, a `ReportError`) unless it is a regular file
-    of UTF-8 text, well-formed (quotes, the header's number of fields on every row), with every column the
-    specification lists for the file `key` (or `columns`: dicts of name, unit and maybe `since`; columns added
-    `since` an issue may be missing in older files), numbers that are finite numbers within what a run writes,
-    true / false where booleans go and YYYY-MM or total where months go; with `rows_required` (why), at least one
-    row.
-    Returns the DataFrame as `pd.read_csv` reads it (the columns of `DTYPES` as text)."""
-    import io
-    text = spec.read_text(path)
-    header = spec.check_csv_text(path, text)
-    if columns is None:
-        entry = spec.by_key()[key]
-        keys = spec.spec()["key_columns"] if entry.get("keys", True) else []
-        columns = keys + entry["columns"]
-        described = f"the {entry['file']} docs/report-spec.json describes"
-    else:
-        described = "the file docs/report-spec.json describes"
-    missing = [c["name"] for c in columns if c["name"] not in header and not c.get("since")]
-    if missing:
-        names = ", ".join(missing[:6]) + (f", … ({len(missing)} in all)" if len(missing) > 6 else "")
-        raise spec.InputError(path, f"missing column{'s' if len(missing) > 1 else ''} {names}",
-                              f"not {described} (its header: {spec.shown(','.join(header))})")
-    cells = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    if rows_required and cells.empty:
-        raise spec.InputError(path, "no rows, only the header", rows_required)
-    for c in columns:
-        name, unit = c["name"], c.get("unit")
-        if name not in cells.columns:
-            continue
-        raw = cells[name].astype(str).str.strip()
-        given = raw != ""
-        if unit == "boolean":
-            bad = given & ~raw.str.lower().isin(BOOLEANS)
-        elif unit == "month":
-            bad = given & ~raw.str.match(MONTH)
-        elif isinstance(unit, str) and unit == "text":
-            continue
-        else:
-            numbers = pd.to_numeric(raw.where(given), errors="coerce").astype(float)
-            bad = given & ~(np.isfinite(numbers) & (numbers.abs() <= NUMBER_LIMIT))
-        if bad.any():
-            n = int(bad.sum())
-            first = bad.idxmax()
-            raise spec.InputError(path, f"column {name} holds {spec.shown(cells[name][first])} on line {first + 2}",
-                                  _not_what(unit, raw[first]) + (f" ({n} such cells)" if n > 1 else ""))
-    return pd.read_csv(io.StringIO(text), dtype=DTYPES)
 
 
 def _figure(*args, **kwargs):
@@ -277,78 +42,10 @@ def _figure(*args, **kwargs):
     return fig
 
 
-def _pooled(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows pooled over replications when there are several, else replication 1."""
-    return df[df["replication"] == "all"] if (df["replication"] == "all").any() else df[df["replication"] == "1"]
-
-
-def _replications(t: dict, df: pd.DataFrame) -> list:
-    """The run's replications (not "all"): those of kpis.csv, which has a row per replication even when another
-    report has none (revenue.csv writes no row for a replication without money), else those of `df`."""
-    source = t["kpis"] if "kpis" in t and "replication" in t["kpis"].columns else df
-    reps = [r for r in dict.fromkeys(source["replication"].astype(str)) if r != "all"]
-    return reps or [r for r in dict.fromkeys(df["replication"].astype(str)) if r != "all"]
-
-
-def _mean_band(values: pd.DataFrame):
-    """Mean over the columns (replications) of a frame indexed by x, and the half-width of its 95 % interval
-    (0 with one replication)."""
-    n = values.notna().sum(axis=1)
-    mean = values.mean(axis=1)
-    half = (values.std(axis=1).fillna(0) / np.sqrt(n.clip(lower=1)) * n.map(_t95)).where(n > 1, 0)
-    return mean, half
-
-
-def _t95(n: int) -> float:
-    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
-    return table.get(n, 1.96 if n > 30 else 2.05)
-
-
 def _stage_label(stage: str, name: str, width: int = 16) -> str:
     """'A1.5 Implementation intention created', wrapped onto lines of about `width` characters (nothing cut)."""
     import textwrap
     return "\n".join(textwrap.wrap(f"{stage} {name}", width=width, break_long_words=False))
-
-
-def file_targets(df: pd.DataFrame, key: str) -> pd.DataFrame:
-    """`df` (rows of the file `key`) with the targets the file itself carries as `_target_min`, `_target_max` and
-    `_target_met`: the columns the specification names for them (`targets.source` "columns"), NaN where it names
-    none or the file lacks the column. No target is ever made up here."""
-    described = spec.targets(key) or {}
-    out = df.copy()
-    for role in ("min", "max", "met"):
-        name = described.get(role) if described.get("source") == "columns" else None
-        out[f"_target_{role}"] = df[name] if name and name in df.columns else np.nan
-    return out
-
-
-def funnel_basis(rows: pd.DataFrame) -> pd.DataFrame:
-    """One arm's activation-funnel.csv rows (in stage order, after `file_targets`) with what each stage's target is
-    read against (issue 38): `_basis` (`previous_stage`, `installs` or `installs_observed_past_day_N`: the file's
-    `target_basis`), `_measure` (its `rate_on_basis`: the step conversion, or the share of the installs in the basis)
-    and `_basis_share` (the basis population's share of installs, so that target × `_basis_share` is where the target
-    sits on the share-of-installs axis). A file written before the basis columns has step conversions only: the
-    previous stage's share of installs."""
-    out = rows.copy()
-    previous = pd.to_numeric(out["rate_from_start"], errors="coerce").shift(1)
-    if "target_basis" in out.columns and "rate_on_basis" in out.columns:
-        out["_basis"] = out["target_basis"].replace("", "previous_stage").fillna("previous_stage")
-        out["_measure"] = pd.to_numeric(out["rate_on_basis"], errors="coerce")
-        basis = pd.to_numeric(out["basis_people"], errors="coerce")
-        installs = basis.max()
-        out["_basis_share"] = basis / installs if installs and installs > 0 else np.nan
-    else:
-        out["_basis"] = "previous_stage"
-        out["_measure"] = pd.to_numeric(out["rate_from_previous"], errors="coerce")
-        out["_basis_share"] = previous
-    return out
-
-
-def basis_words(basis: str) -> str:
-    """A stage's target basis in words: "of the previous stage", "of installs", "of installs observed past day 7"."""
-    if basis in ("", "previous_stage"):
-        return "of the previous stage"
-    return "of " + str(basis).replace("_", " ")
 
 
 def funnel(t: dict):
@@ -427,45 +124,6 @@ def funnel(t: dict):
     return fig
 
 
-# retention.csv's readings of "active" ({activity: label}), as the specification describes its `activity` column.
-RETENTION_READINGS = spec.value_labels("retention", "activity")
-
-
-def retention_targets(t: dict) -> list[tuple[int, float, str]]:
-    """(day, target, label) of every retention target the run's own files carry: the specification names where
-    (retention.csv's `targets`: pooled rows of kpis.csv, each at its day); a row the run's kpis.csv lacks, or
-    whose target is empty, gives none."""
-    described = spec.targets("retention") or {}
-    source = spec.by_name().get(described.get("source", ""))
-    table = t.get(source["key"]) if source else None
-    if table is None:
-        return []
-    out = []
-    for target in described.get("rows", []):
-        row = table[(table["kpi"] == target["kpi"]) & (table["replication"].astype(str) == "all")]
-        if len(row) and pd.notna(row[described["min"]].iloc[0]):
-            out.append((int(target["day"]), float(row[described["min"]].iloc[0]), target["label"]))
-    return out
-
-
-def personas_and_plans(t: dict, segments: list) -> tuple[list, list]:
-    """retention.csv's segments (besides `all`) split into the run's personas — those its manifest.json's resolved
-    scenario lists — and plans (the others). Without a manifest every segment counts as a persona."""
-    personas = set(scenario_personas(t.get("manifest") or {}))
-    segments = [s for s in segments if s != "all"]
-    if not personas:
-        return segments, []
-    return [s for s in segments if s in personas], [s for s in segments if s not in personas]
-
-
-def scenario_personas(manifest: dict) -> list[str]:
-    """The persona names of a manifest's resolved scenario (`population:` → `personas:` → `- name:`)."""
-    import re
-    text = manifest.get("resolved_scenario", "")
-    block = re.search(r"^  personas:\n((?:    .*\n?)*)", text, re.MULTILINE)
-    return re.findall(r"^    - name:\s*\"?([^\"\n]+?)\"?\s*$", block.group(1), re.MULTILINE) if block else []
-
-
 def retention(t: dict, activity: str = "in_use"):
     """Day-N retention of all installs with a 95 % band over replications, by persona, by plan and by install week;
     the retention targets the run's kpis.csv carries marked at their days.
@@ -520,46 +178,6 @@ def retention(t: dict, activity: str = "in_use"):
                  fontsize=10)
     fig.tight_layout()
     return fig
-
-
-def token_share(t: dict):
-    """Monthly gross revenue by source (stacked), the token share against the ceiling the file carries, cap hits
-    (None for a run without token-revenue-share.csv — products without consumables —, or whose first arm has no
-    month with money)."""
-    if "tokens" not in t:
-        return None
-    df = file_targets(_pooled(t["tokens"]), "tokens")
-    df = df[(df["month"] != "total") & (df["arm"] == df["arm"].iloc[0])]
-    if df.empty:
-        return None
-    fig = _figure(figsize=(11, 4))
-    ax = fig.add_subplot(121)
-    months = df["month"].tolist()
-    bottom = np.zeros(len(months))
-    for column in ["subscription_gross_usd", "token_gross_usd", "other_gross_usd"]:
-        ax.bar(months, df[column], bottom=bottom, label=spec.label("tokens", column))
-        bottom += df[column].to_numpy(dtype=float)
-    ax.set_ylabel("gross revenue, USD")
-    ax.set_title("Revenue by source")
-    ax.legend(fontsize=8)
-    ax2 = fig.add_subplot(122)
-    ax2.plot(months, df["token_share"], marker="o", label="token share")
-    ceiling = df["_target_max"].dropna()
-    if len(ceiling):
-        ax2.axhline(float(ceiling.iloc[0]), color="red", ls="--", label=f"limit {float(ceiling.iloc[0]):.0%}")
-    ax2.set_ylim(0, 1)
-    ax2.set_ylabel("token share of gross revenue")
-    ax3 = ax2.twinx()
-    ax3.bar(months, df["cap_hits"], alpha=0.25, color="grey", label="cap hits")
-    ax3.set_ylabel("token cap hits")
-    ax2.set_title("Token revenue share and cap hits")
-    ax2.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    return fig
-
-
-# battery-budget.csv's metrics ({metric: label}), as the specification describes its `metric` column.
-BATTERY_METRICS = spec.value_labels("battery", "metric")
 
 
 def battery(t: dict):
@@ -651,10 +269,6 @@ def experiment(t: dict):
     return fig
 
 
-# forecast.csv's metrics as the specification describes its `metric` column: {metric: (label, unit)}.
-FORECAST_METRICS = {v["value"]: (v["label"], v["unit"]) for v in spec.values("forecast", "metric")}
-
-
 def forecast(t: dict):
     """Money (USD metrics) and people (count metrics) per month with 95 % bands, first arm. No target line: no file
     a run writes carries a forecast target (the specification's `targets_note`)."""
@@ -684,8 +298,6 @@ def forecast(t: dict):
     return fig
 
 
-# unlocks.csv's methods, as the specification describes its `method` column (without `all`, their sum).
-UNLOCK_METHODS = [m for m in spec.value_labels("unlocks", "method") if m != "all"]
 ARM_STYLES = ["-", "--", ":", "-."]
 
 
@@ -707,112 +319,6 @@ def _style_legend(ax, series: list, arms: list, colours: list | None = None, ext
         handles += [Line2D([], [], color=f"C{j % 10}", lw=4) for j in range(len(arms))]
         labels = list(series) + [f"arm {a}" for a in arms]
     return ax.legend(handles + list(extra[0]), labels + list(extra[1]), **kwargs)
-
-
-def unlocks(t: dict):
-    """Earned Access's unlocks.csv, per arm: (a) grants per person per day since install by method (credits, quest,
-    emergency) and all methods; (b) Focus Bank credits earned, spent and expired (at the 04:00 day boundary) per person
-    per day; (c) how quests and emergency waits end — the share completed and the share abandoned, over the run.
-
-    Per person = per install whose day N lies in the run's horizon (the report's `people`, churned people included),
-    computed per replication; lines are the mean over replications, the band their range (min–max: with a couple of
-    replications a 95 % interval of a daily rate spans the whole axis). Days observed for fewer than half of the
-    installs (late installs have short lives in the horizon) are shaded grey. One arm: a colour per series; several:
-    a colour per arm and a line style per series. None for a run without unlocks.csv (products other than Earned
-    Access)."""
-    if "unlocks" not in t or t["unlocks"].empty:
-        return None
-    df = t["unlocks"]
-    reps = df[df["replication"].astype(str) != "all"]
-    if reps.empty:
-        return None
-    arms = list(dict.fromkeys(reps["arm"]))
-    n_reps = reps["replication"].nunique()
-    fig = _figure(figsize=(17, 4.6))
-    a_ax, b_ax, c_ax = fig.subplots(1, 3, gridspec_kw={"width_ratios": [5, 5, 4]})
-
-    def draw(ax, rows, column, style, label, band=True):
-        rate = rows[column] / rows["people"].where(rows["people"] > 0)
-        per_rep = rows.assign(rate=rate).pivot_table(index="day", columns="replication", values="rate")
-        mean = per_rep.mean(axis=1)
-        ax.plot(mean.index, mean.values, label=label, **style)
-        if band and per_rep.shape[1] > 1:
-            ax.fill_between(mean.index, per_rep.min(axis=1), per_rep.max(axis=1), color=style["color"], alpha=0.12, lw=0)
-
-    every = spec.value_labels("unlocks", "method")["all"]
-    grant_series = [spec.value_labels("unlocks", "method")[m] for m in UNLOCK_METHODS] + [every]
-    credit_series = [(c, spec.label("unlocks", c)) for c in ["credits_earned", "credits_spent", "credits_expired"]]
-    credit_colours = ["C2", "C0", "C3"]
-    for j, arm in enumerate(arms):
-        rows = reps[reps["arm"] == arm]
-        for i, method in enumerate(UNLOCK_METHODS):
-            draw(a_ax, rows[rows["method"] == method], "grants", _series_style(i, j, len(arms)), method)
-        total = _series_style(len(UNLOCK_METHODS), j, len(arms))
-        if len(arms) == 1:
-            total = dict(color="black", ls="-", lw=0.9)
-        draw(a_ax, rows[rows["method"] == "all"], "grants", total, every, band=False)
-        for i, (column, label) in enumerate(credit_series):
-            style = _series_style(i, j, len(arms))
-            if len(arms) == 1:
-                style["color"] = credit_colours[i]
-            draw(b_ax, rows[rows["method"] == "all"], column, style, label)
-    # Days most installs do not reach inside the horizon: few people, noisy rates.
-    people = reps[reps["method"] == "all"].groupby("day")["people"].mean()
-    thin = people[people < 0.5 * people.max()]
-    for ax in (a_ax, b_ax):
-        if len(thin):
-            ax.axvspan(thin.index.min() - 0.5, people.index.max() + 0.5, color="grey", alpha=0.12, lw=0)
-        ax.set_xlabel("day since install")
-        ax.set_xlim(people.index.min() - 0.5, people.index.max() + 0.5)
-        ax.set_ylim(bottom=0)
-    a_ax.set_ylabel("unlocks granted per person")
-    a_ax.set_title("(a) Grants per person per day, by method", fontsize=9)
-    b_ax.set_ylabel("Focus Bank credits per person")
-    b_ax.set_title("(b) Focus Bank credits per person per day", fontsize=9)
-    from matplotlib.patches import Patch
-    extra = ((), ())
-    if len(thin):
-        extra = ([Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {thin.index.min()})"])
-    _style_legend(a_ax, grant_series, arms, colours=["C0", "C1", "C2", "black"], extra=extra, fontsize=7, loc="upper right")
-    _style_legend(b_ax, [label for _, label in credit_series], arms, colours=credit_colours, extra=extra, fontsize=7,
-                  loc="upper right")
-
-    # (c) How quests and emergency waits end: completed vs abandoned, over the run, per replication.
-    y, ticks, labels = 0, [], []
-    for method in ["quest", "emergency"]:
-        for j, arm in enumerate(arms):
-            rows = reps[(reps["arm"] == arm) & (reps["method"] == method)]
-            sums = rows.groupby("replication")[["completed", "abandoned", "attempts"]].sum()
-            finished = sums["completed"] + sums["abandoned"]
-            share = (sums["completed"] / finished.where(finished > 0)).dropna()
-            ticks.append(y)
-            labels.append(f"{method if len(arms) == 1 else f'{method} [{arm}]'}\n{sums['attempts'].mean():.0f} attempts"
-                          + ("/replication" if len(sums) > 1 else ""))
-            if share.empty:
-                c_ax.text(0.02, y, "no attempts", va="center", fontsize=7, color="grey")
-                y += 1
-                continue
-            done = share.mean()
-            half = share.std() / np.sqrt(len(share)) * _t95(len(share)) if len(share) > 1 else 0.0
-            c_ax.barh(y, done, 0.6, color="tab:green", alpha=0.8, label="completed" if y == 0 else None)
-            c_ax.barh(y, 1 - done, 0.6, left=done, color="tab:red", alpha=0.6, label="abandoned" if y == 0 else None)
-            if half > 0:
-                c_ax.errorbar(done, y, xerr=half, color="black", capsize=3, lw=1,
-                              label="95 % CI over replications" if y == 0 else None)
-            c_ax.text(0.02, y - 0.15, f"{done:.0%} completed", va="center", fontsize=8, color="white", fontweight="bold")
-            c_ax.text(0.98, y - 0.15, f"{1 - done:.0%} abandoned", va="center", ha="right", fontsize=8, color="white",
-                      fontweight="bold")
-            y += 1
-    c_ax.set_yticks(ticks, labels, fontsize=8)
-    c_ax.invert_yaxis()
-    c_ax.set_xlim(0, 1)
-    c_ax.set_xlabel("share of the attempts that ended (completed or abandoned)", fontsize=8)
-    c_ax.set_title("(c) How quests and emergency waits end", fontsize=9)
-    c_ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False)
-    fig.suptitle(f"Earned Access unlocks (unlocks.csv) — per install observed that day, mean of {n_reps} replication"
-                 f"{'s' if n_reps != 1 else ''}{' (band: their range)' if n_reps > 1 else ''}", fontsize=10)
-    fig.tight_layout()
-    return fig
 
 
 def revenue(t: dict):
@@ -907,6 +413,7 @@ def revenue(t: dict):
     fig.tight_layout(rect=(0, 0.045 * legend_rows, 1, 1))
     return fig
 
+
 def _format(value: float, unit: str) -> str:
     if pd.isna(value):
         return "—"
@@ -968,14 +475,6 @@ def world_check(t: dict):
     return fig
 
 
-def load_calibration(cal_dir) -> pd.DataFrame:
-    """A `habitat calibrate` folder's calibration.csv (every evaluation)."""
-    path = Path(cal_dir) / "calibration.csv"
-    if not path.is_file():
-        raise FileNotFoundError(f"{cal_dir}: no calibration.csv — is this a `habitat calibrate` folder?")
-    return pd.read_csv(path)
-
-
 def calibration_trace(trace: pd.DataFrame):
     """Loss of every evaluation and the best loss so far (log scale), from calibration.csv."""
     if trace is None or trace.empty:
@@ -992,21 +491,6 @@ def calibration_trace(trace: pd.DataFrame):
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
-
-
-# learning.csv's statuses of people ({status: label}) beside `all` (everyone): active, dormant, untreated (issue 28).
-LEARNING_STATUSES = {k: v for k, v in spec.value_labels("learning", "status").items() if k != "all"}
-# learning.csv's minutes a day in the target apps (issue 28): its one column in minutes.
-LEARNING_MINUTES = spec.columns_with_unit("learning", "minutes")[0]
-
-
-def learning_minutes(df: pd.DataFrame) -> pd.DataFrame | None:
-    """learning.csv's rows (pooled) with the minutes a day in the target apps, by status other than `all`; None when
-    the file lacks the column (runs written before issue 28) or has no such number."""
-    if LEARNING_MINUTES not in df.columns:
-        return None
-    rows = df[df["status"].isin(list(LEARNING_STATUSES)) & df[LEARNING_MINUTES].notna()]
-    return rows if len(rows) else None
 
 
 def learning(t: dict):
@@ -1068,286 +552,6 @@ def learning(t: dict):
     return fig
 
 
-# --- A product's AI cost (ai-cost.csv) and the person's things to do (tasks.csv), issue 29 -------------------------
-
-AI_COST = spec.chart("ai-cost")
-TASKS = spec.chart("tasks")
-
-
-def ai_cost_rows(t: dict) -> pd.DataFrame | None:
-    """ai-cost.csv's rows per replication (no pooled rows are written) with the targets the file carries
-    (`file_targets`: the ceiling as `_target_max`, within it as `_target_met`) and the cost per DAU-day as a number
-    (NaN without DAU-days); None without the file or rows."""
-    if "aicost" not in t or t["aicost"].empty:
-        return None
-    df = t["aicost"]
-    df = df[df["replication"].astype(str) != "all"]
-    if df.empty:
-        return None
-    df = file_targets(df, "aicost")
-    measure = spec.targets("aicost")["measure"]
-    df[measure] = pd.to_numeric(df[measure], errors="coerce")
-    return df
-
-
-def ai_cost_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """Per arm, plan and month (`ai_cost_rows`): the mean over replications of the cost per DAU-day with the half-width
-    of its 95 % interval, the ceiling the file carries, DAU-days, requests, cost and gross revenue (means), and
-    whether the mean is within the ceiling (NaN without a ceiling or a cost)."""
-    measure = spec.targets("aicost")["measure"]
-    counts = [c for c in spec.columns_with_unit("aicost", "count") + spec.columns_with_unit("aicost", "usd")
-              if c not in (measure, spec.targets("aicost").get("max"))]
-    out = []
-    for (arm, plan, month), sub in df.groupby(["arm", "plan", "month"], sort=False):
-        per_rep = sub.set_index("replication")[[measure]].T
-        mean, half = _mean_band(per_rep)
-        ceiling = pd.to_numeric(sub["_target_max"], errors="coerce").max()
-        row = {"arm": arm, "plan": plan, "month": month, measure: mean.iloc[0], "half": half.iloc[0],
-               "ceiling": ceiling, "replications": int(sub[measure].notna().sum())}
-        row.update({c: pd.to_numeric(sub[c], errors="coerce").mean() for c in counts})
-        row["within"] = (row[measure] <= ceiling) if not (pd.isna(ceiling) or pd.isna(row[measure])) else np.nan
-        out.append(row)
-    return pd.DataFrame(out)
-
-
-def ai_cost(t: dict):
-    """ai-cost.csv, per arm: (a) the AI cost per DAU-day of each month by plan — mean over replications with its
-    95 % interval — against the ceiling the file carries (none drawn where it carries none); (b) the AI requests per
-    DAU-day behind it (splits, drafts) by plan and month. None without the file."""
-    df = ai_cost_rows(t)
-    if df is None:
-        return None
-    summary = ai_cost_summary(df)
-    measure = spec.targets("aicost")["measure"]
-    plans = list(dict.fromkeys(summary["plan"]))
-    plan_labels = spec.value_labels("aicost", "plan")
-    arms = list(dict.fromkeys(summary["arm"]))
-    months = sorted(summary["month"].astype(str).unique())
-    requests = [c for c in spec.columns_with_unit("aicost", "count") if c.endswith("_requests")]
-    days = next(c for c in spec.columns_with_unit("aicost", "count") if c not in requests)
-    fig = _figure(figsize=(15, 4.6))
-    c_ax, r_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-    groups = [(arm, plan) for arm in arms for plan in plans]
-    width = 0.8 / max(len(groups), 1)
-    x = np.arange(len(months))
-    for g, (arm, plan) in enumerate(groups):
-        sub = summary[(summary["arm"] == arm) & (summary["plan"] == plan)].set_index("month").reindex(months)
-        name = plan_labels.get(plan, plan) + (f" [{arm}]" if len(arms) > 1 else "")
-        value, half = sub[measure].fillna(0).to_numpy(), sub["half"].fillna(0).to_numpy()
-        # A cost is not negative: the interval is drawn from zero up (few replications make it wide).
-        c_ax.bar(x - 0.4 + width * (g + 0.5), value, width, yerr=[np.minimum(half, value), half],
-                 capsize=3, color=f"C{g % 10}", label=name)
-        for k, v in enumerate(sub[measure]):
-            if pd.isna(v):
-                c_ax.text(x[k] - 0.4 + width * (g + 0.5), 0, "no\nDAU", ha="center", va="bottom", fontsize=6,
-                          color="grey")
-        for i, column in enumerate(requests):
-            per_day = sub[column] / sub[days].where(sub[days] > 0)
-            r_ax.bar(x - 0.4 + width * (g + 0.5), per_day.fillna(0), width,
-                     bottom=sum((sub[c] / sub[days].where(sub[days] > 0)).fillna(0) for c in requests[:i]),
-                     color=f"C{g % 10}", alpha=1.0 - 0.45 * i, hatch=["", "//"][i % 2], edgecolor="white",
-                     label=f"{spec.label('aicost', column)}, {name}")
-    ceilings = summary.groupby("month")["ceiling"].max().reindex(months)
-    if ceilings.notna().any():
-        c_ax.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[ceilings.values, ceilings.values[-1]], where="post",
-                  color="tab:red", ls="--", lw=1.5, label=f"{spec.label('aicost', spec.targets('aicost')['max'])} "
-                                                          f"(${ceilings.max():.5f})")
-    c_ax.set_xticks(x, months, fontsize=8)
-    c_ax.set_ylabel("USD per DAU-day")
-    c_ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"${v:.5f}"))
-    c_ax.set_title("(a) AI cost per DAU-day by month and plan against the ceiling (95 % CI over replications)",
-                   fontsize=9)
-    c_ax.legend(fontsize=7)
-    r_ax.set_xticks(x, months, fontsize=8)
-    r_ax.set_ylabel("AI requests per DAU-day")
-    r_ax.set_title("(b) The requests behind it: " + " and ".join(spec.label("aicost", c) for c in requests)
-                   + " (hatched) per DAU-day", fontsize=9)
-    r_ax.legend(fontsize=7)
-    n = df["replication"].nunique()
-    name = product(t)
-    fig.suptitle(f"AI cost{f' — {name}' if name else ''} (ai-cost.csv), mean of {n} replication{'s' if n != 1 else ''}",
-                 fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def tasks_per_person(t: dict) -> pd.DataFrame | None:
-    """tasks.csv per arm and day since install: each of the chart's series (arisen, captured, done, done on time,
-    forgotten) per person — computed per replication (÷ the day's people), then the mean over replications and the
-    half-width of its 95 % interval (columns `<series>` and `<series>_half`) — and the mean people behind the day.
-    None without the file or rows."""
-    if "tasks" not in t or t["tasks"].empty:
-        return None
-    df = t["tasks"]
-    df = df[df["replication"].astype(str) != "all"]
-    if df.empty:
-        return None
-    out = []
-    for arm, rows in df.groupby("arm", sort=False):
-        people = rows.pivot_table(index="day", columns="replication", values="people", aggfunc="sum")
-        frame = pd.DataFrame(index=people.index)
-        frame["arm"] = arm
-        frame["people"] = people.mean(axis=1)
-        for column in TASKS["y"]:
-            counts = rows.pivot_table(index="day", columns="replication", values=column, aggfunc="sum")
-            mean, half = _mean_band(counts / people.where(people > 0))
-            frame[column], frame[f"{column}_half"] = mean, half
-        out.append(frame.reset_index())
-    return pd.concat(out, ignore_index=True)
-
-
-def tasks(t: dict):
-    """tasks.csv, per arm: the person's things to do per person per day since install — arisen, captured, done, done
-    on time, forgotten (the chart's series, labelled as the specification labels them) — means over replications with
-    95 % bands; days fewer than half the installs reach shaded grey. None without the file."""
-    df = tasks_per_person(t)
-    if df is None:
-        return None
-    arms = list(dict.fromkeys(df["arm"]))
-    fig = _figure(figsize=(12, 4.6))
-    ax = fig.add_subplot(111)
-    series = [spec.label("tasks", c) for c in TASKS["y"]]
-    for j, arm in enumerate(arms):
-        rows = df[df["arm"] == arm]
-        for i, column in enumerate(TASKS["y"]):
-            style = _series_style(i, j, len(arms))
-            ax.plot(rows["day"], rows[column], **style)
-            ax.fill_between(rows["day"], rows[column] - rows[f"{column}_half"], rows[column] + rows[f"{column}_half"],
-                            color=style["color"], alpha=0.12, lw=0)
-    people = df.groupby("day")["people"].mean()
-    thin = people[people < 0.5 * people.max()]
-    from matplotlib.patches import Patch
-    extra = ((), ())
-    if len(thin):
-        ax.axvspan(thin.index.min() - 0.5, people.index.max() + 0.5, color="grey", alpha=0.12, lw=0)
-        extra = ([Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {thin.index.min()})"])
-    _style_legend(ax, series, arms, extra=extra, fontsize=7, loc="upper right")
-    ax.set_xlabel("day since install")
-    ax.set_ylabel("things to do per person")
-    ax.set_ylim(bottom=0)
-    ax.set_xlim(people.index.min() - 0.5, people.index.max() + 0.5)
-    n = t["tasks"]["replication"].astype(str).nunique()
-    fig.suptitle(f"Things to do per person per day since install (tasks.csv), mean of {n} replication"
-                 f"{'s' if n != 1 else ''} with 95 % bands", fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-# --- Products compared on the same people (product-comparison.csv, issue 28) -------------------------------------
-
-# product-comparison.csv's kinds of KPI ({kind: label}: neutral, shared, claim), as the specification describes them.
-PRODUCT_KINDS = spec.value_labels("products", "kind")
-# Each figure of the file and the columns of its 95 % interval.
-INTERVALS = {"mean": ("ci_low", "ci_high"), "vs_none_diff": ("vs_none_ci_low", "vs_none_ci_high"),
-             "vs_first_diff": ("vs_first_ci_low", "vs_first_ci_high"),
-             "true_effect": ("true_effect_ci_low", "true_effect_ci_high"),
-             "true_effect_on_claim_basis": ("true_effect_on_claim_basis_ci_low", "true_effect_on_claim_basis_ci_high")}
-# The effect-versus-cost view: which KPI is the effect and which the costs, with their labels (the specification's
-# chart of the file: `effect`, `costs`).
-PRODUCTS_CHART = next(c for c in spec.charts() if c["key"] == "products")
-
-
-def claim_true_effect(r) -> tuple[float, float, float]:
-    """A claim row's true effect (value, low, high) on the claim's own denominator (true_effect_on_claim_basis: per
-    day in use, per day the app was opened; issue 39) — the figure to set beside the claim —, else, in a report
-    written before that column, the true effect per person-day to the horizon."""
-    if "true_effect_on_claim_basis" in r.index and not pd.isna(r["true_effect_on_claim_basis"]):
-        return (r["true_effect_on_claim_basis"], r["true_effect_on_claim_basis_ci_low"], r["true_effect_on_claim_basis_ci_high"])
-    return (r["true_effect"], r["true_effect_ci_low"], r["true_effect_ci_high"])
-
-
-def product_rows(t: dict, persona: str | None = "all") -> pd.DataFrame | None:
-    """product-comparison.csv's pooled rows (replication `all`, or empty) of `persona` (None: every persona), the
-    numbers as floats; None without the file or such rows."""
-    if "products" not in t:
-        return None
-    df = t["products"]
-    replication = df["replication"]
-    df = df[replication.isna() | replication.astype(str).str.strip().isin(["all", ""])].copy()
-    if persona is not None:
-        df = df[df["persona"].astype(str) == persona]
-    if df.empty:
-        return None
-    for column in ["mean", "replications", *[c for pair in INTERVALS.values() for c in pair],
-                   *INTERVALS]:
-        if column in df.columns:   # true_effect_on_claim_basis: not in reports written before issue 39
-            df[column] = pd.to_numeric(df[column], errors="coerce")
-    return df
-
-
-def comparison_arms(df: pd.DataFrame) -> list[str]:
-    """The arms of product-comparison.csv's rows, in the file's (the scenario's) order."""
-    return [str(a) for a in dict.fromkeys(df["arm"])]
-
-
-def none_arm(df: pd.DataFrame) -> str | None:
-    """The arm without an app the file compares against (its `none_arm`), None without one."""
-    values = df["none_arm"].dropna().astype(str)
-    values = values[values.str.strip() != ""]
-    return values.iloc[0] if len(values) else None
-
-
-def figure_of(df: pd.DataFrame, arm: str, kpi: str, measure: str = "mean", sign: float = 1.0):
-    """(value, low, high) of one arm's KPI: `measure` (mean, vs_none_diff, vs_first_diff, true_effect) and its 95 %
-    interval, times `sign` (the interval's ends swapped for −1); NaN where the file has none."""
-    row = df[(df["arm"].astype(str) == arm) & (df["kpi"] == kpi)]
-    if row.empty:
-        return np.nan, np.nan, np.nan
-    low, high = INTERVALS[measure]
-    v, lo, hi = (float(row[c].iloc[0]) * sign for c in (measure, low, high))
-    return (v, lo, hi) if sign >= 0 else (v, hi, lo)
-
-
-def product_effects(df: pd.DataFrame) -> list[dict]:
-    """The effects the effect-against-cost view shows for these rows of product-comparison.csv: the specification's
-    `effect` (target-app minutes removed a day against no app), then each of its `further_effects` whose `products`
-    include the product of one of the file's arms (issue 29: Nudge's things done on time a day more than without an
-    app, where the run has a Nudge arm) and whose KPI the file has."""
-    products = set(df["product"].dropna().astype(str)) if "product" in df.columns else set()
-    kpis = set(df["kpi"].astype(str))
-    further = [e for e in PRODUCTS_CHART.get("further_effects", [])
-               if e["kpi"] in kpis and (not e.get("products") or products & set(e["products"]))]
-    return [PRODUCTS_CHART["effect"], *further]
-
-
-def effect_name(effect: dict) -> str:
-    """"Effect" for the specification's `effect`; a further effect by its label's first words ("Things done on
-    time"), so that its panels say which effect they set against the costs."""
-    if effect is PRODUCTS_CHART["effect"]:
-        return "Effect"
-    words = effect["label"].split(":")[0]
-    return words[:1].upper() + words[1:]
-
-
-def effect_and_costs(df: pd.DataFrame, effect: dict | None = None) -> list[dict]:
-    """Per arm with an app: the effect (`effect`, by default the specification's `effect`: target-app minutes
-    removed a day against no app; or one of `product_effects`) and each cost (`costs`: battery against no app,
-    money), each (value, low, high); arms without the effect left out."""
-    effect, costs = effect or PRODUCTS_CHART["effect"], PRODUCTS_CHART["costs"]
-    none = none_arm(df)
-    points = []
-    for arm in comparison_arms(df):
-        if arm == none:
-            continue
-        e = figure_of(df, arm, effect["kpi"], effect["measure"], effect.get("sign", 1))
-        if np.isnan(e[0]):
-            continue
-        points.append({"arm": arm, "effect": e,
-                       "costs": [figure_of(df, arm, c["kpi"], c["measure"], c.get("sign", 1)) for c in costs]})
-    return points
-
-
-def _errors(values: list[tuple]) -> np.ndarray:
-    """Error bar lengths (2 × n) from (value, low, high) triples; 0 where an end is missing."""
-    v = np.array([x[0] for x in values], dtype=float)
-    lo = np.array([x[1] for x in values], dtype=float)
-    hi = np.array([x[2] for x in values], dtype=float)
-    return np.nan_to_num(np.vstack([(v - lo).clip(min=0), (hi - v).clip(min=0)]))
-
-
-def kpi_label(kpi: str, unit: str) -> str:
-    """'pickups_per_day', 'count_per_day' → 'pickups per day (per day)'."""
-    return f"{kpi.replace('_', ' ')} ({spec.unit_labels().get(unit, unit)})"
 
 
 def product_comparison(t: dict):
@@ -1529,32 +733,196 @@ def status_minutes(learning_rows: pd.DataFrame):
     return fig
 
 
-def _bottom_spans(columns: int, panels: int) -> list[tuple[int, int]]:
-    """The grid columns of the bottom row's panels: `panels` about equal spans of `columns`."""
-    edges = [round(columns * k / panels) for k in range(panels + 1)]
-    return list(zip(edges[:-1], edges[1:]))
 
 
-# Every figure of the specification's charts, in its order: (chart id, the function of its name). A chart the
-# specification lists without a function here fails at import; test_report_spec.py fails on a figure function
-# the specification does not list.
-ALL = [(c["id"], globals()[spec.function_name(c["id"])]) for c in spec.charts()]
+# --- The generic chart kinds (issue 42): one function per kind draws any file the specification describes --------
 
 
-def skip_reason(name: str, t: dict) -> str:
-    """Why figure `name` drew nothing for this run (for plot_run's note): its file is not in the run (written by
-    other products, or under a condition the run does not meet), or the file has nothing to draw."""
-    described = spec.chart(name)
-    key = described["key"]
-    if key not in t:
-        entry = spec.by_key()[key]
-        owners = spec.owners(entry)
-        if owners is not None and product(t) not in owners:
-            who = f"written by {', '.join(owners)} runs only; this run is {product(t) or 'of several products'}"
+def _shade_thin(ax, thin: pd.Series | None) -> tuple:
+    """Shades the days fewer than half of the installs reach; the legend's (handles, labels) for it."""
+    from matplotlib.patches import Patch
+    if thin is None or thin.empty:
+        return (), ()
+    few = thin[thin < 0.5 * thin.max()]
+    ax.set_xlim(thin.index.min() - 0.5, thin.index.max() + 0.5)
+    if few.empty:
+        return (), ()
+    ax.axvspan(few.index.min() - 0.5, thin.index.max() + 0.5, color="grey", alpha=0.12, lw=0)
+    return [Patch(color="grey", alpha=0.25)], [f"days < half the installs reach (≥ {few.index.min()})"]
+
+
+def lines(t: dict, chart: dict):
+    """A chart of kind `lines` (the specification's chart entry `chart`): a panel per entry of its `panels`, each
+    series along x per arm — the mean over replications with its 95 % band, or the pooled rows —; a panel's
+    `stacked` columns as stacked bars, its `bars` column as bars on a second axis, its `target` the ceiling the file
+    carries. One arm: a colour per series; several: a colour per arm and a line style per series. None without
+    rows."""
+    series = chart_series(t, chart)
+    if not series:
+        return None
+    panels = chart["panels"]
+    arms = list(dict.fromkeys(s["arm"] for s in series))
+    fig = _figure(figsize=(max(6.0 * len(panels), 11), 4.6))
+    axes = list(np.atleast_1d(fig.subplots(1, len(panels))))
+    thin = thin_days(t, chart)
+    ceiling = chart_ceiling(t, chart)
+    rows = chart_rows(t, chart)
+    for i, (panel, ax) in enumerate(zip(panels, axes)):
+        mine = [s for s in series if s["panel"] == i]
+        labels = list(dict.fromkeys(s["label"] for s in mine))
+        extra = ((), ())
+        if panel.get("draw") == "shares":
+            _shares(ax, share_summary(t, chart, panel) or [], panel, chart, arms)
+        elif panel.get("stacked"):
+            width = 0.8 / max(len(arms), 1)
+            for j, arm in enumerate(arms):
+                bottom = None
+                for k, label in enumerate(labels):
+                    s = next((s for s in mine if s["arm"] == arm and s["label"] == label), None)
+                    if s is None:
+                        continue
+                    positions = np.arange(len(s["x"])) - 0.4 + width * (j + 0.5)
+                    values = np.nan_to_num(s["mean"])
+                    ax.bar(positions, values, width, bottom=bottom, color=f"C{k % 10}",
+                           hatch=["", "//", "..", "xx", "\\\\"][j % 5], edgecolor="white" if j else None,
+                           label=label if j == 0 else None)
+                    bottom = values if bottom is None else bottom + values
+                ax.set_xticks(np.arange(len(s["x"])), [str(v) for v in s["x"]], fontsize=8)
+            ax.legend(fontsize=7)
         else:
-            who = f"written by {spec.spec()['written_when'][entry['written']]}; not in this run"
-        return f"no {described['file']} ({who})"
-    return "no money in this run" if spec.columns_with_unit(key, "usd") else "no data in this run"
+            for s in mine:
+                style = _series_style(labels.index(s["label"]), arms.index(s["arm"]), len(arms))
+                ax.plot(s["x"], s["mean"], marker="o" if chart.get("over") == "pooled" else None, **style)
+                if np.nanmax(np.nan_to_num(s["half"])) > 0:
+                    ax.fill_between(s["x"], s["mean"] - s["half"], s["mean"] + s["half"], color=style["color"],
+                                    alpha=0.12, lw=0)
+            if panel.get("target") and ceiling is not None:
+                ax.axhline(ceiling, color="red", ls="--")
+                extra = ([matplotlib.lines.Line2D([], [], color="red", ls="--")],
+                         [f"{spec.label(chart['key'], spec.targets(chart['key'])[panel['target']])} {ceiling:g}"])
+            if panel.get("bars") and rows is not None:
+                twin = ax.twinx()
+                for j, arm in enumerate(arms):
+                    sub = rows[rows["arm"] == arm].set_index(chart["x"]).reindex(sorted(rows[chart["x"]].unique()))
+                    twin.bar(list(sub.index), pd.to_numeric(sub[panel["bars"]], errors="coerce").fillna(0),
+                             alpha=0.25, color="grey" if len(arms) == 1 else f"C{j % 10}")
+                twin.set_ylabel(spec.label(chart["key"], panel["bars"]))
+            shaded = _shade_thin(ax, thin)
+            extra = (list(extra[0]) + list(shaded[0]), list(extra[1]) + list(shaded[1]))
+            _style_legend(ax, labels, arms, extra=extra, fontsize=7, loc="upper right")
+            ax.set_ylim(bottom=0)
+        ax.set_xlabel(panel.get("x_label", chart.get("x_label", chart["x"])))
+        ax.set_ylabel(panel.get("y_label", ""))
+        if panel.get("title"):
+            ax.set_title(f"({chr(97 + i)}) {panel['title']}" if len(panels) > 1 else panel["title"], fontsize=9)
+    n = len(_replications(t, t[chart["key"]]))
+    fig.suptitle(f"{chart.get('title_png', chart['title'])}" + (f" — {n} replication{'s' if n != 1 else ''}"
+                                                                  if chart.get("over") != "pooled" else ""), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _shares(ax, summary: list[dict], panel: dict, chart: dict, arms: list) -> None:
+    """A `shares` panel: per value and arm, a horizontal bar split into the share of the first `of` column (green)
+    and the rest (red), with the 95 % interval over replications, labelled with the attempts a replication."""
+    first, *rest = panel["of"]
+    ticks, labels = [], []
+    for y, r in enumerate(summary):
+        ticks.append(y)
+        name = r["value"] if len(arms) == 1 else f"{r['value']} [{r['arm']}]"
+        per = "/replication" if r["replications"] > 1 else ""
+        labels.append(f"{name}\n{r['count']:.0f} {spec.label(chart['key'], panel['count'])}{per}")
+        if pd.isna(r["share"]):
+            ax.text(0.02, y, "none", va="center", fontsize=7, color="grey")
+            continue
+        done = r["share"]
+        ax.barh(y, done, 0.6, color="tab:green", alpha=0.8, label=spec.label(chart["key"], first) if y == 0 else None)
+        ax.barh(y, 1 - done, 0.6, left=done, color="tab:red", alpha=0.6,
+                label=" / ".join(spec.label(chart["key"], c) for c in rest) if y == 0 else None)
+        if r["half"] > 0:
+            ax.errorbar(done, y, xerr=r["half"], color="black", capsize=3, lw=1,
+                        label="95 % CI over replications" if y == 0 else None)
+        ax.text(0.02, y - 0.15, f"{done:.0%} {spec.label(chart['key'], first)}", va="center", fontsize=8,
+                color="white", fontweight="bold")
+    ax.set_yticks(ticks, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False)
+
+
+def bars(t: dict, chart: dict):
+    """A chart of kind `bars` (the specification's chart entry `chart`): a panel per entry of its `panels`, a bar per
+    arm and series value at each x — the mean over replications with its 95 % interval (drawn from zero up: a mean
+    is not below zero here), or a `per` ratio of means, `stacked` columns one on another — and the ceiling the file
+    carries (`target`) as a dashed step. None without rows."""
+    summaries = [bar_summary(t, chart, i) for i in range(len(chart["panels"]))]
+    if summaries[0] is None:
+        return None
+    panels = chart["panels"]
+    fig = _figure(figsize=(max(7.5 * len(panels), 11), 4.6))
+    axes = list(np.atleast_1d(fig.subplots(1, len(panels), gridspec_kw={"width_ratios": [3, 2][:len(panels)]}
+                                           if len(panels) == 2 else None)))
+    xs = sorted(summaries[0]["x"].unique())
+    x = np.arange(len(xs))
+    arms = list(dict.fromkeys(summaries[0]["arm"]))
+    for i, (panel, ax, summary) in enumerate(zip(panels, axes, summaries)):
+        if summary is None:
+            continue
+        values = list(dict.fromkeys(summary["value"]))
+        groups = [(arm, v) for arm in arms for v in values]
+        columns = list(dict.fromkeys(summary["column"]))
+        width = 0.8 / max(len(groups), 1)
+        for g, (arm, v) in enumerate(groups):
+            bottom = np.zeros(len(xs))
+            for k, column in enumerate(columns if panel.get("stacked") else columns[:1]):
+                sub = summary[(summary["arm"] == arm) & (summary["value"] == v) & (summary["column"] == column)]
+                sub = sub.set_index("x").reindex(xs)
+                if sub["label"].isna().all():
+                    continue
+                label = sub["label"].dropna().iloc[0] + (f" [{arm}]" if len(arms) > 1 else "")
+                mean, half = sub["mean"].fillna(0).to_numpy(dtype=float), sub["half"].fillna(0).to_numpy(dtype=float)
+                ax.bar(x - 0.4 + width * (g + 0.5), mean, width, bottom=bottom,
+                       yerr=None if panel.get("stacked") else [np.minimum(half, mean), half], capsize=3,
+                       color=f"C{g % 10}", alpha=1.0 - 0.45 * k, hatch=["", "//"][k % 2] if panel.get("stacked") else "",
+                       edgecolor="white" if panel.get("stacked") else None, label=label)
+                bottom = bottom + mean
+        if panel.get("target"):
+            ceilings = summary.groupby("x")["ceiling"].max().reindex(xs)
+            if ceilings.notna().any():
+                ax.step(np.r_[x - 0.5, x[-1] + 0.5], np.r_[ceilings.values, ceilings.values[-1]], where="post",
+                        color="tab:red", ls="--", lw=1.5,
+                        label=f"{spec.label(chart['key'], spec.targets(chart['key'])[panel['target']])} ({ceilings.max():g})")
+        ax.set_xticks(x, xs, fontsize=8)
+        ax.set_xlabel(chart.get("x_label", chart["x"]))
+        ax.set_ylabel(panel.get("y_label", ""))
+        if panel.get("title"):
+            ax.set_title(f"({chr(97 + i)}) {panel['title']}" if len(panels) > 1 else panel["title"], fontsize=9)
+        ax.legend(fontsize=7)
+    n = len(_replications(t, t[chart["key"]]))
+    fig.suptitle(f"{chart.get('title_png', chart['title'])} — {n} replication{'s' if n != 1 else ''}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def renderer(chart: dict):
+    """The function that draws a chart of the specification from a run's tables: its kind's generic function with
+    the chart's entry (`lines`, `bars`), or — a dedicated kind — the function of the kind's name."""
+    kinds = spec.spec()["chart_kinds"]
+    if kinds[chart["kind"]]["renderer"] == "generic":
+        draw = globals()[spec.function_name(chart["kind"])]
+        return lambda t: draw(t, chart)
+    return globals()[spec.function_name(chart["kind"])]
+
+
+def chart(t: dict, chart_id: str):
+    """Draws the specification's chart `chart_id` from a run's tables (the notebooks' way to draw any chart)."""
+    return renderer(spec.chart(chart_id))(t)
+
+
+# Every figure of the specification's charts, in its order: (chart id, the function that draws it from a run's
+# tables). A chart whose kind has no function here fails at import; test_report_spec.py fails on a figure function
+# no chart kind names.
+ALL = [(c["id"], renderer(c)) for c in spec.charts()]
 
 
 def figure_is_empty(fig) -> bool:

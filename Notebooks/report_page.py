@@ -4,7 +4,7 @@
     python3 Notebooks/report_page.py RUN_DIR [RUN_DIR ...]        (make plots RUN=RUN_DIR also writes it)
     python3 Notebooks/report_page.py comparison.csv               (habitat compare's output → comparison.html)
 
-The page is read from the same CSVs as the notebooks and the PNGs (`habitat_plots.load_run`), its charts drawn by
+The page is read from the same CSVs as the notebooks and the PNGs (`habitat_data.load_run`), its charts drawn by
 `habitat_charts` with Plotly, whose JavaScript bundle is inlined with the data: the file opens offline, can be
 mailed or attached to a pull request, and makes no network request. The bundle is plotly.py's `plotly.min.js`, once
 per page; the layout template the charts share is written once; charts are drawn when scrolled near (all at once
@@ -45,7 +45,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import habitat_charts as hc  # noqa: E402
-import habitat_plots as hp  # noqa: E402
+import habitat_data as hp  # noqa: E402
 import report_spec as spec  # noqa: E402
 
 GENERATOR = "habitat report page"
@@ -541,102 +541,80 @@ def revenue_table(t: dict) -> str | None:
                            "revenue-month-table", numeric_from=3))
 
 
-def ai_cost_table(t: dict) -> str | None:
-    """ai-cost.csv per arm, plan and month (means over replications): DAU-days, the AI requests, the cost, the cost per
-    DAU-day with its 95 % interval against the ceiling the file carries and the verdict (— without DAU-days or a
-    ceiling), the plan's gross revenue and the margin over it. None without the file."""
-    df = hp.ai_cost_rows(t)
-    if df is None:
+
+
+
+
+
+def lines_table(t: dict, chart: dict) -> str | None:
+    """The table below a chart of kind `lines` (any file the specification describes): per arm and series of every
+    panel, the mean over the chart's x (each x's mean over replications), its lowest and highest, and the first and
+    last x's; None without rows."""
+    series = hp.chart_series(t, chart)
+    if not series:
         return None
-    summary = hp.ai_cost_summary(df)
-    measure = spec.targets("aicost")["measure"]
-    plans = spec.value_labels("aicost", "plan")
-    counts = spec.columns_with_unit("aicost", "count")
-    money = [c for c in spec.columns_with_unit("aicost", "usd") if c not in (measure, spec.targets("aicost")["max"])]
+    several = len({s["arm"] for s in series}) > 1
+    rows = []
+    for s in series:
+        values = pd.Series(s["mean"], index=s["x"]).dropna()
+        if values.empty:
+            continue
+        rows.append((s["arm"], ([esc(s["arm"])] if several else []) + [esc(s["label"])] + [
+            number(v) for v in (values.mean(), values.min(), values.max())]
+            + [f"{number(values.iloc[0])} ({esc(values.index[0])})", f"{number(values.iloc[-1])} ({esc(values.index[-1])})"]))
+    x = chart.get("x_label", chart["x"])
+    columns = (["arm"] if several else []) + ["series", f"mean over {x}", "lowest", "highest", "first", "last"]
+    return simple_table(columns, rows, f"{chart['id']}-table", numeric_from=2 if several else 1)
+
+
+def bars_table(t: dict, chart: dict) -> str | None:
+    """The table below a chart of kind `bars` (any file the specification describes): per arm, series and x, the
+    means over replications of the chart's `table` columns, the first panel's mean over replications with its 95 %
+    interval, the ceiling the file carries and whether the mean is within it; None without rows."""
+    summary = hp.bar_summary(t, chart, 0)
+    if summary is None:
+        return None
     several = summary["arm"].nunique() > 1
     rows = []
     for _, r in summary.iterrows():
-        if is_missing(r["within"]):
-            words, css = ("no DAU-days" if is_missing(r[measure]) else "no ceiling"), "none"
+        if is_missing(r["mean"]) or is_missing(r["ceiling"]):
+            words, css = "—", "none"
         else:
-            words, css = ("✓ within", "met") if r["within"] else ("✗ over", "missed")
-        per_day = "—" if is_missing(r[measure]) else (
-            f"<b>${float(r[measure]):.6f}</b>" + (f"<br><small>± ${float(r['half']):.6f}</small>" if r["half"] > 0 else ""))
-        cost, gross = r[money[0]], r[money[-1]]
-        margin = fmt((gross - cost) / gross, "fraction") if not is_missing(gross) and gross > 0 else "—"
-        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [
-            esc(r["month"]), esc(plans.get(r["plan"], r["plan"]))] + [number(r[c]) for c in counts] + [
-            f"${float(cost):.4f}", per_day, "—" if is_missing(r["ceiling"]) else f"${float(r['ceiling']):.5f}",
-            f'<span class="{css}">{words}</span>', fmt(gross, "usd"), margin]))
-    columns = ((["arm"] if several else []) + ["month", "plan"] + [spec.label("aicost", c) for c in counts]
-               + [spec.label("aicost", money[0]), spec.label("aicost", measure) + " (95 % CI)",
-                  spec.label("aicost", spec.targets("aicost")["max"]), "within?", spec.label("aicost", money[-1]),
-                  "gross margin"])
-    n = df["replication"].nunique()
-    return (simple_table(columns, rows, "ai-cost-table", numeric_from=len(columns) - 7 - len(counts))
-            + f"<p class=note>Means of {n} replication{'s' if n != 1 else ''} (counts and money a replication); the "
-              f"cost per DAU-day's interval is over replications.</p>")
+            words, css = ("✓ within", "met") if r["mean"] <= r["ceiling"] else ("✗ over", "missed")
+        value = "—" if is_missing(r["mean"]) else (
+            f"<b>{number(r['mean'])}</b>" + (f"<br><small>± {number(r['half'])}</small>" if r["half"] > 0 else ""))
+        rows.append((r["arm"], ([esc(r["arm"])] if several else []) + [esc(r["x"]), esc(r["label"])]
+                     + [fmt(r[f"table:{c}"], spec.column(chart["key"], c).get("unit", "")) for c in chart.get("table", [])]
+                     + [value, "—" if is_missing(r["ceiling"]) else number(r["ceiling"]),
+                        f'<span class="{css}">{words}</span>']))
+    columns = ((["arm"] if several else []) + [chart.get("x_label", chart["x"]), "series"]
+               + [spec.label(chart["key"], c) for c in chart.get("table", [])]
+               + [f"{chart['panels'][0].get('y_label', '')} (95 % CI)", "ceiling", "within?"])
+    n = summary["replications"].max()
+    return (simple_table(columns, rows, f"{chart['id']}-table", numeric_from=3 if several else 2)
+            + f"<p class=note>Means over {n} replication{'s' if n != 1 else ''}.</p>")
 
 
-def tasks_table(t: dict) -> str | None:
-    """tasks.csv per arm, over the run's days (means over replications): things to do per person-day — arisen,
-    captured, done, done with the app's help, done on time, forgotten — with the shares that follow (captured of
-    arisen, on time of done, forgotten of arisen); then the same per person day by day at days 0, 1, 7, 14, 21, 30, …
-    (those the run has). None without the file."""
-    if "tasks" not in t or t["tasks"].empty:
-        return None
-    df = t["tasks"][t["tasks"]["replication"].astype(str) != "all"]
-    if df.empty:
-        return None
-    counts = [c["name"] for c in spec.by_key()["tasks"]["columns"] if c.get("label")]
-    people = spec.columns_with_unit("tasks", "count")[0]
-    arisen, captured, done, _, on_time, forgotten = counts
-    several = df["arm"].nunique() > 1
-    rows = []
-    for arm, sub in df.groupby("arm", sort=False):
-        sums = sub.groupby("replication")[[people, *counts]].sum()
-        per = sums[counts].div(sums[people].where(sums[people] > 0), axis=0).mean()
-        share = lambda a, b: fmt((sums[a] / sums[b].where(sums[b] > 0)).mean(), "fraction")   # noqa: E731
-        rows.append((arm, ([esc(arm)] if several else []) + [number(per[c]) for c in counts]
-                     + [share(captured, arisen), share(on_time, done), share(forgotten, arisen)]))
-    columns = ((["arm"] if several else []) + [f"{spec.label('tasks', c)} a person-day" for c in counts]
-               + ["captured of arisen", "on time of done", "forgotten of arisen"])
-    parts = [simple_table(columns, rows, "tasks-table", numeric_from=1 if several else 0)]
-    daily = hp.tasks_per_person(t)
-    days = [d for d in (0, 1, 7, 14, 21, 30, 60, 90) if (daily["day"] == d).any()]
-    by_day = []
-    for _, r in daily[daily["day"].isin(days)].iterrows():
-        by_day.append((r["arm"], [esc(r["arm"]), str(int(r["day"])), count_text(r["people"])]
-                       + [number(r[c]) + (f"<br><small>± {number(r[c + '_half'])}</small>" if r[c + "_half"] > 0 else "")
-                          for c in hp.TASKS["y"]]))
-    parts.append("<h3>Per person, day by day</h3>" + simple_table(
-        ["arm", "day since install", "people (mean)"] + [spec.label("tasks", c) for c in hp.TASKS["y"]], by_day,
-        "tasks-day-table", numeric_from=1))
-    parts.append("<p class=note>Things to do are the person's own, the same with any product or none: "
-                 "done with the app's help are those done sooner than, or instead of, never. Means over "
-                 "replications (± the 95 % interval's half-width).</p>")
-    return "".join(parts)
+def section_table(t: dict, described: dict) -> str | None:
+    """A page section's tables: this module's `<section>_table` where the section has one (a section of the generic
+    specification), then the generic tables of the charts of generic kinds a product's fragment adds to it
+    (`generic_tables`); a product's own section (from its fragment) has only those. None when nothing shows."""
+    own = globals().get(f"{spec.function_name(described['id'])}_table")
+    generic = [c for c in described.get("charts", [])
+               if spec.spec()["chart_kinds"][spec.chart(c)["kind"]]["renderer"] == "generic"]
+    parts = [own(t) if own else None, generic_tables(t, dict(described, charts=generic)) if generic else None]
+    return "".join(p for p in parts if p) or None
 
-def unlocks_table(t: dict) -> str | None:
-    """Earned Access: per arm and unlock method, over the run's days and replications: grants per person-day,
-    minutes per grant, waits and quests completed and abandoned."""
-    if "unlocks" not in t:
-        return None
-    df = t["unlocks"]
-    df = df[(df["replication"] != "all") & (df["method"].isin(hp.UNLOCK_METHODS))]
-    if df.empty:
-        return None
-    rows = []
-    for arm in dict.fromkeys(df["arm"]):
-        for method in hp.UNLOCK_METHODS:
-            sub = df[(df["arm"] == arm) & (df["method"] == method)]
-            people = max(sub["people"].sum(), 1)
-            grants = sub["grants"].sum()
-            rows.append((arm, [esc(arm), esc(method), number(grants / people),
-                               f"{number(sub['minutes_granted'].sum() / grants)} min" if grants else "—",
-                               f"{int(sub['completed'].sum()):,}", f"{int(sub['abandoned'].sum()):,}"]))
-    return simple_table(["arm", "method", "grants per person-day", "minutes per grant", "completed", "abandoned"],
-                        rows, "unlocks-table", numeric_from=2)
+
+def generic_tables(t: dict, described: dict) -> str | None:
+    """The tables of a section without a table function of its own (a product's section, from its fragment): one per
+    chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`)."""
+    parts = []
+    for chart_id in described.get("charts", []):
+        chart = spec.chart(chart_id)
+        if spec.spec()["chart_kinds"][chart["kind"]]["renderer"] == "generic":
+            parts.append(globals()[f"{spec.function_name(chart['kind'])}_table"](t, chart) or "")
+    return "".join(parts) or None
 
 
 def learning_table(t: dict) -> str | None:
@@ -909,7 +887,7 @@ def build_page(t: dict, manifest: dict, plotly_js: str) -> str:
         if first in spec.by_name() and spec.key_of(first) not in t:
             continue
         charts = [c for c in described.get("charts", []) if c in figures]
-        table = globals()[f"{spec.function_name(described['id'])}_table"](t)
+        table = section_table(t, described)
         if not charts and not table:
             continue
         lead = globals().get(f"{spec.function_name(described['id'])}_lead", lambda _: None)(t)
@@ -1146,7 +1124,7 @@ def output_columns(output_id: str) -> list[dict]:
 
 
 def read_comparison(csv: Path) -> pd.DataFrame:
-    """A `habitat compare --out` or `habitat check --out` CSV, read strictly (`habitat_plots.read_checked`: UTF-8,
+    """A `habitat compare --out` or `habitat check --out` CSV, read strictly (`habitat_data.read_checked`: UTF-8,
     well-formed, the columns of the specification's output, numbers where numbers go, at least one row)."""
     header = spec.check_csv_text(csv, spec.read_text(csv))
     checked = all(c["name"] in header for c in spec.output("check")["extra_columns"])

@@ -1,6 +1,7 @@
 """The report specification (docs/report-spec.json), as the Python side reads it.
 
-docs/report-spec.json is the one description of the CSV files a Habitat run writes: each file's columns (name, unit,
+docs/report-spec.json, merged with each product folder's fragment (Sources/Products/<Name>/report-spec.json: the
+files only that product writes, issue 42), is the one description of the CSV files a Habitat run writes: each file's columns (name, unit,
 meaning), which products write it and when, where its targets come from (a file the run writes, never a constant
 here), the charts drawn from it and the sections of the run's page. The Swift writers are held to it by
 Tests/SimulationTests/ReportSpecTests.swift; habitat_plots.py, habitat_charts.py, report_page.py, plot_run.py and
@@ -17,13 +18,105 @@ import stat
 from functools import lru_cache
 from pathlib import Path
 
-SPEC_PATH = Path(__file__).resolve().parent.parent / "docs" / "report-spec.json"
+REPOSITORY = Path(__file__).resolve().parent.parent
+SPEC_PATH = REPOSITORY / "docs" / "report-spec.json"
+# Each product's own report files (issue 42): a fragment in the product's folder, merged into the specification.
+FRAGMENTS = "Sources/Products/*/report-spec.json"
+
+
+class SpecError(ValueError):
+    """A fragment of the specification that breaks its rules (`merged`): the message names the fragment and why."""
 
 
 @lru_cache(maxsize=1)
 def spec() -> dict:
-    """The specification as loaded from docs/report-spec.json."""
-    return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    """The specification: docs/report-spec.json merged with every product folder's fragment (`fragments`, `merged`)."""
+    return merged(json.loads(SPEC_PATH.read_text(encoding="utf-8")), fragments())
+
+
+def fragments(root: Path = REPOSITORY) -> list[tuple[str, dict]]:
+    """(path, fragment) of every product folder's `report-spec.json` under `root` (`FRAGMENTS`), in path order; a
+    product with no fragment has none."""
+    return [(str(path.relative_to(root)), json.loads(path.read_text(encoding="utf-8")))
+            for path in sorted(root.glob(FRAGMENTS))]
+
+
+_FRAGMENT_KEYS = {"about", "product", "app", "files", "page"}
+_SECTION_EXTENSION_KEYS = {"extends", "files", "charts"}
+
+
+def merged(base: dict, parts: list[tuple[str, dict]]) -> dict:
+    """`base` (docs/report-spec.json) with each fragment's files appended to `files` and its page sections placed
+    (issue 42). A fragment names its `product` and may say it has no app (`"app": false`: it writes none of the
+    files `"with_app"`); it may only add: files no other file is (by name or key), each written by its product alone
+    (`"products": [its product]`), with charts of a kind the specification defines (`chart_kinds`) under new ids;
+    sections either new (`after` an existing section: placed right after it) or extending a section (`extends`:
+    its own files and charts appended, nothing else). Anything else is refused with `SpecError`, naming the
+    fragment. The result's `products_without_app` lists the products whose fragment says `"app": false`."""
+    import copy
+    out = copy.deepcopy(base)
+    out["products_without_app"] = []
+    out["fragments"] = []
+    kinds = set(base.get("chart_kinds", {})) - {"about"}
+    for path, fragment in parts:
+        def refuse(why: str) -> None:
+            raise SpecError(f"{path}: {why}")
+        if not isinstance(fragment, dict) or not isinstance(fragment.get("product"), str):
+            refuse("a fragment is an object naming its product (\"product\": \"<id>\")")
+        product = fragment["product"]
+        unknown = set(fragment) - _FRAGMENT_KEYS
+        if unknown:
+            refuse(f"unknown fields {sorted(unknown)} (a fragment has {sorted(_FRAGMENT_KEYS)})")
+        if product in out["fragments"]:
+            refuse(f"a second fragment of {product}")
+        out["fragments"].append(product)
+        if fragment.get("app", True) is False:
+            out["products_without_app"].append(product)
+        names = {f["file"] for f in out["files"]}
+        keys = {f["key"] for f in out["files"]}
+        chart_ids = {c["id"] for f in out["files"] for c in f.get("charts", [])}
+        own_files, own_charts = set(), set()
+        for entry in fragment.get("files", []):
+            if entry.get("file") in names or entry.get("key") in keys:
+                refuse(f"{entry.get('file')} (key {entry.get('key')}) is already described: a fragment may only add "
+                       "files, never change one")
+            if entry.get("products") != [product]:
+                refuse(f"{entry.get('file')}: products {entry.get('products')!r} — a fragment's file is written by "
+                       f"its product alone ([\"{product}\"])")
+            for chart in entry.get("charts", []):
+                if chart.get("kind") not in kinds:
+                    refuse(f"{entry['file']}: chart {chart.get('id')} has kind {chart.get('kind')!r}, not one of the "
+                           f"specification's chart kinds {sorted(kinds)}")
+                if chart.get("id") in chart_ids:
+                    refuse(f"{entry['file']}: chart id {chart.get('id')} is already used")
+                chart_ids.add(chart["id"])
+                own_charts.add(chart["id"])
+            names.add(entry["file"])
+            keys.add(entry["key"])
+            own_files.add(entry["file"])
+            out["files"].append(copy.deepcopy(entry))
+        sections = out["page"]["sections"]
+        for section in (fragment.get("page") or {}).get("sections", []):
+            foreign = set(section.get("files", [])) - own_files
+            foreign_charts = set(section.get("charts", [])) - own_charts
+            if foreign or foreign_charts:
+                refuse(f"section {section.get('id') or section.get('extends')}: files or charts not of this fragment "
+                       f"({sorted(foreign | foreign_charts)})")
+            ids = [s["id"] for s in sections]
+            if "extends" in section:
+                if section["extends"] not in ids or set(section) - _SECTION_EXTENSION_KEYS:
+                    refuse(f"a section extending {section['extends']!r}: an existing section, and only its files and "
+                           "charts added")
+                target = sections[ids.index(section["extends"])]
+                target["files"] = target.get("files", []) + section.get("files", [])
+                target["charts"] = target.get("charts", []) + section.get("charts", [])
+            else:
+                if section.get("after") not in ids or section.get("id") in ids:
+                    refuse(f"section {section.get('id')!r}: a new id, placed after an existing section (after: "
+                           f"{section.get('after')!r})")
+                sections.insert(ids.index(section["after"]) + 1,
+                                {k: v for k, v in section.items() if k != "after"})
+    return out
 
 
 def files() -> list[dict]:
@@ -87,15 +180,41 @@ def unit_labels() -> dict[str, str]:
     return {u: d["label"] for u, d in spec()["units"].items()}
 
 
+def has_app(product: str | None) -> bool:
+    """Whether `product` has an app: every product but those whose fragment says `"app": false` (`none`)."""
+    return product is not None and product not in spec()["products_without_app"]
+
+
 def written_by(entry: dict, product: str | None) -> bool:
-    """Whether a run of `product` writes the file (when its condition holds)."""
+    """Whether a run of `product` writes the file (when its condition holds): `products` is "all", "with_app" (every
+    product with an app, `has_app`) or the one product whose fragment describes it."""
     products = entry["products"]
-    return products == "all" or (product is not None and product in products)
+    if products == "all":
+        return True
+    if products == "with_app":
+        return has_app(product)
+    return product is not None and product in products
 
 
 def owners(entry: dict) -> list[str] | None:
-    """The products that write the file, None for every product."""
-    return None if entry["products"] == "all" else list(entry["products"])
+    """The products named as writing the file (a product's own file), None for every product or every product with
+    an app (`writers`)."""
+    return None if isinstance(entry["products"], str) else list(entry["products"])
+
+
+def writers(entry: dict) -> str:
+    """Who writes the file, in words: "every run", "runs of every product with an app", "nudge runs"."""
+    products = entry["products"]
+    if products == "all":
+        return "every run"
+    if products == "with_app":
+        return "runs of every product with an app"
+    return f"{', '.join(products)} runs"
+
+
+def products_named() -> list[str]:
+    """Every product a fragment of the specification belongs to (the products with report files or no app)."""
+    return list(spec()["fragments"])
 
 
 def required(product: str | None) -> list[dict]:

@@ -173,7 +173,7 @@ def check_product_reports():
         _write(run / "unlocks.csv", keys + ",day,method,people", "s,control,1,earned-access,0,all,1")
         t = hp.load_run(run)
         assert hp.run_product(run) == "earned-access" and hp.product(t) == "earned-access"
-        assert "tokens" not in t and hp.token_share(t) is None
+        assert "tokens" not in t and hp.chart(t, 'token-share') is None
         assert "scroll-off" in hp.skip_reason("token-share", t)
         for f in hp.spec.required("earned-access"):
             if f["file"] != "unlocks.csv":
@@ -193,7 +193,7 @@ def check_products_of_arms():
         assert hp.run_products(run) == ["none"] and hp.product(t) == "none"
         for name, draw in hp.ALL:
             assert draw(t) is None, f"{name} drawn for a run of none without its file"
-        assert "written by scroll-off, earned-access, nudge runs only; this run is none" in hp.skip_reason("funnel", t), \
+        assert "written by runs of every product with an app only; this run is none" in hp.skip_reason("funnel", t), \
             hp.skip_reason("funnel", t)
         _write(run / "kpis.csv", keys + ",kpi,unit,mean", "s,so,all,scroll-off,pickups_per_day,count_per_day,70",
                "s,nothing,all,none,pickups_per_day,count_per_day,71")
@@ -373,48 +373,41 @@ def _unlocks_frame(arms=("control",)):
 
 
 def check_unlocks_figure():
-    """(a) grants per person by method, mean over replications; (b) credits earned/spent/expired per person;
-    (c) completed vs abandoned shares; days few installs reach shaded; several arms drawn apart; None without the
-    report."""
+    """Unlocks through the generic `lines` renderer (issue 42, from Earned Access's fragment): (a) grants per person
+    by method, mean over replications; (b) credits earned/spent/expired per person; days few installs reach shaded;
+    several arms drawn apart; None without the report."""
     import numpy as np
-    fig = hp.unlocks({"unlocks": _unlocks_frame()})
+    fig = hp.chart({"unlocks": _unlocks_frame()}, "unlocks")
     assert fig is not None and not hp.figure_is_empty(fig)
-    a, b, c = fig.axes[:3]
-
-    def line(ax, label):
-        found = [ln for ln in ax.get_lines() if ln.get_label() == label]
-        assert len(found) == 1, (label, [ln.get_label() for ln in ax.get_lines()])
-        return found[0]
+    a, b = [ax for ax in fig.axes if ax.get_lines()][:2]
     people = np.array([10, 10, 10, 4])
     days = np.arange(4)
     quest = ((1 + days) / people + (2 + days) / people) / 2        # mean over the replications of grants / people
-    assert np.allclose(line(a, "quest").get_ydata(), quest), line(a, "quest").get_ydata()
-    assert np.allclose(line(a, "emergency").get_ydata(), 1 / people)
-    assert np.allclose(line(a, "credits").get_ydata(), days / people)
-    assert np.allclose(line(a, "all methods").get_ydata(), quest + 1 / people + days / people)
-    assert list(line(a, "quest").get_xdata()) == [0, 1, 2, 3]
-    assert np.allclose(line(b, "earned").get_ydata(), 15 / people)  # (10 + 20) / 2 per replication
-    assert np.allclose(line(b, "spent on unlocks").get_ydata(), 2 * days / people)
-    assert np.allclose(line(b, "expired at 04:00").get_ydata(), days / people)
+    colours = {"credits": "C0", "quest": "C1", "emergency": "C2"}
+
+    def line(ax, colour):
+        found = [ln for ln in ax.get_lines() if ln.get_color() == colour and len(ln.get_xdata()) == 4]
+        assert len(found) == 1, (colour, [ln.get_color() for ln in ax.get_lines()])
+        return found[0]
+    assert np.allclose(line(a, colours["quest"]).get_ydata(), quest), line(a, "C1").get_ydata()
+    assert np.allclose(line(a, colours["emergency"]).get_ydata(), 1 / people)
+    assert np.allclose(line(a, colours["credits"]).get_ydata(), days / people)
+    assert np.allclose(line(a, "C3").get_ydata(), quest + 1 / people + days / people)   # all methods
+    assert list(line(a, "C1").get_xdata()) == [0, 1, 2, 3]
+    assert np.allclose(line(b, "C0").get_ydata(), 15 / people)  # (10 + 20) / 2 per replication
+    assert np.allclose(line(b, "C1").get_ydata(), 2 * days / people)
+    assert np.allclose(line(b, "C2").get_ydata(), days / people)
     legend = [t.get_text() for t in a.get_legend().get_texts()]
     assert legend[:4] == ["credits", "quest", "emergency", "all methods"] and "≥ 3" in legend[-1], legend
-    # Day 3 reaches fewer than half the installs: shaded from 2.5.
     spans = [p for p in a.patches if abs(p.get_x() - 2.5) < 1e-9 and p.get_width() > 0]
     assert spans, "days few installs reach are shaded"
-    # (c): quest completed 3 of 4 (replication 1) and 3 of 6 (replication 2) per day → shares 0.75, 0.5 → 0.625.
-    bars = [p for p in c.patches if p.get_facecolor()[:3] == matplotlib_colour("tab:green")]
-    assert [round(p.get_width(), 6) for p in bars] == [0.625, 1.0], [p.get_width() for p in bars]
-    labels = [t.get_text() for t in c.get_yticklabels()]
-    assert labels[0].startswith("quest") and labels[1].startswith("emergency"), labels
-    assert "20 attempts/replication" in labels[0] and "4 attempts/" in labels[1], labels  # quest: (14 + 26) / 2
     # Several arms: one colour per arm, one line style per method.
-    fig = hp.unlocks({"unlocks": _unlocks_frame(arms=("control", "quest-1"))})
+    fig = hp.chart({"unlocks": _unlocks_frame(arms=("control", "quest-1"))}, "unlocks")
     a = fig.axes[0]
-    styles = {(ln.get_color(), ln.get_linestyle()) for ln in a.get_lines() if ln.get_label() in hp.UNLOCK_METHODS}
-    assert len(styles) == 6 and len({c for c, _ in styles}) == 2, styles
+    styles = {(ln.get_color(), ln.get_linestyle()) for ln in a.get_lines()}
+    assert len(styles) == 8 and len({c for c, _ in styles}) == 2, styles   # 4 series (the methods and all) × 2 arms
     assert any(t.get_text() == "arm quest-1" for t in a.get_legend().get_texts())
-    assert len([t for t in fig.axes[2].get_yticklabels()]) == 4
-    assert hp.unlocks({}) is None, "no unlocks.csv (a Scroll Off run): no figure"
+    assert hp.chart({}, "unlocks") is None, "no unlocks.csv (a Scroll Off run): no figure"
 
 
 def matplotlib_colour(name):
@@ -449,7 +442,7 @@ def check_revenue_figure():
     tokens = pd.DataFrame([["s", "control", r, "scroll-off", "total", 0, 0, 0, 0, None, 0.2, None, 0, 0, 0] for r in ("1", "2", "all")],
                           columns=tcols)
     nothing = {"tokens": tokens, "kpis": kpis}
-    assert hp.token_share(nothing) is None, "a run without money has no token-share figure"
+    assert hp.chart(nothing, 'token-share') is None, "a run without money has no token-share figure"
     assert hp.skip_reason("token-share", nothing) == "no money in this run"
 
 if __name__ == "__main__":

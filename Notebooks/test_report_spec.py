@@ -85,8 +85,8 @@ def check_spec_is_consistent() -> None:
         columns = {c["name"]: c for c in f["columns"]}
         check(len(columns) == len(f["columns"]), f"{f['file']}: a column listed twice")
         check(f["written"] in spec.spec()["written_when"], f"{f['file']}: written {f['written']!r} is not described")
-        check(f["products"] == "all" or (isinstance(f["products"], list) and f["products"]),
-              f"{f['file']}: products must be \"all\" or a list")
+        check(f["products"] in ("all", "with_app") or (isinstance(f["products"], list) and len(f["products"]) == 1),
+              f"{f['file']}: products must be \"all\", \"with_app\" or the one product of a fragment")
         for c in f["columns"]:
             check(bool(c.get("meaning")), f"{f['file']}: {c['name']} has no meaning")
             unit = c.get("unit")
@@ -189,7 +189,10 @@ def check_consumers_draw_the_spec(work: Path) -> None:
     chart_ids = [c["id"] for c in spec.charts()]
     check([name for name, _ in hp.ALL] == chart_ids, f"habitat_plots.ALL {[n for n, _ in hp.ALL]} ≠ {chart_ids}")
     check([name for name, _ in hc.CHARTS] == chart_ids, f"habitat_charts.CHARTS {[n for n, _ in hc.CHARTS]} ≠ {chart_ids}")
-    expected = {spec.function_name(c) for c in chart_ids}
+    # Issue 42: a chart of a generic kind is drawn by its kind's function (lines, bars: two parameters, the tables and
+    # the chart's entry); a dedicated kind by the function of its name (one parameter, the tables).
+    expected = {spec.function_name(c["kind"]) for c in spec.charts()
+                if spec.spec()["chart_kinds"][c["kind"]]["renderer"] == "dedicated"}
     drawn_png, drawn_page = set(), set()
     runs = run_dirs(work)
     for name, path in runs.items():
@@ -203,22 +206,23 @@ def check_consumers_draw_the_spec(work: Path) -> None:
     check(expected <= drawn_png, f"charts of the specification habitat_plots drew for no baseline: {expected - drawn_png}")
     check(expected <= drawn_page, f"charts of the specification habitat_charts drew for no baseline: {expected - drawn_page}")
     for s in spec.sections():
-        check(callable(getattr(rp, f"{spec.function_name(s['id'])}_table", None)),
-              f"report_page has no table for section {s['id']}")
+        check(callable(getattr(rp, f"{spec.function_name(s['id'])}_table", None))
+              or all(spec.spec()["chart_kinds"][spec.chart(c)["kind"]]["renderer"] == "generic" for c in s.get("charts", [])),
+              f"report_page has no table for section {s['id']} (nor are its charts all of generic kinds)")
     # Each run's page has every section whose file the run holds and every chart it has data for; plot_run writes a
     # PNG for every chart with data and names the reason for each other.
     for name, path in runs.items():
         run = work / f"draw-{name}"
         shutil.copytree(path, run)
         tables = hp.load_run(run)
-        with_data = [c for c in spec.charts() if getattr(hc, spec.function_name(c["id"]))(tables) is not None]
+        with_data = [c for c in spec.charts() if hc.renderer(c)(tables) is not None]
         text = rp.write_page(run, STUB_PLOTLY).read_text(encoding="utf-8")
         for c in with_data:
             check(f'data-chart="{c["id"]}"' in text, f"{name}: the page lacks the {c['id']} chart")
         for s in spec.sections():
             first = s["files"][0]
             if first == "manifest.json" or (run / first).is_file():
-                table = getattr(rp, f"{spec.function_name(s['id'])}_table")(tables)
+                table = rp.section_table(tables, s)
                 if table or any(c["id"] in s.get("charts", []) for c in with_data):   # something to show
                     check(f'<section id="{s["id"]}">' in text, f"{name}: the page lacks the {s['id']} section")
             else:
@@ -228,7 +232,7 @@ def check_consumers_draw_the_spec(work: Path) -> None:
                               capture_output=True, text=True)
         check(done.returncode == 0, f"plot_run on {name}: exit {done.returncode}: {done.stderr}")
         pngs = {p.stem for p in out.glob("*.png")}
-        png_data = {c["id"] for c in spec.charts() if getattr(hp, spec.function_name(c["id"]))(tables) is not None}
+        png_data = {c["id"] for c in spec.charts() if hp.renderer(c)(tables) is not None}
         hp.plt.close("all")
         check(pngs == png_data, f"plot_run on {name}: PNGs {sorted(pngs)}, charts with data {sorted(png_data)}")
         for c in spec.charts():
@@ -254,7 +258,7 @@ def check_no_private_registry() -> None:
     """No consumer's code names a report file (a string that is a file name: a key, a path, a comparison), a product
     or a KPI of the specification (as a word anywhere, titles included): those are the specification's."""
     import re
-    products = sorted({p for f in spec.files() if f["products"] != "all" for p in f["products"]})
+    products = sorted({p for f in spec.files() if isinstance(f["products"], list) for p in f["products"]})
     kpis = sorted({r["kpi"] for f in spec.files() for r in (f.get("targets") or {}).get("rows", [])}
                   | {k["kpi"] for k in spec.headline_kpis()}
                   | {c["kpi"] for chart in spec.charts()
@@ -353,7 +357,7 @@ def check_targets_from_files(work: Path) -> None:
     t = hp.load_run(so)
     check(any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel: its file's targets not drawn")
     check(len(hp.retention_targets(t)) == 3, f"SO retention targets {hp.retention_targets(t)}")
-    check(any(n.startswith("token-share ceiling") for n in trace_names(hc.token_share(t) or go.Figure())),
+    check(any(n.startswith(spec.label("tokens", "threshold")) for n in trace_names(hc.renderer(spec.chart("token-share"))(t) or go.Figure())),
           "SO token share: the file's ceiling not drawn")
     check(any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery: the file's budgets not drawn")
     edit_csv(so / "activation-funnel.csv", lambda df: df.assign(target_min="", target_max="", meets_target=""))
@@ -364,8 +368,8 @@ def check_targets_from_files(work: Path) -> None:
     check(not any("step target" in n for n in trace_names(hc.funnel(t))), "SO funnel without targets: drawn anyway")
     check(hp.retention_targets(t) == [], "SO retention without kpis.csv targets: marks anyway")
     check(not any(n.startswith("target (") for n in trace_names(hc.retention(t))), "SO retention: a mark anyway")
-    tokens = hc.token_share(t)
-    check(tokens is None or not any(n.startswith("token-share ceiling") for n in trace_names(tokens)),
+    tokens = hc.renderer(spec.chart("token-share"))(t)
+    check(tokens is None or not any(n.startswith(spec.label("tokens", "threshold")) for n in trace_names(tokens)),
           "SO token share without a threshold: a ceiling anyway")
     check(not any(n == "budget" for n in trace_names(hc.battery(t))), "SO battery without budgets: drawn anyway")
     png = hp.battery(t)
@@ -477,8 +481,85 @@ def check_conformance_checker(work: Path) -> None:
     check(any("labelled with product" in p for p in spec.check_folder(cal)), "conformance: a mislabelled joint row passed")
 
 
+# --- A product's own report files, declared in its folder (issue 42) ---------------------------------------------
+
+TOY_FRAGMENT = {
+    "product": "toy", "files": [{
+        "file": "toy-widgets.csv", "key": "toywidgets", "title": "Widgets", "products": ["toy"], "written": "always",
+        "rows": "one row per day since install, per arm and replication",
+        "columns": [{"name": "day", "unit": "day", "meaning": "day since install"},
+                    {"name": "people", "unit": "count", "meaning": "installs observed that day"},
+                    {"name": "widgets", "unit": "count", "label": "widgets made", "meaning": "widgets made"}],
+        "charts": [{"id": "toy-widgets", "title": "Widgets", "kind": "lines", "x": "day", "y": "widgets",
+                    "group": "arm", "over": "replications", "x_label": "day since install",
+                    "panels": [{"y": "widgets", "per": "people", "y_label": "widgets per person"}],
+                    "meaning": "widgets per person per day"}]}],
+    "page": {"sections": [{"after": "revenue", "id": "toy-widgets", "link": "widgets", "title": "Widgets",
+                           "files": ["toy-widgets.csv"], "charts": ["toy-widgets"], "intro": "Widgets."}]}}
+
+
+def check_fragments() -> None:
+    """A product folder's fragment may only add files, sections and charts of the specification's kinds: the merge
+    refuses one that redefines a generic file, names an unknown chart kind, lists another product, or places a
+    section after none; a toy product's fragment adds its file, its section (after revenue) and a chart that the
+    generic renderers draw on the page, in the PNG and in the section's table, with no other change."""
+    import copy
+    import json as json_
+    base = json_.loads(spec.SPEC_PATH.read_text(encoding="utf-8"))
+    real = spec.fragments()
+    check(sorted(p for p, _ in real) == sorted(str(p.relative_to(spec.REPOSITORY))
+                                             for p in spec.REPOSITORY.glob("Sources/Products/*/report-spec.json")),
+          "fragments: not every product folder's report-spec.json")
+    check(all(f["products"] in ("all", "with_app") for f in base["files"]),
+          "docs/report-spec.json names a product: a product's own file belongs in its folder's fragment")
+    spoilt = {
+        "redefines a generic file": lambda f: f["files"][0].update(file="kpis.csv"),
+        "an unknown chart kind": lambda f: f["files"][0]["charts"][0].update(kind="pie"),
+        "another product": lambda f: f["files"][0].update(products=["nudge"]),
+        "a section after none": lambda f: f["page"]["sections"][0].update(after="nowhere"),
+        "a section with another file": lambda f: f["page"]["sections"][0].update(files=["kpis.csv"]),
+        "an extension that changes a title": lambda f: f["page"]["sections"].append({"extends": "revenue", "title": "x"}),
+    }
+    for what, spoil in spoilt.items():
+        fragment = copy.deepcopy(TOY_FRAGMENT)
+        spoil(fragment)
+        try:
+            spec.merged(base, real + [("Sources/Products/Toy/report-spec.json", fragment)])
+            FAILURES.append(f"fragments: a fragment with {what} was merged")
+        except spec.SpecError as e:
+            check("Toy/report-spec.json" in str(e), f"fragments: the refusal names no fragment: {e}")
+    # The toy product: its file and chart, drawn by the generic renderers (the one change: its fragment).
+    original = spec.fragments
+    spec.fragments = lambda root=spec.REPOSITORY: original(root) + [("Sources/Products/Toy/report-spec.json",
+                                                                     copy.deepcopy(TOY_FRAGMENT))]
+    spec.spec.cache_clear()
+    try:
+        ids = [s["id"] for s in spec.sections()]
+        check(ids[ids.index("revenue") + 1] == "toy-widgets", f"fragments: the toy section is not after revenue: {ids}")
+        check(spec.expected_files("toy", 1, False) >= {"toy-widgets.csv", "kpis.csv", "activation-funnel.csv"}
+              and "toy-widgets.csv" not in spec.expected_files("nudge", 1, False)
+              and "activation-funnel.csv" not in spec.expected_files("none", 1, False),
+              "fragments: with_app and the toy's own file")
+        rows = pd.DataFrame([{"scenario": "s", "arm": "control", "replication": str(r), "product": "toy", "day": d,
+                              "people": 10, "widgets": d + r} for r in (1, 2) for d in range(4)])
+        t = {"toywidgets": rows, "kpis": rows[["scenario", "arm", "replication", "product"]]}
+        chart = spec.chart("toy-widgets")
+        page, png = hc.renderer(chart)(t), hp.renderer(chart)(t)
+        import numpy as np
+        check(page is not None and np.allclose([tr.y for tr in page.data if tr.mode == "lines"][-1], [0.15, 0.25, 0.35, 0.45]),
+              f"fragments: the toy chart on the page {page and [list(tr.y) for tr in page.data]}")
+        check(png is not None and not hp.figure_is_empty(png), "fragments: the toy chart's PNG is empty")
+        table = rp.section_table(t, spec.sections()[ids.index("toy-widgets")])
+        check(table is not None and "widgets made" in table, "fragments: the toy section has no table")
+        hp.plt.close("all")
+    finally:
+        spec.fragments = original
+        spec.spec.cache_clear()
+
+
 def main() -> int:
     check_spec_is_consistent()
+    check_fragments()
     check_contract_agrees()
     with tempfile.TemporaryDirectory() as d:
         check_conformance_checker(Path(d))

@@ -264,7 +264,7 @@ def worker(req_fd, resp_fd):
     os.dup2(devnull, 0)
     os.close(devnull)
     report_page, preamble = import_page_writer()
-    modules = [sys.modules[n] for n in ("report_page", "habitat_charts", "habitat_plots", "report_spec")
+    modules = [sys.modules[n] for n in ("report_page", "habitat_charts", "habitat_plots", "habitat_data", "report_spec")
                if n in sys.modules]
     home = os.getcwd()
     requests = os.fdopen(req_fd, "r")

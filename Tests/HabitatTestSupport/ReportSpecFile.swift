@@ -1,33 +1,53 @@
 import Foundation
 
-/// `docs/report-spec.json`, the one description of the CSV files a run writes (Notebooks/README.md, "One report
+/// `docs/report-spec.json` merged with each product folder's fragment (`Sources/Products/<Name>/report-spec.json`,
+/// issue 42), the one description of the CSV files a run writes (Notebooks/README.md, "One report
 /// specification"), as the Swift tests read it to hold the writers to it: each file's columns and which products
 /// write it when. Only the fields the tests check are decoded; units, meanings, targets and charts are the Python
 /// readers' (Notebooks/test_report_spec.py checks those).
 public struct ReportSpecFile: Decodable, Sendable {
     public struct Column: Decodable, Sendable { public let name: String }
 
-    /// Which products write a file: every product (`"all"`) or the ones listed.
+    /// Which products write a file: every product (`"all"`), every product with an app (`"with_app"`: all but those
+    /// whose fragment says `"app": false`) or the one product whose folder's fragment describes it (issue 42).
     public enum Products: Decodable, Equatable, Sendable {
         case all
+        case withApp
         case only([String])
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
             if let list = try? c.decode([String].self) { self = .only(list); return }
             let word = try c.decode(String.self)
-            guard word == "all" else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "products: \"all\" or a list, not \"\(word)\"")
+            switch word {
+            case "all": self = .all
+            case "with_app": self = .withApp
+            default:
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "products: \"all\", \"with_app\" or a list, not \"\(word)\"")
             }
-            self = .all
         }
 
-        public func includes(_ product: String) -> Bool {
+        /// Whether a run of `product` writes the file; `withoutApp`: the products that have no app.
+        public func includes(_ product: String, withoutApp: Set<String>) -> Bool {
             switch self {
             case .all: true
+            case .withApp: !withoutApp.contains(product)
             case .only(let list): list.contains(product)
             }
         }
+    }
+
+    /// A product folder's part of the specification (`Sources/Products/<Name>/report-spec.json`, issue 42): the
+    /// files only that product writes, and whether it has an app. Its page sections are the Python side's.
+    public struct Fragment: Decodable, Sendable {
+        public let product: String
+        public let app: Bool?
+        public let files: [File]
+    }
+
+    /// Why a fragment is refused (the same rules as Notebooks/report_spec.py's `merged`).
+    public struct FragmentError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     public struct File: Decodable, Sendable {
@@ -57,9 +77,13 @@ public struct ReportSpecFile: Decodable, Sendable {
     }
 
     public let keyColumns: [Column]
-    public let files: [File]
+    public private(set) var files: [File]
     public let outputs: [Output]
     public let writtenWhen: [String: String]
+    /// The products whose fragment says they have no app (`none`): they write no `"with_app"` file.
+    public private(set) var withoutApp: Set<String> = []
+    /// The products with a fragment, in path order.
+    public private(set) var fragmentProducts: [String] = []
 
     enum CodingKeys: String, CodingKey { case keyColumns = "key_columns", files, outputs, writtenWhen = "written_when" }
 
@@ -69,8 +93,44 @@ public struct ReportSpecFile: Decodable, Sendable {
             .appendingPathComponent("docs/report-spec.json")
     }
 
+    /// The repository's root (three folders above this source file).
+    public static var repository: URL { url.deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// Every product folder's fragment, `Sources/Products/*/report-spec.json`, in path order.
+    public static func fragmentURLs(root: URL = repository) throws -> [URL] {
+        let products = root.appendingPathComponent("Sources/Products")
+        return try FileManager.default.contentsOfDirectory(atPath: products.path).sorted()
+            .map { products.appendingPathComponent($0).appendingPathComponent("report-spec.json") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// docs/report-spec.json merged with every product folder's fragment (`merging`).
     public static func load() throws -> ReportSpecFile {
-        try JSONDecoder().decode(ReportSpecFile.self, from: Data(contentsOf: url))
+        var spec = try JSONDecoder().decode(ReportSpecFile.self, from: Data(contentsOf: url))
+        for fragmentURL in try fragmentURLs() {
+            let fragment = try JSONDecoder().decode(Fragment.self, from: Data(contentsOf: fragmentURL))
+            try spec.merge(fragment, from: "Sources/Products/\(fragmentURL.deletingLastPathComponent().lastPathComponent)/report-spec.json")
+        }
+        return spec
+    }
+
+    /// Adds a fragment's files: refused when one is already described (by name) or is written by another product
+    /// than the fragment's.
+    public mutating func merge(_ fragment: Fragment, from path: String) throws {
+        guard !fragmentProducts.contains(fragment.product) else {
+            throw FragmentError(description: "\(path): a second fragment of \(fragment.product)")
+        }
+        fragmentProducts.append(fragment.product)
+        if fragment.app == false { withoutApp.insert(fragment.product) }
+        for f in fragment.files {
+            guard file(f.file) == nil else {
+                throw FragmentError(description: "\(path): \(f.file) is already described; a fragment may only add files")
+            }
+            guard f.products == .only([fragment.product]) else {
+                throw FragmentError(description: "\(path): \(f.file) must be written by \(fragment.product) alone")
+            }
+            files.append(f)
+        }
     }
 
     public func file(_ name: String) -> File? { files.first { $0.file == name } }
@@ -100,6 +160,6 @@ public struct ReportSpecFile: Decodable, Sendable {
     /// any of its products writes, and those written when the arms differ in product.
     public func expectedFiles(products: [String], arms: Int, acquisition: Bool) -> Set<String> {
         let holds = ["always": true, "arms": arms > 1, "acquisition": acquisition, "products": Set(products).count > 1]
-        return Set(files.filter { f in products.contains { f.products.includes($0) } && holds[f.written] == true }.map(\.file))
+        return Set(files.filter { f in products.contains { f.products.includes($0, withoutApp: withoutApp) } && holds[f.written] == true }.map(\.file))
     }
 }

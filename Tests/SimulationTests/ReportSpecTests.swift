@@ -107,9 +107,47 @@ struct ReportSpecTests {
         // Every product the specification names is a product Habitat knows, and every condition is described.
         for file in spec.files {
             if case .only(let products) = file.products {
-                for p in products { #expect(Product(rawValue: p) != nil, "\(file.file): unknown product \(p)") }
+                for p in products { #expect(Products.registration(for: Product(rawValue: p)) != nil, "\(file.file): unknown product \(p)") }
+                #expect(products.count == 1, "\(file.file): a list of products is for a file one product writes (else \"all\" or \"with_app\")")
             }
             #expect(spec.writtenWhen[file.written] != nil, "\(file.file): unknown condition \(file.written)")
         }
+    }
+
+    /// Issue 42: `"with_app"` means every registered product with an app, and the fragments say which have none.
+    @Test("the products without an app are the registry's: the fragments' \"app\": false")
+    func withApp() throws {
+        let spec = try ReportSpecFile.load()
+        let registered = Products.registered.map(\.descriptor.id)
+        let withoutApp = Set(registered.filter { Products.adapter(for: Product(rawValue: $0))?.hasApp == false })
+        #expect(spec.withoutApp == withoutApp)
+        for product in spec.fragmentProducts { #expect(registered.contains(product), "a fragment of \(product), not a registered product") }
+    }
+
+    /// Issue 42: a product's report files are declared in its folder; the merge refuses a fragment that redefines a
+    /// file or lists another product.
+    @Test("a fragment may only add its own product's files")
+    func fragments() throws {
+        let spec = try ReportSpecFile.load()
+        #expect(!(try ReportSpecFile.fragmentURLs()).isEmpty)
+        for product in spec.fragmentProducts {
+            for file in spec.files where file.products == .only([product]) {
+                #expect(file.products.includes(product, withoutApp: spec.withoutApp))
+            }
+        }
+        func fragment(_ json: String) throws -> ReportSpecFile.Fragment {
+            try JSONDecoder().decode(ReportSpecFile.Fragment.self, from: Data(json.utf8))
+        }
+        var copy = spec
+        #expect(throws: ReportSpecFile.FragmentError.self) {
+            try copy.merge(fragment(#"{"product": "toy", "files": [{"file": "kpis.csv", "products": ["toy"], "written": "always", "columns": []}]}"#), from: "toy")
+        }
+        #expect(throws: ReportSpecFile.FragmentError.self) {
+            try copy.merge(fragment(#"{"product": "toy2", "files": [{"file": "toy.csv", "products": ["nudge"], "written": "always", "columns": []}]}"#), from: "toy2")
+        }
+        try copy.merge(fragment(#"{"product": "toy3", "files": [{"file": "toy.csv", "products": ["toy3"], "written": "always", "columns": [{"name": "day"}]}]}"#), from: "toy3")
+        #expect(copy.expectedFiles(product: "toy3", arms: 1, acquisition: false).contains("toy.csv"))
+        #expect(!copy.expectedFiles(product: "nudge", arms: 1, acquisition: false).contains("toy.csv"))
+        #expect(!copy.expectedFiles(product: "none", arms: 1, acquisition: false).contains("activation-funnel.csv"))
     }
 }
