@@ -54,4 +54,15 @@ struct FunnelReachedTests {
         #expect(FunnelBasis.installs(observedPastDay: 7).text == "installs_observed_past_day_7")
         #expect(FunnelBasis.installs(observedPastDay: nil).text == "installs" && FunnelBasis.previousStage.text == "previous_stage")
     }
+
+    @Test("a stage built from the start: its window counts from the first stage; a share of installs leaves the chain (issue 42)")
+    func fromStart() {
+        let chained = FunnelStage.fromStart("X0", 2, "X1", "one", "e1", .hours(24))
+        #expect(chained == FunnelStage(order: 2, id: "X1", name: "one", event: "e1", windowAnchor: "X0", window: .hours(24),
+                                       targetMin: nil, targetMax: nil))
+        #expect(FunnelStage.fromStart("X0", 1, "X0", "start", "e0", nil).windowAnchor == nil)
+        let apart = FunnelStage.fromStart("X0", 3, "X2", "share", "e2", nil, target: 0.35, shareOfInstalls: .installs(observedPastDay: 7))
+        #expect(apart.targetMin == 0.35 && apart.targetMax == nil && !apart.chained && apart.basis == .installs(observedPastDay: 7))
+        #expect(apart.windowAnchor == nil && FunnelStage.fromStart("X0", 3, "X2", "s", "e", nil, target: 0.5).chained)
+    }
 }

@@ -82,6 +82,16 @@ public struct FunnelStage: Hashable, Sendable, TargetRanged {
         self.chained = chained
     }
 
+    /// A stage whose window, if it has one, counts from the funnel's first stage `start` (Earned Access's E0, Nudge's
+    /// N0), with a lower target at most: chained, its rate a step conversion from the previous stage — or, given
+    /// `shareOfInstalls`, a share of installs standing apart from the chain (issue 38). Issue 42: the products'
+    /// funnel tables share this one builder.
+    public static func fromStart(_ start: String, _ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?,
+                                 target: Double? = nil, shareOfInstalls basis: FunnelBasis? = nil) -> FunnelStage {
+        FunnelStage(order: order, id: id, name: name, event: event, windowAnchor: window == nil ? nil : start, window: window,
+                    targetMin: target, targetMax: nil, basis: basis ?? .previousStage, chained: basis == nil)
+    }
+
     /// `24h from A0`, `7d from A5`; empty without a window.
     public var windowText: String {
         guard let w = window, let a = windowAnchor else { return "" }

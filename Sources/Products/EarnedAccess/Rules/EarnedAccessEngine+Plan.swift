@@ -1,25 +1,18 @@
 import RulesCore
 
 /// Plans, trial, paywall and the downgrade. Seed 003 §0 Monetization, §5 Pricing plan, §5 Trial downgrade behavior.
-extension EarnedAccessEngine {
+/// The store's own rules (trial, charge, renewal, cancel, refund) are `StoreSubscription`'s; `standing` and
+/// `mrrAtHorizon` — `free`, or `pro` at the plan's price per month, nothing during the free trial or on lifetime —
+/// are `SubscriptionEngine`'s.
+extension EarnedAccessEngine: SubscriptionEngine {
     // MARK: - Plan and price (what the simulator reads; docs/DESIGN.md, principle 6)
 
     /// A plan's entry in the price list (seed 003 §5 Pricing suggestion, `prices.*`): the price and its months
     /// (none for lifetime, which never renews).
     public func listPrice(of p: ProPlan) -> PlanPrice { PlanPrice(price: parameters.price(of: p), periodMonths: p.periodMonths) }
 
-    /// `free`, or `pro` with the plan's price per month — nothing during the free trial (nothing is paid yet) or on
-    /// lifetime (no recurring revenue).
-    public var standing: PlanStanding {
-        guard let plan else { return .unpaid(AccessTier.free.description) }
-        return PlanStanding(segment: AccessTier.pro.description, monthlyPrice: inTrial ? .zero : listPrice(of: plan).monthly ?? .zero)
-    }
-
-    /// The plan's price per month when a paid period (not the trial, not lifetime) runs past `horizon`, else nil.
-    public func mrrAtHorizon(_ horizon: Instant) -> Money? {
-        guard let plan, !inTrial, periodEnd > horizon else { return nil }
-        return listPrice(of: plan).monthly
-    }
+    /// `free` or `pro` (seed 003 §0 "Two tiers total: Free + Pro").
+    public var planSegment: String { tier.description }
 
     /// Seed 003 §5 Best paywall / trial trigger moments: each is a hard gate (inventory row 11, assumption): the
     /// Free user's action is refused and the paywall is shown.
@@ -58,15 +51,8 @@ extension EarnedAccessEngine {
         guard plan == nil else { out.decision = .alreadySubscribed; return }
         guard parameters.trialPlans.offers(p), parameters.trialDays > 0 else { out.decision = .trialNotOffered; return }
         let old = tier
-        trialUsed = true
-        inTrial = true
-        plan = p
-        autoRenew = true
-        lastPaid = .zero
-        periodEnd = now + .days(Int64(parameters.trialDays))
+        subscription.startTrial(p, days: parameters.trialDays, at: now, &out.ledger, &out.events)
         paywallShowing = nil
-        out.ledger.append(LedgerEntry(at: now, amount: .zero, productID: p.sku, kind: .trialStart))
-        out.events.append(.trialStarted(p))
         out.effects.append(.databaseWrite)
         out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd))
         tierChanged(from: old, now, &out)
@@ -82,27 +68,15 @@ extension EarnedAccessEngine {
         if let current = plan, !inTrial {
             if current == .lifetime { out.decision = .alreadySubscribed; return }
             if current == p {
-                if autoRenew { out.decision = .alreadySubscribed } else { autoRenew = true; out.decision = .ok }
+                if autoRenew { out.decision = .alreadySubscribed } else { subscription.autoRenew = true; out.decision = .ok }
                 return
             }
             if p != .lifetime { out.decision = .alreadySubscribed; return }   // plan changes: store-side, not modelled
         }
-        inTrial = false
-        plan = p
         paywallShowing = nil
-        let price = parameters.price(of: p)
-        lastPaid = price
-        out.ledger.append(LedgerEntry(at: now, amount: price, productID: p.sku, kind: .subscriptionPurchase))
-        out.events.append(.subscriptionPurchaseCompleted(p, price: price))
+        subscription.purchase(p, price: parameters.price(of: p), months: p.periodMonths, at: now, in: zone, &out.ledger, &out.events)
         out.effects.append(.databaseWrite)
-        if let months = p.periodMonths {
-            autoRenew = true
-            periodEnd = zone.adding(months: months, to: now)
-            out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd))
-        } else {
-            autoRenew = false
-            periodEnd = .distantFuture
-        }
+        if p.periodMonths != nil { out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd)) }
         tierChanged(from: old, now, &out)
         out.decision = .subscribed
     }
@@ -110,44 +84,30 @@ extension EarnedAccessEngine {
     /// The trial or a paid period ends at `t`: renew into paid, or "User becomes Free immediately (no limbo state)"
     /// (seed 003 §5 Trial downgrade behavior).
     mutating func periodEnded(at t: Instant, _ now: Instant, _ out: inout EarnedAccessOutcome) {
-        guard let p = plan, let months = p.periodMonths else { periodEnd = .distantFuture; return }
+        guard let p = plan, let months = p.periodMonths else { subscription.periodEnd = .distantFuture; return }
+        let old = tier
         if autoRenew {
-            let price = parameters.price(of: p)
-            lastPaid = price
-            if inTrial {
-                inTrial = false
-                out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: .subscriptionPurchase))
-                out.events.append(.subscriptionPurchaseCompleted(p, price: price))
-            } else {
-                out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: .subscriptionRenewal))
-                out.events.append(.subscriptionRenewed(p, price: price))
-            }
-            periodEnd = zone.adding(months: months, to: t)
+            subscription.renew(p, price: parameters.price(of: p), months: months, at: t, in: zone, &out.ledger, &out.events)
             // A period already over is renewed again by `advance`'s loop; only a future end is armed.
             if periodEnd > now { out.timers.append(EarnedAccessTimer(.periodEnd, at: periodEnd)) }
         } else {
-            out.events.append(.subscriptionExpired(p))
-            becomeFree(t, &out)
+            subscription.expire(p, &out.events)
+            tierChanged(from: old, t, &out)
         }
     }
 
     /// Seed 003 §5 Purchase options: subscriptions "auto-renew"; cancelling stops the next renewal (the trial then
     /// ends in Free: §5 Trial downgrade behavior).
     mutating func cancelAutoRenew(_ out: inout EarnedAccessOutcome) {
-        guard let p = plan, p != .lifetime, autoRenew else { out.decision = .noSubscription; return }
-        autoRenew = false
-        out.events.append(.subscriptionCancelled(p))
+        guard plan != .lifetime, subscription.cancelAutoRenew(&out.events) else { out.decision = .noSubscription; return }
         out.decision = .cancelled
     }
 
     /// A refund acts like a lapse (inventory row 18, assumption): the last charge is returned and the user is Free.
     mutating func refund(_ now: Instant, _ out: inout EarnedAccessOutcome) {
-        guard let p = plan else { out.decision = .noSubscription; return }
-        if lastPaid > .zero {
-            out.ledger.append(LedgerEntry(at: now, amount: .zero - lastPaid, productID: p.sku, kind: .refund))
-        }
-        out.events.append(.subscriptionRefunded(p))
-        becomeFree(now, &out)
+        let old = tier
+        guard subscription.refund(at: now, &out.ledger, &out.events) else { out.decision = .noSubscription; return }
+        tierChanged(from: old, now, &out)
         out.decision = .refunded
     }
 
@@ -156,17 +116,6 @@ extension EarnedAccessEngine {
         guard let p = plan else { out.decision = .noSubscription; return }
         out.events.append(.subscriptionRestored(p))
         out.decision = .restored
-    }
-
-    /// Seed 003 §5 Trial downgrade behavior: "User becomes Free immediately", "does not delete user data".
-    mutating func becomeFree(_ t: Instant, _ out: inout EarnedAccessOutcome) {
-        let old = tier
-        plan = nil
-        inTrial = false
-        autoRenew = false
-        lastPaid = .zero
-        periodEnd = .distantFuture
-        tierChanged(from: old, t, &out)
     }
 
     /// Consequences of a tier change.

@@ -7,8 +7,6 @@ extension EarnedAccessEngine: RuleEngine {
     /// The seed document: Earned Access — Consolidated Product + Build Spec v1.2.
     public static let seedFile = "003_39dd72775d0311b4.txt"
 
-    public static func timerInput(_ timer: EarnedAccessTimer) -> EarnedAccessInput { .timer(timer) }
-
     public static var descriptor: ProductDescriptor { earnedAccessDescriptor }
 }
 

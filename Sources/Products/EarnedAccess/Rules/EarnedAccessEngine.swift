@@ -11,15 +11,9 @@ public struct EarnedAccessEngine: Sendable {
     public let zone: ZoneCalendar
 
     // MARK: Plan (seed 003 §5)
-    /// The Pro plan held (trial included); nil = Free.
-    public internal(set) var plan: ProPlan?
-    /// The current period is the free trial.
-    public internal(set) var inTrial = false
-    /// One trial per person (inventory row 3).
-    public internal(set) var trialUsed = false
-    public internal(set) var autoRenew = false
-    public internal(set) var periodEnd: Instant = .distantFuture
-    var lastPaid: Money = .zero
+    /// The Pro plan held (trial included; nil = Free), the one trial per person (inventory row 3), auto-renew and the
+    /// period: read as `plan`, `inTrial`, … (`SubscriptionEngine`).
+    public internal(set) var subscription = StoreSubscription<ProPlan>()
     /// When the person last became Free after Pro (nil: never).
     public internal(set) var downgradedAt: Instant?
     /// The downgrade's "pick the 3 to keep" prompt is waiting for an answer.
@@ -134,13 +128,6 @@ public struct EarnedAccessEngine: Sendable {
         syncShields(now)
         if !boundaryArmed { out.timers.append(EarnedAccessTimer(.dayBoundary, at: nextBoundary)); boundaryArmed = true }
         if now > lastNow { lastNow = now }
-    }
-
-    /// Convenience: handles one input and returns a fresh outcome.
-    public mutating func handle(_ input: EarnedAccessInput, at now: Instant) -> EarnedAccessOutcome {
-        var out = EarnedAccessOutcome()
-        handle(input, at: now, into: &out)
-        return out
     }
 
     // MARK: - Timers

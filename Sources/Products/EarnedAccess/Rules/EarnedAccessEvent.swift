@@ -2,7 +2,7 @@ import RulesCore
 
 /// Earned Access's analytics events. Seed 003 §9 Phase 1 keeps an "event log (local-first)" but names no events;
 /// the names are the inventory's §3 proposal (snake_case, as Scroll Off's taxonomy).
-public enum EarnedAccessEvent: Hashable, Sendable, AnalyticsEvent {
+public enum EarnedAccessEvent: Hashable, Sendable, AnalyticsEvent, TrialSubscriptionEvents {
     // Lifecycle and onboarding
     case appOpened
     case onboardingStepCompleted(AccessOnboardingStep)

@@ -4,8 +4,7 @@ import RulesCore
 /// E0; a stage counts only when every earlier one was reached within its window.
 public enum EarnedAccessFunnel: FunnelDefinition {
     static func stage(_ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?) -> FunnelStage {
-        FunnelStage(order: order, id: id, name: name, event: event, windowAnchor: window == nil ? nil : "E0", window: window,
-                    targetMin: nil, targetMax: nil)
+        .fromStart("E0", order, id, name, event, window)
     }
 
     public static let stages: [FunnelStage] = [

@@ -1,7 +1,7 @@
 import RulesCore
 
 /// Everything a user, the OS or a due timer can do to the Earned Access engine (inventory §3 Inputs).
-public enum EarnedAccessInput: Hashable, Sendable {
+public enum EarnedAccessInput: Hashable, Sendable, TimerDelivering {
     /// Earned Access itself opened (funnel E0). Seed 003 §3 B) 3: "auto-navigates to Unlock Gate(last_blocked_app)".
     case appOpened
     /// An onboarding step completed. Seed 003 §3 A) 1–6.
@@ -59,26 +59,23 @@ public enum EarnedAccessInput: Hashable, Sendable {
 
 /// A timer the engine arms (the simulator keeps one pending timer per kind; arming a kind supersedes it, and a stale
 /// delivery is ignored: every timer is checked against state when it comes back).
-public struct EarnedAccessTimer: Hashable, Sendable, CustomStringConvertible, EngineTimer {
-    public enum Kind: Hashable, Sendable {
-        /// The next 04:00 local day boundary (seed 003 §6 Day boundary).
-        case dayBoundary
-        /// A mode's schedule starts / ends (seed 003 §7 Key behaviors "Mode start → apply shield", "Mode end → remove shield").
-        case modeStart(ModeID)
-        case modeEnd(ModeID)
-        /// An app's grant ends: "Unlock expired → reapply shield automatically" (seed 003 §7).
-        case unlockEnd(AppID)
-        /// The emergency unlock's 60 s wait is over (seed 003 §6 Unlock methods).
-        case emergencyWaitEnd
-        /// The quest's minimum time is over (breathing 60 s, copy-text 45 s; assumptions).
-        case questEnd
-        /// The focus session's planned length is over.
-        case focusEnd
-        /// The trial or the paid period ends: renew or become Free (seed 003 §5 Trial downgrade behavior).
-        case periodEnd
-    }
-    public var kind: Kind
-    public var at: Instant
-    public init(_ kind: Kind, at: Instant) { self.kind = kind; self.at = at }
-    public var description: String { "\(kind)@\(at)" }
+public typealias EarnedAccessTimer = ArmedTimer<EarnedAccessTimerKind>
+
+/// What an Earned Access timer is for (`EarnedAccessTimer.Kind`).
+public enum EarnedAccessTimerKind: Hashable, Sendable {
+    /// The next 04:00 local day boundary (seed 003 §6 Day boundary).
+    case dayBoundary
+    /// A mode's schedule starts / ends (seed 003 §7 Key behaviors "Mode start → apply shield", "Mode end → remove shield").
+    case modeStart(ModeID)
+    case modeEnd(ModeID)
+    /// An app's grant ends: "Unlock expired → reapply shield automatically" (seed 003 §7).
+    case unlockEnd(AppID)
+    /// The emergency unlock's 60 s wait is over (seed 003 §6 Unlock methods).
+    case emergencyWaitEnd
+    /// The quest's minimum time is over (breathing 60 s, copy-text 45 s; assumptions).
+    case questEnd
+    /// The focus session's planned length is over.
+    case focusEnd
+    /// The trial or the paid period ends: renew or become Free (seed 003 §5 Trial downgrade behavior).
+    case periodEnd
 }

@@ -8,7 +8,7 @@ public enum AccessTier: UInt8, Hashable, Sendable, CaseIterable, CustomStringCon
 
 /// A Pro purchase option. Seed 003 §5 Purchase options (Pro): "Monthly subscription (auto-renew)", "Annual
 /// subscription (auto-renew, includes free trial)", "Lifetime (one-time non-consumable purchase)".
-public enum ProPlan: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+public enum ProPlan: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible, StorePlan {
     case monthly, annual, lifetime
     /// Billing period in calendar months; nil for lifetime (never renews).
     public var periodMonths: Int? { switch self { case .monthly: 1; case .annual: 12; case .lifetime: nil } }

@@ -1,24 +1,17 @@
 import RulesCore
 
 /// Plans, paywall, renewals, cancel and refund. Seed 001 §7 Pricing Model, §9 Week 4 "Paywall screen + Free tier
-/// limits enforcement"; inventory R38–R42.
-extension NudgeEngine {
+/// limits enforcement"; inventory R38–R42. The store's own rules (trial, charge, renewal, cancel, refund) are
+/// `StoreSubscription`'s; `standing` (`free`, or `pro` at the plan's price per month, nothing during a trial) and
+/// `mrrAtHorizon` are `SubscriptionEngine`'s.
+extension NudgeEngine: SubscriptionEngine {
     // MARK: - Plan and price (what the simulator reads)
 
     /// A plan's entry in the price list (seed 001 §7 Pricing Model "$9.99/month or $59.99/year", `prices.*`).
     public func listPrice(of p: NudgePlan) -> PlanPrice { PlanPrice(price: parameters.price(of: p), periodMonths: p.periodMonths) }
 
-    /// `free`, or `pro` with the plan's price per month (nothing during a trial).
-    public var standing: PlanStanding {
-        guard let plan else { return .unpaid("free") }
-        return PlanStanding(segment: "pro", monthlyPrice: inTrial ? .zero : listPrice(of: plan).monthly ?? .zero)
-    }
-
-    /// The plan's price per month when a paid period (not a trial) runs past `horizon`, else nil.
-    public func mrrAtHorizon(_ horizon: Instant) -> Money? {
-        guard let plan, !inTrial, periodEnd > horizon else { return nil }
-        return listPrice(of: plan).monthly
-    }
+    /// `free` or `pro` (seed 001 §7).
+    public var planSegment: String { isPro ? "pro" : "free" }
 
     // MARK: - Paywall
 
@@ -46,7 +39,7 @@ extension NudgeEngine {
         }
         if let current = plan {
             if current == p && !autoRenew {
-                autoRenew = true
+                subscription.autoRenew = true
                 out.decision = .updated
             } else {
                 out.decision = .refused(.alreadySubscribed)
@@ -54,23 +47,12 @@ extension NudgeEngine {
             return
         }
         paywallShowing = nil
-        plan = p
         everPro = true
-        autoRenew = true
         if parameters.trialDays > 0 && !trialUsed {
-            trialUsed = true
-            inTrial = true
-            lastPaid = .zero
-            periodEnd = now + .days(Int64(parameters.trialDays))
-            out.ledger.append(LedgerEntry(at: now, amount: .zero, productID: p.sku, kind: .trialStart))
-            out.events.append(.trialStarted(p))
+            subscription.startTrial(p, days: parameters.trialDays, at: now, &out.ledger, &out.events)
             out.decision = .trialStarted(p)
         } else {
-            let price = parameters.price(of: p)
-            lastPaid = price
-            periodEnd = zone.adding(months: p.periodMonths, to: now)
-            out.ledger.append(LedgerEntry(at: now, amount: price, productID: p.sku, kind: .subscriptionPurchase))
-            out.events.append(.subscriptionStarted(p, price: price))
+            subscription.purchase(p, price: parameters.price(of: p), months: p.periodMonths, at: now, in: zone, &out.ledger, &out.events)
             out.decision = .purchased(p)
         }
         out.effects.append(.databaseWrite)
@@ -79,47 +61,21 @@ extension NudgeEngine {
     /// A period ends at `t`: it renews unless auto-renew was cancelled; then Pro ends ("Pro features end at period
     /// end", inventory R42; items are kept).
     mutating func periodEnded(at t: Instant, _ now: Instant, _ out: inout NudgeOutcome) {
-        guard let p = plan else { periodEnd = .distantFuture; return }
-        guard autoRenew else {
-            out.events.append(.subscriptionExpired(p))
-            becomeFree()
-            return
-        }
-        let price = parameters.price(of: p)
-        lastPaid = price
-        if inTrial {
-            inTrial = false
-            out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: .subscriptionPurchase))
-            out.events.append(.subscriptionStarted(p, price: price))
+        guard let p = plan else { subscription.periodEnd = .distantFuture; return }
+        if autoRenew {
+            subscription.renew(p, price: parameters.price(of: p), months: p.periodMonths, at: t, in: zone, &out.ledger, &out.events)
         } else {
-            out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: .subscriptionRenewal))
-            out.events.append(.subscriptionRenewed(p, price: price))
+            subscription.expire(p, &out.events)
         }
-        periodEnd = zone.adding(months: p.periodMonths, to: t)
     }
 
     /// Auto-renew turned off in the store: Pro runs to the period's end.
     mutating func cancelAutoRenew(_ out: inout NudgeOutcome) {
-        guard let p = plan, autoRenew else { out.decision = .refused(.noSubscription); return }
-        autoRenew = false
-        out.events.append(.subscriptionCancelled(p))
-        out.decision = .cancelled
+        out.decision = subscription.cancelAutoRenew(&out.events) ? .cancelled : .refused(.noSubscription)
     }
 
     /// A store refund of the last charge: Free at once (assumption; the seed is silent, inventory §6 "Also silent").
     mutating func refund(_ now: Instant, _ out: inout NudgeOutcome) {
-        guard let p = plan else { out.decision = .refused(.noSubscription); return }
-        if lastPaid > .zero { out.ledger.append(LedgerEntry(at: now, amount: .zero - lastPaid, productID: p.sku, kind: .refund)) }
-        out.events.append(.subscriptionRefunded(p))
-        becomeFree()
-        out.decision = .refunded
-    }
-
-    mutating func becomeFree() {
-        plan = nil
-        inTrial = false
-        autoRenew = false
-        lastPaid = .zero
-        periodEnd = .distantFuture
+        out.decision = subscription.refund(at: now, &out.ledger, &out.events) ? .refunded : .refused(.noSubscription)
     }
 }

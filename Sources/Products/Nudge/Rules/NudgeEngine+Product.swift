@@ -7,8 +7,6 @@ extension NudgeEngine: RuleEngine {
     /// The seed document: Nudge — Product Requirements Document v2.1.
     public static let seedFile = "001_2c48cacf5aaf28c7.txt"
 
-    public static func timerInput(_ timer: NudgeTimer) -> NudgeInput { .timer(timer) }
-
     public static var descriptor: ProductDescriptor { nudgeDescriptor }
 }
 

@@ -86,12 +86,8 @@ public struct NudgeEngine: Sendable {
     public internal(set) var cursor: Instant
 
     // MARK: Plan (seed 001 §7)
-    public internal(set) var plan: NudgePlan?
-    public internal(set) var inTrial = false
-    public internal(set) var trialUsed = false
-    public internal(set) var autoRenew = false
-    public internal(set) var periodEnd: Instant = .distantFuture
-    var lastPaid: Money = .zero
+    /// The plan held (nil = Free), trial, auto-renew and period: read as `plan`, `inTrial`, … (`SubscriptionEngine`).
+    public internal(set) var subscription = StoreSubscription<NudgePlan>()
     /// The person was Pro at some time (Free caps may then be exceeded by items kept from Pro: inventory R42).
     public internal(set) var everPro = false
     /// The paywall showing, if any.
@@ -175,13 +171,6 @@ public struct NudgeEngine: Sendable {
         }
         refreshCard(now, &out)
         armTimers(now, &out)
-    }
-
-    /// Convenience: handles one input and returns a fresh outcome.
-    public mutating func handle(_ input: NudgeInput, at now: Instant) -> NudgeOutcome {
-        var out = NudgeOutcome()
-        handle(input, at: now, into: &out)
-        return out
     }
 
     // MARK: - Lazy happenings

@@ -3,7 +3,7 @@ import RulesCore
 /// Nudge's analytics events. Seed 001 names no taxonomy (§6 Stack "TelemetryDeck … or PostHog … Optional"); the names
 /// are the inventory's §3 proposal, snake_case. Every event about an item carries the item id and the person's task
 /// `ref`, so the simulator knows which of its tasks it is.
-public enum NudgeEvent: Hashable, Sendable, AnalyticsEvent {
+public enum NudgeEvent: Hashable, Sendable, AnalyticsEvent, TrialSubscriptionEvents {
     // Lifecycle and onboarding
     /// `day` = local days since the install's date (N6 "active on day 7").
     case appOpened(via: OpenVia, day: Int)
@@ -66,6 +66,11 @@ public enum NudgeEvent: Hashable, Sendable, AnalyticsEvent {
     case subscriptionCancelled(NudgePlan)
     case subscriptionExpired(NudgePlan)
     case subscriptionRefunded(NudgePlan)
+
+    /// A paid period bought, in Nudge's words: `subscription_started` (seed 001 §7; `SubscriptionEvents`).
+    public static func subscriptionPurchaseCompleted(_ plan: NudgePlan, price: Money) -> NudgeEvent {
+        .subscriptionStarted(plan, price: price)
+    }
 
     public var name: String {
         switch self {

@@ -18,8 +18,7 @@ public enum NudgeFunnel: FunnelDefinition {
 
     static func stage(_ order: Int, _ id: String, _ name: String, _ event: String, _ window: TimeSpan?, target: Double? = nil,
                       shareOfInstalls basis: FunnelBasis? = nil) -> FunnelStage {
-        FunnelStage(order: order, id: id, name: name, event: event, windowAnchor: window == nil ? nil : "N0", window: window,
-                    targetMin: target, targetMax: nil, basis: basis ?? .previousStage, chained: basis == nil)
+        .fromStart("N0", order, id, name, event, window, target: target, shareOfInstalls: basis)
     }
 
     public static let stages: [FunnelStage] = [

@@ -1,7 +1,7 @@
 import RulesCore
 
 /// Everything a person, the OS or a due timer can do to the Nudge engine (inventory §3 Inputs).
-public enum NudgeInput: Hashable, Sendable {
+public enum NudgeInput: Hashable, Sendable, TimerDelivering {
     /// Nudge came to the foreground: ingests pending shares (seed 001 §4 Feature 2), asks a pending notification
     /// permission (inventory C17), shows a pending share-limit paywall (R40) and the One-Thing card (§4 Feature 3).
     case appOpened(via: OpenVia)
@@ -63,32 +63,29 @@ public enum NudgeInput: Hashable, Sendable {
 /// A timer the engine arms. A small fixed set of kinds without payloads (the simulator keeps one pending timer per
 /// kind); each is re-validated when it fires and the next one re-armed (lazy: every happening due is applied at the
 /// start of any call, so a late or missing timer never leaves the state wrong).
-public struct NudgeTimer: Hashable, Sendable, CustomStringConvertible, EngineTimer {
-    public enum Kind: Int, Hashable, Sendable, CaseIterable {
-        /// Local midnight: daily counters reset (inventory R20).
-        case dayRollover
-        /// The earliest `snoozedUntil` among snoozed and shared items (seed 001 §4 Feature 3 Snooze, Feature 2).
-        case resurface
-        /// The earliest moment an active item turns stale (inventory C6).
-        case staleCheck
-        /// The Pro stale check-in (`nudges.stale_hour`).
-        case staleNudge
-        /// The Pro end-of-day prompt (`nudges.end_of_day_hour`).
-        case endOfDayNudge
-        /// The end of quiet hours: deferred nudges go out (inventory R27).
-        case quietEnd
-        /// The next Live Activity transition (06/09/13/17/20) or 8-hour restart (seed 001 §4 Feature 4b).
-        case liveActivity
-        /// The paid period (or trial) ends: renew or become Free.
-        case periodEnd
+public typealias NudgeTimer = ArmedTimer<NudgeTimerKind>
 
-        /// The adapter's slot for this kind, 0..<8.
-        public var slotIndex: Int { rawValue }
-    }
-    public var kind: Kind
-    public var at: Instant
-    public init(_ kind: Kind, at: Instant) { self.kind = kind; self.at = at }
-    public var description: String { "\(kind)@\(at)" }
+/// What a Nudge timer is for (`NudgeTimer.Kind`).
+public enum NudgeTimerKind: Int, Hashable, Sendable, CaseIterable {
+    /// Local midnight: daily counters reset (inventory R20).
+    case dayRollover
+    /// The earliest `snoozedUntil` among snoozed and shared items (seed 001 §4 Feature 3 Snooze, Feature 2).
+    case resurface
+    /// The earliest moment an active item turns stale (inventory C6).
+    case staleCheck
+    /// The Pro stale check-in (`nudges.stale_hour`).
+    case staleNudge
+    /// The Pro end-of-day prompt (`nudges.end_of_day_hour`).
+    case endOfDayNudge
+    /// The end of quiet hours: deferred nudges go out (inventory R27).
+    case quietEnd
+    /// The next Live Activity transition (06/09/13/17/20) or 8-hour restart (seed 001 §4 Feature 4b).
+    case liveActivity
+    /// The paid period (or trial) ends: renew or become Free.
+    case periodEnd
+
+    /// The adapter's slot for this kind, 0..<8.
+    public var slotIndex: Int { rawValue }
 }
 
 /// Why an input was refused.

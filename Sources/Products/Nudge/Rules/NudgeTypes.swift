@@ -59,7 +59,7 @@ public enum PermissionState: String, Hashable, Sendable {
 }
 
 /// A Pro plan. Seed 001 §7 Pricing Model "$9.99/month or $59.99/year".
-public enum NudgePlan: String, Hashable, Sendable, CaseIterable {
+public enum NudgePlan: String, Hashable, Sendable, CaseIterable, StorePlan {
     case monthly, annual
     /// Store product id.
     public var sku: String { self == .monthly ? "nudge.pro.monthly" : "nudge.pro.annual" }

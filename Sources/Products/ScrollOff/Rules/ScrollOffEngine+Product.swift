@@ -7,8 +7,6 @@ extension ScrollOffEngine: RuleEngine {
     /// The seed document: Scroll Off Product Charter v2.0.
     public static let seedFile = "000_5f03618b73c6ae9a.txt"
 
-    public static func timerInput(_ timer: ScrollOffTimer) -> ScrollOffInput { .timer(timer) }
-
     public static var descriptor: ProductDescriptor { scrollOffDescriptor }
 }
 

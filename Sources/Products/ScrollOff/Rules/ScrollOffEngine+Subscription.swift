@@ -1,23 +1,16 @@
 import RulesCore
 
-extension ScrollOffEngine {
+/// Plans, upgrades, renewals, cancel, refund and restore (seed 000 §5.1, §9). The store's own rules (charge, renewal,
+/// cancel) are `StoreSubscription`'s; `standing` and `mrrAtHorizon` — the plan's tier and its price per month (its MRR
+/// contribution: $59.99 a year is $4.999166 a month), renewing or not — are `SubscriptionEngine`'s (no trial here).
+extension ScrollOffEngine: SubscriptionEngine {
     // MARK: - Plan and price (what the simulator reads; docs/DESIGN.md, principle 6)
 
     /// A plan's entry in the price list (seed 000 §5.1 / §11, `prices.*`): the price of one period and its months.
     public func listPrice(of p: Plan) -> PlanPrice { PlanPrice(price: parameters.price(of: p), periodMonths: p.periodMonths) }
 
-    /// The tier of the plan held (`free`, `premium`, `pro`: the descriptor's plan segments) and the plan's price per
-    /// month (its MRR contribution: $59.99 a year is $4.999166 a month).
-    public var standing: PlanStanding {
-        guard let plan else { return .unpaid(Tier.free.description) }
-        return PlanStanding(segment: plan.tier.description, monthlyPrice: listPrice(of: plan).monthly ?? .zero)
-    }
-
-    /// The plan's price per month when its paid period runs past `horizon` (renewing or not), else nil.
-    public func mrrAtHorizon(_ horizon: Instant) -> Money? {
-        guard let plan, periodEnd > horizon else { return nil }
-        return listPrice(of: plan).monthly
-    }
+    /// The tier in force: `free`, `premium`, `pro` (the descriptor's plan segments).
+    public var planSegment: String { tier.description }
 
     /// Seed 000 §9: "Free → Premium upgrade applies instantly", "Free → Pro upgrade applies instantly",
     /// "Premium → Pro upgrade prorates correctly". Lower tiers and monthly↔annual changes apply at renewal
@@ -27,7 +20,7 @@ extension ScrollOffEngine {
         if let current = plan {
             if current == p {
                 if !autoRenew || pendingPlan != nil {
-                    autoRenew = true
+                    subscription.autoRenew = true
                     pendingPlan = nil
                     out.decision = .ok
                 } else {
@@ -37,7 +30,7 @@ extension ScrollOffEngine {
             }
             guard p.tier > current.tier else {
                 pendingPlan = p
-                autoRenew = true
+                subscription.autoRenew = true
                 out.decision = .planChangeScheduled
                 return
             }
@@ -45,7 +38,7 @@ extension ScrollOffEngine {
             let total = (periodEnd - periodStart).milliseconds
             let left = max(0, (periodEnd - now).milliseconds)
             if total > 0 && left > 0 {
-                let (hi, lo) = lastPaid.micros.multipliedFullWidth(by: left)
+                let (hi, lo) = subscription.lastPaid.micros.multipliedFullWidth(by: left)
                 let credit = Money(micros: Int64(total.dividingFullWidth((hi, lo)).quotient))
                 if credit > .zero {
                     out.ledger.append(LedgerEntry(at: now, amount: .zero - credit, productID: current.sku, kind: .upgradeProration))
@@ -60,22 +53,10 @@ extension ScrollOffEngine {
         tierChanged(from: old, now, &out)
     }
 
-    /// Begins a paid period of `p` at `t` and books its charge (a purchase or a renewal); returns the price.
-    mutating func beginPeriod(_ p: Plan, at t: Instant, charged kind: LedgerEntry.Kind, _ out: inout ScrollOffOutcome) -> Money {
-        let price = parameters.price(of: p)
-        plan = p
-        pendingPlan = nil
-        periodStart = t
-        periodEnd = zone.adding(months: p.periodMonths, to: t)
-        lastPaid = price
-        out.ledger.append(LedgerEntry(at: t, amount: price, productID: p.sku, kind: kind))
-        return price
-    }
-
+    /// A purchase of `p` now: a paid period, any scheduled change dropped.
     mutating func startPeriod(_ p: Plan, _ now: Instant, _ out: inout ScrollOffOutcome) {
-        autoRenew = true
-        let price = beginPeriod(p, at: now, charged: .subscriptionPurchase, &out)
-        out.events.append(.subscriptionPurchaseCompleted(p, price: price))
+        subscription.purchase(p, price: parameters.price(of: p), months: p.periodMonths, at: now, in: zone, &out.ledger, &out.events)
+        pendingPlan = nil
         out.effects.append(.databaseWrite)
         out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
     }
@@ -87,34 +68,28 @@ extension ScrollOffEngine {
         let old = tier
         if autoRenew {
             let next = pendingPlan ?? current
-            let price = beginPeriod(next, at: t, charged: .subscriptionRenewal, &out)
-            out.events.append(.subscriptionRenewed(next, price: price))
+            subscription.renew(next, price: parameters.price(of: next), months: next.periodMonths, at: t, in: zone, &out.ledger, &out.events)
+            pendingPlan = nil
             if periodEnd > now { out.timers.append(ScrollOffTimer(.renewal, at: periodEnd)) }
         } else {
-            out.events.append(.subscriptionExpired(current))
-            plan = nil
+            subscription.expire(current, &out.events)
             pendingPlan = nil
-            periodEnd = .distantFuture
         }
         tierChanged(from: old, now, &out)
     }
 
     mutating func cancel(_ out: inout ScrollOffOutcome) {
-        guard let p = plan, autoRenew else { out.decision = .noSubscription; return }
-        autoRenew = false
-        out.events.append(.subscriptionCancelled(p))
-        out.decision = .cancelled
+        out.decision = subscription.cancelAutoRenew(&out.events) ? .cancelled : .noSubscription
     }
 
+    /// A store refund returns the whole last charge, booked even when nothing was paid (a restored plan), and is
+    /// reported as the plan's expiry (`subscription_expired`): the plan lapses at once.
     mutating func refund(_ now: Instant, _ out: inout ScrollOffOutcome) {
         guard let p = plan else { out.decision = .noSubscription; return }
         let old = tier
-        out.ledger.append(LedgerEntry(at: now, amount: .zero - lastPaid, productID: p.sku, kind: .refund))
-        out.events.append(.subscriptionExpired(p))
-        plan = nil
+        out.ledger.append(LedgerEntry(at: now, amount: .zero - subscription.lastPaid, productID: p.sku, kind: .refund))
+        subscription.expire(p, &out.events)
         pendingPlan = nil
-        autoRenew = false
-        periodEnd = .distantFuture
         tierChanged(from: old, now, &out)
         out.decision = .refunded
     }
@@ -123,11 +98,11 @@ extension ScrollOffEngine {
     mutating func restore(_ e: StoreEntitlement?, _ now: Instant, _ out: inout ScrollOffOutcome) {
         if let e, e.expiresAt > now {
             let old = tier
-            plan = e.plan
+            subscription.plan = e.plan
             pendingPlan = nil
-            autoRenew = e.autoRenew
-            periodEnd = e.expiresAt
-            periodStart = zone.adding(months: -e.plan.periodMonths, to: e.expiresAt)
+            subscription.autoRenew = e.autoRenew
+            subscription.periodEnd = e.expiresAt
+            subscription.periodStart = zone.adding(months: -e.plan.periodMonths, to: e.expiresAt)
             out.events.append(.subscriptionRestored(e.plan))
             out.timers.append(ScrollOffTimer(.renewal, at: periodEnd))
             tierChanged(from: old, now, &out)

@@ -14,14 +14,10 @@ public struct ScrollOffEngine: Sendable {
     public let zone: ZoneCalendar
 
     // MARK: Subscription (§5.1)
-    /// Current plan; nil = Free.
-    public internal(set) var plan: Plan?
-    public internal(set) var periodStart: Instant = .distantPast
-    public internal(set) var periodEnd: Instant = .distantFuture
-    public internal(set) var autoRenew = false
+    /// The plan held (nil = Free), auto-renew and the paid period: read as `plan`, `periodStart`, … (`SubscriptionEngine`).
+    public internal(set) var subscription = StoreSubscription<Plan>()
     /// A downgrade or monthly↔annual change that applies at the next renewal.
     public internal(set) var pendingPlan: Plan?
-    var lastPaid: Money = .zero
     /// The tier in force.
     public var tier: Tier { plan?.tier ?? .free }
 
@@ -168,13 +164,6 @@ public struct ScrollOffEngine: Sendable {
         }
         armCalendarTimers(&out)
         if now > lastNow { lastNow = now }
-    }
-
-    /// Convenience: handles one input and returns a fresh outcome.
-    public mutating func handle(_ input: ScrollOffInput, at now: Instant) -> ScrollOffOutcome {
-        var out = ScrollOffOutcome()
-        handle(input, at: now, into: &out)
-        return out
     }
 
     // MARK: - Timers

@@ -85,7 +85,7 @@ public enum ReliabilityError: UInt8, Hashable, Sendable, CustomStringConvertible
 ///
 /// `name` is the exact snake_case name; `fields` renders the payload for traces and CSV. Durations are rendered
 /// in seconds (with milliseconds when present), money in USD.
-public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent {
+public enum ScrollOffEvent: Hashable, Sendable, AnalyticsEvent, SubscriptionEvents {
     // Blocking & shielding
     /// `app_blocked(bundleID, tier)` — user adds app to block list.
     case appBlocked(app: AppID, tier: Tier)

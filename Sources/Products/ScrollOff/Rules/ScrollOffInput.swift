@@ -3,7 +3,7 @@ import RulesCore
 /// Everything a user or the OS can do to Scroll Off, plus the engine's own timers coming back due.
 ///
 /// The engine is driven by `ScrollOffEngine.handle(_:at:into:)`; `now` is always passed alongside.
-public enum ScrollOffInput: Hashable, Sendable {
+public enum ScrollOffInput: Hashable, Sendable, TimerDelivering {
     // Onboarding and behavioural science
     /// An onboarding step (seed 000 §6.1). `.appOpened` is also every later launch (activity, funnel A0).
     case onboarding(OnboardingStep)
@@ -87,34 +87,30 @@ public enum ScrollOffInput: Hashable, Sendable {
 /// timer of the same kind, and the host may drop superseded ones. Delivering a superseded, duplicate or early timer
 /// is always safe: the engine re-checks the state it guards and does nothing when it is no longer due (decision
 /// `.staleTimer`). Every armed timer lies strictly after the `now` of the call that armed it.
-public struct ScrollOffTimer: Hashable, Sendable, CustomStringConvertible, EngineTimer {
-    /// What comes due.
-    public enum Kind: Hashable, Sendable {
-        /// 60 consecutive abstinent minutes complete: award +5:00 (§3.2, §7.4).
-        case earnAward
-        /// Local midnight: day counters reset, rollover expiry, streak bookkeeping (§3.2, §7.4).
-        case localMidnight
-        /// Start of the next local calendar month: token counters reset, Pro tokens replenish (§5.2, §7.4).
-        case monthStart
-        /// The subscription period ends: renew or lapse to Free (§5.1, §9).
-        case renewal
-        /// An app's cooldown lock ends (§3.3).
-        case cooldownEnd(AppID)
-        /// A peek or token unlock of an app ends: the shield returns (§3.4).
-        case unlockEnd(AppID)
-        /// The wallet (or the daily spend cap) runs out while an app is in the foreground (§3.2).
-        case walletEmpty(AppID)
-        /// A paused credit session times out (assumption `spend.paused_session_timeout_minutes`).
-        case pausedSessionEnd(AppID)
-        /// A curfew window opens (§3.3).
-        case curfewStart(CurfewID)
-        /// A curfew window closes.
-        case curfewEnd(CurfewID)
-        /// "Curfew starts in 10 minutes" (§6.5).
-        case curfewReminder(CurfewID)
-    }
-    public var kind: Kind
-    public var at: Instant
-    public init(_ kind: Kind, at: Instant) { self.kind = kind; self.at = at }
-    public var description: String { "\(kind)@\(at)" }
+public typealias ScrollOffTimer = ArmedTimer<ScrollOffTimerKind>
+
+/// What comes due (`ScrollOffTimer.Kind`).
+public enum ScrollOffTimerKind: Hashable, Sendable {
+    /// 60 consecutive abstinent minutes complete: award +5:00 (§3.2, §7.4).
+    case earnAward
+    /// Local midnight: day counters reset, rollover expiry, streak bookkeeping (§3.2, §7.4).
+    case localMidnight
+    /// Start of the next local calendar month: token counters reset, Pro tokens replenish (§5.2, §7.4).
+    case monthStart
+    /// The subscription period ends: renew or lapse to Free (§5.1, §9).
+    case renewal
+    /// An app's cooldown lock ends (§3.3).
+    case cooldownEnd(AppID)
+    /// A peek or token unlock of an app ends: the shield returns (§3.4).
+    case unlockEnd(AppID)
+    /// The wallet (or the daily spend cap) runs out while an app is in the foreground (§3.2).
+    case walletEmpty(AppID)
+    /// A paused credit session times out (assumption `spend.paused_session_timeout_minutes`).
+    case pausedSessionEnd(AppID)
+    /// A curfew window opens (§3.3).
+    case curfewStart(CurfewID)
+    /// A curfew window closes.
+    case curfewEnd(CurfewID)
+    /// "Curfew starts in 10 minutes" (§6.5).
+    case curfewReminder(CurfewID)
 }

@@ -9,7 +9,7 @@ public enum Tier: UInt8, Hashable, Sendable, CaseIterable, Comparable, CustomStr
 }
 
 /// A subscription product. Seed 000 §5.1: Premium $4.99/mo, Pro $8.99/mo or $59.99/yr.
-public enum Plan: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+public enum Plan: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible, StorePlan {
     case premiumMonthly, proMonthly, proAnnual
     /// The tier the plan grants.
     public var tier: Tier { self == .premiumMonthly ? .premium : .pro }
