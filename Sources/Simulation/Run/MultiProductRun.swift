@@ -156,12 +156,13 @@ public struct MultiProductRun: ProductRun {
         var world = CSVTable(header: WorldCheck.fileHeader)
         for (i, (_, rows)) in worldCheck().enumerated() { world.append(contentsOf: WorldCheck.fileRows(keys(i), rows)) }
         try report.write("world-check.csv", table: world)
-        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+        // forecast.csv holds the arms of the products with money only (a free arm — `none` — has no rows, as a file
+        // only some products write holds only their arms); none at all, no file (issue 42).
+        let acquisition = scenario.arms.contains { $0.population.acquisition != nil }
+        let forecasts = acquisition ? scenario.arms.indices.compactMap { i in parts[owner[i].part].run.forecastRows(arm: owner[i].arm, keys(i)) } : []
+        if !forecasts.isEmpty {
             var table = CSVTable(header: ForecastTable.header)
-            for i in scenario.arms.indices {
-                let (p, j) = owner[i]
-                table.append(contentsOf: parts[p].run.forecastRows(arm: j, keys(i)))
-            }
+            for rows in forecasts { table.append(contentsOf: rows) }
             try report.write("forecast.csv", table: table)
         }
         if parts.count > 1 {   // the arms differ in product
@@ -201,7 +202,7 @@ public struct MultiProductRun: ProductRun {
         replications = 0
     }
 
-    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]] {
+    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]? {
         let (p, j) = owner[i]
         return parts[p].run.forecastRows(arm: j, keys)
     }
@@ -244,8 +245,8 @@ public struct MultiProductRun: ProductRun {
     }
 }
 
-/// The reports every product's run writes from its arms, in their order (`SimulationRun.reportFiles`).
+/// Habitat's own reports of a product's run, in their order (`HabitatReports.writers`); a product's own follow.
 enum SharedReports {
-    static let order = ["activation-funnel.csv", "retention.csv", "token-revenue-share.csv", "battery-budget.csv", "kpis.csv",
-                        "revenue.csv", "energy-by-effect.csv", "decisions.csv", "learning.csv"]
+    static let order = ["activation-funnel.csv", "retention.csv", "battery-budget.csv", "kpis.csv", "revenue.csv",
+                        "energy-by-effect.csv", "decisions.csv", "learning.csv"]
 }
