@@ -115,7 +115,7 @@ struct MoneyOnceTests {
     func freeArmHasNoForecastRows() throws {
         let mixed = try Self.written(try Self.scenario("products: [scroll-off, none]", acquisition: true))
         #expect(mixed["forecast.csv"] == ["scroll-off"])
-        #expect(mixed["revenue.csv"] == ["scroll-off"])
+        #expect(mixed["revenue.csv"].map { $0.isSubset(of: ["scroll-off"]) } == true, "revenue.csv is written, with no free arm's rows")
         #expect(mixed["kpis.csv"] == ["scroll-off", "none"])
         let without = try Self.written(try Self.scenario("products: [scroll-off, none]", acquisition: false))
         #expect(without["forecast.csv"] == nil)
