@@ -130,10 +130,19 @@ struct ReportWriterTests {
     func registryOrder() {
         let habitat = ["activation-funnel.csv", "retention.csv", "battery-budget.csv", "kpis.csv", "revenue.csv",
                        "energy-by-effect.csv", "decisions.csv", "learning.csv"]
-        #expect(SimulationRun<ScrollOffProduct>.reportFiles.map(\.name) == habitat + ["token-revenue-share.csv"])
+        // Scroll Off's report keeps its place after retention.csv (`MetricsReport.after`): manifest.json lists the
+        // files in the order they were written, as before issue 42.
+        var scrollOff = habitat
+        scrollOff.insert("token-revenue-share.csv", at: 2)
+        #expect(SimulationRun<ScrollOffProduct>.reportFiles.map(\.name) == scrollOff)
         #expect(SimulationRun<NudgeAdapter>.reportFiles.map(\.name) == habitat + ["ai-cost.csv", "tasks.csv"])
         #expect(SimulationRun<NoAppAdapter>.reportFiles.map(\.name) == ["kpis.csv", "learning.csv"])
-        #expect(SharedReports.order == habitat, "a run of several products orders Habitat's files the same way")
+        // A run of several products keeps every product's order, whichever comes first.
+        let earned = habitat + ["unlocks.csv"], nudge = habitat + ["ai-cost.csv", "tasks.csv"], none = ["kpis.csv", "learning.csv"]
+        let all = scrollOff + ["unlocks.csv", "ai-cost.csv", "tasks.csv"]
+        #expect(ReportOrder.merge([scrollOff, earned, nudge, none]) == all)
+        #expect(ReportOrder.merge([none, earned, scrollOff]) == scrollOff + ["unlocks.csv"])
+        #expect(ReportOrder.merge([nudge, scrollOff]) == scrollOff + ["ai-cost.csv", "tasks.csv"])
         for names in [SimulationRun<ScrollOffProduct>.reportFiles.map(\.name), SimulationRun<NudgeAdapter>.reportFiles.map(\.name)] {
             #expect(Set(names).count == names.count, "one writer per file")
         }

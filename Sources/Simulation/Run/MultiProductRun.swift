@@ -111,20 +111,13 @@ public struct MultiProductRun: ProductRun {
 
     // MARK: Writing
 
-    /// Every product's report files, in the order a single product's run writes them: Habitat's shared reports
-    /// first, in their order, then the products' own, in product order. A file only some products write holds only
-    /// their arms' rows.
+    /// Every product's report files, in the order each product's run writes them (`ReportOrder.merge`): Habitat's
+    /// in their order, each product's own in its place, then in product order. A file only some products write holds
+    /// only their arms' rows.
     public var reportFileList: [(name: String, header: [String])] {
-        var files: [(name: String, header: [String])] = []
-        for part in parts {
-            for f in part.run.reportFileList where !files.contains(where: { $0.name == f.name }) { files.append(f) }
-        }
-        let order = SharedReports.order
-        return files.enumerated().sorted { a, b in
-            let ka = order.firstIndex(of: a.element.name) ?? order.count + a.offset
-            let kb = order.firstIndex(of: b.element.name) ?? order.count + b.offset
-            return ka < kb
-        }.map(\.element)
+        var headers: [String: [String]] = [:]
+        for part in parts { for f in part.run.reportFileList where headers[f.name] == nil { headers[f.name] = f.header } }
+        return ReportOrder.merge(parts.map { $0.run.reportFileList.map(\.name) }).map { ($0, headers[$0]!) }
     }
 
     public func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void,
@@ -245,8 +238,3 @@ public struct MultiProductRun: ProductRun {
     }
 }
 
-/// Habitat's own reports of a product's run, in their order (`HabitatReports.writers`); a product's own follow.
-enum SharedReports {
-    static let order = ["activation-funnel.csv", "retention.csv", "battery-budget.csv", "kpis.csv", "revenue.csv",
-                        "energy-by-effect.csv", "decisions.csv", "learning.csv"]
-}

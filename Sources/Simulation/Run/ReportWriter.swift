@@ -65,12 +65,42 @@ public struct ReportInput<Adapter: ProductAdapter> {
 public struct MetricsReport<Metrics: ProductMetrics>: Sendable {
     public let name: String
     public let header: [String]
+    /// The Habitat report this one is written right after (its place in the run's files and in `manifest.json`'s
+    /// list), nil for after all of Habitat's — Scroll Off's `token-revenue-share.csv` keeps its place after
+    /// `retention.csv`, where Habitat wrote it before issue 42.
+    public let after: String?
     /// The rows for one replication, or for the pool of an arm's replications.
     public let rows: @Sendable (Metrics, RunFigures, ReportKeys) -> [[CSVField]]
 
-    public init(_ name: String, header: [String], rows: @escaping @Sendable (Metrics, RunFigures, ReportKeys) -> [[CSVField]]) {
+    public init(_ name: String, header: [String], after: String? = nil,
+                rows: @escaping @Sendable (Metrics, RunFigures, ReportKeys) -> [[CSVField]]) {
         self.name = name
         self.header = header
+        self.after = after
         self.rows = rows
+    }
+}
+
+/// The order of report files across lists that each have their own (a run of several products: each product's run
+/// lists its files in the order it writes them). Every list's order is kept; files no list orders between them come
+/// in the order they first appear (the first list's, then each later list's new files) — so Habitat's files keep
+/// their order and a product's own keep their place among them, with no list of names here (issue 42).
+enum ReportOrder {
+    static func merge(_ lists: [[String]]) -> [String] {
+        var union: [String] = []
+        var before: [String: Set<String>] = [:]   // file → files some list puts before it
+        for list in lists {
+            for (i, f) in list.enumerated() {
+                if !union.contains(f) { union.append(f) }
+                before[f, default: []].formUnion(list[..<i])
+            }
+        }
+        var out: [String] = [], left = union
+        while !left.isEmpty {
+            // The first file whose predecessors are all placed (the first left, should lists disagree).
+            let k = left.firstIndex { f in before[f, default: []].allSatisfy { out.contains($0) } } ?? 0
+            out.append(left.remove(at: k))
+        }
+        return out
     }
 }

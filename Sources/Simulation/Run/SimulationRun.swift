@@ -127,8 +127,23 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// The report files in the order they are written (issue 42: a list of writers, no switch over names):
     /// Habitat's own (`HabitatReports`: the neutral ones for every product, the app's for a product with an app,
     /// `revenue.csv` for one with money), then the reports of the product's own figures (`ProductMetrics.reports`).
+    /// A product report that names the Habitat report it follows (`MetricsReport.after`) is written right after it.
     public static var reportFiles: [ReportWriter<Adapter>] {
-        HabitatReports<Adapter>.writers + (Adapter.hasApp ? Adapter.Metrics.reports.map(ReportWriter.init) : [])
+        var files = HabitatReports<Adapter>.writers
+        guard Adapter.hasApp else { return files }
+        var end = files.count
+        for report in Adapter.Metrics.reports {
+            if let after = report.after, let i = files.prefix(end).firstIndex(where: { $0.name == after }) {
+                // After its Habitat report and any product report already placed there.
+                var j = i + 1
+                while j < end, !HabitatReports<Adapter>.writers.contains(where: { $0.name == files[j].name }) { j += 1 }
+                files.insert(ReportWriter(report), at: j)
+                end += 1
+            } else {
+                files.append(ReportWriter(report))
+            }
+        }
+        return files
     }
 
     /// Rows of one report file for an accumulator taken as a pool of replications (tests; `kpis.csv` needs the

@@ -10,7 +10,7 @@ extension ScrollOffMetrics {
     /// neutral consumable figures (`RunFigures.consumables`: the ledger's consumable and other gross by month, the
     /// purchases refused at the monthly cap); a Scroll Off report since issue 42, with the same columns and values.
     public static var reports: [MetricsReport<Self>] {
-        [MetricsReport("token-revenue-share.csv", header: tokenShareHeader) { _, run, keys in
+        [MetricsReport("token-revenue-share.csv", header: tokenShareHeader, after: "retention.csv") { _, run, keys in
             tokenShareRows(run.consumables, keys, threshold: ScrollOffEngine.descriptor.consumableCeiling ?? 1)
         }]
     }
