@@ -168,8 +168,9 @@ struct NudgeKPITests {
         let d = NudgeEngine.descriptor
         #expect(d.kpi("cost_per_dau_day_at_feature_prices")?.targetMax == d.kpi("cost_per_dau_day")?.targetMax)
         // ai-cost.csv: the same requests at the features' prices, row by row.
-        let header = NudgeMetrics.reportFiles.first { $0.name == "ai-cost.csv" }!.header
-        let rows = run.acc.product.reportRows("ai-cost.csv", ReportKeys(scenario: "t", arm: "a", replication: 1, product: "nudge")).map { $0.map(\.rendered) }
+        let report = NudgeMetrics.reports.first { $0.name == "ai-cost.csv" }!
+        let header = report.header
+        let rows = report.rows(run.acc.product, run.acc.figures, ReportKeys(scenario: "t", arm: "a", replication: 1, product: "nudge")).map { $0.map(\.rendered) }
         let s = header.firstIndex(of: "split_requests")!, dr = header.firstIndex(of: "draft_requests")!
         let other = header.firstIndex(of: "cost_usd_at_feature_prices")!
         for r in rows {

@@ -136,7 +136,7 @@ struct ToyProductTests {
         #expect(values.contains { $0.0.id == "pickups_per_day" })
         // No consumable ceiling: no token-share report; one segment: no paid columns in a forecast.
         #expect(!SimulationRun<Toy.Adapter>.reportFiles.map(\.name).contains("token-revenue-share.csv"))
-        #expect(ForecastTable(paidSegments: Toy.Engine.descriptor.revenue.paidSegments, consumableShare: false).metrics.map(\.name)
+        #expect(ForecastTable(paidSegments: Toy.Engine.descriptor.revenue.paidSegments, consumableShareMetric: nil).metrics.map(\.name)
                 == ["installs", "active_people", "paying_people", "mrr_usd", "gross_revenue_usd", "net_revenue_usd"])
     }
 

@@ -68,18 +68,20 @@ extension RevenueAccumulator: ValidatedAccumulator {
     }
 }
 
-extension TokenShareAccumulator: ValidatedAccumulator {
-    /// Money within the bounds per month and over the months; tokens and cap hits counts; buyers at most the people.
+extension ConsumableAccumulator: ValidatedAccumulator {
+    /// Money within the bounds per month and over the months; consumables sold and cap hits counts; buyers at most
+    /// the people.
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
-        var token = b.moneyTotal("\(path).token_gross"), sub = b.moneyTotal("\(path).subscription_gross"), other = b.moneyTotal("\(path).other_gross")
-        var sold = b.countTotal("\(path).tokens_sold"), buyers = b.countTotal("\(path).token_buyers"), caps = b.countTotal("\(path).cap_hits")
+        var consumable = b.moneyTotal("\(path).consumable_gross"), sub = b.moneyTotal("\(path).subscription_gross")
+        var other = b.moneyTotal("\(path).other_gross")
+        var sold = b.countTotal("\(path).sold"), buyers = b.countTotal("\(path).buyers"), caps = b.countTotal("\(path).cap_hits")
         for (id, m) in months {
             let cell = "\(path)[\(id)]"
-            try b.micros(m.tokenGross.micros, signed: true, "\(cell).token_gross"); try token.add(Int(m.tokenGross.micros))
+            try b.micros(m.consumableGross.micros, signed: true, "\(cell).consumable_gross"); try consumable.add(Int(m.consumableGross.micros))
             try b.micros(m.subscriptionGross.micros, signed: true, "\(cell).subscription_gross"); try sub.add(Int(m.subscriptionGross.micros))
             try b.micros(m.otherGross.micros, signed: true, "\(cell).other_gross"); try other.add(Int(m.otherGross.micros))
-            try b.count(m.tokensSold, "\(cell).tokens_sold"); try sold.add(m.tokensSold)
-            try b.people(m.tokenBuyers, "\(cell).token_buyers"); try buyers.add(m.tokenBuyers)
+            try b.count(m.sold, "\(cell).sold"); try sold.add(m.sold)
+            try b.people(m.buyers, "\(cell).buyers"); try buyers.add(m.buyers)
             try b.count(m.capHits, "\(cell).cap_hits"); try caps.add(m.capHits)
         }
     }

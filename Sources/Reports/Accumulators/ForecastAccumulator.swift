@@ -60,26 +60,31 @@ public struct ForecastAccumulator: Mergeable, Sendable, Hashable, Codable {
 /// `forecast.csv` (CONTRACT.md report 9): per month, each metric's mean over replications with a 95 % interval,
 /// scaled from the simulated sample to the real population (`peoplePerPerson`). Flow metrics (installs, revenue)
 /// also get a `total` row, the sum of their months; stock metrics (active and paying people, MRR) are month-end
-/// figures and have none. `token_share` is a ratio and is not scaled.
+/// figures and have none. The consumables' share (a product's own metric name, e.g. Scroll Off's `token_share`) is a
+/// ratio and is not scaled.
 public struct ForecastTable: Sendable {
     /// Metric names in report order, and whether each is a flow (summed into `total`): `paying_people_<segment>`
-    /// for each of the product's paid segments, and `token_share` where the product has a consumable ceiling.
+    /// for each of the product's paid segments, and the consumables' share where the product names one.
     public let metrics: [(name: String, flow: Bool)]
+    /// The metric of consumables' share of gross revenue per month, as the product names it (nil: none).
+    public let consumableShareMetric: String?
     public static let header = ReportKeys.header + ["month", "metric", "mean", "ci_low", "ci_high"]
 
     /// values[month][metric] = one value per replication.
     public private(set) var values: [MonthID: [String: [Double]]] = [:]
 
-    /// A table for a product with these paid plan segments, with or without the consumable share.
-    public init(paidSegments: [String], consumableShare: Bool) {
+    /// A table for a product with these paid plan segments, with the consumables' share under the product's name
+    /// for it, or without (nil).
+    public init(paidSegments: [String], consumableShareMetric: String?) {
+        self.consumableShareMetric = consumableShareMetric
         metrics = [("installs", true), ("active_people", false), ("paying_people", false)]
             + paidSegments.map { ("paying_people_\($0)", false) }
             + [("mrr_usd", false), ("gross_revenue_usd", true), ("net_revenue_usd", true)]
-            + (consumableShare ? [("token_share", false)] : [])
+            + (consumableShareMetric.map { [($0, false)] } ?? [])
     }
 
     /// Records one replication's months.
-    public mutating func record(forecast: ForecastAccumulator, revenue: RevenueAccumulator, tokens: TokenShareAccumulator, peoplePerPerson w: Double) {
+    public mutating func record(forecast: ForecastAccumulator, revenue: RevenueAccumulator, consumables: ConsumableAccumulator, peoplePerPerson w: Double) {
         let monthIDs = Set(forecast.months.keys).union(revenue.cells.keys.map(\.month))
         for id in monthIDs {
             let f = forecast.months[id] ?? forecast.emptyMonth
@@ -89,8 +94,8 @@ public struct ForecastTable: Sendable {
                 "installs": Double(f.installs) * w, "active_people": Double(f.active) * w,
                 "paying_people": Double(f.paying.reduce(0, +)) * w, "mrr_usd": f.mrr.usd * w,
                 "gross_revenue_usd": gross.usd * w, "net_revenue_usd": net.usd * w,
-                "token_share": tokens.months[id]?.tokenShare ?? .nan,
             ]
+            if let share = consumableShareMetric { row[share] = consumables.months[id]?.consumableShare ?? .nan }
             for (i, segment) in forecast.paidSegments.enumerated() { row["paying_people_\(segment)"] = Double(f.paying[i]) * w }
             for (k, _) in metrics { values[id, default: [:]][k, default: []].append(row[k] ?? .nan) }
         }
@@ -103,8 +108,9 @@ public struct ForecastTable: Sendable {
         let months = values.keys.sorted()
         func row(_ label: String, _ metric: String, _ xs: [Double]) -> [CSVField] {
             let s = Summary(xs.filter(\.isFinite))
-            let ci = ShareInterval.interval95(s, isShare: metric == "token_share")   // a share's interval inside 0…1 (issue 40)
-            let decimals = metric == "token_share" ? 6 : 2
+            let isShare = metric == consumableShareMetric
+            let ci = ShareInterval.interval95(s, isShare: isShare)   // a share's interval inside 0…1 (issue 40)
+            let decimals = isShare ? 6 : 2
             return keys.fields + [.text(label), .text(metric), s.count > 0 ? .number(s.mean, decimals: decimals) : .empty,
                                   .optional(ci?.lower, decimals: decimals), .optional(ci?.upper, decimals: decimals)]
         }

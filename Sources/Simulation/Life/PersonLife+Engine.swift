@@ -41,11 +41,14 @@ extension PersonLife {
         trace(kind: "engine", detail: event.name + (event.fields.isEmpty ? "" : " " + event.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")), at: t)
     }
 
-    /// Books one ledger line: revenue by the product's source with the store's commission, a service cost under the
-    /// product's cost source (no commission), and the consumable-share months.
+    /// Books one ledger line: the plan the engine states after it (`holdStanding`), the product's own money figures
+    /// (`ProductAdapter.booked`: the ledger is their one source), revenue by the product's source with the store's
+    /// commission, a service cost under the product's cost source (no commission), and the consumable months.
     mutating func book(_ entry: LedgerEntry) {
         ledgerLog?.append(entry)
         journal?.ledger.append(entry)
+        if entry.kind.movesPlan { holdStanding(after: entry) }
+        Adapter.booked(entry, &self)
         summary.world.book(entry, day: Int(zone.localDate(entry.at) - installDay),
                            periodMonths: world.revenueModel.subscriptionPeriodMonths[entry.productID] ?? 0)
         if entry.kind == .trialStart { return }   // no money moves
@@ -68,6 +71,18 @@ extension PersonLife {
         summary.consumableMonths[month] = m
     }
 
+    /// The plan the engine states once a line that moves the plan is booked (`RuleEngine.standing`, principle 6):
+    /// the summary keeps the highest plan segment ever held, in the order of the descriptor's `planSegments`
+    /// (retention by segment), and whether the person ever bought a subscription (a `subscriptionPurchase` line:
+    /// the paying share, subscribers). Derived here once for every product (issue 42), never set by an adapter.
+    mutating func holdStanding(after entry: LedgerEntry) {
+        if entry.kind == .subscriptionPurchase { summary.everSubscribed = true }
+        let segment = engine.standing.segment
+        guard segment != summary.planSegment else { return }
+        let order = world.revenueModel.planSegments
+        if let now = order.firstIndex(of: segment), now > (order.firstIndex(of: summary.planSegment) ?? 0) { summary.planSegment = segment }
+    }
+
     /// The local day on which the person will ask the store to refund a charge made at `now`, or nil if they will
     /// not: one draw from the `features` stream against `PurchaseModel.refundProbability` (their refund propensity,
     /// the value they feel); asked on the third local day after (assumption, audit D11), the same for every
@@ -79,8 +94,15 @@ extension PersonLife {
         return asks ? dayIndex + 3 : nil
     }
 
-    /// Counts a consumable purchase refused at the product's monthly cap (`token-revenue-share.csv` `cap_hits`).
+    /// Counts a consumable purchase refused at the product's monthly cap (`RunFigures.consumables`' cap hits, for the
+    /// product's own report of its consumables' share).
     public mutating func recordConsumableCapHit(at t: Instant) {
         summary.consumableMonths[zone.monthID(t), default: ConsumableMonth()].capHits += 1
     }
+}
+
+extension LedgerEntry.Kind {
+    /// A line that may come with a change of plan (a purchase, renewal, upgrade, trial or refund): the life reads the
+    /// engine's standing after it. Consumables and service costs never move the plan.
+    var movesPlan: Bool { self != .consumablePurchase && self != .serviceCost }
 }

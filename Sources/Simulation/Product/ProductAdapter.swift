@@ -78,6 +78,11 @@ public protocol ProductAdapter: Sendable {
     static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
     /// One analytics event the engine emitted (after the funnel saw it). Default: nothing.
     static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant)
+    /// One ledger line of the engine's outcome, as the life books it (`revenue.csv`, the world check): the one source
+    /// of the product's own money figures (issue 42) — a report that sets cost against revenue per plan reads the
+    /// lines here, never the engine's events. Called for every line, after the uninstall too (the store renews a
+    /// subscription bought in the app), with the engine already in the state the input left. Default: nothing.
+    static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>)
     /// A due engine timer was handled (its outcome is in `life.out`): e.g. access ran out mid-session. Default:
     /// nothing.
     static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
@@ -152,6 +157,7 @@ extension ProductAdapter {
     }
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
+    public static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>) {}
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { false }
@@ -187,17 +193,18 @@ public protocol ProductMetrics: Mergeable, Sendable, Codable, ValidatedAccumulat
     /// e.g. `cost_per_dau_day`); `run` holds the run's product-independent figures (people, days, money, consumables).
     func kpiValues(_ run: RunFigures) -> [(KPIDefinition, Double)]
 
-    /// The reports the product's own figures make (file name and header), written after every run's reports in
-    /// this order; each must also be named in the descriptor's `reports` (e.g. Earned Access's `unlocks.csv`).
-    /// Their first four columns are the report keys (`ReportKeys.fields`). None by default.
-    static var reportFiles: [(name: String, header: [String])] { get }
-    /// The rows of one of `reportFiles` for one replication, or for the pool of an arm's replications.
-    func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]]
+    /// The reports the product's own figures make, each a writer (file name, header, rows from the metrics and the
+    /// run's shared figures), written after Habitat's own in this order; each must also be named in the descriptor's
+    /// `reports` (e.g. Earned Access's `unlocks.csv`, Scroll Off's `token-revenue-share.csv`). None by default.
+    static var reports: [MetricsReport<Self>] { get }
+    /// The name of `forecast.csv`'s metric of consumables' share of gross revenue per month, for a product with a
+    /// consumable ceiling (`ProductDescriptor.consumableCeiling`; Scroll Off: `token_share`). Default: none.
+    static var forecastConsumableShare: String? { get }
 }
 
 extension ProductMetrics {
-    public static var reportFiles: [(name: String, header: [String])] { [] }
-    public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] { [] }
+    public static var reports: [MetricsReport<Self>] { [] }
+    public static var forecastConsumableShare: String? { nil }
 }
 
 extension ProductAdapter {
@@ -211,6 +218,7 @@ public struct RunFigures {
     public let common: CommonCounters
     /// Money by month and source (`revenue.csv`).
     public let revenue: RevenueAccumulator
-    /// Consumables against subscriptions by month (`token-revenue-share.csv`, for a product that sells consumables).
-    public let consumables: TokenShareAccumulator
+    /// Consumables against the rest of gross revenue by month, with purchases refused at the product's cap (for a
+    /// product that sells consumables: Scroll Off's `token-revenue-share.csv`).
+    public let consumables: ConsumableAccumulator
 }

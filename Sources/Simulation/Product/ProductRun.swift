@@ -51,8 +51,9 @@ public protocol ProductRun {
     func removeSpool()
     /// Each arm's readings for comparing products (`product-comparison.csv`), KPI values per replication.
     var armReadings: [ArmReadings] { get }
-    /// Arm `i`'s rows of `forecast.csv`, keyed with `keys`.
-    func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]
+    /// Arm `i`'s rows of `forecast.csv`, keyed with `keys`; nil for a product with no money, which has no forecast
+    /// (issue 42).
+    func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]?
     /// The shard's people of arm `i` in replication `r` as one record line, labelled arm `recordArm`.
     func shardRecord(arm i: Int, recordArm: Int, replication r: Int, shard: ShardSpec, done: inout Int,
                      progress: (@Sendable (Int) -> Void)?) throws -> (line: Data, totals: (people: Int, personDays: Int, events: Int))
@@ -67,7 +68,7 @@ extension SimulationRun: ProductRun {
         arms.reduce((0, 0, 0)) { ($0.0 + $1.pooled.people, $0.1 + $1.pooled.personDays, $0.2 + $1.pooled.events) }
     }
 
-    public var reportFileList: [(name: String, header: [String])] { Self.reportFiles }
+    public var reportFileList: [(name: String, header: [String])] { Self.reportFiles.map { ($0.name, $0.header) } }
 
     public func removeSpool() { spool.removeAll() }
 
@@ -78,7 +79,9 @@ extension SimulationRun: ProductRun {
         }
     }
 
-    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]] { arms[i].forecast.rows(keys) }
+    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]? {
+        Adapter.Engine.descriptor.revenue.hasMoney ? arms[i].forecast.rows(keys) : nil
+    }
 }
 
 /// The hot path of a product's run: a range of people of one arm and replication lived person-parallel and folded

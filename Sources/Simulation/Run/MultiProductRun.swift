@@ -111,20 +111,13 @@ public struct MultiProductRun: ProductRun {
 
     // MARK: Writing
 
-    /// Every product's report files, in the order a single product's run writes them: Habitat's shared reports
-    /// first, in their order, then the products' own, in product order. A file only some products write holds only
-    /// their arms' rows.
+    /// Every product's report files, in the order each product's run writes them (`ReportOrder.merge`): Habitat's
+    /// in their order, each product's own in its place, then in product order. A file only some products write holds
+    /// only their arms' rows.
     public var reportFileList: [(name: String, header: [String])] {
-        var files: [(name: String, header: [String])] = []
-        for part in parts {
-            for f in part.run.reportFileList where !files.contains(where: { $0.name == f.name }) { files.append(f) }
-        }
-        let order = SharedReports.order
-        return files.enumerated().sorted { a, b in
-            let ka = order.firstIndex(of: a.element.name) ?? order.count + a.offset
-            let kb = order.firstIndex(of: b.element.name) ?? order.count + b.offset
-            return ka < kb
-        }.map(\.element)
+        var headers: [String: [String]] = [:]
+        for part in parts { for f in part.run.reportFileList where headers[f.name] == nil { headers[f.name] = f.header } }
+        return ReportOrder.merge(parts.map { $0.run.reportFileList.map(\.name) }).map { ($0, headers[$0]!) }
     }
 
     public func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void,
@@ -156,12 +149,13 @@ public struct MultiProductRun: ProductRun {
         var world = CSVTable(header: WorldCheck.fileHeader)
         for (i, (_, rows)) in worldCheck().enumerated() { world.append(contentsOf: WorldCheck.fileRows(keys(i), rows)) }
         try report.write("world-check.csv", table: world)
-        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+        // forecast.csv holds the arms of the products with money only (a free arm — `none` — has no rows, as a file
+        // only some products write holds only their arms); none at all, no file (issue 42).
+        let acquisition = scenario.arms.contains { $0.population.acquisition != nil }
+        let forecasts = acquisition ? scenario.arms.indices.compactMap { i in parts[owner[i].part].run.forecastRows(arm: owner[i].arm, keys(i)) } : []
+        if !forecasts.isEmpty {
             var table = CSVTable(header: ForecastTable.header)
-            for i in scenario.arms.indices {
-                let (p, j) = owner[i]
-                table.append(contentsOf: parts[p].run.forecastRows(arm: j, keys(i)))
-            }
+            for rows in forecasts { table.append(contentsOf: rows) }
             try report.write("forecast.csv", table: table)
         }
         if parts.count > 1 {   // the arms differ in product
@@ -201,7 +195,7 @@ public struct MultiProductRun: ProductRun {
         replications = 0
     }
 
-    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]] {
+    public func forecastRows(arm i: Int, _ keys: ReportKeys) -> [[CSVField]]? {
         let (p, j) = owner[i]
         return parts[p].run.forecastRows(arm: j, keys)
     }
@@ -244,8 +238,3 @@ public struct MultiProductRun: ProductRun {
     }
 }
 
-/// The reports every product's run writes from its arms, in their order (`SimulationRun.reportFiles`).
-enum SharedReports {
-    static let order = ["activation-funnel.csv", "retention.csv", "token-revenue-share.csv", "battery-budget.csv", "kpis.csv",
-                        "revenue.csv", "energy-by-effect.csv", "decisions.csv", "learning.csv"]
-}

@@ -9,7 +9,8 @@ import Stochastics
 public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Codable {
     public var funnel: FunnelAccumulator
     public var retention: RetentionAccumulator
-    public var tokens = TokenShareAccumulator()
+    /// Consumables against the rest of gross revenue by month (a product's own report judges their share).
+    public var consumables = ConsumableAccumulator()
     public var revenue = RevenueAccumulator()
     public var battery: BatteryBudgetAccumulator
     public var forecast: ForecastAccumulator
@@ -33,8 +34,9 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// What a shard file holds (`ShardState`): every figure but `violation` — a shard whose people broke an invariant
     /// fails instead of writing a shard.
     enum CodingKeys: String, CodingKey {
-        case funnel, retention, tokens, revenue, battery, forecast, common, product, world, churned, decisions, learning, comparison
+        case funnel, retention, revenue, battery, forecast, common, product, world, churned, decisions, learning, comparison
         case trueSavedPerDay = "true_saved_per_day", mrrAtEnd = "mrr_at_end"
+        case consumables = "tokens"   // the shard's name, unchanged (issue 42 renames the Swift side only)
     }
 
     public init(horizonDays: Int) {
@@ -69,7 +71,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .inUse, activeDays: o.inUseDays)
         retention.add(cohort: o.cohort, segments: segments, observedDays: o.observedDays, activity: .appOpened, activeDays: o.activeDays)
         for (month, m) in o.consumableMonths.sorted(by: { $0.key < $1.key }) {
-            tokens.add(month: month, tokenGross: m.consumables, subscriptionGross: m.subscriptions, tokensSold: m.sold, capHits: m.capHits)
+            consumables.add(month: month, consumableGross: m.consumables, subscriptionGross: m.subscriptions, sold: m.sold, capHits: m.capHits)
         }
         revenue.add(o.revenue)
         forecast.add(o.months)
@@ -109,7 +111,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     }
 
     public mutating func merge(_ o: RunAccumulator) {
-        funnel.merge(o.funnel); retention.merge(o.retention); tokens.merge(o.tokens); revenue.merge(o.revenue)
+        funnel.merge(o.funnel); retention.merge(o.retention); consumables.merge(o.consumables); revenue.merge(o.revenue)
         keepFirstViolation(o.violation)
         battery.merge(o.battery); forecast.merge(o.forecast); product.merge(o.product); trueSavedPerDay.merge(o.trueSavedPerDay)
         common.merge(o.common)
@@ -177,7 +179,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// population is empty.
     public func kpiValues() -> [(KPIDefinition, Double)] {
         let habitat = Self.habitatKPIIDs
-        var v = product.kpiValues(RunFigures(common: common, revenue: revenue, consumables: tokens)).filter { !habitat.contains($0.0.id) }
+        var v = product.kpiValues(figures).filter { !habitat.contains($0.0.id) }
         let total = revenue.total
         var own: [String: Double] = [
             "true_time_saved_per_day_median": trueSavedPerDay.quantile(0.5) ?? .nan,
@@ -202,6 +204,9 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         }
         return v
     }
+
+    /// The run's product-independent figures, as a product's KPIs and reports read them.
+    public var figures: RunFigures { RunFigures(common: common, revenue: revenue, consumables: consumables) }
 
     /// Every KPI id a run of this product reports (for `precision.kpis`).
     public static var kpiIDs: [String] {

@@ -80,7 +80,8 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let d = Adapter.Engine.descriptor
         arms = scenario.arms.map {
             ArmResult(name: $0.name, pooled: RunAccumulator(horizonDays: scenario.horizonDays),
-                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments, consumableShare: d.consumableCeiling != nil))
+                      forecast: ForecastTable(paidSegments: d.revenue.paidSegments,
+                                             consumableShareMetric: d.consumableCeiling != nil ? Adapter.Metrics.forecastConsumableShare : nil))
         }
     }
 
@@ -123,39 +124,39 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         }
     }
 
-    /// The report files in the order they are written, with their headers: every run's, with the optional ones the
-    /// product names in its descriptor's `reports` in their place, then the reports of the product's own figures
-    /// (`ProductMetrics.reportFiles`).
-    static var reportFiles: [(name: String, header: [String])] {
-        let product = Set(Adapter.Engine.descriptor.reports)
-        let shared: [(name: String, header: [String])] = [
-            ("activation-funnel.csv", FunnelAccumulator.header), ("retention.csv", RetentionAccumulator.header),
-            ("token-revenue-share.csv", TokenShareAccumulator.header), ("battery-budget.csv", BatteryBudgetAccumulator.header),
-            ("kpis.csv", KPITable.header), ("revenue.csv", RevenueAccumulator.header),
-            ("energy-by-effect.csv", BatteryBudgetAccumulator.energyHeader), ("decisions.csv", DecisionCounts.header),
-            ("learning.csv", LearningAccumulator.header),
-        ]
-        // With no app (`none`) only the product-neutral reports mean anything.
-        guard Adapter.hasApp else { return shared.filter { ProductReports.neutral.contains($0.name) } }
-        return shared.filter { !ProductReports.optional.contains($0.name) || product.contains($0.name) } + Adapter.Metrics.reportFiles
+    /// The report files in the order they are written (issue 42: a list of writers, no switch over names):
+    /// Habitat's own (`HabitatReports`: the neutral ones for every product, the app's for a product with an app,
+    /// `revenue.csv` for one with money), then the reports of the product's own figures (`ProductMetrics.reports`).
+    /// A product report that names the Habitat report it follows (`MetricsReport.after`) is written right after it.
+    public static var reportFiles: [ReportWriter<Adapter>] {
+        var files = HabitatReports<Adapter>.writers
+        guard Adapter.hasApp else { return files }
+        var end = files.count
+        for report in Adapter.Metrics.reports {
+            if let after = report.after, let i = files.prefix(end).firstIndex(where: { $0.name == after }) {
+                // After its Habitat report and any product report already placed there.
+                var j = i + 1
+                while j < end, !HabitatReports<Adapter>.writers.contains(where: { $0.name == files[j].name }) { j += 1 }
+                files.insert(ReportWriter(report), at: j)
+                end += 1
+            } else {
+                files.append(ReportWriter(report))
+            }
+        }
+        return files
     }
 
-    /// Rows of one report file for one accumulator (a replication, or the pool of an arm's replications).
+    /// Rows of one report file for an accumulator taken as a pool of replications (tests; `kpis.csv` needs the
+    /// replications' KPI values and has none here).
     static func rows(_ file: String, _ acc: RunAccumulator<Adapter>, _ keys: ReportKeys) -> [[CSVField]] {
-        let d = Adapter.Engine.descriptor
-        switch file {
-        case "activation-funnel.csv": return acc.funnel.rows(keys, stages: d.funnel)
-        case "retention.csv": return acc.retention.rows(keys)
-        case "token-revenue-share.csv": return acc.tokens.rows(keys, threshold: d.consumableCeiling ?? 1)
-        case "battery-budget.csv": return acc.battery.rows(keys)
-        case "revenue.csv": return acc.revenue.rows(keys)
-        case "energy-by-effect.csv": return acc.battery.energyRows(keys)
-        case "decisions.csv": return acc.decisions.rows(keys, kinds: Adapter.decisionKinds)
-        case "learning.csv": return acc.learning.rows(keys)
-        default:
-            precondition(Adapter.Metrics.reportFiles.contains { $0.name == file }, "no rows for \(file)")
-            return acc.product.reportRows(file, keys)
-        }
+        guard let w = reportFiles.first(where: { $0.name == file }) else { preconditionFailure("no report \(file)") }
+        return w.rows(ReportInput(run: acc, kpiValues: [], horizonDays: acc.retention.maxDay, pooled: true), keys)
+    }
+
+    /// Whether the run writes `forecast.csv`: an arm has an acquisition curve and the product has money (a free
+    /// product's forecast would be installs and actives only; issue 42).
+    var writesForecast: Bool {
+        Adapter.Engine.descriptor.revenue.hasMoney && scenario.arms.contains { $0.population.acquisition != nil }
     }
 
     /// Folds a finished replication of arm `i` in: its rows go to the spool, its KPI values and forecast are kept,
@@ -163,13 +164,14 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     mutating func fold(_ acc: RunAccumulator<Adapter>, arm i: Int, replication r: Int) throws {
         let keys = ReportKeys(scenario: scenario.name, arm: arms[i].name, replication: r, product: scenario.product.rawValue)
         let values = acc.kpiValues()
-        for (file, header) in Self.reportFiles {
-            var table = CSVTable(header: header)
-            table.append(contentsOf: file == "kpis.csv" ? KPITable.replicationRows(values, keys, horizonDays: scenario.horizonDays) : Self.rows(file, acc, keys))
-            try spool.append(arm: i, file: file, table)
+        let input = ReportInput(run: acc, kpiValues: [values], horizonDays: scenario.horizonDays, pooled: false)
+        for writer in Self.reportFiles {
+            var table = CSVTable(header: writer.header)
+            table.append(contentsOf: writer.rows(input, keys))
+            try spool.append(arm: i, file: writer.name, table)
         }
-        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
-            arms[i].forecast.record(forecast: acc.forecast, revenue: acc.revenue, tokens: acc.tokens,
+        if writesForecast {
+            arms[i].forecast.record(forecast: acc.forecast, revenue: acc.revenue, consumables: acc.consumables,
                                     peoplePerPerson: forecastWeight(arm: arms[i].name))
         }
         arms[i].kpiValues.append(values)
@@ -219,15 +221,15 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     public func write(to report: ReportDirectory, wallSeconds: Double, checkpoint: () throws -> Void = {},
                       extra: (ReportDirectory) throws -> Void = { _ in }) throws -> [String] {
         let product = scenario.product.rawValue
-        for (file, header) in Self.reportFiles {
+        for writer in Self.reportFiles {
             try checkpoint()
-            let sink = try report.open(file)
-            try sink.write(CSVTable(header: header).headerLine)
+            let sink = try report.open(writer.name)
+            try sink.write(CSVTable(header: writer.header).headerLine)
             for i in arms.indices {
                 try checkpoint()
-                try writeArmRows(file, arm: i, into: sink)
+                try writeArmRows(writer.name, arm: i, into: sink)
             }
-            try report.close(sink, file)
+            try report.close(sink, writer.name)
         }
         spool.removeAll()
         try checkpoint()
@@ -244,7 +246,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
             world.append(contentsOf: WorldCheck.fileRows(ReportKeys(scenario: scenario.name, arm: arm, replication: nil, product: product), rows))
         }
         try report.write("world-check.csv", table: world)
-        if scenario.arms.contains(where: { $0.population.acquisition != nil }) {
+        if writesForecast {
             var table = CSVTable(header: ForecastTable.header)
             for arm in arms {
                 table.append(contentsOf: arm.forecast.rows(ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: product)))
@@ -269,14 +271,13 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// Arm `i`'s rows of one report file: every replication's (spooled), then the pool of its replications.
     public func writeArmRows(_ file: String, arm i: Int, into sink: FileSink) throws {
         let arm = arms[i]
-        let header = Self.reportFiles.first { $0.name == file }!.header
+        guard let writer = Self.reportFiles.first(where: { $0.name == file }) else { preconditionFailure("no report \(file)") }
         try spool.copy(arm: i, file: file, into: sink)
         let keys = ReportKeys(scenario: scenario.name, arm: arm.name, replication: nil, product: scenario.product.rawValue)
-        var pooled = CSVTable(header: header)
-        if file == "kpis.csv" {
-            pooled.append(contentsOf: ArmKPIs.table(arm.kpiValues).rows(keys, horizonDays: scenario.horizonDays))
-        } else if arm.replications > 1 && file != "energy-by-effect.csv" {
-            pooled.append(contentsOf: Self.rows(file, arm.pooled, keys))
+        var pooled = CSVTable(header: writer.header)
+        if writer.pools(replications: arm.replications) {
+            let input = ReportInput(run: arm.pooled, kpiValues: arm.kpiValues, horizonDays: scenario.horizonDays, pooled: true)
+            pooled.append(contentsOf: writer.rows(input, keys))
         }
         try sink.write(pooled.bodyText)
     }
@@ -302,14 +303,6 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// The paired comparison of every arm with the first (control) arm.
     public func experiment() -> [ExperimentComparison] { ArmKPIs.experiment(arms.map { ($0.name, $0.kpiValues) }) }
-}
-
-/// Reports only some products write (named in their descriptor's `reports`).
-enum ProductReports {
-    static let optional: Set<String> = ["token-revenue-share.csv"]
-    /// Reports that mean the same with any product, after it and with none (issue 28): all a run of `none` writes
-    /// besides `world-check.csv`.
-    static let neutral: Set<String> = ["kpis.csv", "learning.csv"]
 }
 
 /// A `habitat trace` request that cannot be met.

@@ -147,7 +147,7 @@ extension RunAccumulator: ValidatedAccumulator {
         if common[.people] != b.people { throw AccumulatorInvalid("\(dot)common.people", "\(common[.people]); the record holds \(b.people) people") }
         try funnel.validate(b, at: "\(dot)funnel", stages: d.funnel)
         try retention.validate(b, at: "\(dot)retention")
-        try tokens.validate(b, at: "\(dot)tokens")
+        try consumables.validate(b, at: "\(dot)tokens")   // the shard's name of `consumables`
         try revenue.validate(b, at: "\(dot)revenue")
         try battery.validate(b, at: "\(dot)battery")
         if forecast.paidSegments != d.revenue.paidSegments {

@@ -73,13 +73,10 @@ extension EarnedAccessAdapter {
             life.offerDecision(.paywallPurchase, moment: t.millisecondsSinceEpoch)
         case .trialStarted:
             life.summary.tally.counts.flag(.startedTrial)
-            if life.summary.planSegment == "free" { life.summary.planSegment = "pro" }
         case .subscriptionPurchaseCompleted(let plan, _):
-            life.summary.everSubscribed = true
             life.summary.tally.counts.flag(.subscriber)
             life.summary.tally.counts.flag(.annualSubscriber, plan == .annual)
             if life.summary.tally.counts[.startedTrial] == 1 { life.summary.tally.counts.flag(.trialThenPaid) }
-            life.summary.planSegment = "pro"
             // Every first charge — bought outright or a trial converting — may be refunded by the store within days.
             life.considerRefund(at: t)
         case .subscriptionRenewed(let plan, _):

@@ -155,12 +155,15 @@ public struct EarnedAccessMetrics: ProductMetrics {
 
     /// `unlocks.csv`: per day since install and method (`credits`, `quest`, `emergency`, and `all` with the gate
     /// visits and the Focus Bank's credits earned, spent and expired at 04:00).
-    public static var reportFiles: [(name: String, header: [String])] {
-        [("unlocks.csv", ReportKeys.header + ["day", "method", "people", "gate_visits", "attempts", "grants", "minutes_granted",
-                                             "credits_earned", "credits_spent", "credits_expired", "completed", "abandoned"])]
+    public static var reports: [MetricsReport<Self>] {
+        [MetricsReport("unlocks.csv", header: ReportKeys.header + ["day", "method", "people", "gate_visits", "attempts", "grants", "minutes_granted",
+                                                                  "credits_earned", "credits_spent", "credits_expired", "completed", "abandoned"]) { m, _, keys in
+            m.unlockRows(keys)
+        }]
     }
 
-    public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] {
+    /// `unlocks.csv`'s rows.
+    func unlockRows(_ keys: ReportKeys) -> [[CSVField]] {
         var rows: [[CSVField]] = []
         for (i, d) in days.enumerated() {
             func int(_ v: Int) -> CSVField { .integer(Int64(v)) }

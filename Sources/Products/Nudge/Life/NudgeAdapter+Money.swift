@@ -51,6 +51,18 @@ extension NudgeAdapter {
         if case .purchased = life.send(.paywallResponse(plan), at: now) { bookRenewalDecision(&life) }
     }
 
+    /// The money of `ai-cost.csv`, from the ledger alone (issue 42: the engine's events carry the same dollars, but
+    /// the ledger is the one source): an AI request's service cost under the plan the person is on, a Pro charge
+    /// (purchase or renewal) as Pro revenue — both in the month of the local day lived, the month of the DAU-days
+    /// they are set against.
+    public static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>) {
+        switch entry.kind {
+        case .serviceCost: life.summary.tally.bookCost(entry.amount, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
+        case .subscriptionPurchase, .subscriptionRenewal: life.summary.tally.bookRevenue(entry.amount, month: life.currentMonth)
+        default: break
+        }
+    }
+
     /// Books the keep-or-cancel decision a day before the paid period ends, once per period.
     static func bookRenewalDecision(_ life: inout PersonLife<Self>) {
         guard life.engine.plan != nil, life.engine.autoRenew else { return }

@@ -32,21 +32,19 @@ extension NudgeAdapter {
             life.state.thoughtsCut = cut
         case .brainDumpCompleted, .brainDumpQueuedOffline:
             life.summary.tally.countDump(event)
-        case let .aiSplitCompleted(_, usd), let .aiSplitFailed(usd):
-            life.summary.tally.bookAI(split: true, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
-        case let .draftGenerated(_, usd, _):
-            life.summary.tally.bookAI(split: false, cost: usd, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
-        case .subscriptionStarted(let plan, let price):
+        case .aiSplitCompleted, .aiSplitFailed:
+            // The request is counted here; its cost is the ledger's (`booked`).
+            life.summary.tally.countAI(split: true, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
+        case .draftGenerated:
+            life.summary.tally.countAI(split: false, month: life.currentMonth, plan: life.engine.isPro ? 1 : 0)
+        case .subscriptionStarted(let plan, _):
+            // The plan segment and "ever subscribed" are the life's, from the engine's standing (issue 42).
             life.summary.tally.counts[.subscriber] = 1
-            life.summary.planSegment = "pro"
-            life.summary.everSubscribed = true
             if plan == .annual { life.summary.tally.counts[.annualSubscriber] = 1 }
             if life.dayIndex <= 30 { life.summary.tally.counts[.proByDay30] = 1 }
-            life.summary.tally.bookRevenue(price, month: life.currentMonth)
             life.considerRefund(at: now)
-        case .subscriptionRenewed(_, let price):
+        case .subscriptionRenewed:
             life.summary.tally.renewals += 1
-            life.summary.tally.bookRevenue(price, month: life.currentMonth)
         default:
             break
         }

@@ -94,15 +94,19 @@ public struct NudgeTally: Sendable {
         ai[month, default: [AICell(), AICell()]][plan].dauDays += 1
     }
 
-    /// An AI request booked at its cost (the engine's ledger line).
-    mutating func bookAI(split: Bool, cost: Money, month: MonthID, plan: Int) {
+    /// An AI request made (the engine's event: a split or a draft), under plan `plan` (0 Free, 1 Pro).
+    mutating func countAI(split: Bool, month: MonthID, plan: Int) {
         var cells = ai[month, default: [AICell(), AICell()]]
         if split { cells[plan].splits += 1 } else { cells[plan].drafts += 1 }
-        cells[plan].costMicros += cost.micros
         ai[month] = cells
     }
 
-    /// A Pro charge (purchase or renewal).
+    /// An AI request's cost (the engine's ledger line, `LedgerEntry.Kind.serviceCost`).
+    mutating func bookCost(_ cost: Money, month: MonthID, plan: Int) {
+        ai[month, default: [AICell(), AICell()]][plan].costMicros += cost.micros
+    }
+
+    /// A Pro charge (the ledger's purchase or renewal line).
     mutating func bookRevenue(_ price: Money, month: MonthID) {
         ai[month, default: [AICell(), AICell()]][1].grossMicros += price.micros
     }
@@ -242,23 +246,29 @@ public struct NudgeMetrics: ProductMetrics {
     /// the margin over it; then the same requests at the features' prices, seed 001 §4 Features 1 and 7, and their
     /// cost per DAU-day against the same ceiling — audit N11: the ceiling holds under one of the seed's prices only) and `tasks.csv` (per day since install: things arisen, captured, done, done with Nudge's
     /// help, done on time, forgotten).
-    public static var reportFiles: [(name: String, header: [String])] {
-        [("ai-cost.csv", ReportKeys.header + ["month", "plan", "dau_days", "split_requests", "draft_requests", "cost_usd",
-                                             "cost_per_dau_day_usd", "ceiling_usd", "within_ceiling", "gross_revenue_usd", "gross_margin",
-                                             "cost_usd_at_feature_prices", "cost_per_dau_day_usd_at_feature_prices",
-                                             "within_ceiling_at_feature_prices"]),
-         ("tasks.csv", ReportKeys.header + ["day", "people", "arisen", "captured", "done", "done_with_help", "done_on_time", "forgotten",
-                                           "done_on_time_per_person"])]
+    public static var reports: [MetricsReport<Self>] {
+        [MetricsReport("ai-cost.csv", header: ReportKeys.header + ["month", "plan", "dau_days", "split_requests", "draft_requests", "cost_usd",
+                                                                  "cost_per_dau_day_usd", "ceiling_usd", "within_ceiling", "gross_revenue_usd",
+                                                                  "gross_margin", "cost_usd_at_feature_prices",
+                                                                  "cost_per_dau_day_usd_at_feature_prices", "within_ceiling_at_feature_prices"]) {
+            m, _, keys in m.aiCostRows(keys)
+         },
+         MetricsReport("tasks.csv", header: ReportKeys.header + ["day", "people", "arisen", "captured", "done", "done_with_help", "done_on_time",
+                                                                "forgotten", "done_on_time_per_person"]) { m, _, keys in m.taskRows(keys) }]
     }
 
-    public func reportRows(_ file: String, _ keys: ReportKeys) -> [[CSVField]] {
+    /// `tasks.csv`'s rows.
+    func taskRows(_ keys: ReportKeys) -> [[CSVField]] {
         func int(_ v: Int) -> CSVField { .integer(Int64(v)) }
-        if file == "tasks.csv" {
-            return days.enumerated().map { i, d in
-                keys.fields + [int(i), int(d.people), int(d.arisen), int(d.captured), int(d.done), int(d.doneWithHelp), int(d.doneOnTime),
-                               int(d.forgotten), d.people > 0 ? .number(Double(d.doneOnTime) / Double(d.people), decimals: 4) : .empty]
-            }
+        return days.enumerated().map { i, d in
+            keys.fields + [int(i), int(d.people), int(d.arisen), int(d.captured), int(d.done), int(d.doneWithHelp), int(d.doneOnTime),
+                           int(d.forgotten), d.people > 0 ? .number(Double(d.doneOnTime) / Double(d.people), decimals: 4) : .empty]
         }
+    }
+
+    /// `ai-cost.csv`'s rows.
+    func aiCostRows(_ keys: ReportKeys) -> [[CSVField]] {
+        func int(_ v: Int) -> CSVField { .integer(Int64(v)) }
         let ceiling = NudgeEngine.descriptor.kpi("cost_per_dau_day")?.targetMax
         var rows: [[CSVField]] = []
         for m in ai {

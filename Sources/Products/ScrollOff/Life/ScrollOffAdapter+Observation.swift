@@ -34,10 +34,7 @@ extension ScrollOffAdapter {
             life.summary.tally.counts.flag(.sawSelfEfficacyMessage)
         case .subscriptionPurchaseCompleted(let plan, _):
             if sinceInstall <= .days(14) { life.summary.tally.counts.flag(.paidWithin14Days) }
-            life.summary.everSubscribed = true
             life.summary.tally.latestPlanAnnual = plan.isAnnual
-            let segment = plan.tier == .pro ? "pro" : "premium"
-            if life.summary.planSegment == "free" || segment == "pro" { life.summary.planSegment = segment }
         case .subscriptionRenewed(let plan, _):
             life.summary.tally.latestPlanAnnual = plan.isAnnual
         case .bypassTokenCapHit:

@@ -88,7 +88,7 @@ public struct ScrollOffMetrics: ProductMetrics {
             "self_efficacy_views": Counters<ScrollOffCount>.ratio(c[.sawSelfEfficacyMessage], people),
             "free_to_paid_14d": c.ratio(.paidWithin14Days, .paid14Eligible),
             "annual_mix": Counters<ScrollOffCount>.ratio(c[.annualSubscribers], common[.subscribers]),
-            "token_revenue_share": run.consumables.total.tokenShare ?? .nan,
+            "token_revenue_share": run.consumables.total.consumableShare ?? .nan,
             "authorization_retention": c[.reachedA1] > 0 ? 1 - c.ratio(.a1Revoked, .reachedA1) : .nan,
         ]
         return ScrollOffKPIs.definitions.map { d in
