@@ -41,7 +41,7 @@ def fragments(root: Path = REPOSITORY) -> list[tuple[str, dict]]:
             for path in sorted(root.glob(FRAGMENTS))]
 
 
-_FRAGMENT_KEYS = {"about", "product", "app", "files", "page"}
+_FRAGMENT_KEYS = {"about", "product", "app", "money", "files", "page"}
 _SECTION_EXTENSION_KEYS = {"extends", "files", "charts"}
 
 
@@ -56,6 +56,7 @@ def merged(base: dict, parts: list[tuple[str, dict]]) -> dict:
     import copy
     out = copy.deepcopy(base)
     out["products_without_app"] = []
+    out["products_without_money"] = []
     out["fragments"] = []
     kinds = set(base.get("chart_kinds", {})) - {"about"}
     for path, fragment in parts:
@@ -72,6 +73,8 @@ def merged(base: dict, parts: list[tuple[str, dict]]) -> dict:
         out["fragments"].append(product)
         if fragment.get("app", True) is False:
             out["products_without_app"].append(product)
+        if fragment.get("money", fragment.get("app", True)) is False:
+            out["products_without_money"].append(product)
         names = {f["file"] for f in out["files"]}
         keys = {f["key"] for f in out["files"]}
         chart_ids = {c["id"] for f in out["files"] for c in f.get("charts", [])}
@@ -185,14 +188,23 @@ def has_app(product: str | None) -> bool:
     return product is not None and product not in spec()["products_without_app"]
 
 
+def has_money(product: str | None) -> bool:
+    """Whether `product` sells something or pays for serving its people (`RevenueModel.hasMoney`): every product but
+    those whose fragment says `"money": false` (a free product) or `"app": false` (`none`)."""
+    return product is not None and product not in spec()["products_without_money"]
+
+
 def written_by(entry: dict, product: str | None) -> bool:
     """Whether a run of `product` writes the file (when its condition holds): `products` is "all", "with_app" (every
-    product with an app, `has_app`) or the one product whose fragment describes it."""
+    product with an app, `has_app`), "with_money" (every product with money, `has_money`: revenue.csv, forecast.csv)
+    or the one product whose fragment describes it."""
     products = entry["products"]
     if products == "all":
         return True
     if products == "with_app":
         return has_app(product)
+    if products == "with_money":
+        return has_money(product)
     return product is not None and product in products
 
 
@@ -209,6 +221,8 @@ def writers(entry: dict) -> str:
         return "every run"
     if products == "with_app":
         return "runs of every product with an app"
+    if products == "with_money":
+        return "runs of every product that sells or pays for its service"
     return f"{', '.join(products)} runs"
 
 

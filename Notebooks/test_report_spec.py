@@ -85,8 +85,8 @@ def check_spec_is_consistent() -> None:
         columns = {c["name"]: c for c in f["columns"]}
         check(len(columns) == len(f["columns"]), f"{f['file']}: a column listed twice")
         check(f["written"] in spec.spec()["written_when"], f"{f['file']}: written {f['written']!r} is not described")
-        check(f["products"] in ("all", "with_app") or (isinstance(f["products"], list) and len(f["products"]) == 1),
-              f"{f['file']}: products must be \"all\", \"with_app\" or the one product of a fragment")
+        check(f["products"] in ("all", "with_app", "with_money") or (isinstance(f["products"], list) and len(f["products"]) == 1),
+              f"{f['file']}: products must be \"all\", \"with_app\", \"with_money\" or the one product of a fragment")
         for c in f["columns"]:
             check(bool(c.get("meaning")), f"{f['file']}: {c['name']} has no meaning")
             unit = c.get("unit")
@@ -510,7 +510,7 @@ def check_fragments() -> None:
     check(sorted(p for p, _ in real) == sorted(str(p.relative_to(spec.REPOSITORY))
                                              for p in spec.REPOSITORY.glob("Sources/Products/*/report-spec.json")),
           "fragments: not every product folder's report-spec.json")
-    check(all(f["products"] in ("all", "with_app") for f in base["files"]),
+    check(all(f["products"] in ("all", "with_app", "with_money") for f in base["files"]),
           "docs/report-spec.json names a product: a product's own file belongs in its folder's fragment")
     spoilt = {
         "redefines a generic file": lambda f: f["files"][0].update(file="kpis.csv"),

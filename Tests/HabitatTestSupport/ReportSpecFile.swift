@@ -13,6 +13,9 @@ public struct ReportSpecFile: Decodable, Sendable {
     public enum Products: Decodable, Equatable, Sendable {
         case all
         case withApp
+        /// Every product that sells something or pays for serving its people (`RevenueModel.hasMoney`): all but those
+        /// whose fragment says `"money": false` or `"app": false` (revenue.csv, forecast.csv; issue 42).
+        case withMoney
         case only([String])
 
         public init(from decoder: Decoder) throws {
@@ -22,16 +25,19 @@ public struct ReportSpecFile: Decodable, Sendable {
             switch word {
             case "all": self = .all
             case "with_app": self = .withApp
+            case "with_money": self = .withMoney
             default:
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "products: \"all\", \"with_app\" or a list, not \"\(word)\"")
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "products: \"all\", \"with_app\", \"with_money\" or a list, not \"\(word)\"")
             }
         }
 
-        /// Whether a run of `product` writes the file; `withoutApp`: the products that have no app.
-        public func includes(_ product: String, withoutApp: Set<String>) -> Bool {
+        /// Whether a run of `product` writes the file; `withoutApp`: the products that have no app; `withoutMoney`: those
+        /// that neither sell nor pay for a service.
+        public func includes(_ product: String, withoutApp: Set<String>, withoutMoney: Set<String> = []) -> Bool {
             switch self {
             case .all: true
             case .withApp: !withoutApp.contains(product)
+            case .withMoney: !withoutMoney.contains(product) && !withoutApp.contains(product)
             case .only(let list): list.contains(product)
             }
         }
@@ -42,6 +48,8 @@ public struct ReportSpecFile: Decodable, Sendable {
     public struct Fragment: Decodable, Sendable {
         public let product: String
         public let app: Bool?
+        /// false for a product that neither sells nor pays for a service (a free product): it writes no `"with_money"` file.
+        public let money: Bool?
         public let files: [File]
     }
 
@@ -82,6 +90,8 @@ public struct ReportSpecFile: Decodable, Sendable {
     public let writtenWhen: [String: String]
     /// The products whose fragment says they have no app (`none`): they write no `"with_app"` file.
     public private(set) var withoutApp: Set<String> = []
+    /// The products whose fragment says they have no money (`"money": false`, or no app): no `"with_money"` file.
+    public private(set) var withoutMoney: Set<String> = []
     /// The products with a fragment, in path order.
     public private(set) var fragmentProducts: [String] = []
 
@@ -122,6 +132,7 @@ public struct ReportSpecFile: Decodable, Sendable {
         }
         fragmentProducts.append(fragment.product)
         if fragment.app == false { withoutApp.insert(fragment.product) }
+        if (fragment.money ?? fragment.app) == false { withoutMoney.insert(fragment.product) }
         for f in fragment.files {
             guard file(f.file) == nil else {
                 throw FragmentError(description: "\(path): \(f.file) is already described; a fragment may only add files")
@@ -160,6 +171,6 @@ public struct ReportSpecFile: Decodable, Sendable {
     /// any of its products writes, and those written when the arms differ in product.
     public func expectedFiles(products: [String], arms: Int, acquisition: Bool) -> Set<String> {
         let holds = ["always": true, "arms": arms > 1, "acquisition": acquisition, "products": Set(products).count > 1]
-        return Set(files.filter { f in products.contains { f.products.includes($0, withoutApp: withoutApp) } && holds[f.written] == true }.map(\.file))
+        return Set(files.filter { f in products.contains { f.products.includes($0, withoutApp: withoutApp, withoutMoney: withoutMoney) } && holds[f.written] == true }.map(\.file))
     }
 }

@@ -121,6 +121,9 @@ struct ReportSpecTests {
         let registered = Products.registered.map(\.descriptor.id)
         let withoutApp = Set(registered.filter { Products.adapter(for: Product(rawValue: $0))?.hasApp == false })
         #expect(spec.withoutApp == withoutApp)
+        // "with_money": the products whose revenue model neither sells nor pays for a service (`RevenueModel.hasMoney`).
+        let withoutMoney = Set(registered.filter { Products.descriptor(Product(rawValue: $0))?.revenue.hasMoney == false })
+        #expect(spec.withoutMoney == withoutMoney)
         for product in spec.fragmentProducts { #expect(registered.contains(product), "a fragment of \(product), not a registered product") }
     }
 
