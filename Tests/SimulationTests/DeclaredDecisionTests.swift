@@ -103,7 +103,7 @@ struct DeclaredDecisionTests {
             Issue.record("a decision of an undeclared kind was not caught")
         } catch let v as InvariantViolation {
             #expect(v.invariant == "decision")
-            #expect(v.problems == ["decision toy_unlisted (toy_yes) of a kind the product does not declare (decisionKinds: toy_trick, churn, dormant_response)"])
+            #expect(v.problems == ["decision toy_unlisted of a kind the product does not declare (decisionKinds: toy_trick, churn, dormant_response)"])
         }
         var foreign = SimulationRun<TrickToy.Adapter<TrickToy.Foreign>>(scenario: try scenario(), threads: 1, kernel: .withProcesses([Toy.Tasks.self]))
         do {

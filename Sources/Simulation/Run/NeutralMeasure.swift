@@ -91,13 +91,13 @@ public struct NeutralKPI: Sendable {
 
         func value(_ s: ComparisonSums) -> Double {
             switch self {
-            case .personDays: Double(s.personDays)
-            case .pickups: Double(s.pickups)
-            case .sessions: Double(s.sessions)
-            case .sessionsUnder30s: Double(s.sessionsUnder30s)
-            case .targetAppMinutes: Double(s.targetAppMs) / 60_000
-            case .urgesActed: Double(s.urgesActed)
-            case .batteryPct: Double(s.batteryMicroPct) / 1_000_000
+            case .personDays: return Double(s.personDays)
+            case .pickups: return Double(s.pickups)
+            case .sessions: return Double(s.sessions)
+            case .sessionsUnder30s: return Double(s.sessionsUnder30s)
+            case .targetAppMinutes: return Double(s.targetAppMs) / 60_000
+            case .urgesActed: return Double(s.urgesActed)
+            case .batteryPct: return Double(s.batteryMicroPct) / 1_000_000
             case .measure(let id):
                 guard let i = NeutralMeasure.all.firstIndex(where: { $0.id == id }) else { preconditionFailure("no neutral measure '\(id)'") }
                 return Double(s.measures.values[i])
