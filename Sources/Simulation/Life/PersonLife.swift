@@ -285,15 +285,19 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The things to do of the life, booked at its end: arisen, done before the horizon, on time, forgotten.
     mutating func bookTasks() {
+        var done = 0, onTime = 0, forgotten = 0
         for r in tasks.records {
-            summary.neutral.measures[.tasksArisen] += 1
             if let d = r.doneAt, d < horizonEnd {
-                summary.neutral.measures[.tasksDone] += 1
-                if d <= r.task.deadline { summary.neutral.measures[.tasksDoneOnTime] += 1 }
+                done += 1
+                if d <= r.task.deadline { onTime += 1 }
             } else if r.unaidedDoneAt == nil {
-                summary.neutral.measures[.tasksForgotten] += 1
+                forgotten += 1
             }
         }
+        summary.neutral.measures[.tasksArisen] += tasks.records.count
+        summary.neutral.measures[.tasksDone] += done
+        summary.neutral.measures[.tasksDoneOnTime] += onTime
+        summary.neutral.measures[.tasksForgotten] += forgotten
     }
 
     // MARK: - Pickups and sessions
