@@ -132,6 +132,17 @@ def retained_over(acc):
     s["inUse"][0] = s["retentionEligible"][0] + 3   # `retained` until issue 39 (in use, now beside app opened)
 
 
+def measures(acc):
+    p = sorted(acc["comparison"]["personas"])[0]
+    return acc["comparison"]["personas"][p]["measures"]
+
+
+def tasks_done_over(acc):
+    ms = measures(acc)
+    arisen = next((m["value"] for m in ms if m["measure"] == "tasks_arisen"), 0)
+    ms[:] = [m for m in ms if m["measure"] != "tasks_done"] + [{"measure": "tasks_done", "value": arisen + 5}]
+
+
 def set_path(keys, value):
     def f(acc):
         o = acc
@@ -171,10 +182,13 @@ FIGURES = [
     ("forecast-installs-max", "earned-access", lambda a: pairs(a["forecast"]["months"])[0][1].__setitem__("installs", BIG), "forecast["),
     ("battery-energy-int128-max", "scroll-off", set_path(["battery", "energy", 0], str(2**127 - 1)), "battery.energy"),
     ("battery-within-budget-max", "nudge", battery_budget, "within_budget"),
-    ("decisions-max", "earned-access", set_path(["decisions", "values", 0], BIG), "decisions["),
+    ("decisions-max", "earned-access", set_path(["decisions", 0, "opportunities"], BIG), "decisions["),
+    ("decisions-unknown-kind", "nudge", set_path(["decisions", 0, "kind"], "made_up"), "'made_up' is not a decision kind of this product"),
     ("learning-max", "scroll-off", set_path(["learning", "values", 1], BIG), "learning"),
     ("comparison-target-ms-max", "none", comparison("targetAppMs", BIG), "comparison["),
     ("comparison-retained-over-eligible", "scroll-off", retained_over, "> eligible"),
+    ("comparison-tasks-done-over-arisen", "nudge", tasks_done_over, "> arisen"),
+    ("comparison-unknown-measure", "none", lambda a: measures(a).append({"measure": "made_up", "value": 1}), "'made_up' is not a neutral measure"),
     ("churned-max", "scroll-off", churn_big, "churned"),
     ("ea-day-credits-max", "earned-access", set_path(["product", "days", 0, "creditsEarned"], BIG), "product.days[0].credits_earned"),
     ("ea-day-grants-negative", "earned-access", set_path(["product", "days", 1, "grants", "quest"], -7), "is negative"),

@@ -98,6 +98,27 @@ struct ShardForgeryTests {
         #expect(try CLIProcess.run(["merge"] + f.shards + ["--out", f.out, "--progress", "never"]).status == 0)
     }
 
+    @Test("A record whose decisions name a kind or an outcome the product does not declare is refused, naming them (issue 42)")
+    func forgedDecisionVocabulary() throws {
+        let f = try Self.fixture()
+        let place = "record 1 (arm 'control', replication 1)"
+        let kind = try f.forged("kind") { ls in
+            var ls = ls
+            try #require(ls[1].contains(#""kind":"churn""#), "the record counts churn decisions: \(ls[1].prefix(300))")
+            ls[1] = Self.reseal(ls[1].replacingOccurrences(of: #""kind":"churn""#, with: #""kind":"made_up""#))
+            return ls
+        }
+        try f.expectRefused(kind, [place, "accumulator.decisions[made_up]: 'made_up' is not a decision kind of this product (it declares "],
+                            "an unknown decision kind")
+        let outcome = try f.forged("outcome") { ls in
+            var ls = ls
+            ls[1] = Self.reseal(ls[1].replacingOccurrences(of: #""outcome":"stay""#, with: #""outcome":"levitate""#))
+            return ls
+        }
+        try f.expectRefused(outcome, [place, "accumulator.decisions[", ".levitate: 'levitate' is not an outcome of decision kind "],
+                            "an unknown decision outcome")
+    }
+
     @Test("A record spliced from another shard, two records swapped with their labels, or its people edited are refused")
     func forgedIdentity() throws {
         let f = try Self.fixture()

@@ -119,7 +119,7 @@ struct ShardMergeTests {
         #expect(json?["files"] as? [String] == ["shard-state.jsonl"])
         let header = try String(contentsOfFile: shard + "/shard-state.jsonl", encoding: .utf8).split(separator: "\n")[0]
         let h = try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any]
-        #expect(h?["format"] as? String == "habitat-shard-state" && h?["format_version"] as? Int == 9)
+        #expect(h?["format"] as? String == "habitat-shard-state" && h?["format_version"] as? Int == 10)
         #expect(h?["scenario_hash"] as? String == json?["scenario_hash"] as? String)
         let c = try CLIProcess.run(["compare", shard, shard, "--out", dir.appendingPathComponent("c.csv").path])
         #expect(c.status != 0 && c.stderr.contains("a shard folder"), "\(c.stderr)")

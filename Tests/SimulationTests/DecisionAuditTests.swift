@@ -21,7 +21,7 @@ enum DecidingToy {
     enum Adapter<M: Mode>: ProductAdapter {
         typealias Engine = Toy.Engine
         typealias Metrics = Toy.Metrics
-        static var decisionKinds: [DecisionKind] { [.paywallPurchase, .churn] }
+        static var decisionKinds: [DecisionKind] { [.paywallPurchase, .churn, .dormantResponse] }
         static func initialState() -> Int { 0 }
         static func initialTally() -> Counters<Toy.Count> { Counters() }
         static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }

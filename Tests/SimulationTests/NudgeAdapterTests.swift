@@ -112,7 +112,7 @@ struct NudgeAdapterTests {
             + "    resumption_lag_seconds: 86400\n"
         let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: high))
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: high))
-        let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime }, none.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime })
+        let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] }, none.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] })
         #expect(onTime.0 < onTime.1, "on time with Nudge \(onTime.0), with no app \(onTime.1)")
     }
 
@@ -144,7 +144,7 @@ struct NudgeAdapterTests {
     func nudgeThroughThePersonsPace() throws {
         let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge"))
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none"))
-        let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime }, none.reduce(0) { $0 + $1.summary.neutral.tasksDoneOnTime })
+        let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] }, none.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] })
         #expect(onTime.0 > onTime.1, "on time with Nudge \(onTime.0), with no app \(onTime.1)")
         // The unaided fates differ only where the person's confidence or list moved (some do).
         let moved = zip(nudge, none).reduce(0) { acc, p in acc + zip(p.0.tasks, p.1.tasks).filter { $0.0.unaidedDoneAt != $0.1.doneAt }.count }
@@ -158,7 +158,7 @@ struct NudgeAdapterTests {
         let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: extra))
         for i in nudge.indices {
             #expect(nudge[i].tasks.map(\.doneAt) == none[i].tasks.map(\.doneAt), "person \(i)")
-            #expect(nudge[i].summary.neutral.tasksDoneOnTime == none[i].summary.neutral.tasksDoneOnTime)
+            #expect(nudge[i].summary.neutral.measures[.tasksDoneOnTime] == none[i].summary.neutral.measures[.tasksDoneOnTime])
             #expect(!nudge[i].ledger.contains { $0.kind == .serviceCost }, "no capture, no AI request")
         }
     }

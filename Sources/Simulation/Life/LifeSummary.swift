@@ -38,7 +38,7 @@ public struct LifeSummary<Adapter: ProductAdapter>: Sendable {
     /// The first engine or decision invariant this person's life broke (the life stops there), if any.
     public var violation: InvariantViolation?
     /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
-    public var decisions = DecisionCounts()
+    public var decisions = DecisionCounts(layout: .of(Adapter.self))
     /// Local days closed with the product installed (the product's per-day figures; every day lived is
     /// `neutral.personDays`).
     public var personDays = 0

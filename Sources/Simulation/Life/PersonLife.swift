@@ -68,7 +68,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     public let horizonEnd: Instant
     var sessionGeneration: UInt32 = 0
     /// The decision opportunities open now (`offerDecision`, `decide`).
-    var decisionAudit = DecisionAudit()
+    var decisionAudit = DecisionAudit(Adapter.self)
     /// The app in the foreground in a session the life started, if any.
     public internal(set) var foregroundApp: AppID?
     var inUseUntil = Instant.epoch
@@ -299,15 +299,19 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The things to do of the life, booked at its end: arisen, done before the horizon, on time, forgotten.
     mutating func bookTasks() {
+        var done = 0, onTime = 0, forgotten = 0
         for r in tasks.records {
-            summary.neutral.tasksArisen += 1
             if let d = r.doneAt, d < horizonEnd {
-                summary.neutral.tasksDone += 1
-                if d <= r.task.deadline { summary.neutral.tasksDoneOnTime += 1 }
+                done += 1
+                if d <= r.task.deadline { onTime += 1 }
             } else if r.unaidedDoneAt == nil {
-                summary.neutral.tasksForgotten += 1
+                forgotten += 1
             }
         }
+        summary.neutral.measures[.tasksArisen] += tasks.records.count
+        summary.neutral.measures[.tasksDone] += done
+        summary.neutral.measures[.tasksDoneOnTime] += onTime
+        summary.neutral.measures[.tasksForgotten] += forgotten
     }
 
     // MARK: - Pickups and sessions

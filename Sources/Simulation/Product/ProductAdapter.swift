@@ -132,9 +132,11 @@ public protocol ProductAdapter: Sendable {
     /// The columns of `habitat trace` after `time_utc,local_time,kind,detail`: the product's own state columns
     /// with the person's columns placed among them. Default: the person's columns only.
     static var traceColumns: [TraceColumn] { get }
-    /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order); the life's own
-    /// daily decisions are `.churn` and, once a person is dormant, `.dormantResponse` (every local day since issue 39).
-    /// Default: `[.churn, .dormantResponse]`.
+    /// The kinds of decision the product gives its people (`decisions.csv` rows, in this order): the life's, the
+    /// shared person layer's and the product's own, declared in its `Life` folder (issue 42). The run builds the
+    /// product's `DecisionLayout` from it once; a decision of a kind not listed here is an invariant violation. The
+    /// life's own daily decisions are `.churn` and, once a person is dormant, `.dormantResponse` (every local day
+    /// since issue 39). Default: `[.churn, .dormantResponse]`.
     static var decisionKinds: [DecisionKind] { get }
     /// What a trace row shows of the product now: one value per `.product` column of `traceColumns`, in order.
     /// Default: nothing (no product columns).

@@ -25,9 +25,9 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
     /// Net revenue (gross − refunds − store fees) in micro-dollars, and people who ever paid.
     public var netRevenueMicros: Int64 = 0
     public var paying = 0
-    /// Things to do (issue 29): arisen from install to the horizon, done before the horizon, done by their deadline,
-    /// and forgotten (never done, never held by a product that got them done).
-    public var tasksArisen = 0, tasksDone = 0, tasksDoneOnTime = 0, tasksForgotten = 0
+    /// The person processes' neutral measures (`NeutralMeasure.all`: the things to do of issue 29 — arisen, done,
+    /// done on time, forgotten —, …), by id in a shard file (issue 42).
+    public var measures = NeutralCounts()
 
     public init() {}
 
@@ -42,7 +42,7 @@ public struct ComparisonSums: Sendable, Hashable, Codable {
         for i in 0..<3 { retentionEligible[i] += o.retentionEligible[i]; inUse[i] += o.inUse[i]; appOpened[i] += o.appOpened[i] }
         inUseDays += o.inUseDays; appOpenedDays += o.appOpenedDays
         netRevenueMicros += o.netRevenueMicros; paying += o.paying
-        tasksArisen += o.tasksArisen; tasksDone += o.tasksDone; tasksDoneOnTime += o.tasksDoneOnTime; tasksForgotten += o.tasksForgotten
+        measures.merge(o.measures)
     }
 }
 
@@ -72,35 +72,32 @@ public struct ComparisonAccumulator: Mergeable, Sendable, Hashable, Codable {
 /// The KPIs products are compared on (issue 28): the product-neutral outcomes, measured on every person-day to the
 /// horizon whatever the product (and with none), and the product figures every product with an app shares.
 public enum ComparisonKPIs {
-    /// Product-neutral: the same measure with any product, after it and with none.
-    public static let neutral: [KPIDefinition] = [
-        KPIDefinition("target_app_minutes_per_day", unit: "minutes", name: "Minutes a day in target apps", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon, treated or not", window: "whole run",
-                      formula: "Σ minutes in the apps the person wants to use less ÷ person-days"),
-        KPIDefinition("pickups_per_day", unit: "count_per_day", name: "Pickups a day", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon", window: "whole run", formula: "pickups ÷ person-days"),
-        KPIDefinition("urges_acted_per_day", unit: "count_per_day", name: "Urges acted on a day", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon", window: "whole run",
-                      formula: "urges for a target app that ended in the app ÷ person-days"),
-        KPIDefinition("sessions_under_30s_share", unit: "fraction", name: "Sessions under 30 s", group: "neutral",
-                      population: "every session from install (entry) to the horizon", window: "whole run",
-                      formula: "sessions shorter than 30 s ÷ sessions"),
-        KPIDefinition("battery_pct_per_24h_mean", unit: "pct", name: "Battery % per 24 h", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon; 0 on a day without the app", window: "whole run",
-                      formula: "Σ the app's drain in % per 24 h ÷ person-days"),
-        KPIDefinition("tasks_done_per_day", unit: "count_per_day", name: "Things done a day", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon", window: "whole run",
-                      formula: "things to do done before the horizon ÷ person-days"),
-        KPIDefinition("tasks_done_on_time_per_day", unit: "count_per_day", name: "Things done on time a day", group: "neutral",
-                      population: "every person-day from install (entry) to the horizon", window: "whole run",
-                      formula: "things to do done by their deadline ÷ person-days"),
-        KPIDefinition("tasks_on_time_share", unit: "fraction", name: "Things done on time", group: "neutral",
-                      population: "every thing to do arisen from install (entry) to the horizon", window: "whole run",
-                      formula: "things done by their deadline ÷ things arisen"),
-        KPIDefinition("tasks_forgotten_share", unit: "fraction", name: "Things forgotten", group: "neutral",
-                      population: "every thing to do arisen from install (entry) to the horizon", window: "whole run",
-                      formula: "things never done and never held where they got done ÷ things arisen"),
-    ]
+    /// Product-neutral: the same measure with any product, after it and with none — the life's own figures, then the
+    /// person processes' (`NeutralKPI.taskKPIs`), each a ratio of figures named by id.
+    public static let neutralKPIs: [NeutralKPI] = [
+        NeutralKPI(KPIDefinition("target_app_minutes_per_day", unit: "minutes", name: "Minutes a day in target apps", group: "neutral",
+                                 population: "every person-day from install (entry) to the horizon, treated or not", window: "whole run",
+                                 formula: "Σ minutes in the apps the person wants to use less ÷ person-days"),
+                   .targetAppMinutes, per: .personDays),
+        NeutralKPI(KPIDefinition("pickups_per_day", unit: "count_per_day", name: "Pickups a day", group: "neutral",
+                                 population: "every person-day from install (entry) to the horizon", window: "whole run", formula: "pickups ÷ person-days"),
+                   .pickups, per: .personDays),
+        NeutralKPI(KPIDefinition("urges_acted_per_day", unit: "count_per_day", name: "Urges acted on a day", group: "neutral",
+                                 population: "every person-day from install (entry) to the horizon", window: "whole run",
+                                 formula: "urges for a target app that ended in the app ÷ person-days"),
+                   .urgesActed, per: .personDays),
+        NeutralKPI(KPIDefinition("sessions_under_30s_share", unit: "fraction", name: "Sessions under 30 s", group: "neutral",
+                                 population: "every session from install (entry) to the horizon", window: "whole run",
+                                 formula: "sessions shorter than 30 s ÷ sessions"),
+                   .sessionsUnder30s, per: .sessions),
+        NeutralKPI(KPIDefinition("battery_pct_per_24h_mean", unit: "pct", name: "Battery % per 24 h", group: "neutral",
+                                 population: "every person-day from install (entry) to the horizon; 0 on a day without the app", window: "whole run",
+                                 formula: "Σ the app's drain in % per 24 h ÷ person-days"),
+                   .batteryPct, per: .personDays),
+    ] + NeutralKPI.taskKPIs
+
+    /// The neutral KPIs' definitions, in order.
+    public static let neutral: [KPIDefinition] = neutralKPIs.map(\.definition)
 
     /// Product figures every product with an app shares (none for `none`): day-N retention read two ways, one name
     /// per meaning (issue 39 item 2; `retention_d1/d7/d30` until then, which meant `in_use`) — `in_use_dN`, the
@@ -131,24 +128,13 @@ public enum ComparisonKPIs {
 
     /// The neutral KPIs that are a sum over person-days ÷ person-days (not a share of sessions or things to do): a
     /// claim's true effect can be put on the claim's own denominator only for these (`ProductComparison`).
-    public static let perPersonDay: Set<String> = ["target_app_minutes_per_day", "pickups_per_day", "urges_acted_per_day",
-                                                   "battery_pct_per_24h_mean", "tasks_done_per_day", "tasks_done_on_time_per_day"]
+    public static let perPersonDay: Set<String> = Set(neutralKPIs.filter { $0.denominator == .personDays }.map(\.definition.id))
 
     /// The values of `sums`: the neutral KPIs, then — for a product with an app — the shared ones. NaN where a
     /// population is empty.
     public static func values(_ s: ComparisonSums, hasApp: Bool) -> [(KPIDefinition, Double)] {
         func ratio(_ a: Double, _ b: Int) -> Double { b > 0 ? a / Double(b) : .nan }
-        var v: [(KPIDefinition, Double)] = [
-            (neutral[0], ratio(Double(s.targetAppMs) / 60_000, s.personDays)),
-            (neutral[1], ratio(Double(s.pickups), s.personDays)),
-            (neutral[2], ratio(Double(s.urgesActed), s.personDays)),
-            (neutral[3], ratio(Double(s.sessionsUnder30s), s.sessions)),
-            (neutral[4], ratio(Double(s.batteryMicroPct) / 1_000_000, s.personDays)),
-            (neutral[5], ratio(Double(s.tasksDone), s.personDays)),
-            (neutral[6], ratio(Double(s.tasksDoneOnTime), s.personDays)),
-            (neutral[7], ratio(Double(s.tasksDoneOnTime), s.tasksArisen)),
-            (neutral[8], ratio(Double(s.tasksForgotten), s.tasksArisen)),
-        ]
+        var v: [(KPIDefinition, Double)] = neutralKPIs.map { ($0.definition, $0.value(s)) }
         guard hasApp else { return v }
         for i in 0..<3 { v.append((shared[i], ratio(Double(s.inUse[i]), s.retentionEligible[i]))) }
         for i in 0..<3 { v.append((shared[3 + i], ratio(Double(s.appOpened[i]), s.retentionEligible[i]))) }

@@ -25,7 +25,7 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
     /// The world check's own counters (`world-check.csv`).
     public var world: WorldAccumulator
     /// Opportunities, decisions and outcomes per kind (`decisions.csv`).
-    public var decisions = DecisionCounts()
+    public var decisions = DecisionCounts(layout: .of(Adapter.self))
     /// Urges, shields and opens of the target apps per week since install (`learning.csv`).
     public var learning: LearningAccumulator
     /// Product-neutral outcomes and shared product figures per persona (`product-comparison.csv`, neutral KPIs).

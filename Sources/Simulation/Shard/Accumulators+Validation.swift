@@ -45,20 +45,30 @@ extension WorldAccumulator: ValidatedAccumulator {
     }
 }
 
-extension DecisionCounts: ValidatedAccumulator {
-    /// Per kind: decisions at most the opportunities × the decisions each allows, outcomes adding up to the decisions.
-    public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
-        try b.size(values.count, DecisionKind.allCases.count * Self.stride, path)
-        for k in DecisionKind.allCases {
-            let field = "\(path)[\(k.id)]"
-            try b.count(opportunities(k), "\(field).opportunities")
-            try b.subset(decisions(k), of: opportunities(k) * k.perOpportunity, "opportunities × \(k.perOpportunity)", "\(field).decisions")
-            var sum = 0
-            for o in DecisionOutcome.allCases {
-                try b.subset(count(k, o), of: decisions(k), "decisions", "\(field).\(o.id)")
-                sum += count(k, o)
+extension DecisionCounts {
+    /// Every kind and outcome read is one the product declares (`declared`, its `DecisionLayout`; issue 42), and per
+    /// kind: decisions at most the opportunities × the decisions each allows, outcomes adding up to the decisions.
+    public func validate(_ b: AccumulatorBounds, at path: String, declared: DecisionLayout) throws(AccumulatorInvalid) {
+        let ids = declared.kinds.map(\.id).joined(separator: ", ")
+        for (s, k) in layout.kinds.enumerated() {
+            let field = "\(path)[\(k.id.echoed())]"
+            guard let d = declared.slot(of: k) else {
+                throw AccumulatorInvalid(field, "'\(k.id.echoed())' is not a decision kind of this product (it declares \(ids.isEmpty ? "none" : ids))")
             }
-            if sum != decisions(k) { throw AccumulatorInvalid("\(field).decisions", "\(decisions(k)), but its outcomes add up to \(sum)") }
+            let kind = declared.kinds[d]
+            let base = layout.bases[s], opportunities = values[base], decisions = values[base + 1]
+            try b.count(opportunities, "\(field).opportunities")
+            try b.subset(decisions, of: opportunities * kind.perOpportunity, "opportunities × \(kind.perOpportunity)", "\(field).decisions")
+            var sum = 0
+            for (j, o) in k.outcomes.enumerated() {
+                guard declared.cell(of: o, slot: d) != nil else {
+                    throw AccumulatorInvalid("\(field).\(o.id.echoed())", "'\(o.id.echoed())' is not an outcome of decision kind '\(k.id)' (its outcomes: "
+                                             + "\(kind.outcomes.map(\.id).joined(separator: ", ")))")
+                }
+                try b.subset(values[base + 2 + j], of: decisions, "decisions", "\(field).\(o.id)")
+                sum += values[base + 2 + j]
+            }
+            if sum != decisions { throw AccumulatorInvalid("\(field).decisions", "\(decisions), but its outcomes add up to \(sum)") }
         }
     }
 }
@@ -87,12 +97,14 @@ extension LearningAccumulator: ValidatedAccumulator {
 }
 
 extension ComparisonAccumulator: ValidatedAccumulator {
-    /// Per persona: counts within the bounds, subsets within their sets (app opened ≤ in use ≤ eligible ≤ people, days with the app opened ≤ days in use ≤ person-days, things done
-    /// on time ≤ done ≤ arisen, forgotten ≤ arisen, paying ≤ people); over the personas, people adding up to the
+    /// Per persona: counts within the bounds, subsets within their sets (app opened ≤ in use ≤ eligible ≤ people, days with the app opened ≤ days in use ≤ person-days, paying ≤
+    /// people, each neutral measure within its declared bound — things done on time ≤ done ≤ arisen, forgotten ≤ arisen
+    /// and not done —, and no measure this Habitat does not know); over the personas, people adding up to the
     /// record's and every figure within the bounds.
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
         var people = 0
         var totals: [AccumulatorBounds.Total] = Self.countFields.map { b.countTotal("\(path).\($0.name)") }
+        var measureTotals: [AccumulatorBounds.Total] = NeutralMeasure.all.map { b.countTotal("\(path).\($0.id)") }
         var net = b.moneyTotal("\(path).net_revenue_micros")
         for (persona, s) in personas {
             let p = "\(path)[\(persona)]"
@@ -116,9 +128,16 @@ extension ComparisonAccumulator: ValidatedAccumulator {
             try b.subset(s.inUseDays, of: s.personDays, "person-days", "\(p).in_use_days")
             try b.subset(s.appOpenedDays, of: s.inUseDays, "days in use", "\(p).app_opened_days")
             try b.subset(s.paying, of: s.people, "people", "\(p).paying")
-            try b.subset(s.tasksDone, of: s.tasksArisen, "arisen", "\(p).tasks_done")
-            try b.subset(s.tasksDoneOnTime, of: s.tasksDone, "done", "\(p).tasks_done_on_time")
-            try b.subset(s.tasksForgotten, of: s.tasksArisen - s.tasksDone, "arisen and not done", "\(p).tasks_forgotten")
+            if let id = s.measures.unknown.first {
+                throw AccumulatorInvalid("\(p).measures[\(id.echoed())]", "'\(id.echoed())' is not a neutral measure of this habitat (it has "
+                                         + "\(NeutralMeasure.all.map(\.id).joined(separator: ", ")))")
+            }
+            for (i, m) in NeutralMeasure.all.enumerated() {
+                let v = s.measures.values[i]
+                try b.count(v, "\(p).\(m.id)")
+                try measureTotals[i].add(v)
+                if let bound = m.within?(s) { try b.subset(v, of: bound.set, bound.name, "\(p).\(m.id)") }
+            }
             try b.micros(s.netRevenueMicros, signed: true, "\(p).net_revenue_micros"); try net.add(Int(s.netRevenueMicros))
         }
         if people != b.people { throw AccumulatorInvalid("\(path).people", "the personas hold \(people) people; the record \(b.people)") }
@@ -128,7 +147,6 @@ extension ComparisonAccumulator: ValidatedAccumulator {
     static var countFields: [(name: String, value: KeyPath<ComparisonSums, Int>)] { [
         ("person_days", \.personDays), ("pickups", \.pickups), ("sessions", \.sessions), ("sessions_under_30s", \.sessionsUnder30s),
         ("target_app_ms", \.targetAppMsInt), ("urges", \.urges), ("urges_acted", \.urgesActed), ("battery_micro_pct", \.batteryMicroPctInt),
-        ("tasks_arisen", \.tasksArisen), ("tasks_done", \.tasksDone), ("tasks_done_on_time", \.tasksDoneOnTime), ("tasks_forgotten", \.tasksForgotten),
     ] }
 }
 
@@ -167,7 +185,7 @@ extension RunAccumulator: ValidatedAccumulator {
             throw AccumulatorInvalid("\(dot)world.trial_days", "\(world.trialDays.map(String.init) ?? "none"); the product's are \(d.revenue.trialDays.map(String.init) ?? "none")")
         }
         try world.validate(b, at: "\(dot)world")
-        try decisions.validate(b, at: "\(dot)decisions")
+        try decisions.validate(b, at: "\(dot)decisions", declared: .of(Adapter.self))
         try learning.validate(b, at: "\(dot)learning")
         try comparison.validate(b, at: "\(dot)comparison")
     }
