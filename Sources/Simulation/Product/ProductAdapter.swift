@@ -88,11 +88,6 @@ public protocol ProductAdapter: Sendable {
     static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person leaves an app whose session the life started (`PersonLife.startSession`). Default: nothing.
     static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant)
-    /// Whether the product keeps the person busy now, phone in hand, with no app session in the foreground — an
-    /// exercise at a shield, a quest or a wait at the gate: the session of the pickup that led there is not over
-    /// (`urges.pickup_follows_actual_session`), and an urge meanwhile is dropped (`PersonLife.dropUrge`). Default:
-    /// never.
-    static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool
     /// The queue slot of an engine timer kind, by the adapter's own arithmetic (fast for the kinds met on every
     /// pickup), or nil to have the life hand each kind a slot at its first arming (`SimKernel.TimerSlots`). Either
     /// way two kinds never share a slot: a map that gives one to two kinds stops the run. Default: nil.
@@ -162,7 +157,6 @@ extension ProductAdapter {
     public static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>) {}
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
-    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { false }
     public static func slot(of kind: Engine.TimerKind) -> Int? { nil }
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}
