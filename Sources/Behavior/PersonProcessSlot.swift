@@ -26,7 +26,7 @@ public final class TypedOccurrenceBox<T: Sendable>: OccurrenceBox, @unchecked Se
         super.init(valueType: ObjectIdentifier(T.self))
     }
 
-    override var anyValue: any Sendable { value as any Sendable }
+    override var anyValue: any Sendable { value! }
     override func detached() -> OccurrenceBox { TypedOccurrenceBox(value) }
 }
 
