@@ -1,6 +1,8 @@
+import Behavior
 import NoAppLife
 import NudgeLife
 import ProductRegistry
+import RulesCore
 import ScenarioFormat
 import ScrollOffRules
 import Testing
@@ -44,8 +46,11 @@ struct BlockerLayerTests {
     @Test("an urge for a restricted app adds to the day's intended time; a lift with nothing left keeps the person leaving")
     func urgeBookkeeping() {
         var life = Self.life(ScrollOffAdapter<ScrollOffEngine>.self, product: "scroll-off")
-        let before = life.blocker?.intendedRestrictedMs ?? -1
-        #expect(before == 0)
+        #expect(life.blocker?.intendedRestrictedMs == 0)
+        let p = Pickup(at: life.installedAt, source: .urge(app: 0), sessionLength: .minutes(7), urgeIntensity: 0.8)
+        life.meetUrgeForRestrictedApp(AppID(1), pickup: p, at: life.installedAt)
+        life.meetUrgeForRestrictedApp(AppID(1), pickup: p, at: life.installedAt)
+        #expect(life.blocker?.intendedRestrictedMs == 14 * 60_000)
         life.blocker?.leavingByUnblocking = true
         life.liftRestrictionIfLeaving(at: life.installedAt)
         #expect(life.blocker?.leavingByUnblocking == true)
