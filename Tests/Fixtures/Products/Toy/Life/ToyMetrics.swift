@@ -1,6 +1,7 @@
 import Reports
 import RulesCore
 import Simulation
+import ToyRules
 
 /// One life's notes by day since install.
 public struct ToyTally: Sendable {
