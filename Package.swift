@@ -23,25 +23,7 @@ let products = productFolders(in: "Sources/Products")
 /// Test fixtures laid out as products (`Tests/Fixtures/Products/<Name>/`, issue 42's toy): targets like a product's,
 /// for its tests only — the registry does not list them. A fixture whose name is a product's is left out.
 let fixtureProducts = productFolders(in: "Tests/Fixtures/Products").filter { !products.contains($0) }
-/// Each product's engine as a library (the fuzz harness in `Fuzz/` uses Scroll Off's).
-let productLibraries: [PackageDescription.Product] = products.map { (name: String) -> PackageDescription.Product in
-    .library(name: "\(name)Rules", targets: ["\(name)Rules"])
-}
-/// Every product's two targets.
-let allProductTargets: [Target] = products.flatMap { (name: String) -> [Target] in productTargets(name) }
-/// Every product's person side, as a dependency (the registry's).
-let productLifeDependencies: [Target.Dependency] = products.map { (name: String) -> Target.Dependency in .target(name: "\(name)Life") }
-/// Every product's two targets, as dependencies (the generic tests').
-let productDependencies: [Target.Dependency] = products.flatMap { (name: String) -> [Target.Dependency] in
-    [.target(name: "\(name)Rules"), .target(name: "\(name)Life")]
-}
-/// Every product's test targets that exist.
-let allProductTestTargets: [Target] = products.flatMap(productTestTargets)
 
-/// The fixture products' targets and their tests.
-let fixtureTargets: [Target] = fixtureProducts.flatMap { (name: String) -> [Target] in
-    productTargets(name, in: "Tests/Fixtures/Products") + productTestTargets(name)
-}
 
 /// Each product's test targets that exist: `<Name>RulesTests` (its engine, from the seed's words) and `<Name>LifeTests`
 /// (its people through the adapter).
@@ -79,6 +61,28 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 /// cross-module optimisation makes their bodies available there (docs/ARCHITECTURE.md, "Speed across modules").
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] + optimisedInDebug
 
+
+// The lists below read `optimisedInDebug` and `crossModule`: a manifest is a script whose globals are set in order,
+// so they must come after those settings (read before, the settings were still empty: every product's modules lost
+// `-O` and cross-module optimisation, and Scroll Off's adapter its specialisations — found by the speed gate).
+/// Each product's engine as a library (the fuzz harness in `Fuzz/` uses Scroll Off's).
+let productLibraries: [PackageDescription.Product] = products.map { (name: String) -> PackageDescription.Product in
+    .library(name: "\(name)Rules", targets: ["\(name)Rules"])
+}
+/// Every product's two targets.
+let allProductTargets: [Target] = products.flatMap { (name: String) -> [Target] in productTargets(name) }
+/// Every product's person side, as a dependency (the registry's).
+let productLifeDependencies: [Target.Dependency] = products.map { (name: String) -> Target.Dependency in .target(name: "\(name)Life") }
+/// Every product's two targets, as dependencies (the generic tests').
+let productDependencies: [Target.Dependency] = products.flatMap { (name: String) -> [Target.Dependency] in
+    [.target(name: "\(name)Rules"), .target(name: "\(name)Life")]
+}
+/// Every product's test targets that exist.
+let allProductTestTargets: [Target] = products.flatMap(productTestTargets)
+/// The fixture products' targets and their tests.
+let fixtureTargets: [Target] = fixtureProducts.flatMap { (name: String) -> [Target] in
+    productTargets(name, in: "Tests/Fixtures/Products") + productTestTargets(name)
+}
 
 let package = Package(
     name: "Habitat",
