@@ -2,7 +2,10 @@
 #   make run    set up what the main job needs (GSL, pandas, matplotlib, plotly), build in release, run the main job
 #   make test   set up that and what only the tests need (setup-test: Chromium, valgrind, Ray…), run the whole suite
 SHELL := /bin/bash
+## `--manifest-cache none`: Package.swift finds the products by their folders (Sources/Products/<Name>/, issue 42), and
+## SwiftPM's manifest cache would hide a folder added since Package.swift last changed; evaluating it costs about a second.
 SWIFT ?= swift
+SWIFTPM_FLAGS ?= --manifest-cache none
 BIN := .build/release/habitat
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -66,7 +69,7 @@ $(BIN):
 
 ## build: release build of the habitat command.
 build: setup
-	$(SWIFT) build -c release --product habitat
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
 
 ## run: the main job: the default scenario (Scroll Off baseline); reports in Reports/scroll-off-baseline/.
 run: build
@@ -81,9 +84,9 @@ run: build
 ## kept together): the regression gate over every committed baseline, the red team, the notebooks and pages,
 ## habitat-ray, the kernel trajectories, the speed gate and the fuzz smoke test. Where the time goes: Tests/README.md.
 test: setup-test
-	$(SWIFT) build -c release --product habitat
-	$(SWIFT) build --build-tests
-	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test --skip-build
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
+	$(SWIFT) build $(SWIFTPM_FLAGS) --build-tests
+	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test $(SWIFTPM_FLAGS) --skip-build
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN)
 
 ## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
@@ -187,7 +190,7 @@ bench-check: $(PEER_C)
 ## release build (Benchmarks/README.md, "The speed gate"; about a minute). A cost that is meant is recorded in the same
 ## commit: make speed-gate REASON="why it changed" (REASON is read from the command line only, never the environment).
 speed-gate: setup-test
-	$(SWIFT) build -c release --product habitat
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
 	python3 Benchmarks/speed_gate.py $(BIN) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
 
 ## bench-run: the full simulation's speed (person-days/s) and peak memory.

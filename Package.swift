@@ -14,9 +14,17 @@ func folderExists(_ relative: String) -> Bool {
     var isFolder: ObjCBool = false
     return FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent(relative).path, isDirectory: &isFolder) && isFolder.boolValue
 }
-let products = ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources/Products").path)) ?? [])
-    .filter { folderExists("Sources/Products/\($0)/Rules") && folderExists("Sources/Products/\($0)/Life") }
-    .sorted()
+func productFolders(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent(folder).path)) ?? [])
+        .filter { folderExists("\(folder)/\($0)/Rules") && folderExists("\(folder)/\($0)/Life") }
+        .sorted()
+}
+let products = productFolders(in: "Sources/Products")
+/// Test fixtures laid out as products (`Tests/Fixtures/Products/<Name>/`, issue 42's toy): targets like a product's,
+/// for its tests only — the registry does not list them. A fixture whose name is a product's is left out.
+let fixtureProducts = productFolders(in: "Tests/Fixtures/Products").filter { !products.contains($0) }
+
+
 /// Each product's test targets that exist: `<Name>RulesTests` (its engine, from the seed's words) and `<Name>LifeTests`
 /// (its people through the adapter).
 func productTestTargets(_ name: String) -> [Target] {
@@ -32,13 +40,13 @@ func productTestTargets(_ name: String) -> [Target] {
     return targets
 }
 
-/// The two targets of one product.
-func productTargets(_ name: String) -> [Target] {
+/// The two targets of one product (in `folder`: `Sources/Products`, or a fixture's).
+func productTargets(_ name: String, in folder: String = "Sources/Products") -> [Target] {
     [
-        .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "Sources/Products/\(name)/Rules", exclude: ["README.md"],
+        .target(name: "\(name)Rules", dependencies: ["RulesCore"], path: "\(folder)/\(name)/Rules", exclude: ["README.md"],
                 swiftSettings: optimisedInDebug),
         .target(name: "\(name)Life", dependencies: [.target(name: "\(name)Rules"), "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "Simulation"],
-                path: "Sources/Products/\(name)/Life", exclude: ["README.md"], swiftSettings: crossModule),
+                path: "\(folder)/\(name)/Life", exclude: ["README.md"], swiftSettings: crossModule),
     ]
 }
 
@@ -54,6 +62,28 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] + optimisedInDebug
 
 
+// The lists below read `optimisedInDebug` and `crossModule`: a manifest is a script whose globals are set in order,
+// so they must come after those settings (read before, the settings were still empty: every product's modules lost
+// `-O` and cross-module optimisation, and Scroll Off's adapter its specialisations — found by the speed gate).
+/// Each product's engine as a library (the fuzz harness in `Fuzz/` uses Scroll Off's).
+let productLibraries: [PackageDescription.Product] = products.map { (name: String) -> PackageDescription.Product in
+    .library(name: "\(name)Rules", targets: ["\(name)Rules"])
+}
+/// Every product's two targets.
+let allProductTargets: [Target] = products.flatMap { (name: String) -> [Target] in productTargets(name) }
+/// Every product's person side, as a dependency (the registry's).
+let productLifeDependencies: [Target.Dependency] = products.map { (name: String) -> Target.Dependency in .target(name: "\(name)Life") }
+/// Every product's two targets, as dependencies (the generic tests').
+let productDependencies: [Target.Dependency] = products.flatMap { (name: String) -> [Target.Dependency] in
+    [.target(name: "\(name)Rules"), .target(name: "\(name)Life")]
+}
+/// Every product's test targets that exist.
+let allProductTestTargets: [Target] = products.flatMap(productTestTargets)
+/// The fixture products' targets and their tests.
+let fixtureTargets: [Target] = fixtureProducts.flatMap { (name: String) -> [Target] in
+    productTargets(name, in: "Tests/Fixtures/Products") + productTestTargets(name)
+}
+
 let package = Package(
     name: "Habitat",
     platforms: [.macOS(.v15)],
@@ -62,7 +92,7 @@ let package = Package(
         .library(name: "RulesCore", targets: ["RulesCore"]),
         // For the fuzz harness in Fuzz/ (a separate package that depends on this one by path).
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
-    ] + products.map { .library(name: "\($0)Rules", targets: ["\($0)Rules"]) },
+    ] + productLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
@@ -100,10 +130,10 @@ let package = Package(
         .target(name: "Simulation", dependencies: [
             "RulesCore", "SimKernel", "Stochastics", "Behavior", "Reports", "ScenarioFormat", "CSystem",
         ], exclude: ["README.md", "Energy/README.md", "Shard/README.md"], swiftSettings: crossModule),
-    ] + products.flatMap(productTargets) + [
+    ] + allProductTargets + [
         // The one list of products (Sources/Products/Registry/Products.swift): the dispatch, the catalogues, and
         // the place where each product's run is specialised.
-        .target(name: "ProductRegistry", dependencies: ["RulesCore", "ScenarioFormat", "Simulation"] + products.map { .target(name: "\($0)Life") },
+        .target(name: "ProductRegistry", dependencies: ["RulesCore", "ScenarioFormat", "Simulation"] + productLifeDependencies,
                 path: "Sources/Products/Registry", exclude: ["README.md"]),
         // The `habitat` command line.
         .target(name: "HabitatCLI", dependencies: [
@@ -128,7 +158,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport"]
-                    + products.flatMap { [.target(name: "\($0)Rules"), .target(name: "\($0)Life")] }),
+                    + productDependencies),
         .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "ProductRegistry", "HabitatTestSupport"]),
-    ] + products.flatMap(productTestTargets)
+    ] + allProductTestTargets + fixtureTargets
 )

@@ -36,9 +36,12 @@ def spec() -> dict:
 
 def fragments(root: Path = REPOSITORY) -> list[tuple[str, dict]]:
     """(path, fragment) of every product folder's `report-spec.json` under `root` (`FRAGMENTS`), in path order; a
-    product with no fragment has none."""
-    return [(str(path.relative_to(root)), json.loads(path.read_text(encoding="utf-8")))
-            for path in sorted(root.glob(FRAGMENTS))]
+    product with no fragment has none. `HABITAT_EXTRA_SPEC_FRAGMENTS` (paths joined by the OS path separator) adds a
+    fixture product's fragment after them (a test's toy product, `Tests/Fixtures/Products/`; issue 42)."""
+    found = [(str(path.relative_to(root)), json.loads(path.read_text(encoding="utf-8")))
+             for path in sorted(root.glob(FRAGMENTS))]
+    extra = [Path(p) for p in os.environ.get("HABITAT_EXTRA_SPEC_FRAGMENTS", "").split(os.pathsep) if p]
+    return found + [(str(p), json.loads(p.read_text(encoding="utf-8"))) for p in extra]
 
 
 _FRAGMENT_KEYS = {"about", "product", "app", "money", "files", "page"}

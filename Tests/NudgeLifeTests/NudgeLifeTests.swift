@@ -35,3 +35,27 @@ struct NudgeLifeTests {
         }
     }
 }
+
+/// Nudge restricts no app (issue 42 item 3): it holds no blocker bookkeeping and keeps no true time saved.
+struct NudgeNoBlockerLifeTests {
+    @Test("Nudge's people have no blocker bookkeeping and no true time saved")
+    func noBlocker() throws {
+        let harness = try LifeHarness(NudgeAdapter.self, people: 6, days: 5)
+        #expect(PersonLife(world: harness.world, person: 0).blocker == nil)
+        for person in harness.people {
+            #expect(harness.live(person: person).summary.trueMinutesSavedPerDay.isEmpty, "person \(person)")
+        }
+    }
+
+    @Test("opening Nudge on a cue is the shared draw: never at scale 0, never while dormant")
+    func opensAppOnCue() throws {
+        let never = try LifeHarness(NudgeAdapter.self, people: 1, days: 3, yaml: "behavior:\n  engagement.app_open_per_pickup_scale: 0\n")
+        var a = PersonLife(world: never.world, person: 0)
+        #expect((0..<200).allSatisfy { _ in !a.opensAppOnCue(.notification) })
+        let always = try LifeHarness(NudgeAdapter.self, people: 1, days: 3, yaml: "behavior:\n  engagement.app_open_per_pickup_scale: 1\n")
+        var b = PersonLife(world: always.world, person: 0)
+        #expect((0..<200).contains { _ in b.opensAppOnCue(.notification) })
+        b.dormant = true
+        #expect((0..<200).allSatisfy { _ in !b.opensAppOnCue(.notification) })
+    }
+}

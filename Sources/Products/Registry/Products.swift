@@ -119,6 +119,23 @@ public enum Products {
         }
     }()
 
+    /// The catalogues as they would be with `extra` registered beside the registered products — their product ids,
+    /// rule parameters, KPI ids and behaviour parameters — for a test that runs a fixture product in-process without a
+    /// registry line (issue 42's toy, `Tests/Fixtures/Products/Toy`). A behaviour key declared twice is thrown.
+    public static func catalogues(adding extra: [RegisteredProduct]) throws(BehaviorCatalogueConflict) -> ProductCatalogues {
+        func ids<A: ProductAdapter>(_: A.Type) -> [String] { RunAccumulator<A>.kpiIDs }
+        var c = catalogues
+        for r in extra {
+            let id = Product(rawValue: r.descriptor.id)
+            c.products.append(ProductListing(id: id, name: r.descriptor.name, seedFile: r.descriptor.seedFile,
+                                             summary: r.descriptor.summary, hasEngine: true))
+            c.register(id, r.descriptor.parameters)
+            c.registerKPIs(id, ids(r.adapter))
+        }
+        c.behavior = try BehaviorCatalogue.assembled((registered + extra).map { (owner: $0.descriptor.id, groups: $0.adapter.behaviorParameterGroups) })
+        return c
+    }
+
     /// The assembly `behaviorParameters` is, throwing the conflict instead of stopping.
     public static func assembledBehaviorParameters() throws(BehaviorCatalogueConflict) -> [RuleParameter] {
         try BehaviorCatalogue.assembled(registered.map { (owner: $0.descriptor.id, groups: $0.adapter.behaviorParameterGroups) })

@@ -68,9 +68,11 @@ extension PersonLife {
         learningToday = LearningDay()
         // The day's urges move the app habits, and the urge rates follow (issue 26).
         phone.endOfDay()
-        let saved = Double(intendedRestrictedMs - usedRestrictedMs) / 60_000
-        summary.trueMinutesSavedPerDay.append(max(0, saved))
-        intendedRestrictedMs = 0
+        if let intended = blocker?.intendedRestrictedMs {
+            // True time saved, a blocker's figure: what the person meant to spend in the apps it restricts, less their use.
+            summary.trueMinutesSavedPerDay.append(max(0, Double(intended - usedRestrictedMs) / 60_000))
+            blocker?.intendedRestrictedMs = 0
+        }
         usedRestrictedMs = 0
         if treatedToday {
             // The app's battery drain, on the days it was installed: the battery budget is the product's figure.
@@ -127,8 +129,8 @@ extension PersonLife {
     /// shields or not): stays dormant, lifts the blocking, uninstalls, or comes back to the app. The day's shields
     /// add to the pull to leave.
     mutating func dormantDay(at now: Instant) {
-        let shields = dormantShieldsToday
-        dormantShieldsToday = 0
+        let shields = blocker?.dormantShieldsToday ?? 0
+        blocker?.dormantShieldsToday = 0
         let response = world.dormancy.response(frustration: engagement.frustration, value: engagement.perceivedValue,
                                                shields: shields, restricts: Adapter.restrictsApps, rng: churnStream)
         decideAtMoment(.dormantResponse, moment: Int64(dayIndex), DecisionOutcome(response), at: now)

@@ -100,9 +100,10 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var heldShieldAt: Instant?
     /// A session the life started during the held pickup is in the foreground.
     var heldInApp = false
-    /// Milliseconds the person meant to spend in restricted apps today, and spent there.
-    public var intendedRestrictedMs: Int64 = 0
+    /// Milliseconds the person spent today in sessions of their target apps the product saw.
     var usedRestrictedMs: Int64 = 0
+    /// The blockers' bookkeeping (`BlockerBookkeeping`): present only for a product that restricts apps.
+    public var blocker: BlockerBookkeeping?
     /// Milliseconds today in target-app sessions the product did not see (`useAppUnseen`).
     var unseenTargetMsToday: Int64 = 0
     var foregroundSince: Instant?
@@ -130,8 +131,6 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var lastPassedApp: Int?
     /// Today's urges, shields, opens and passes of the target apps (`learning.csv`).
     var learningToday = LearningDay()
-    /// Shields a dormant person met today (their day's response, `DormantModel`).
-    var dormantShieldsToday = 0
     /// The person is busy with the product until then (`beBusy`, `PersonLife+Busy.swift`), and with what.
     var busyUntil = Instant.epoch
     var busyWith = ""
@@ -166,6 +165,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         engine = Engine(parameters: world.parameters, zone: zone, installedAt: installedAt)
         phone = PhoneUseProcess(person: person, urges: world.urges)
         untreatedUrgeMillionths = Int64((phone.plateauUrgeProbability * 1_000_000).rounded())
+        blocker = Adapter.hasApp && Adapter.restrictsApps ? BlockerBookkeeping() : nil
         engagement = world.engagement.starting(person: person)
         meter = PersonDayEnergyMeter(device: device, model: world.energy)
         urges = RandomStream(key: world.key(id, .urges))
@@ -544,7 +544,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// gets in after all); counted for the per-week view, and for a dormant person's day.
     mutating func shieldShown(over app: AppID) {
         learningToday.shields += 1
-        if dormant { dormantShieldsToday += 1 }
+        if dormant { blocker?.dormantShieldsToday += 1 }
         if cue?.app == Int(app.rawValue) - 1 { cue?.shielded = true }
         if heldPickup != nil { heldEngaged = true; heldShieldAt = now }
         recordPersonalUseDay()

@@ -47,7 +47,8 @@ public protocol ProductAdapter: Sendable {
     static var hasApp: Bool { get }
     /// Whether the product restricts the person's apps (a blocker: a device permission to revoke, a restriction to
     /// lift). False for a product that restricts nothing (Nudge): leaving is uninstalling or going dormant only, never
-    /// `revokeAccess` or `disableRestriction` (issue 29). Default: true.
+    /// `revokeAccess` or `disableRestriction` (issue 29), and its people keep no blocker bookkeeping (`PersonLife.blocker`,
+    /// true time saved; issue 42). Default: true.
     static var restrictsApps: Bool { get }
     /// The ways the product gives its people value (issue 39): value felt — weighed against frustration in the daily
     /// decision to keep using it, and in every purchase — grows only through these channels (a value event on any other
@@ -100,7 +101,8 @@ public protocol ProductAdapter: Sendable {
     /// The person revokes the app's device permission (a churn kind). Default: nothing to revoke.
     static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person keeps the app but lifts its restriction (a churn kind, `ChurnKind.disableRestriction`): unblocks
-    /// the apps, deletes the schedules — as far as the product's rules let them. Default: nothing restricts.
+    /// the apps, deletes the schedules — as far as the product's rules let them. A blocker conforms to
+    /// `RestrictingAdapter`, whose shared default does it (`Simulation/SharedPerson`); otherwise nothing restricts.
     static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant)
     /// End of the life: figures that need the whole life (e.g. retention eligibility). Default: nothing.
     static func finish(_ life: inout PersonLife<Self>)

@@ -128,22 +128,28 @@ public struct RunAccumulator<Adapter: ProductAdapter>: Mergeable, Sendable, Coda
         if let v, violation.map({ v.person < $0.person }) ?? true { violation = v }
     }
 
-    /// Habitat's own figures, in report order after the product's KPIs: phone use and true time saved (every
-    /// product); money — MRR, gross and net revenue, subscriber share, gross margin — only for a product that sells
+    /// Habitat's own figures, in report order after the product's KPIs: true time saved (a product that restricts
+    /// apps), phone use (every product); money — MRR, gross and net revenue, subscriber share, gross margin — only for a product that sells
     /// something (`RevenueModel.sellsAnything`); cost per DAU-day only for one that pays for serving its people
     /// (`RevenueModel.incursCosts`); battery. None has a target of its own: a product sets one by listing a KPI of
     /// the same id in its descriptor's `kpis` (a per-user cost ceiling is `cost_per_dau_day`'s `targetMax`, like any
     /// KPI's), whose definition is then reported here, in Habitat's place, and not among the product's own.
     public static var commonKPIs: [KPIDefinition] {
         let d = Adapter.Engine.descriptor
-        var own = [KPIDefinition("true_time_saved_per_day_median", unit: "minutes"), KPIDefinition("true_time_saved_per_day_mean", unit: "minutes"),
-                   KPIDefinition("pickups_per_day", unit: "count_per_day"), KPIDefinition("sessions_under_30s_share", unit: "fraction"),
-                   KPIDefinition("notification_session_share", unit: "fraction")]
+        var own = Adapter.hasApp && Adapter.restrictsApps ? trueTimeSavedKPIs : []
+        own += [KPIDefinition("pickups_per_day", unit: "count_per_day"), KPIDefinition("sessions_under_30s_share", unit: "fraction"),
+                KPIDefinition("notification_session_share", unit: "fraction")]
         own += neutralOnlyKPIs
         if d.revenue.sellsAnything { own += moneyKPIs }
         if d.revenue.incursCosts { own.append(costPerDAUDay) }
         if Adapter.hasApp { own += BatteryMetric.allCases.map { KPIDefinition("battery_\($0.rawValue)_p90", unit: "pct") } }
         return own.map { d.kpi($0.id) ?? $0 }
+    }
+
+    /// True time saved (minutes a day the person meant to spend in the restricted apps and did not), a blocker's
+    /// figure: reported only for a product that restricts apps (`PersonLife.blocker`; issue 42 item 3).
+    static var trueTimeSavedKPIs: [KPIDefinition] {
+        [KPIDefinition("true_time_saved_per_day_median", unit: "minutes"), KPIDefinition("true_time_saved_per_day_mean", unit: "minutes")]
     }
 
     /// The product-neutral KPIs (`ComparisonKPIs.neutral`) besides pickups and short sessions, which Habitat

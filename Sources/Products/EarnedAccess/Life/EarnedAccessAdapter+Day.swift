@@ -204,18 +204,20 @@ extension EarnedAccessAdapter {
         life.send(.authorization(.revoked), at: now, phoneInUse: false)
     }
 
-    /// The person leaves by lifting the restriction: deletes the modes and removes the apps (Earned Access has no
-    /// edit lock; assumption).
-    public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
-        life.state.leavingByUnblocking = true
-        liftRestriction(&life, at: now)
-    }
+    /// Earned Access stands in front of the apps the person made distracting.
+    public static func restricts(_ app: AppID, _ life: inout PersonLife<Self>) -> Bool { life.state.apps.contains(app) }
 
-    static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
+    /// Whether the lift is still to be done: Earned Access's lift always completes (it has no edit lock), and ends
+    /// the leaving (`liftRestriction`), so while the person is leaving it remains.
+    public static func restrictionRemains(_ life: inout PersonLife<Self>) -> Bool { true }
+
+    /// The person leaves by lifting the restriction (the shared `RestrictingAdapter.disableRestriction`): deletes the
+    /// modes and removes the apps (Earned Access has no edit lock; assumption), done at once.
+    public static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
         for id in life.engine.modes.map(\.id) { life.send(.deleteMode(id), at: now) }
         for app in life.state.apps { life.send(.removeApp(app), at: now) }
         life.state.apps.removeAll()
-        life.state.leavingByUnblocking = false
+        life.blocker?.leavingByUnblocking = false
     }
 
     // MARK: - Days and the end of the life

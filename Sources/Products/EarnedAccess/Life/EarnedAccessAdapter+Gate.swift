@@ -9,9 +9,8 @@ extension EarnedAccessAdapter {
     /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile: it
     /// is settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
-        if life.state.leavingByUnblocking { liftRestriction(&life, at: now) }
         // An app the person did not make distracting: used as they meant, unseen by Earned Access.
-        guard life.state.apps.contains(app) else { life.useAppUnseen(app, intended: p.sessionLength, at: now); return }
+        guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
         guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForDistractingApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)

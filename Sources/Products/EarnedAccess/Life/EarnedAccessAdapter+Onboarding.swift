@@ -25,11 +25,7 @@ extension EarnedAccessAdapter {
         life.send(.onboarding(.goalSelected), at: t)
         t = t + .seconds(30)
         let comfort = life.person.techComfort
-        guard life.onboardingStep(0, completes: life.world.onboarding.completesStep(.permission, techComfort: comfort, rng: life.onboarding), at: t) else {
-            life.send(.authorization(.denied), at: t)
-            life.dormant = true
-            return
-        }
+        guard life.grantsPermission(at: t, denied: { $0.send(.authorization(.denied), at: t) }) else { return }
         life.send(.authorization(.granted), at: t)
         life.send(.onboarding(.authorizationExplained), at: t)
         t = t + .seconds(30)
@@ -133,10 +129,7 @@ extension EarnedAccessAdapter {
     /// Opening Earned Access on a cue (the engagement habit, as for every product): Home, sometimes Progress; the
     /// paywall the engine may show there is weighed.
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard !life.dormant else { return }
-        let scale = life.world.appOpenPerPickupScale
-        let u = life.sessions.uniform()
-        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
+        guard life.opensAppOnCue(cue) else { return }
         life.send(.appOpened, at: now)
         life.engagement.record(.appOpened)
         if life.engine.gateApp != nil, life.engine.pending == nil { life.send(.leaveGate, at: now) }

@@ -14,7 +14,7 @@ public typealias EarnedAccessProduct = EarnedAccessAdapter
 ///
 /// The same people as every product (personas, phone use, urges, habits, streams keyed without the product); what
 /// Earned Access adds is documented in `Sources/Simulation/README.md` ("Earned Access") with its assumptions.
-public enum EarnedAccessAdapter: ProductAdapter {
+public enum EarnedAccessAdapter: RestrictingAdapter {
     public typealias Engine = EarnedAccessEngine
     public typealias Tally = EarnedAccessTally
     public typealias Metrics = EarnedAccessMetrics
@@ -66,8 +66,6 @@ public enum EarnedAccessAdapter: ProductAdapter {
         var keepAppsPromptSeen = 0
         /// The person has said "not now" to a paywall, and no longer reaches for the options it guards.
         var declinedPaywall = false
-        /// The person leaves by lifting the restriction (modes deleted, apps removed).
-        var leavingByUnblocking = false
         /// Earned Access is being opened as a forced detour (the shield's only button closes it; the way through is
         /// opening Earned Access's Unlock Gate, seed 003 §2): while set, the `app_opened` event marks the product in
         /// use that day but not a voluntary open (issue 39 item 2).

@@ -8,10 +8,7 @@ extension NudgeAdapter {
 
     /// Opening Nudge on a cue (the app-open habit, as for every product): the One-Thing view and a few cards.
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard !life.dormant else { return }
-        let scale = life.world.appOpenPerPickupScale
-        let u = life.sessions.uniform()
-        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
+        guard life.opensAppOnCue(cue) else { return }
         visit(.icon, &life, at: now)
     }
 

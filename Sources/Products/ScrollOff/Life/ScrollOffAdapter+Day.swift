@@ -155,16 +155,19 @@ extension ScrollOffAdapter {
         life.send(.authorizationRevoked, at: now, phoneInUse: false)
     }
 
-    /// The person leaves by lifting the restriction (audit D11: unblocking as a way to leave, §3.3): unblocks
-    /// their apps and deletes their schedules. What the rules refuse — an app in its cooldown (with the cooldown
-    /// chip, §6.1), a schedule in its edit lock (§3.3 "locked 30m before start and during active window") — is
-    /// tried again at the person's next urge or local midnight.
-    public static func disableRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
-        life.state.leavingByUnblocking = true
-        liftRestriction(&life, at: now)
+    /// Scroll Off stands in front of the apps the person blocked.
+    public static func restricts(_ app: AppID, _ life: inout PersonLife<Self>) -> Bool { life.state.blockedApps.contains(app) }
+
+    /// A blocked app or a schedule is left to lift.
+    public static func restrictionRemains(_ life: inout PersonLife<Self>) -> Bool {
+        !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty
     }
 
-    static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
+    /// The person leaves by lifting the restriction (audit D11: unblocking as a way to leave, §3.3; the shared
+    /// `RestrictingAdapter.disableRestriction`): unblocks their apps and deletes their schedules. What the rules
+    /// refuse — an app in its cooldown (with the cooldown chip, §6.1), a schedule in its edit lock (§3.3 "locked 30m
+    /// before start and during active window") — is tried again at the person's next urge or local midnight.
+    public static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
         var kept: [AppID] = []
         for app in life.state.blockedApps where life.send(.unblockApp(app), at: now) != .appUnblocked { kept.append(app) }
         life.state.blockedApps = kept
@@ -182,9 +185,7 @@ extension ScrollOffAdapter {
         }
         life.state.todayShields = 0
         bookRenewalDecision(&life)
-        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
-            liftRestriction(&life, at: now)
-        }
+        life.liftRestrictionIfLeaving(at: now)
         refundIfDue(&life, at: now)
         if life.state.wantsBudgets, life.engine.tier == .pro { setUpBudgets(&life, at: now) }
         settlePaywall(&life, at: now)

@@ -19,12 +19,7 @@ extension ScrollOffAdapter {
         life.send(.onboarding(.appOpened), at: t)
         life.engagement.record(.appOpened)
         t = t + .seconds(30)
-        guard life.onboardingStep(0, completes: life.world.onboarding.completesStep(.permission, techComfort: life.person.techComfort,
-                                                                                    rng: life.onboarding), at: t) else {
-            life.send(.onboarding(.permissionDenied), at: t)
-            life.dormant = true
-            return
-        }
+        guard life.grantsPermission(at: t, denied: { $0.send(.onboarding(.permissionDenied), at: t) }) else { return }
         life.send(.onboarding(.permissionGranted), at: t)
         t = t + .seconds(45)
         guard life.onboardingStep(1, completes: life.person.planning.completesStep(techComfort: life.person.techComfort, rng: life.onboarding),
@@ -119,14 +114,7 @@ extension ScrollOffAdapter {
     /// Free earn cap, met by a timer) is seen now, on the dashboard, and weighed. Under the hard paywall the locked
     /// app shows the paywall at the opening, weighed there (`settlePaywall`).
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
-        guard !life.dormant else { return }
-        // The probability is at most the scale: most draws are decided before the probability is computed.
-        // The scale (`engagement.app_open_per_pickup_scale`, an assumption): the engagement model's cue probabilities
-        // are per cue episode; a pickup is a fraction of one. Tuned so that the default population's day-1 activity
-        // lands near published install-cohort figures (Adjust 2023: D1 ≈ 25 % for ordinary apps).
-        let scale = life.world.appOpenPerPickupScale
-        let u = life.sessions.uniform()
-        guard u < scale, u < life.engagement.appOpenProbability(cue: cue) * scale else { return }
+        guard life.opensAppOnCue(cue) else { return }
         life.send(.onboarding(.appOpened), at: now)
         life.engagement.record(.appOpened)
         life.meter.charge(EnergyCharge(.foregroundSecond, 20), phoneInUse: true)

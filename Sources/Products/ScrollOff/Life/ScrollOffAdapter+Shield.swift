@@ -9,11 +9,8 @@ extension ScrollOffAdapter {
     /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on, and is
     /// settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
-        if life.state.leavingByUnblocking, !life.state.blockedApps.isEmpty || !life.engine.curfews.isEmpty {
-            liftRestriction(&life, at: now)
-        }
         // An app the person did not block: used as they meant, unseen by Scroll Off.
-        guard life.state.blockedApps.contains(app) else { life.useAppUnseen(app, intended: p.sessionLength, at: now); return }
+        guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
         guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)

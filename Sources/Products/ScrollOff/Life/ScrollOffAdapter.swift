@@ -42,7 +42,7 @@ public typealias ScrollOffProduct = ScrollOffAdapter<ScrollOffEngine>
 /// blocked app opens it and meets whatever the engine decides; at a shield the person chooses among exactly the
 /// engine's buttons by the behaviour model's multinomial logit; a session ends when the intended length is over or
 /// the engine takes access away; the app itself is opened on cues by the engagement habit.
-public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
+public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: RestrictingAdapter {
     public typealias Tally = ScrollOffTally
     public typealias Metrics = ScrollOffMetrics
 
@@ -71,8 +71,6 @@ public enum ScrollOffAdapter<Engine: ScrollOffEngineView>: ProductAdapter {
         var exercise: ExerciseInProgress?
         /// The person has met the mindfulness step once (the moment they may turn it off).
         var metMindfulness = false
-        /// The person decided to leave by unblocking their apps (retried while a cooldown refuses).
-        var leavingByUnblocking = false
         /// The person wants Pro's per-app budgets and has not set them up yet.
         var wantsBudgets = false
         /// Paywalls weighed, the keep-or-cancel decision booked, the refund asked for (shared with every product that
