@@ -38,6 +38,13 @@ public protocol PersonProcess: Sendable {
     /// The timeline row of an occurrence lived unaided (`habitat trace`): its kind and detail; nil writes none
     /// (default). Only called when a trace is written.
     static func traceRow(_ o: Occurrence, mind: Mind) -> (kind: String, detail: String)?
+
+    // The life's steps on a process's slot, implemented once by the defaults below (not for a process to implement):
+    // requirements, so each process's witness is the default specialised for it — no generic metadata made per
+    // occurrence (issue 29), where the slot's own methods run unspecialised.
+    static func _draw(_ slot: ProcessSlot<Self>, after t: Instant, zone: ZoneCalendar)
+    static func _take(_ slot: ProcessSlot<Self>) -> PersonOccurrence
+    static func _live(_ slot: ProcessSlot<Self>, _ box: OccurrenceBox, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)?
 }
 
 /// The mind of a process that holds nothing.
@@ -58,6 +65,28 @@ extension PersonProcess {
     }
     public static func liveUnaided(_ o: Occurrence, mind: inout Mind, zone: ZoneCalendar) {}
     public static func traceRow(_ o: Occurrence, mind: Mind) -> (kind: String, detail: String)? { nil }
+
+    public static func _draw(_ slot: ProcessSlot<Self>, after t: Instant, zone: ZoneCalendar) {
+        // Destructured, so the occurrence is moved rather than copied with its optional tuple (issue 41).
+        if case let (at, o)? = slot.process.next(after: t, zone: zone, rng: slot.rng, mind: slot.mind) {
+            slot.nextAt = at
+            slot.upcoming = o
+        } else {
+            slot.nextAt = nil
+            slot.upcoming = nil
+        }
+    }
+
+    public static func _take(_ slot: ProcessSlot<Self>) -> PersonOccurrence {
+        slot.box.value = slot.upcoming.take()
+        return PersonOccurrence(process: slot.stream, box: slot.box, source: slot.index)
+    }
+
+    public static func _live(_ slot: ProcessSlot<Self>, _ b: OccurrenceBox, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)? {
+        guard b.valueType == slot.occurrenceType, let o = unsafeDowncast(b, to: TypedOccurrenceBox<Occurrence>.self).value else { return nil }
+        liveUnaided(o, mind: &slot.mind, zone: zone)
+        return tracing ? traceRow(o, mind: slot.mind) : nil
+    }
 }
 
 /// One occurrence of a person process, as the life hands it to the product's adapter. It points at the process's

@@ -33,7 +33,7 @@ public final class TypedOccurrenceBox<T: Sendable>: OccurrenceBox, @unchecked Se
 /// One person process of one person as the life holds it: the process, its mind, its next occurrence drawn ahead and
 /// the box the current one is handed out in. The base class the life's list holds (one virtual call per occurrence,
 /// no existential); `ProcessSlot<P>` does the work.
-class ProcessSlotBase: @unchecked Sendable {   // one life's, on one thread; copied on write (`PersonProcesses.writable`)
+public class ProcessSlotBase: @unchecked Sendable {   // one life's, on one thread; copied on write (`PersonProcesses.writable`)
     final let processType: ObjectIdentifier
     final let occurrenceType: ObjectIdentifier
     final let stream: StreamName
@@ -63,7 +63,7 @@ class ProcessSlotBase: @unchecked Sendable {   // one life's, on one thread; cop
     func copy() -> ProcessSlotBase { preconditionFailure("abstract") }
 }
 
-final class ProcessSlot<P: PersonProcess>: ProcessSlotBase, @unchecked Sendable {
+public final class ProcessSlot<P: PersonProcess>: ProcessSlotBase, @unchecked Sendable {
     var process: P
     var mind: P.Mind
     var upcoming: P.Occurrence?
@@ -79,26 +79,12 @@ final class ProcessSlot<P: PersonProcess>: ProcessSlotBase, @unchecked Sendable 
 
     override var type: any PersonProcess.Type { P.self }
 
-    override func draw(after t: Instant, zone: ZoneCalendar) {
-        // Destructured, so the occurrence is moved rather than copied with its optional tuple (issue 41).
-        if case let (at, o)? = process.next(after: t, zone: zone, rng: rng, mind: mind) {
-            nextAt = at
-            upcoming = o
-        } else {
-            nextAt = nil
-            upcoming = nil
-        }
-    }
+    override func draw(after t: Instant, zone: ZoneCalendar) { P._draw(self, after: t, zone: zone) }
 
-    override func take() -> PersonOccurrence {
-        box.value = upcoming.take()
-        return PersonOccurrence(process: stream, box: box, source: index)
-    }
+    override func take() -> PersonOccurrence { P._take(self) }
 
     override func live(_ b: OccurrenceBox, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)? {
-        guard b.valueType == occurrenceType, let o = unsafeDowncast(b, to: TypedOccurrenceBox<P.Occurrence>.self).value else { return nil }
-        P.liveUnaided(o, mind: &mind, zone: zone)
-        return tracing ? P.traceRow(o, mind: mind) : nil
+        P._live(self, b, zone: zone, tracing: tracing)
     }
 
     override func stop() {
