@@ -19,7 +19,7 @@ public class OccurrenceBox: @unchecked Sendable {   // filled and read by one li
 /// A box holding an occurrence of type `T`.
 public final class TypedOccurrenceBox<T: Sendable>: OccurrenceBox, @unchecked Sendable {
     /// The occurrence (nil before the first and after the process stopped).
-    @usableFromInline final var value: T?
+    @usableFromInline @exclusivity(unchecked) final var value: T?
 
     init(_ value: T?) {
         self.value = value
@@ -40,7 +40,7 @@ public class ProcessSlotBase: @unchecked Sendable {   // one life's, on one thre
     final let rng: RandomStream
     final let index: Int
     /// The next occurrence's time (nil when the process has none left).
-    final var nextAt: Instant?
+    @exclusivity(unchecked) final var nextAt: Instant?
 
     init(processType: ObjectIdentifier, occurrenceType: ObjectIdentifier, stream: StreamName, rng: RandomStream, index: Int) {
         self.processType = processType
@@ -64,9 +64,12 @@ public class ProcessSlotBase: @unchecked Sendable {   // one life's, on one thre
 }
 
 public final class ProcessSlot<P: PersonProcess>: ProcessSlotBase, @unchecked Sendable {
-    var process: P
-    var mind: P.Mind
-    var upcoming: P.Occurrence?
+    // Unchecked exclusivity: the slot is one life's, read and written on one thread, and never accessed while another
+    // access to the same property is open (each step reads or writes a property once). Checked, the runtime's
+    // `swift_beginAccess` cost about 3k instructions a person-day in the speed gate (issue 42).
+    @exclusivity(unchecked) var process: P
+    @exclusivity(unchecked) var mind: P.Mind
+    @exclusivity(unchecked) var upcoming: P.Occurrence?
     let box: TypedOccurrenceBox<P.Occurrence>
 
     init(process: P, mind: P.Mind, rng: RandomStream, index: Int, upcoming: P.Occurrence? = nil, current: P.Occurrence? = nil) {
