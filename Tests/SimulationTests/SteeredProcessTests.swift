@@ -86,9 +86,9 @@ struct SteeredProcessTests {
     @Test("a life hosts every process's mind: read by type, steered in place, booked at the end")
     func lifeHostsMinds() throws {
         let world = try Self.world(ScrollOffProduct.self, "scroll-off")
-        var plain = PersonLife(world: world, person: 1, extraProcesses: [Moves.self])
+        var plain = PersonLife(world: world, person: 1, processes: [Moves.self])
         plain.journal = LifeJournal()
-        var steered = PersonLife(world: world, person: 1, extraProcesses: [Moves.self])
+        var steered = PersonLife(world: world, person: 1, processes: [Moves.self])
         steered.journal = LifeJournal()
         #expect(steered.mind(Moves.self) == Whereabouts())
         steered.steer(Moves.self) { $0.place = "gym" }

@@ -137,9 +137,10 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// `phone.plateauUrgeProbability` in millionths (constant over the life).
     var untreatedUrgeMillionths: Int64 = 0
 
-    /// The life of person `id` of `world`; `trace` receives each row of their timeline; `extraProcesses` are
-    /// processes besides `PersonProcesses.standard` (a test's toy process).
-    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil, extraProcesses: [any PersonProcess.Type] = []) {
+    /// The life of person `id` of `world`; `trace` receives each row of their timeline; `processes` are the person
+    /// processes besides `PersonProcesses.standard` (the registered products' own, `Products.personProcesses`; a
+    /// test's toy process).
+    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil, processes extra: [any PersonProcess.Type] = []) {
         self.world = world
         self.id = id
         self.trace = trace
@@ -174,7 +175,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         purchases = RandomStream(key: world.key(id, .purchases))
         churnStream = RandomStream(key: world.key(id, .churn))
         features = RandomStream(key: world.key(id, .featureUse))
-        processes = PersonProcesses(person: drawn, behavior: world.behavior, key: { world.key(id, $0) }, extra: extraProcesses)
+        processes = PersonProcesses(person: drawn, behavior: world.behavior, key: { world.key(id, $0) }, extra: extra)
         hasProcesses = !processes.isEmpty
         queue = EventQueue(start: installedAt, timerSlots: 8, capacity: 32)
         state = Adapter.initialState()

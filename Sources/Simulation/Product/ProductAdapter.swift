@@ -74,6 +74,12 @@ public protocol ProductAdapter: Sendable {
     /// another place). Default: the product does not see it — the person lives it by their own means
     /// (`PersonLife.liveUnaided`), as with no app; a product that adds to it calls that first.
     static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant)
+    /// Person processes the product brings to the people (issue 42): a process is the person's, drawn from their own
+    /// stream, so the registry gives every person every registered product's processes whatever product (or none)
+    /// they meet (`Products.personProcesses`), and arms stay paired. A product with a process of its own (a toy's
+    /// reminders) lists it here; a process Habitat's people all have (things to do, whereabouts) is in
+    /// `PersonProcesses.standard`. Default: none.
+    static var personProcesses: [any PersonProcess.Type] { get }
     /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup). Default:
     /// nothing.
     static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
@@ -154,6 +160,7 @@ extension ProductAdapter {
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
     }
+    public static var personProcesses: [any PersonProcess.Type] { [] }
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>) {}
