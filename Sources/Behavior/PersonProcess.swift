@@ -7,130 +7,194 @@ import Stochastics
 /// stream, keyed by seed, replication, person and the process's `stream` — never by arm or product — so the same
 /// people live through the same occurrences whichever product (or none) they meet; only their responses differ.
 ///
+/// A process may hold state, its `Mind` (issue 42): made per person, changed by what the person does unaided with each
+/// occurrence (`liveUnaided`), read and steered by a product's decisions (`PersonLife.mind(_:)`, `steer(_:_:)`), and
+/// read by the process when it draws its next occurrence (`next(after:zone:rng:mind:)`) — a steered mind may reshape
+/// what comes next; an unsteered one draws exactly what the process drew before minds existed.
+///
 /// Adding a process (Behavior README, "Adding a person process"): conform a type here with its own `stream` name,
 /// list it in `PersonProcesses.standard`, and let the adapters that care read its occurrences in
 /// `ProductAdapter.occurrence(_:_:at:)` (`o.value(as: MyOccurrence.self)`); every other product ignores it.
 public protocol PersonProcess: Sendable {
     /// What one occurrence carries (a task with its kind and deadline, a move to a place).
     associatedtype Occurrence: Sendable
+    /// What the process holds for one person that their occurrences and a product's decisions change (the things to do
+    /// and what became of them, `TaskMind`; where the person is and what they carry). `NoMind` when it holds nothing.
+    associatedtype Mind: Sendable = NoMind
     /// The name of the person's stream the process draws from (unique among the processes and the life's streams).
     static var stream: StreamName { get }
     /// The process of one person (their persona's parameters are on `person`).
     init(person: Person)
-    /// The first occurrence strictly after `t`, nil when there is none.
+    /// The mind of one person at their install, with the arm's behaviour values (`tasks.*`, …).
+    static func mind(person: Person, behavior: BehaviorValues) -> Mind
+    /// The first occurrence strictly after `t`, nil when there is none (a process whose draws do not read its mind).
     mutating func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, occurrence: Occurrence)?
-    /// An occurrence as the life carries it: a kind the life knows without a dynamic cast (a thing to do), or any
-    /// other (default).
-    static func payload(_ o: Occurrence) -> PersonOccurrence.Payload
-    /// `next(after:zone:rng:)` as the life carries it. A process on every life's path implements it itself (concrete,
-    /// so no generic metadata is made per occurrence: issue 29); the default wraps `next` with `payload`.
-    mutating func nextPayload(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, payload: PersonOccurrence.Payload)?
+    /// The first occurrence strictly after `t` given the person's mind as it is now: what the life calls. Default: the
+    /// mind is not read (`next(after:zone:rng:)`).
+    mutating func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream, mind: Mind) -> (at: Instant, occurrence: Occurrence)?
+    /// An occurrence lived by the person's own means, as with no product (a thing to do forgotten or put off and
+    /// done): it may change the mind. Default: nothing.
+    static func liveUnaided(_ o: Occurrence, mind: inout Mind, zone: ZoneCalendar)
+    /// The timeline row of an occurrence lived unaided (`habitat trace`): its kind and detail; nil writes none
+    /// (default). Only called when a trace is written.
+    static func traceRow(_ o: Occurrence, mind: Mind) -> (kind: String, detail: String)?
+
+    // The life's steps on a process's slot, implemented once by the defaults below (not for a process to implement):
+    // requirements, so each process's witness is the default specialised for it — no generic metadata made per
+    // occurrence (issue 29), where the slot's own methods run unspecialised.
+    static func _draw(_ slot: ProcessSlot<Self>, after t: Instant, zone: ZoneCalendar)
+    static func _take(_ slot: ProcessSlot<Self>) -> PersonOccurrence
+    static func _live(_ slot: ProcessSlot<Self>, _ box: OccurrenceBox, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)?
+}
+
+/// The mind of a process that holds nothing.
+public struct NoMind: Sendable, Hashable {
+    public init() {}
+}
+
+extension PersonProcess where Mind == NoMind {
+    public static func mind(person: Person, behavior: BehaviorValues) -> NoMind { NoMind() }
 }
 
 extension PersonProcess {
-    public static func payload(_ o: Occurrence) -> PersonOccurrence.Payload { .other(o) }
-    public mutating func nextPayload(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, payload: PersonOccurrence.Payload)? {
-        guard let n = next(after: t, zone: zone, rng: rng) else { return nil }
-        return (n.at, Self.payload(n.occurrence))
+    public mutating func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, occurrence: Occurrence)? {
+        preconditionFailure("\(Self.self) implements neither next(after:zone:rng:) nor next(after:zone:rng:mind:)")
     }
-}
-
-/// One occurrence of a person process, as the life hands it to the product's adapter.
-public struct PersonOccurrence: Sendable {
-    /// What an occurrence carries: the kinds every life reads held as themselves (no box, no dynamic cast on the
-    /// path of every occurrence: issue 29 measured 1.5k instructions per cast), any other boxed.
-    public enum Payload: Sendable {
-        case thingToDo(ThingToDo)
-        case other(any Sendable)
+    public mutating func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream, mind: Mind) -> (at: Instant, occurrence: Occurrence)? {
+        next(after: t, zone: zone, rng: rng)
     }
+    public static func liveUnaided(_ o: Occurrence, mind: inout Mind, zone: ZoneCalendar) {}
+    public static func traceRow(_ o: Occurrence, mind: Mind) -> (kind: String, detail: String)? { nil }
 
-    /// The process it comes from (its stream name).
-    public let process: StreamName
-    /// What it carries, of the process's `Occurrence` type.
-    public let payload: Payload
-
-    public init(process: StreamName, payload: Payload) {
-        self.process = process
-        self.payload = payload
-    }
-
-    public init(process: StreamName, value: any Sendable) {
-        self.init(process: process, payload: (value as? ThingToDo).map { .thingToDo($0) } ?? .other(value))
-    }
-
-    /// What it carries, of the process's `Occurrence` type.
-    public var value: any Sendable {
-        switch payload {
-        case .thingToDo(let t): t
-        case .other(let v): v
+    public static func _draw(_ slot: ProcessSlot<Self>, after t: Instant, zone: ZoneCalendar) {
+        // Destructured, so the occurrence is moved rather than copied with its optional tuple (issue 41).
+        if case let (at, o)? = slot.process.next(after: t, zone: zone, rng: slot.rng, mind: slot.mind) {
+            slot.nextAt = at
+            slot.upcoming = o
+        } else {
+            slot.nextAt = nil
+            slot.upcoming = nil
         }
     }
 
-    /// The occurrence as a thing to do (`TaskProcess`), nil when it comes from another process.
-    @inlinable public var thingToDo: ThingToDo? {
-        if case .thingToDo(let t) = payload { return t }
-        return nil
+    public static func _take(_ slot: ProcessSlot<Self>) -> PersonOccurrence {
+        slot.box.value = slot.upcoming.take()
+        return PersonOccurrence(process: slot.stream, box: slot.box, source: slot.index)
     }
 
-    /// The occurrence as `type`, nil when it comes from another process.
-    public func value<T>(as type: T.Type) -> T? { value as? T }
+    public static func _live(_ slot: ProcessSlot<Self>, _ b: OccurrenceBox, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)? {
+        guard b.valueType == slot.occurrenceType, let o = unsafeDowncast(b, to: TypedOccurrenceBox<Occurrence>.self).value else { return nil }
+        liveUnaided(o, mind: &slot.mind, zone: zone)
+        return tracing ? traceRow(o, mind: slot.mind) : nil
+    }
 }
 
-/// The exogenous processes of one person besides pickups, merged in time order: each with its own stream and its
-/// next occurrence drawn ahead. Empty (and free) while no process is listed.
+/// One occurrence of a person process, as the life hands it to the product's adapter. It points at the process's
+/// reusable box (no allocation per occurrence, issue 42), whose value is this occurrence until the process's next one
+/// is taken: read it during the call (`value(as:)`), and keep `detached()` to hold it longer.
+public struct PersonOccurrence: @unchecked Sendable {   // the box is read by the life that took it, on one thread
+    /// The process it comes from (its stream name).
+    public let process: StreamName
+    @usableFromInline let box: OccurrenceBox
+    /// The index of its process among the person's (`PersonProcesses`), -1 for one a test scripted.
+    let source: Int
+
+    init(process: StreamName, box: OccurrenceBox, source: Int) {
+        self.process = process
+        self.box = box
+        self.source = source
+    }
+
+    /// An occurrence of `process` carrying `value` (a test's script).
+    public init<T: Sendable>(process: StreamName, value: T) {
+        self.init(process: process, box: TypedOccurrenceBox<T>(value), source: -1)
+    }
+
+    /// What it carries, of the process's `Occurrence` type (boxed: for traces and tests).
+    public var value: any Sendable { box.anyValue }
+
+    /// The occurrence as `type`, nil when it comes from a process with another `Occurrence` type: a comparison of type
+    /// ids and an unchecked downcast (a dynamic cast cost 1.5k instructions an occurrence, issue 29).
+    @inlinable public func value<T: Sendable>(as type: T.Type) -> T? {
+        guard box.valueType == ObjectIdentifier(T.self) else { return nil }
+        return unsafeDowncast(box, to: TypedOccurrenceBox<T>.self).value
+    }
+
+    /// The occurrence in a box of its own, which later occurrences do not overwrite (a journal's record).
+    public func detached() -> PersonOccurrence { PersonOccurrence(process: process, box: box.detached(), source: source) }
+}
+
+/// The exogenous processes of one person besides pickups, merged in time order: each with its own stream, its mind
+/// and its next occurrence drawn ahead. Empty (and free) while no process is listed.
 public struct PersonProcesses: Sendable {
     /// The processes every person has, in the order that breaks ties between equal times: things to do (issue 29);
     /// Clavis brings places (`docs/ARCHITECTURE.md`, "How to add a product").
     public static let standard: [any PersonProcess.Type] = [TaskProcess.self]
 
-    struct Clock: @unchecked Sendable {   // the stream is the person's own, used by one life on one thread
-        var process: any PersonProcess
-        let stream: StreamName
-        let rng: RandomStream
-        /// The next occurrence's time, kept apart from what it carries so scans read only instants.
-        var nextAt: Instant?
-        var nextPayload: PersonOccurrence.Payload?
-    }
-
-    var clocks: [Clock]
-    /// Occurrences a test scripts in place of the processes (`init(scripted:)`, the life harness), in time order, and
-    /// the next one's index; empty in runs.
+    /// One slot per process (`standard` then the extra ones), holding its process, mind and next occurrence; shared
+    /// between copies of the struct until one of them changes it (copy on write, `writable(_:)`).
+    var slots: [ProcessSlotBase]
+    /// Occurrences a test scripts in place of the processes (`script(_:)`, the life harness), in time order, and
+    /// the next one's index; empty in runs. While scripted, the processes draw nothing (their minds stay).
     var scripted: [(at: Instant, occurrence: PersonOccurrence)] = []
     var scriptedNext = 0
+    var isScripted = false
 
-    /// The person's processes: `standard` then `extra` (a test's toy process), each with the stream `key` makes.
-    public init(person: Person, key: (StreamName) -> StreamKey, extra: [any PersonProcess.Type] = []) {
-        clocks = (Self.standard + extra).map { type in
-            Clock(process: type.init(person: person), stream: type.stream, rng: RandomStream(key: key(type.stream)))
+    /// The person's processes: `standard` then `extra` (a test's toy process), each with the stream `key` makes and the
+    /// mind it makes for `person` with `behavior`.
+    public init(person: Person, behavior: BehaviorValues, key: (StreamName) -> StreamKey, extra: [any PersonProcess.Type] = []) {
+        slots = []
+        for (i, type) in (Self.standard + extra).enumerated() {
+            slots.append(Self.slot(type, person: person, behavior: behavior, rng: RandomStream(key: key(type.stream)), index: i))
         }
+    }
+
+    static func slot<P: PersonProcess>(_ type: P.Type, person: Person, behavior: BehaviorValues, rng: RandomStream, index: Int) -> ProcessSlotBase {
+        ProcessSlot<P>(process: P(person: person), mind: P.mind(person: person, behavior: behavior), rng: rng, index: index)
     }
 
     /// No process: only `scripted`'s occurrences, in time order (a test following one person, `LifeScript`).
     public init(scripted: [(at: Instant, occurrence: PersonOccurrence)]) {
-        clocks = []
-        self.scripted = scripted.sorted { $0.at < $1.at }
+        slots = []
+        script(scripted)
+    }
+
+    /// From now on the processes draw nothing: `occurrences` come instead, in time order (their minds stay, and live
+    /// the scripted occurrences of their `Occurrence` types).
+    public mutating func script(_ occurrences: [(at: Instant, occurrence: PersonOccurrence)]) {
+        isScripted = true
+        scripted = occurrences.sorted { $0.at < $1.at }
+        scriptedNext = 0
+        for i in slots.indices { writable(i).stop() }
+        updateNextTime()
     }
 
     /// True when the person has no process besides pickups.
-    public var isEmpty: Bool { clocks.isEmpty && scripted.isEmpty }
+    public var isEmpty: Bool { isScripted ? scripted.isEmpty : slots.isEmpty }
+
+    /// The slot at `i`, copied first when another copy of the struct shares it.
+    @inline(__always)
+    mutating func writable(_ i: Int) -> ProcessSlotBase {
+        if !isKnownUniquelyReferenced(&slots[i]) { slots[i] = slots[i].copy() }
+        return slots[i]
+    }
 
     /// Draws each process's first occurrence after `t`.
     public mutating func start(after t: Instant, zone: ZoneCalendar) {
-        for i in clocks.indices { Self.advance(&clocks[i], after: t, zone: zone) }
+        if !isScripted { for i in slots.indices { writable(i).draw(after: t, zone: zone) } }
         updateNextTime()
     }
 
     /// The time of the next occurrence of any process, nil when none is left: kept up to date by `start`, `take` and
-    /// `stop`, because the life's loop reads it at every event (recomputing it there copied each clock — its
-    /// existential process — once per pickup: 104k instructions a person-day, issue 29).
+    /// `stop`, because the life's loop reads it at every event (issue 29).
     public private(set) var nextTime: Instant?
 
-    /// The earliest next occurrence over the clocks (by index: no clock is copied).
+    /// The earliest next occurrence over the processes.
     mutating func updateNextTime() {
         var best: Instant?
         if scriptedNext < scripted.count { best = scripted[scriptedNext].at }
-        for i in clocks.indices {
-            if let at = clocks[i].nextAt, best.map({ at < $0 }) ?? true { best = at }
+        for s in slots {
+            if let at = s.nextAt, best.map({ at < $0 }) ?? true { best = at }
         }
         nextTime = best
     }
@@ -144,34 +208,64 @@ public struct PersonProcesses: Sendable {
             return next
         }
         var best: Int?
-        for i in clocks.indices {
-            guard let at = clocks[i].nextAt else { continue }
-            if best.map({ at < clocks[$0].nextAt! }) ?? true { best = i }
+        for i in slots.indices {
+            guard let at = slots[i].nextAt else { continue }
+            if best.map({ at < slots[$0].nextAt! }) ?? true { best = i }
         }
-        // The payload is moved out (`take()`), not copied: a copy of the payload enum went through the runtime's
-        // generic value witnesses, about 130 instructions a thing to do (issue 41).
-        guard let i = best, let at = clocks[i].nextAt, let payload = clocks[i].nextPayload.take() else { return nil }
-        Self.advance(&clocks[i], after: at, zone: zone)
+        guard let i = best, let at = slots[i].nextAt else { return nil }
+        let slot = writable(i)
+        let o = slot.take()
+        slot.draw(after: at, zone: zone)
         updateNextTime()
-        return (at, PersonOccurrence(process: clocks[i].stream, payload: payload))
+        return (at, o)
     }
 
     /// Stops every process (the life reached its horizon).
     public mutating func stop() {
-        for i in clocks.indices { clocks[i].nextAt = nil; clocks[i].nextPayload = nil }
+        for i in slots.indices { writable(i).stop() }
         scriptedNext = scripted.count
         nextTime = nil
     }
 
-    /// Draws the clock's next occurrence after `t`.
-    static func advance(_ clock: inout Clock, after t: Instant, zone: ZoneCalendar) {
-        // Destructured, so the payload is moved into the clock rather than copied with its optional tuple (issue 41).
-        if case let (at, payload)? = clock.process.nextPayload(after: t, zone: zone, rng: clock.rng) {
-            clock.nextAt = at
-            clock.nextPayload = payload
-        } else {
-            clock.nextAt = nil
-            clock.nextPayload = nil
-        }
+    /// The slot of `o`'s process: its source, or for a scripted occurrence the process of its stream.
+    func slotIndex(of o: PersonOccurrence) -> Int? {
+        if o.source >= 0 { return o.source }
+        return slots.firstIndex { $0.stream == o.process && $0.occurrenceType == o.box.valueType }
     }
+
+    /// `o` lived by the person's own means (`PersonProcess.liveUnaided`); returns its timeline row when `tracing`.
+    public mutating func liveUnaided(_ o: PersonOccurrence, zone: ZoneCalendar, tracing: Bool) -> (kind: String, detail: String)? {
+        guard let i = slotIndex(of: o) else { return nil }
+        return writable(i).live(o.box, zone: zone, tracing: tracing)
+    }
+
+    /// The index of process `P`'s slot (a scan of a few type ids).
+    @inline(__always)
+    func index<P: PersonProcess>(of _: P.Type) -> Int {
+        let id = ObjectIdentifier(P.self)
+        for i in slots.indices where slots[i].processType == id { return i }
+        preconditionFailure("\(P.self) is not one of the person's processes")
+    }
+
+    /// The mind of process `P`.
+    public func mind<P: PersonProcess>(_: P.Type) -> P.Mind {
+        unsafeDowncast(slots[index(of: P.self)], to: ProcessSlot<P>.self).mind
+    }
+
+    /// Changes the mind of process `P`; with `redraw`, the occurrence it had drawn ahead is dropped and the next one
+    /// drawn after `now` from the changed mind (its stream moves on: only a steered person's occurrences change).
+    @discardableResult
+    public mutating func steer<P: PersonProcess, R>(_: P.Type, redraw: Bool = false, now: Instant, zone: ZoneCalendar,
+                                                    _ change: (inout P.Mind) -> R) -> R {
+        let slot = unsafeDowncast(writable(index(of: P.self)), to: ProcessSlot<P>.self)
+        let r = change(&slot.mind)
+        if redraw && !isScripted && slot.nextAt != nil {
+            slot.draw(after: now, zone: zone)
+            updateNextTime()
+        }
+        return r
+    }
+
+    /// The processes' types, in order (`standard` then the extra ones).
+    public var types: [any PersonProcess.Type] { slots.map(\.type) }
 }

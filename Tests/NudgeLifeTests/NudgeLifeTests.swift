@@ -14,7 +14,7 @@ struct NudgeLifeTests {
         var captures = 0
         for person in harness.people {
             let life = harness.live(person: person)
-            let arose = life.journal.occurrences.filter { $0.occurrence.thingToDo != nil }.map(\.at)
+            let arose = life.journal.occurrences.filter { $0.occurrence.value(as: ThingToDo.self) != nil }.map(\.at)
             let decided = life.journal.decisions("capture").map(\.at)
             captures += decided.count
             // At most one capture decision per thing arisen, each at an instant a thing arose.

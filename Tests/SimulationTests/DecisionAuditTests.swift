@@ -54,7 +54,7 @@ struct DecisionAuditTests {
 
     @Test("honest decisions: one per opportunity, counted per kind and outcome, and a churn decision a day per person")
     func honestDecisionsAreCounted() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Honest>>(scenario: try scenario(), threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Honest>>(scenario: try scenario(), threads: 2, processes: [Toy.Tasks.self])
         try run.simulate()
         let d = run.arms[0].pooled.decisions
         let tasks = run.arms[0].pooled.product.counts[.tasks]
@@ -70,7 +70,7 @@ struct DecisionAuditTests {
 
     @Test("an injected double decision stops the run with a replayable person id")
     func doubleDecisionStopsTheRun() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), threads: 2, processes: [Toy.Tasks.self])
         do {
             try run.simulate()
             Issue.record("a decision taken twice for one opportunity was not caught")
@@ -82,17 +82,17 @@ struct DecisionAuditTests {
             // The lowest person id whose life broke it, as a sequential run would meet first.
             let world = try World<DecidingToy.Adapter<DecidingToy.Twice>>(scenario: try scenario(), arm: try scenario().arms[0], replication: 1)
             for p in 0..<v.person {
-                var life = PersonLife(world: world, person: p, extraProcesses: [Toy.Tasks.self])
+                var life = PersonLife(world: world, person: p, processes: [Toy.Tasks.self])
                 #expect(life.run().violation == nil)
             }
-            var life = PersonLife(world: world, person: v.person, extraProcesses: [Toy.Tasks.self])
+            var life = PersonLife(world: world, person: v.person, processes: [Toy.Tasks.self])
             #expect(life.run().violation == v)
         }
     }
 
     @Test("a decision the product never gave the moment for is a violation too")
     func decisionWithoutOpportunity() throws {
-        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Unasked>>(scenario: try scenario(), threads: 1, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<DecidingToy.Adapter<DecidingToy.Unasked>>(scenario: try scenario(), threads: 1, processes: [Toy.Tasks.self])
         #expect(throws: InvariantViolation.self) { try run.simulate() }
         do { try run.simulate() } catch let v as InvariantViolation {
             #expect(v.problems[0].contains("without its opportunity (paywall_shown)"))

@@ -66,7 +66,7 @@ struct DeclaredDecisionTests {
     @Test("a kind declared outside Simulation is offered, decided, counted, reported, encoded and decoded")
     func declaredKindRoundTrip() throws {
         typealias A = TrickToy.Adapter<TrickToy.Honest>
-        var run = SimulationRun<A>(scenario: try scenario(), threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<A>(scenario: try scenario(), threads: 2, processes: [Toy.Tasks.self])
         try run.simulate()
         let d = run.arms[0].pooled.decisions
         let tasks = run.arms[0].pooled.product.counts[.tasks]
@@ -97,7 +97,7 @@ struct DeclaredDecisionTests {
 
     @Test("a decision of a kind the product does not list, or an outcome its kind does not have, stops the run")
     func undeclaredDecisions() throws {
-        var unlisted = SimulationRun<TrickToy.Adapter<TrickToy.Unlisted>>(scenario: try scenario(), threads: 1, kernel: .withProcesses([Toy.Tasks.self]))
+        var unlisted = SimulationRun<TrickToy.Adapter<TrickToy.Unlisted>>(scenario: try scenario(), threads: 1, processes: [Toy.Tasks.self])
         do {
             try unlisted.simulate()
             Issue.record("a decision of an undeclared kind was not caught")
@@ -105,7 +105,7 @@ struct DeclaredDecisionTests {
             #expect(v.invariant == "decision")
             #expect(v.problems == ["decision toy_unlisted of a kind the product does not declare (decisionKinds: toy_trick, churn, dormant_response)"])
         }
-        var foreign = SimulationRun<TrickToy.Adapter<TrickToy.Foreign>>(scenario: try scenario(), threads: 1, kernel: .withProcesses([Toy.Tasks.self]))
+        var foreign = SimulationRun<TrickToy.Adapter<TrickToy.Foreign>>(scenario: try scenario(), threads: 1, processes: [Toy.Tasks.self])
         do {
             try foreign.simulate()
             Issue.record("an outcome its kind does not have was not caught")

@@ -128,7 +128,7 @@ struct MoneyKPITests {
     @Test("Service costs booked by the engine reach revenue.csv under the cost source, with no store fee, and the KPIs")
     func costsThroughAWholeRun() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "costly-toy.yaml")
-        var run = SimulationRun<CostToy.Adapter>(scenario: scenario, threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<CostToy.Adapter>(scenario: scenario, threads: 2, processes: [Toy.Tasks.self])
         try run.simulate()
         let pooled = run.arms[0].pooled
         let tasks = pooled.product.counts[.tasks]

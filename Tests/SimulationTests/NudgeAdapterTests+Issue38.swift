@@ -30,7 +30,7 @@ extension NudgeAdapterTests {
             let log = EventLog()
             life.trace = { row in if row.kind == "engine" { log.events.append((row.time, row.detail)) } }
             let summary = life.run()
-            return TracedLife(summary: summary, tasks: life.tasks.records, items: life.engine.items, events: log.events, zone: life.zone)
+            return TracedLife(summary: summary, tasks: life.mind(TaskProcess.self).records, items: life.engine.items, events: log.events, zone: life.zone)
         }
     }
 

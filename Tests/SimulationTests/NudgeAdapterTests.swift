@@ -31,7 +31,7 @@ struct NudgeAdapterTests {
             var life = PersonLife(world: world, person: id)
             if ledger { life.ledgerLog = [] }
             let summary = life.run()
-            return (summary, life.tasks.records, life.ledgerLog ?? [])
+            return (summary, life.mind(TaskProcess.self).records, life.ledgerLog ?? [])
         }
     }
 
@@ -94,7 +94,7 @@ struct NudgeAdapterTests {
             _ = life.run()
             delayedByAttention += life.state.thingsDelayed
             seconds += life.state.attentionSecondsTotal
-            for (n, u) in zip(life.tasks.records, none[i].tasks) {
+            for (n, u) in zip(life.mind(TaskProcess.self).records, none[i].tasks) {
                 if let a = n.unaidedDoneAt, let b = u.doneAt { #expect(a >= b, "person \(i) thing \(n.task.ref): the person's own means sped up") }
                 #expect((n.unaidedDoneAt == nil) == (u.doneAt == nil), "what is forgotten is the person's")
                 if let d = n.doneAt, let b = u.doneAt, d > b { later += 1 }

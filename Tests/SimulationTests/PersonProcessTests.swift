@@ -50,7 +50,7 @@ struct PersonProcessTests {
     /// The first `count` occurrences of a person's processes, drawn with `world`'s stream keys.
     static func occurrences<A: ProductAdapter>(_ world: World<A>, person: Int, count: Int) -> [(Instant, String)] {
         let p = Person.draw(persona: world.personas[0], id: UInt64(person), seed: world.seed, replication: 0)
-        var processes = PersonProcesses(person: p, key: { world.key(person, $0) }, extra: [Errands.self, Chimes.self])
+        var processes = PersonProcesses(person: p, behavior: world.behavior, key: { world.key(person, $0) }, extra: [Errands.self, Chimes.self])
         let start = Instant(millisecondsSinceEpoch: 1_767_600_000_000)
         processes.start(after: start, zone: world.zones[0])
         return (0..<count).compactMap { _ in processes.take(zone: world.zones[0]).map { ($0.at, "\($0.occurrence.process):\($0.occurrence.value)") } }

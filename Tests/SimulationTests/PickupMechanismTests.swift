@@ -117,7 +117,8 @@ struct PickupMechanismTests {
         life.state.blockedApps = [AppID(1)]
         life.state.exercise = .init(app: AppID(1), exercise: .breath, urge: 0.5, kind: .habitual, intended: .seconds(60),
                                     startedAt: t, endsAt: t + .minutes(2), optsOut: false)
-        #expect(ScrollOffProduct.busyWithProduct(&life))
+        life.beBusy(with: "exercise")
+        #expect(life.isBusy)
         life.treatedPickup(Self.urge(at: t + .seconds(30)), at: t + .seconds(30))
         life.settleCue()
         #expect(life.phone.habits.actedToday[0] == 1, "the dropped urge is no open")
@@ -131,7 +132,8 @@ struct PickupMechanismTests {
         let t = life.installedAt + .minutes(1)
         life.state.apps = [AppID(1)]
         life.state.waitingUnlock = (AppID(1), 0.5, .minutes(5))
-        #expect(EarnedAccessProduct.busyWithProduct(&life))
+        life.beBusy(with: "gate")
+        #expect(life.isBusy)
         life.treatedPickup(Self.urge(at: t), at: t)
         life.settleCue()
         #expect(life.phone.habits.actedToday[0] == 0 && life.phone.habits.passedToday[0] == 0)

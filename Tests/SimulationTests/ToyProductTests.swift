@@ -122,7 +122,7 @@ struct ToyProductTests {
     @Test("the generic life delivers the product's own occurrences, and every report is written without a special case")
     func toyRunsEndToEnd() throws {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: Self.yaml, fileName: "toy.yaml")
-        var run = SimulationRun<Toy.Adapter>(scenario: scenario, threads: 2, kernel: .withProcesses([Toy.Tasks.self]))
+        var run = SimulationRun<Toy.Adapter>(scenario: scenario, threads: 2, processes: [Toy.Tasks.self])
         try run.simulate()
         let pooled = run.arms[0].pooled
         #expect(pooled.people == 60)
@@ -147,7 +147,7 @@ struct ToyProductTests {
         var times: [[String]] = []
         for _ in 0..<2 {
             let box = TraceBox()
-            var life = PersonLife(world: world, person: 3, trace: { box.rows.append($0) }, extraProcesses: [Toy.Tasks.self])
+            var life = PersonLife(world: world, person: 3, trace: { box.rows.append($0) }, processes: [Toy.Tasks.self])
             _ = life.run()
             times.append(box.rows.filter { $0.detail.hasPrefix("task_captured") }.map { $0.time.description })
         }
@@ -182,7 +182,7 @@ struct AdapterIntentTests {
         let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: ToyProductTests.yaml, fileName: "toy.yaml")
         let world = try World<RemindingToy>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         for person in 0..<10 {
-            var life = PersonLife(world: world, person: person, extraProcesses: [Toy.Tasks.self])
+            var life = PersonLife(world: world, person: person, processes: [Toy.Tasks.self])
             _ = life.run()
             #expect(life.state.tasks > 0)
             #expect(life.state.reminded == Array(1...life.state.reminded.count), "in order, each once")

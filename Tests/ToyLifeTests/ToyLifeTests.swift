@@ -8,9 +8,12 @@ import Simulation
 import Testing
 import ToyLife
 import ToyRules
+import Behavior
+import Stochastics
 
-/// Issue 42's must-hold: a toy product — its own decision kind, behaviour parameter, report file and chart — is its
-/// folder (`Tests/Fixtures/Products/Toy`, laid out as `Sources/Products/<Name>/`) and one registry line.
+/// Issue 42's must-hold: a toy product — its own decision kind, behaviour parameter, steerable person process, report
+/// file and chart — is its folder (`Tests/Fixtures/Products/Toy`, laid out as `Sources/Products/<Name>/`) and one
+/// registry line.
 @Suite("A toy product is its folder and one registry line", .serialized)
 struct ToyLifeTests {
     static let toy = RegisteredProduct(ToyAdapter.self)
@@ -22,9 +25,11 @@ struct ToyLifeTests {
         return try ScenarioLoader(catalogues: Products.catalogues(adding: [toy])).load(yaml: yaml, fileName: "toy-run.yaml")
     }
 
-    /// The run's report folder: every file by name, as text.
-    static func written(_ scenario: ResolvedScenario, into root: URL) throws -> [String: String] {
-        var run = toy.run(scenario, threads: 2)
+    /// The run's report folder: every file by name, as text (`product`'s run, the toy's by default; `processes`, the
+    /// person processes besides the standard ones, default the product's own).
+    static func written(_ scenario: ResolvedScenario, into root: URL, product: RegisteredProduct = toy,
+                        processes: [any PersonProcess.Type]? = nil) throws -> [String: String] {
+        var run = product.run(scenario, threads: 2, processes: processes)
         try run.simulate(progress: nil)
         let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
         let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
@@ -59,7 +64,7 @@ struct ToyLifeTests {
             #expect(abs(keep - 0.9) < 0.06, "keep share \(keep) at toy.keep_probability 0.9")
             // Its own file, with the columns its fragment describes.
             let notes = Self.rows(try #require(files["notes.csv"]))
-            #expect(notes[0] == ReportKeys.header + ["day", "kept", "dropped"])
+            #expect(notes[0] == ReportKeys.header + ["day", "kept", "dropped", "reminders"])
             let kept = notes.dropFirst().filter { $0[2] == "all" }.compactMap { Int($0[5]) }.reduce(0, +)
             #expect(kept > 0)
         }
@@ -71,6 +76,42 @@ struct ToyLifeTests {
             #expect(keep.flatMap { Double($0[h.firstIndex(of: "share")!]) }.map { abs($0 - 0.2) < 0.06 } == true)
         }
     }
+
+    /// Reminders in all (pooled rows of `notes.csv`).
+    static func reminders(_ files: [String: String]) throws -> Int {
+        let notes = rows(try #require(files["notes.csv"]))
+        let column = try #require(notes[0].firstIndex(of: "reminders"))
+        return notes.dropFirst().filter { $0[2] == "all" }.compactMap { Int($0[column]) }.reduce(0, +)
+    }
+
+    @Test("its person process is steered by its decision: kept notes bring reminders sooner, so more notes kept, more reminders")
+    func itsDecisionSteersItsProcess() throws {
+        let often = try withTemporaryDirectory(prefix: "habitat-toy") { try Self.reminders(try Self.written(try Self.scenario(keep: 0.9), into: $0)) }
+        let seldom = try withTemporaryDirectory(prefix: "habitat-toy") { try Self.reminders(try Self.written(try Self.scenario(keep: 0.2), into: $0)) }
+        #expect(seldom > 50, "\(seldom) reminders")
+        // Unsteered, the reminders are the same draws whatever the keep probability (their own stream): the difference
+        // is the steering alone. 48 h between reminders unsteered; at 0.9 nearly every one brings the next sooner.
+        #expect(Double(often) > 1.5 * Double(seldom), "\(often) reminders at keep 0.9, \(seldom) at 0.2")
+    }
+
+    @Test("the registry gives every person the toy's process: another product's people live it unaided and their reports do not change")
+    func itsProcessIsEveryPersons() throws {
+        let all = try Products.personProcesses(adding: [Self.toy])
+        #expect(all.contains { ObjectIdentifier($0) == ObjectIdentifier(ToyReminders.self) })
+        // A second product drawing from the toy's stream is refused.
+        #expect(throws: PersonProcessConflict.self) { try Products.assembledPersonProcesses([Self.toy, Self.toy2]) }
+        // The `none` arm's people with and without the toy's process: the same reports, byte for byte.
+        let none = try #require(Products.registration(for: "none"))
+        let yaml = "name: none-run\nproduct: none\nseed: 42\nhorizon_days: 12\nreplications: 2\npopulation:\n  installs: 60\n"
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues(adding: [Self.toy])).load(yaml: yaml, fileName: "none-run.yaml")
+        let without = try withTemporaryDirectory(prefix: "habitat-toy") { try Self.written(scenario, into: $0, product: none, processes: []) }
+        let with = try withTemporaryDirectory(prefix: "habitat-toy") { try Self.written(scenario, into: $0, product: none, processes: all) }
+        #expect(!without.isEmpty)
+        #expect(without == with)
+    }
+
+    /// A second registration whose process draws from the toy's stream.
+    static let toy2 = RegisteredProduct(ToyTwinAdapter.self)
 
     @Test("its chart is on the page: the report tools read its fragment and draw it with the generic renderer")
     func chartOnThePage() throws {
@@ -130,5 +171,23 @@ struct ToyLifeTests {
             let registryTarget = targets.first { $0["name"] as? String == "ProductRegistry" }
             #expect("\(registryTarget?["dependencies"] ?? "")".contains("ToyLife"))
         }
+    }
+}
+
+/// The toy again under another name, with a process of its own that draws from the toy's stream.
+enum ToyTwinAdapter: ProductAdapter {
+    typealias Engine = ToyEngine
+    typealias Metrics = ToyMetrics
+    typealias Constants = ToyConstants
+    static func initialState() -> Int { 0 }
+    static func initialTally() -> ToyTally { ToyTally() }
+    static var restrictsApps: Bool { false }
+    static var personProcesses: [any PersonProcess.Type] { [TwinReminders.self] }
+    static func constants(_ values: BehaviorValues) -> ToyConstants { ToyAdapter.constants(values) }
+
+    struct TwinReminders: PersonProcess {
+        static var stream: StreamName { ToyReminders.stream }
+        init(person: Person) {}
+        mutating func next(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, occurrence: Int)? { nil }
     }
 }

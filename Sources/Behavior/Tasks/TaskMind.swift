@@ -64,8 +64,11 @@ public struct TaskMind: Sendable {
     var unsettled: [Int] = []
     let traits: TaskTraits
     let wakeHour: Double, sleepHour: Double
+    /// What people do with their things to do by their own means (`tasks.*`).
+    public let model: TaskModel
 
-    public init(person: Person) {
+    public init(person: Person, model: TaskModel = TaskModel()) {
+        self.model = model
         efficacy = person.selfEfficacy.value
         traits = person.tasks
         sleepHour = person.phoneUse.sleepStartHour
@@ -85,6 +88,9 @@ public struct TaskMind: Sendable {
         for i in unsettled where records[i].unaidedDoneAt != nil && records[i].doneAt.map({ $0 > now }) ?? false { n += 1 }
         return n
     }
+
+    /// A thing to do arises: its fate by the person's own means is drawn from its own draws, now (with `model`).
+    public mutating func arise(_ t: ThingToDo, zone: ZoneCalendar) { arise(t, model: model, zone: zone) }
 
     /// A thing to do arises: its fate by the person's own means is drawn from its own draws, now.
     public mutating func arise(_ t: ThingToDo, model: TaskModel, zone: ZoneCalendar) {

@@ -7,7 +7,7 @@ import Stochastics
 ///
 /// Arrivals are a Poisson process over the person's waking hours (from their sleep traits) at `tasksPerDay` a day;
 /// each thing has a kind, an effort, an urgency and a real deadline (`TaskShape`), and its own draws for what the
-/// person does with it unaided (`TaskMind`).
+/// person does with it unaided (`TaskMind`, the process's mind: Nudge reads and steers it, issue 42).
 public struct TaskProcess: PersonProcess {
     public typealias Occurrence = ThingToDo
     public static let stream = StreamName("tasks")
@@ -23,11 +23,21 @@ public struct TaskProcess: PersonProcess {
     /// never changes: no entry goes stale.
     var midnights = MidnightCache()
 
-    public static func payload(_ o: ThingToDo) -> PersonOccurrence.Payload { .thingToDo(o) }
+    public typealias Mind = TaskMind
 
-    public mutating func nextPayload(after t: Instant, zone: ZoneCalendar, rng: RandomStream) -> (at: Instant, payload: PersonOccurrence.Payload)? {
-        guard let n = next(after: t, zone: zone, rng: rng) else { return nil }
-        return (n.at, .thingToDo(n.occurrence))
+    /// The person's things to do and what became of them (issue 29), with the arm's `tasks.*` values.
+    public static func mind(person: Person, behavior: BehaviorValues) -> TaskMind {
+        TaskMind(person: person, model: TaskModel(values: behavior))
+    }
+
+    /// A thing to do arising is forgotten or put off and done by the person's own means (`TaskMind.arise`).
+    public static func liveUnaided(_ t: ThingToDo, mind: inout TaskMind, zone: ZoneCalendar) {
+        mind.arise(t, zone: zone)
+    }
+
+    public static func traceRow(_ t: ThingToDo, mind: TaskMind) -> (kind: String, detail: String)? {
+        let unaided = mind.record(t.ref)?.unaidedDoneAt.map { " unaided: done \($0)" } ?? " unaided: forgotten"
+        return ("task", "#\(t.ref) \(t.kind) effort=\(Int(t.effortMinutes.rounded()))m due \(t.deadline)" + unaided)
     }
 
     public init(person: Person) {

@@ -10,6 +10,7 @@ import ScenarioFormat
 import ScrollOffLife
 import ScrollOffRules
 import Simulation
+import Stochastics
 
 /// The one list of the products Habitat simulates: each product's adapter registered once, here. Every command —
 /// `run`, `trace`, `check`, `validate`, `compare`, `list`, `bench run` — finds a product through it, its run is
@@ -74,7 +75,7 @@ public enum Products {
         // even when every arm is of one other product: the top-level rules and the scenario's text stay its own).
         guard scenario.products != [scenario.product] else {
             guard let r = registration(for: scenario.product) else { throw ProductWithoutEngine(product: scenario.product) }
-            return r.run(scenario, threads: threads, spoolFolder: spoolFolder)
+            return r.run(scenario, threads: threads, spoolFolder: spoolFolder, processes: personProcesses)
         }
         var parts: [MultiProductRun.Part] = []
         for (k, product) in scenario.products.enumerated() {
@@ -83,10 +84,44 @@ public enum Products {
             var part = scenario
             part.product = product
             part.arms = indices.map { var a = scenario.arms[$0]; a.product = nil; return a }
-            parts.append(MultiProductRun.Part(product: product, run: r.run(part, threads: threads, spoolFolder: spoolFolder, spoolPrefix: "p\(k)-"),
+            parts.append(MultiProductRun.Part(product: product, run: r.run(part, threads: threads, spoolFolder: spoolFolder, spoolPrefix: "p\(k)-", processes: personProcesses),
                                               arms: indices))
         }
         return MultiProductRun(scenario: scenario, threads: threads, parts: parts)
+    }
+
+    /// The person processes the registered products bring, besides `PersonProcesses.standard`, in registry order
+    /// (`ProductAdapter.personProcesses`, issue 42). A process is the person's: every run gives every person all of
+    /// them, whatever product (or none) they meet, so a product's process keeps arms paired and a product that never
+    /// reads it lives it unaided. Two processes drawing from one stream stop here (a test holds the registry to it).
+    public static let personProcesses: [any PersonProcess.Type] = {
+        do {
+            return try assembledPersonProcesses(registered)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    /// The processes `products` bring, in order, each once; a stream drawn by two processes (or by a standard one)
+    /// is thrown.
+    public static func assembledPersonProcesses(_ products: [RegisteredProduct]) throws(PersonProcessConflict) -> [any PersonProcess.Type] {
+        var out: [any PersonProcess.Type] = []
+        var streams = Dictionary(uniqueKeysWithValues: PersonProcesses.standard.map { ($0.stream, "Habitat's people") })
+        for r in products {
+            for p in r.adapter.personProcesses where !out.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(p) }) {
+                if let owner = streams[p.stream] {
+                    throw PersonProcessConflict(stream: p.stream, first: owner, second: r.descriptor.id)
+                }
+                streams[p.stream] = r.descriptor.id
+                out.append(p)
+            }
+        }
+        return out
+    }
+
+    /// The person processes with `extra` registered beside the registered products (a test's fixture product).
+    public static func personProcesses(adding extra: [RegisteredProduct]) throws(PersonProcessConflict) -> [any PersonProcess.Type] {
+        try assembledPersonProcesses(registered + extra)
     }
 
     /// Everything scenario validation checks names against: the rule-parameter catalogue and the KPI ids
@@ -175,5 +210,16 @@ public struct ProductWithoutEngine: Error, CustomStringConvertible {
     public var description: String {
         "product '\(product.rawValue)' has no rule engine in this version; products with engines: "
             + Products.withEngines.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+/// Two person processes that would draw from one stream: each process's stream must be its own, or the people of one
+/// product would not be the people of another.
+public struct PersonProcessConflict: Error, CustomStringConvertible {
+    public let stream: StreamName
+    public let first: String
+    public let second: String
+    public var description: String {
+        "person process stream '\(stream)' is drawn by \(first) and again by \(second): give each process a stream of its own"
     }
 }

@@ -92,7 +92,7 @@ public struct LifeScript: Sendable {
     }
 
     /// An occurrence of process `process` carrying `value` `after` the install.
-    public mutating func occurrence(_ value: any Sendable, of process: StreamName, after: TimeSpan) {
+    public mutating func occurrence<T: Sendable>(_ value: T, of process: StreamName, after: TimeSpan) {
         occurrences.append(ScriptedOccurrence(after: after, occurrence: PersonOccurrence(process: process, value: value)))
     }
 

@@ -171,7 +171,7 @@ extension PersonLife {
         snapshotMonth()
         if let mrr = engine.mrrAtHorizon(horizonEnd) { summary.mrrAtEnd = mrr }
         summary.eventsSimulated += queue.firedCount
-        if !stopped { bookTasks() }
+        if !stopped { bookProcessMeasures() }
         Adapter.finish(&self)
     }
 

@@ -111,10 +111,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// The person's next pickup (kept outside the queue, see `run`).
     var nextPickup: Pickup?
     /// The person's own processes besides pickups (things to do, places), outside the queue like pickups; the same
-    /// whatever product the person meets.
+    /// whatever product the person meets. Each holds its mind (`mind(_:)`, `steer(_:_:)`).
     var processes: PersonProcesses
-    /// The person's things to do and what became of them, by their own means and with a product's help (issue 29).
-    public var tasks: TaskMind
     /// The person has processes besides pickups (read once: the loop asks at every event).
     var hasProcesses: Bool
     /// A test's typed record of the life (`LifeJournal`, the life harness); nil in runs.
@@ -133,12 +131,16 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var lastPassedApp: Int?
     /// Today's urges, shields, opens and passes of the target apps (`learning.csv`).
     var learningToday = LearningDay()
+    /// The person is busy with the product until then (`beBusy`, `PersonLife+Busy.swift`), and with what.
+    var busyUntil = Instant.epoch
+    var busyWith = ""
     /// `phone.plateauUrgeProbability` in millionths (constant over the life).
     var untreatedUrgeMillionths: Int64 = 0
 
-    /// The life of person `id` of `world`; `trace` receives each row of their timeline; `extraProcesses` are
-    /// processes besides `PersonProcesses.standard` (a test's toy process).
-    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil, extraProcesses: [any PersonProcess.Type] = []) {
+    /// The life of person `id` of `world`; `trace` receives each row of their timeline; `processes` are the person
+    /// processes besides `PersonProcesses.standard` (the registered products' own, `Products.personProcesses`; a
+    /// test's toy process).
+    public init(world: World<Adapter>, person id: Int, trace: ((TraceRow) -> Void)? = nil, processes extra: [any PersonProcess.Type] = []) {
         self.world = world
         self.id = id
         self.trace = trace
@@ -173,9 +175,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
         purchases = RandomStream(key: world.key(id, .purchases))
         churnStream = RandomStream(key: world.key(id, .churn))
         features = RandomStream(key: world.key(id, .featureUse))
-        processes = PersonProcesses(person: drawn, key: { world.key(id, $0) }, extra: extraProcesses)
+        processes = PersonProcesses(person: drawn, behavior: world.behavior, key: { world.key(id, $0) }, extra: extra)
         hasProcesses = !processes.isEmpty
-        tasks = TaskMind(person: drawn)
         queue = EventQueue(start: installedAt, timerSlots: 8, capacity: 32)
         state = Adapter.initialState()
         summary = LifeSummary(tally: Adapter.initialTally(), unpaidSegment: world.revenueModel.unpaidSegment, horizonDays: world.horizonDays)
@@ -209,7 +210,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
                 guard at < horizonEnd else { processes.stop(); continue }
                 guard let o = processes.take(zone: zone) else { continue }
                 queue.advance(to: o.at)
-                journal?.occurrences.append(.init(at: o.at, occurrence: o.occurrence))
+                journal?.occurrences.append(.init(at: o.at, occurrence: o.occurrence.detached()))
                 if untreated { liveUnaided(o.occurrence, at: o.at) } else { Adapter.occurrence(o.occurrence, &self, at: o.at) }
                 if heldPickup != nil { putDownIfDone(at: o.at) }
                 continue
@@ -254,7 +255,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
     /// before `run()`. The script's times are after the install.
     public mutating func follow(_ script: LifeScript) {
         scriptedPickups = ScriptedPickups(remaining: script.placedPickups(installedAt: installedAt))
-        processes = PersonProcesses(scripted: script.occurrences.map { (installedAt + $0.after, $0.occurrence) })
+        processes.script(script.occurrences.map { (installedAt + $0.after, $0.occurrence) })
         hasProcesses = !processes.isEmpty
     }
 
@@ -284,34 +285,36 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     // MARK: - The person's own processes
 
-    /// An occurrence of one of the person's own processes lived by their own means, as with no product: a thing to
-    /// do arising is forgotten or put off and done (`TaskMind`, with its own draws). The default of
-    /// `ProductAdapter.occurrence`, the untreated life's, and the first step of a product that adds to it.
+    /// An occurrence of one of the person's own processes lived by their own means, as with no product
+    /// (`PersonProcess.liveUnaided`: a thing to do arising is forgotten or put off and done, in `TaskMind`). The default
+    /// of `ProductAdapter.occurrence`, the untreated life's, and the first step of a product that adds to it.
     public mutating func liveUnaided(_ o: PersonOccurrence, at now: Instant) {
-        if let t = o.thingToDo {
-            let model = world.tasks, zone = zone
-            tasks.arise(t, model: model, zone: zone)
-            guard trace != nil else { return }
-            let unaided = tasks.record(t.ref)?.unaidedDoneAt.map { " unaided: done \($0)" } ?? " unaided: forgotten"
-            trace(kind: "task", detail: "#\(t.ref) \(t.kind) effort=\(Int(t.effortMinutes.rounded()))m due \(t.deadline)" + unaided, at: now)
+        let zone = zone
+        if let row = processes.liveUnaided(o, zone: zone, tracing: trace != nil) { trace(kind: row.kind, detail: row.detail, at: now) }
+    }
+
+    /// The mind of the person's process `P` (their things to do: `mind(TaskProcess.self)`).
+    public func mind<P: PersonProcess>(_ process: P.Type) -> P.Mind { processes.mind(process) }
+
+    /// Changes the mind of the person's process `P` in place (a decision steering it: a thing captured, a key taken);
+    /// with `redraw`, the occurrence the process had drawn ahead is dropped and its next one drawn from now with the
+    /// changed mind. Returns what `change` returns.
+    @discardableResult
+    public mutating func steer<P: PersonProcess, R>(_ process: P.Type, redraw: Bool = false, _ change: (inout P.Mind) -> R) -> R {
+        let now = now, zone = zone
+        return processes.steer(process, redraw: redraw, now: now, zone: zone, change)
+    }
+
+    /// The neutral measures of the person's processes, booked at the life's end (`MeasuredPersonProcess`).
+    mutating func bookProcessMeasures() {
+        for type in processes.types {
+            if let measured = type as? any MeasuredPersonProcess.Type { book(measured) }
         }
     }
 
-    /// The things to do of the life, booked at its end: arisen, done before the horizon, on time, forgotten.
-    mutating func bookTasks() {
-        var done = 0, onTime = 0, forgotten = 0
-        for r in tasks.records {
-            if let d = r.doneAt, d < horizonEnd {
-                done += 1
-                if d <= r.task.deadline { onTime += 1 }
-            } else if r.unaidedDoneAt == nil {
-                forgotten += 1
-            }
-        }
-        summary.neutral.measures[.tasksArisen] += tasks.records.count
-        summary.neutral.measures[.tasksDone] += done
-        summary.neutral.measures[.tasksDoneOnTime] += onTime
-        summary.neutral.measures[.tasksForgotten] += forgotten
+    private mutating func book<P: MeasuredPersonProcess>(_ process: P.Type) {
+        let mind = processes.mind(process), end = horizonEnd
+        P.book(mind, into: &summary.neutral.measures, horizonEnd: end)
     }
 
     // MARK: - Pickups and sessions
@@ -367,7 +370,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
 
     /// The person puts the phone down if nothing holds it in their hand any more (`urges.pickup_follows_actual_session`):
     /// no session the life started for the held pickup is in the foreground, and the product does not keep them busy
-    /// (`ProductAdapter.busyWithProduct`: an exercise at a shield, a quest or a wait at the gate). The session's actual
+    /// (`beBusy`: an exercise at a shield, a quest or a wait at the gate). The session's actual
     /// end is
     /// * its intended end, if the product took no part in it (a check, a notification, an app the product does not
     ///   stand in front of): the person used the phone as they meant — the untreated life's pickups are never held
@@ -382,7 +385,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
         // A safety valve, never met by the products' own steps: nothing holds a phone for a day.
         if now - p.at < .hours(24) {
             if heldInApp && foregroundApp != nil { return }
-            if !untreated && Adapter.busyWithProduct(&self) { return }
+            if !untreated && isBusy(at: now) { return }
         }
         heldPickup = nil
         var end = p.sessionEnd

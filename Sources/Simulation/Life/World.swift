@@ -52,8 +52,6 @@ public final class World<Adapter: ProductAdapter>: Sendable {
     public let urges: UrgeModel
     /// What dormant people do on a day of shields (`dormant.*`).
     public let dormancy: DormantModel
-    /// What people do with their things to do by their own means (`tasks.*`, issue 29).
-    public let tasks: TaskModel
     /// The share of a cue episode a pickup is (`engagement.app_open_per_pickup_scale`).
     public let appOpenPerPickupScale: Double
     /// The probability of looking at an insight on an app open (`engagement.insight_view_probability`).
@@ -85,7 +83,6 @@ public final class World<Adapter: ProductAdapter>: Sendable {
         onboarding = OnboardingModel(values: behavior)
         urges = UrgeModel(values: behavior)
         dormancy = DormantModel(values: behavior)
-        tasks = TaskModel(values: behavior)
         appOpenPerPickupScale = behavior["engagement.app_open_per_pickup_scale"]
         insightViewProbability = behavior["engagement.insight_view_probability"]
         tenureDays = arm.tenureDays

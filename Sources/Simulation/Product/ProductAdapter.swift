@@ -74,6 +74,12 @@ public protocol ProductAdapter: Sendable {
     /// another place). Default: the product does not see it — the person lives it by their own means
     /// (`PersonLife.liveUnaided`), as with no app; a product that adds to it calls that first.
     static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant)
+    /// Person processes the product brings to the people (issue 42): a process is the person's, drawn from their own
+    /// stream, so the registry gives every person every registered product's processes whatever product (or none)
+    /// they meet (`Products.personProcesses`), and arms stay paired. A product with a process of its own (a toy's
+    /// reminders) lists it here; a process Habitat's people all have (things to do, whereabouts) is in
+    /// `PersonProcesses.standard`. Default: none.
+    static var personProcesses: [any PersonProcess.Type] { get }
     /// A cue that may make the person open the product's own app (a notification, a spontaneous pickup). Default:
     /// nothing.
     static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant)
@@ -89,11 +95,6 @@ public protocol ProductAdapter: Sendable {
     static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant)
     /// The person leaves an app whose session the life started (`PersonLife.startSession`). Default: nothing.
     static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant)
-    /// Whether the product keeps the person busy now, phone in hand, with no app session in the foreground — an
-    /// exercise at a shield, a quest or a wait at the gate: the session of the pickup that led there is not over
-    /// (`urges.pickup_follows_actual_session`), and an urge meanwhile is dropped (`PersonLife.dropUrge`). Default:
-    /// never.
-    static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool
     /// The queue slot of an engine timer kind, by the adapter's own arithmetic (fast for the kinds met on every
     /// pickup), or nil to have the life hand each kind a slot at its first arming (`SimKernel.TimerSlots`). Either
     /// way two kinds never share a slot: a map that gives one to two kinds stops the run. Default: nil.
@@ -159,12 +160,12 @@ extension ProductAdapter {
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
     }
+    public static var personProcesses: [any PersonProcess.Type] { [] }
     public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func observe(_ event: Engine.Event, _ life: inout PersonLife<Self>, at now: Instant) {}
     public static func booked(_ entry: LedgerEntry, _ life: inout PersonLife<Self>) {}
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
-    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { false }
     public static func slot(of kind: Engine.TimerKind) -> Int? { nil }
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {}
     public static func revokeAccess(_ life: inout PersonLife<Self>, at now: Instant) {}

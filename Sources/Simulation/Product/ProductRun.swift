@@ -102,13 +102,6 @@ public struct LifeKernel<Adapter: ProductAdapter>: Sendable {
         })
     }
 
-    /// The generic code with person processes besides the standard ones (a test's toy process).
-    public static func withProcesses(_ extra: [any PersonProcess.Type]) -> LifeKernel<Adapter> {
-        LifeKernel(live: { run, arm, r, people, done, progress in
-            try run.livePeople(arm, replication: r, people: people, done: done, progress: progress, extraProcesses: extra)
-        })
-    }
-
     @inlinable
     public init(live: @escaping @Sendable (SimulationRun<Adapter>, ResolvedArm, Int, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter>) {
         self.live = live
@@ -126,17 +119,19 @@ public struct RegisteredProduct: Sendable {
     public let adapterTypeName: String
     /// The product's own whole scenario (`ProductAdapter.defaultScenario`), if it has one.
     public let defaultScenario: String?
-    let makeRun: @Sendable (ResolvedScenario, Int, URL?, String) -> any ProductRun
+    let makeRun: @Sendable (ResolvedScenario, Int, URL?, String, [any PersonProcess.Type]?) -> any ProductRun
 
     /// Registers `adapter`; call it with the concrete type, once, in the registry.
     @inlinable
     public init<A: ProductAdapter>(_ adapter: A.Type) {
         let kernel = LifeKernel<A>.specialised
-        self.init(adapter: adapter, makeRun: { SimulationRun<A>(scenario: $0, threads: $1, spoolFolder: $2, spoolPrefix: $3, kernel: kernel) })
+        self.init(adapter: adapter, makeRun: {
+            SimulationRun<A>(scenario: $0, threads: $1, spoolFolder: $2, spoolPrefix: $3, kernel: kernel, processes: $4)
+        })
     }
 
     @usableFromInline
-    init<A: ProductAdapter>(adapter: A.Type, makeRun: @escaping @Sendable (ResolvedScenario, Int, URL?, String) -> any ProductRun) {
+    init<A: ProductAdapter>(adapter: A.Type, makeRun: @escaping @Sendable (ResolvedScenario, Int, URL?, String, [any PersonProcess.Type]?) -> any ProductRun) {
         self.adapter = adapter
         self.descriptor = A.Engine.descriptor
         self.adapterTypeName = String(describing: A.self)
@@ -145,8 +140,10 @@ public struct RegisteredProduct: Sendable {
     }
 
     /// A run of `scenario` (whose every arm must be of this product); `spoolPrefix` sets its spool files apart from
-    /// another product's in the same folder.
-    public func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, spoolPrefix: String = "") -> any ProductRun {
-        makeRun(scenario, threads, spoolFolder, spoolPrefix)
+    /// another product's in the same folder; `processes`, the person processes besides the standard ones (default:
+    /// the product's own; the registry passes every registered product's, `Products.personProcesses`).
+    public func run(_ scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, spoolPrefix: String = "",
+                    processes: [any PersonProcess.Type]? = nil) -> any ProductRun {
+        makeRun(scenario, threads, spoolFolder, spoolPrefix, processes)
     }
 }

@@ -73,7 +73,7 @@ public struct ComparisonAccumulator: Mergeable, Sendable, Hashable, Codable {
 /// horizon whatever the product (and with none), and the product figures every product with an app shares.
 public enum ComparisonKPIs {
     /// Product-neutral: the same measure with any product, after it and with none — the life's own figures, then the
-    /// person processes' (`NeutralKPI.taskKPIs`), each a ratio of figures named by id.
+    /// person processes' (`NeutralKPI.processKPIs`, declared by each `MeasuredPersonProcess`), each a ratio of figures named by id.
     public static let neutralKPIs: [NeutralKPI] = [
         NeutralKPI(KPIDefinition("target_app_minutes_per_day", unit: "minutes", name: "Minutes a day in target apps", group: "neutral",
                                  population: "every person-day from install (entry) to the horizon, treated or not", window: "whole run",
@@ -94,7 +94,7 @@ public enum ComparisonKPIs {
                                  population: "every person-day from install (entry) to the horizon; 0 on a day without the app", window: "whole run",
                                  formula: "Σ the app's drain in % per 24 h ÷ person-days"),
                    .batteryPct, per: .personDays),
-    ] + NeutralKPI.taskKPIs
+    ] + NeutralKPI.processKPIs
 
     /// The neutral KPIs' definitions, in order.
     public static let neutral: [KPIDefinition] = neutralKPIs.map(\.definition)

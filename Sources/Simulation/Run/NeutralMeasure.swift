@@ -1,3 +1,4 @@
+import Behavior
 import Reports
 import RulesCore
 
@@ -25,8 +26,9 @@ public struct NeutralMeasure: Sendable, Hashable, CustomStringConvertible {
     public func hash(into h: inout Hasher) { h.combine(code) }
     public var description: String { id }
 
-    /// Every neutral measure, in the order `ComparisonSums` holds them (a person process adds its measures here).
-    public static let all: [NeutralMeasure] = taskMeasures
+    /// Every neutral measure, in the order `ComparisonSums` holds them: those the standard person processes declare
+    /// (`MeasuredPersonProcess.neutralMeasures`), in their order.
+    public static let all: [NeutralMeasure] = PersonProcesses.standard.flatMap { ($0 as? any MeasuredPersonProcess.Type)?.neutralMeasures ?? [] }
 
     /// The position of `m` in `all` (a short scan; measures are booked once a life, read once a replication).
     static func index(of m: NeutralMeasure) -> Int {
@@ -78,6 +80,22 @@ public struct NeutralCounts: Sendable, Hashable, Codable {
             values[i] = e.value
         }
     }
+}
+
+/// A person process that books product-neutral measures (issue 42): it declares them and their KPIs beside itself, and
+/// counts them from its mind at each life's end, for every person, treated or not. Generic code lists none of them.
+public protocol MeasuredPersonProcess: PersonProcess {
+    /// The measures it books (ids unique among all processes').
+    static var neutralMeasures: [NeutralMeasure] { get }
+    /// The KPIs on them (`ComparisonKPIs.neutral`).
+    static var neutralKPIs: [NeutralKPI] { get }
+    /// Adds one life's counts from the person's mind at the life's end.
+    static func book(_ mind: Mind, into counts: inout NeutralCounts, horizonEnd: Instant)
+}
+
+extension NeutralKPI {
+    /// The KPIs the standard person processes declare, in their order.
+    static let processKPIs: [NeutralKPI] = PersonProcesses.standard.flatMap { ($0 as? any MeasuredPersonProcess.Type)?.neutralKPIs ?? [] }
 }
 
 /// A product-neutral KPI (`ComparisonKPIs.neutral`): a ratio of two of a group's sums, each named — a life's own

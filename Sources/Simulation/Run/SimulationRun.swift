@@ -41,15 +41,20 @@ public struct SimulationRun<Adapter: ProductAdapter> {
     /// One person's life folded into an accumulator: the run's hot path, specialised where the product is
     /// registered (`RegisteredProduct`).
     let kernel: LifeKernel<Adapter>
+    /// The person processes every person has besides `PersonProcesses.standard` (`init(processes:)`).
+    public let personProcesses: [any PersonProcess.Type]
 
     /// A run of `scenario`; `spoolFolder` holds per-replication report rows until they are written (nil: memory).
     /// `kernel` is the hot path (the registry passes the one specialised for the product; the default is the
     /// generic code, for tests).
     /// `spoolPrefix` names this run's spool files apart from another's in the same folder (a run of several products).
+    /// `processes` are the person processes every person has besides `PersonProcesses.standard` (default: the
+    /// product's own, `ProductAdapter.personProcesses`; the registry passes every registered product's).
     public init(scenario: ResolvedScenario, threads: Int, spoolFolder: URL? = nil, spoolPrefix: String = "",
-                kernel: LifeKernel<Adapter> = .specialised) {
+                kernel: LifeKernel<Adapter> = .specialised, processes: [any PersonProcess.Type]? = nil) {
         self.scenario = scenario
         self.kernel = kernel
+        personProcesses = processes ?? Adapter.personProcesses
         self.threads = threads
         spool = RowSpool(folder: spoolFolder, prefix: spoolPrefix)
     }
@@ -109,17 +114,17 @@ public struct SimulationRun<Adapter: ProductAdapter> {
 
     /// The people `people` of one arm and replication lived person-parallel and folded into one accumulator: the
     /// body of the run's `LifeKernel`, called through it so that it runs specialised for the product.
-    /// `extraProcesses` are person processes besides `PersonProcesses.standard` (a test's toy process).
     public func livePeople(_ arm: ResolvedArm, replication r: Int, people: Range<Int>, done base: Int,
-                           progress: (@Sendable (Int) -> Void)?, extraProcesses: [any PersonProcess.Type] = []) throws -> RunAccumulator<Adapter> {
+                           progress: (@Sendable (Int) -> Void)?) throws -> RunAccumulator<Adapter> {
         let world = try World<Adapter>(scenario: scenario, arm: arm, replication: r)
         let horizon = scenario.horizonDays
+        let processes = personProcesses
         return try PersonParallelRunner(threads: threads, blockSize: 64).run(
             people: people,
             makeAccumulator: { RunAccumulator<Adapter>(horizonDays: horizon) },
             progress: progress.map { p in { @Sendable n in p(base + n) } }
         ) { person, acc in
-            var life = PersonLife(world: world, person: person, extraProcesses: extraProcesses)
+            var life = PersonLife(world: world, person: person, processes: processes)
             acc.add(life.run())
         }
     }
@@ -199,7 +204,7 @@ public struct SimulationRun<Adapter: ProductAdapter> {
         let world = try World<Adapter>(scenario: scenario, arm: a, replication: replication)
         var table = CSVTable(header: TraceFormat.header(Adapter.self))
         let box = TraceBox()
-        var life = PersonLife(world: world, person: person, trace: { box.rows.append($0) })
+        var life = PersonLife(world: world, person: person, trace: { box.rows.append($0) }, processes: personProcesses)
         _ = life.run()
         let columns = Adapter.traceColumns
         for r in box.rows {

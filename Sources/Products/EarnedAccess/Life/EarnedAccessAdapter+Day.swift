@@ -69,6 +69,7 @@ extension EarnedAccessAdapter {
     /// The person left the gate part-way: the app stays shielded (a willpower win of sorts; not counted as one).
     static func leaveGate(_ life: inout PersonLife<Self>, at now: Instant) {
         life.state.waitingUnlock = nil
+        life.endBusy()
         if life.engine.gateApp != nil { life.send(.leaveGate, at: now) }
     }
 

@@ -7,11 +7,11 @@ import RulesCore
 extension EarnedAccessAdapter {
     /// An urge for one of the person's apps: a distracting app is opened and meets whatever the engine decides.
     /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile: it
-    /// is settled as neither an open nor a pass (`PersonLife.dropUrge`).
+    /// is settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         // An app the person did not make distracting: used as they meant, unseen by Earned Access.
         guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
-        guard life.state.waitingUnlock == nil else { life.dropUrge(busyWith: "gate", at: now); return }
+        guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForDistractingApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         openApp(app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
@@ -32,10 +32,6 @@ extension EarnedAccessAdapter {
         life.state.sessionIntendedEnd = now + intended
         life.startSession(app, intended: intended, at: now)
     }
-
-    /// A breathing quest or the emergency wait at the gate keeps the person busy, phone in hand, until it grants or
-    /// they leave it.
-    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { life.state.waitingUnlock != nil }
 
     /// Earned Access has no input for leaving an app: the OS keeps the grant running whatever the person does.
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {}
@@ -184,6 +180,8 @@ extension EarnedAccessAdapter {
     /// wait, the weaker the urge, and for a habitual urge than an intended one — at a uniform moment of it.
     static func beginWait(app: AppID, urge: Double, intended: TimeSpan, questing: Bool, _ life: inout PersonLife<Self>, at now: Instant) {
         life.state.waitingUnlock = (app, urge, intended)
+        // Busy, phone in hand, until the gate grants or the person leaves it (`endBusy`).
+        life.beBusy(with: "gate")
         guard let pending = life.engine.pending else { return }
         let leaves = life.world.urges.letGoProbability(life.urgeKind, urge: urge, seconds: (pending.dueAt - now).seconds)
         guard life.features.uniform() < leaves else { return }
@@ -208,6 +206,7 @@ extension EarnedAccessAdapter {
     public static func timerHandled(_ life: inout PersonLife<Self>, at now: Instant) {
         if let w = life.state.waitingUnlock, life.engine.pending == nil {
             life.state.waitingUnlock = nil
+            life.endBusy()
             if life.out.decision == .granted {
                 if let fg = life.foregroundApp, fg != w.app { life.endSession(fg, at: now) }
                 startSession(w.app, urge: w.urge, intended: w.intended, &life, at: now)

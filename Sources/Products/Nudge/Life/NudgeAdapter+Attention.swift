@@ -27,7 +27,8 @@ extension NudgeAdapter {
             life.meter.addInUseSeconds(seconds)
             life.state.attentionSecondsTotal += seconds
         }
-        let delayed = life.tasks.spendAttention(seconds: seconds, resumptionLagSeconds: life.world.constants.taskTool.resumptionLagSeconds, at: now)
+        let lag = life.world.constants.taskTool.resumptionLagSeconds
+        let delayed = life.steer(TaskProcess.self) { $0.spendAttention(seconds: seconds, resumptionLagSeconds: lag, at: now) }
         life.state.thingsDelayed += delayed
     }
 

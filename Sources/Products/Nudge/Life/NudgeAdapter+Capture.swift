@@ -21,7 +21,7 @@ extension NudgeAdapter {
     /// N1). Whenever the app was opened for the capture it is closed again, captured or not (audit N2).
     public static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
         life.liveUnaided(o, at: now)
-        guard let t = o.thingToDo, !life.dormant else { return }
+        guard let t = o.value(as: ThingToDo.self), !life.dormant else { return }
         let m = life.world.constants.taskTool
         life.offerDecision(.capture, moment: Int64(t.ref))
         let p = m.captureProbability(valueFelt: life.engagement.perceivedValue, appOpenHabit: life.engagement.appOpenHabit, urgency: t.urgency)
@@ -103,9 +103,10 @@ extension NudgeAdapter {
         let m = life.world.constants.taskTool
         var thoughts = [thought(t)]
         let since = now - .milliseconds(Int64(m.dumpMemoryHours * 3_600_000))
-        for r in life.tasks.records.reversed() where r.task.ref != t.ref {
+        let tasks = life.mind(TaskProcess.self)
+        for r in tasks.records.reversed() where r.task.ref != t.ref {
             guard r.task.arisenAt >= since, thoughts.count < 6 else { break }
-            if !r.captured, r.unaidedDoneAt != nil, !life.tasks.isDone(r.task.ref, at: now) { thoughts.append(thought(r.task)) }
+            if !r.captured, r.unaidedDoneAt != nil, !tasks.isDone(r.task.ref, at: now) { thoughts.append(thought(r.task)) }
         }
         let words = thoughts.reduce(0) { $0 + $1.words }
         let ramble = life.features.lognormal(mu: log(m.rambleMedian), sigma: m.rambleSigma)
@@ -139,7 +140,7 @@ extension NudgeAdapter {
             }
         }
         if life.engine.queuedTranscripts.count > queuedBefore { life.schedule(.backOnline, at: now + .minutes(30)) }
-        for th in thoughts where holds(th.ref, life.engine) { life.tasks.capture(th.ref) }
+        for th in thoughts where holds(th.ref, life.engine) { life.steer(TaskProcess.self) { $0.capture(th.ref) } }
         offerLiveActivity(&life, at: now)
         return holds(t.ref, life.engine) ? .speak : .notCaptured
     }
@@ -161,7 +162,7 @@ extension NudgeAdapter {
     static func typeIt(_ t: ThingToDo, _ life: inout PersonLife<Self>, at now: Instant) -> Bool {
         if !life.engine.appOpen { openForCapture(&life, at: now) }
         guard case .itemAdded = life.send(.addManual(thought(t)), at: now) else { return false }
-        life.tasks.capture(t.ref)
+        life.steer(TaskProcess.self) { $0.capture(t.ref) }
         return true
     }
 
@@ -172,7 +173,7 @@ extension NudgeAdapter {
         switch life.send(.share(thought(t), preset: preset(for: t, engine: life.engine, at: now)), at: now) {
         case .shareSaved:
             life.summary.tally.counts[.shares] += 1
-            life.tasks.capture(t.ref)
+            life.steer(TaskProcess.self) { $0.capture(t.ref) }
             return true
         case .shareLimitHit:
             life.summary.tally.counts[.shareLimitHits] += 1

@@ -69,19 +69,19 @@ extension NudgeAdapter {
     /// deadline) or skips it.
     static func atCard(_ card: NudgeItem, _ life: inout PersonLife<Self>, at now: Instant) {
         let m = life.world.constants.taskTool
-        guard let r = life.tasks.record(card.ref) else {
+        guard let r = life.mind(TaskProcess.self).record(card.ref) else {
             life.decide(.cardAction, .skip, at: now)
             life.send(.skip(card.id), at: now)
             return
         }
-        if life.tasks.isDone(card.ref, at: now) {
+        if life.mind(TaskProcess.self).isDone(card.ref, at: now) {
             let marks = life.features.uniform() < m.markDoneAlreadyDone
             life.decide(.cardAction, marks ? .done : .skip, at: now)
             markDone(card, r.task, helped: false, &life, at: now, skipInstead: !marks)
             return
         }
         let overdue = now > r.task.deadline || now.millisecondsSinceEpoch - card.touchedAt.millisecondsSinceEpoch >= 72 * 3_600_000
-        let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.tasks.efficacy, overdue: overdue)
+        let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.mind(TaskProcess.self).efficacy, overdue: overdue)
         if life.features.uniform() < p {
             if let a = card.action, a != .openLink || r.task.kind == .read {
                 life.decide(.cardAction, .act, at: now)
@@ -111,7 +111,7 @@ extension NudgeAdapter {
             return
         }
         let finished = now + .milliseconds(Int64(t.effortMinutes * 60_000))
-        if helped, life.tasks.doneWithHelp(t.ref, at: finished) {
+        if helped, life.steer(TaskProcess.self, { $0.doneWithHelp(t.ref, at: finished) }) {
             life.summary.tally.counts[.doneWithHelp] += 1
             life.engagement.record(.value(life.world.constants.taskDoneValue, .thingDoneWithHelp))
         }

@@ -140,6 +140,6 @@ extension NudgeAdapter {
             life.summary.tally.counts[.dauMauActiveDays] += n
             life.summary.tally.counts[.dauMauWindowDays] += min(30, observed - start)
         }
-        life.summary.tally.bookTasks(life.tasks.records, zone: life.zone, installDay: life.installDay, horizonEnd: life.horizonEnd)
+        life.summary.tally.bookTasks(life.mind(TaskProcess.self).records, zone: life.zone, installDay: life.installDay, horizonEnd: life.horizonEnd)
     }
 }

@@ -110,7 +110,7 @@ extension NudgeAdapter {
             life.send(.muteNudgesToday, at: now)
             return
         }
-        let r = life.tasks.record(ref)
+        let r = life.mind(TaskProcess.self).record(ref)
         let urgency = r?.task.urgency ?? 0.5
         // Ignored reminders lose their pull (`reminder.fatigue_per_ignored`, issue 39).
         let pAct = m.reminderActProbability(valueFelt: life.engagement.perceivedValue, urgency: urgency, ignoredRecently: Int(ignored))
@@ -122,8 +122,8 @@ extension NudgeAdapter {
         life.summary.tally.counts[.remindersActed] += 1
         if now - sentAt <= NudgeKPIs.actedWindow { life.summary.tally.counts[.remindersActedWithinWindow] += 1 }
         if buttons, let item, let r, life.features.uniform() < m.reminderButtonShare {
-            let done = life.tasks.isDone(ref, at: now)
-            let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.tasks.efficacy, overdue: true)
+            let done = life.mind(TaskProcess.self).isDone(ref, at: now)
+            let p = m.doNowProbability(effortMinutes: r.task.effortMinutes, urgency: r.task.urgency, efficacy: life.mind(TaskProcess.self).efficacy, overdue: true)
             let reply: NotificationReply
             if done { reply = kind == .stale ? .letItGo : .doItNow }
             else if life.features.uniform() < p {
@@ -137,7 +137,7 @@ extension NudgeAdapter {
             life.decide(.reminderReply, .button, at: now)
             life.send(.notificationReply(item, kind, reply), at: now)
             if reply == .callNow || reply == .sendText || reply == .doItNow, !done,
-               life.tasks.doneWithHelp(ref, at: now + .milliseconds(Int64(r.task.effortMinutes * 60_000))) {
+               life.steer(TaskProcess.self, { $0.doneWithHelp(ref, at: now + .milliseconds(Int64(r.task.effortMinutes * 60_000))) }) {
                 life.summary.tally.counts[.doneWithHelp] += 1
                 life.engagement.record(.value(life.world.constants.taskDoneValue, .thingDoneWithHelp))
             }

@@ -99,6 +99,7 @@ extension ScrollOffAdapter {
         case .exerciseEnds:
             guard let exercise = life.state.exercise, now >= exercise.endsAt else { return }
             life.state.exercise = nil
+            life.endBusy()
             finishExercise(exercise, &life, at: now)
             settlePaywall(&life, at: now)
         case .renewalDecision(let periodEnd):

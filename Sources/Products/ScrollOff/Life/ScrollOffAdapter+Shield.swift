@@ -7,11 +7,11 @@ extension ScrollOffAdapter {
     /// An urge for one of the person's apps: a blocked app is opened and meets whatever the engine decides.
     ///
     /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on, and is
-    /// settled as neither an open nor a pass (`PersonLife.dropUrge`).
+    /// settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         // An app the person did not block: used as they meant, unseen by Scroll Off.
         guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
-        guard life.state.exercise == nil else { life.dropUrge(busyWith: "exercise", at: now); return }
+        guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
         life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         life.state.sessionUrge = p.urgeIntensity
@@ -31,9 +31,6 @@ extension ScrollOffAdapter {
         life.state.sessionIntendedEnd = now + intended
         life.startSession(app, intended: intended, at: now)
     }
-
-    /// A mindfulness exercise at a shield keeps the person busy, phone in hand, until it ends.
-    public static func busyWithProduct(_ life: inout PersonLife<Self>) -> Bool { life.state.exercise != nil }
 
     /// The person leaves a blocked app they were using.
     public static func sessionEnded(app: AppID, _ life: inout PersonLife<Self>, at now: Instant) {
@@ -210,6 +207,8 @@ extension ScrollOffAdapter {
             let length = life.world.parameters.mindfulnessLength[exercise] ?? .minutes(2)
             life.state.exercise = ExerciseInProgress(app: app, exercise: exercise, urge: urge, kind: life.urgeKind, intended: intended,
                                                      startedAt: now, endsAt: now + length, optsOut: optsOut)
+            // Busy, phone in hand, until the exercise's end is carried out (`.exerciseEnds`: `endBusy`).
+            life.beBusy(with: "exercise")
             life.meter.charge(EnergyCharge(.foregroundSecond, length.seconds), phoneInUse: true)
             life.schedule(.exerciseEnds, at: now + length)
             return .over
