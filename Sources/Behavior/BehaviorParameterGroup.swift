@@ -70,3 +70,12 @@ extension BehaviorCatalogue {
         return out + atEnd
     }
 }
+
+extension RuleParameter {
+    /// A behaviour parameter as a product declares it in its groups (`.behavior("key", value, range, "summary")`):
+    /// `BehaviorCatalogue.parameter`, so a fitted default replaces the component value and cites its fit.
+    public static func behavior(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
+                                _ source: ParameterSource = BehaviorCatalogue.defaultSource) -> RuleParameter {
+        BehaviorCatalogue.parameter(key, componentValue, range, summary, source)
+    }
+}

@@ -19,17 +19,34 @@ public enum EngagementEvent: Hashable, Sendable {
     case value(Double, ValueChannel)
 }
 
-/// The ways a product gives a person value (issue 39): each product declares its channels
-/// (`ProductAdapter.valueChannels`), and value felt grows only through them.
-public enum ValueChannel: String, Hashable, Sendable, CaseIterable {
+/// A way a product gives a person value (issue 39): each product declares its channels
+/// (`ProductAdapter.valueChannels`), and value felt grows only through them. An open vocabulary (issue 42): the
+/// person's own channels are declared here, a product's own in its folder (`extension ValueChannel { static let … }`,
+/// Nudge's `thingDoneWithHelp`); a channel is its id, compared by a code computed once (a trivial value: no string
+/// is copied or hashed on the life's path).
+public struct ValueChannel: Hashable, Sendable, CustomStringConvertible {
+    /// The channel's id (`snake_case`).
+    public let id: StaticString
+    /// FNV-1a 64 of `id`, computed once: what equality and hashing compare.
+    public let code: UInt64
+
+    public init(_ id: StaticString) {
+        self.id = id
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        id.withUTF8Buffer { for b in $0 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 } }
+        code = h
+    }
+
+    public static func == (a: ValueChannel, b: ValueChannel) -> Bool { a.code == b.code }
+    public func hash(into h: inout Hasher) { h.combine(code) }
+    public var description: String { id.description }
+
     /// An urge for a target app the person let go of at the product's prompt (a willpower win).
-    case urgeResisted = "urge_resisted"
-    /// Credit earned (Scroll Off's and Earned Access's earned minutes).
-    case creditEarned = "credit_earned"
+    public static let urgeResisted = ValueChannel("urge_resisted")
+    /// Credit earned (Scroll Off's and Earned Access's earned minutes: a mechanism both share).
+    public static let creditEarned = ValueChannel("credit_earned")
     /// Minutes the person meant to spend in a target app and kept for themselves.
-    case minutesKept = "minutes_kept"
-    /// A thing to do done with the product's help (a card, a reminder, a draft).
-    case thingDoneWithHelp = "thing_done_with_help"
+    public static let minutesKept = ValueChannel("minutes_kept")
 }
 
 extension EngagementEvent {
@@ -214,7 +231,7 @@ public struct EngagementModel: Hashable, Sendable {
     /// Updates the state for one event.
     public mutating func record(_ e: EngagementEvent) {
         assert(e.valueChannel.map { valueChannels?.contains($0) ?? true } ?? true,
-               "value through channel \(e.valueChannel!.rawValue), which the product does not declare (ProductAdapter.valueChannels)")
+               "value through channel \(e.valueChannel!), which the product does not declare (ProductAdapter.valueChannels)")
         func frustrate(_ w: Double) { frustration = min(1, frustration + (1 - frustration) * w * (0.5 + frustrationSensitivity)) }
         func value(_ w: Double) { productValue = min(1, productValue + (1 - productValue) * w) }
         switch e {

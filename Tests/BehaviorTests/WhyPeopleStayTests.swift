@@ -106,7 +106,9 @@ struct WhyPeopleStayTests {
         #expect(EngagementEvent.resistedUrge.valueChannel == .urgeResisted)
         #expect(EngagementEvent.minutesSaved(3).valueChannel == .minutesKept)
         #expect(EngagementEvent.value(0.01, .creditEarned).valueChannel == .creditEarned)
-        #expect(EngagementEvent.value(0.03, .thingDoneWithHelp).valueChannel == .thingDoneWithHelp)
+        // A product's own channel, declared where it is used (Nudge's `thingDoneWithHelp` is declared in its folder).
+        let own = ValueChannel("thing_done_with_help")
+        #expect(EngagementEvent.value(0.03, own).valueChannel == own && own != .creditEarned && own.description == "thing_done_with_help")
         #expect(EngagementEvent.frustration(0.06).valueChannel == nil && EngagementEvent.appOpened.valueChannel == nil)
     }
 

@@ -73,3 +73,29 @@ public struct LivedLife<Adapter: ProductAdapter> {
     /// The decisions at instant `t`, as `kind:outcome`.
     public func decisions(at t: Instant) -> [String] { journal.decisions.filter { $0.at == t }.map { "\($0.kind):\($0.outcome)" } }
 }
+
+extension LifeHarness where Adapter: RestrictingAdapter {
+    /// The blocker layer's permission step refused (issue 42 item 3), as every product that restricts apps must show
+    /// it: with `onboarding.completion.permission` 0, each of a few people given urges for app 1 drops out at the
+    /// first onboarding step, is left dormant (their first day ends with a dormant person's response, not a churn
+    /// decision), restricts nothing (`restrictsNothing`, read from the person's state at the horizon) and meets no shield (`shieldEvent`). Returns what failed,
+    /// by person; empty when the product holds to it.
+    public static func permissionRefusedProblems(shieldEvent: String = "shield_shown",
+                                                 restrictsNothing: (Adapter.PersonState) -> Bool) throws -> [String] {
+        let harness = try LifeHarness(people: 12, days: 6, yaml: "behavior:\n  onboarding.completion.permission: 0\n")
+        var script = LifeScript()
+        for hour in [20.0, 30, 44] { script.urge(app: 1, after: .minutes(Int64(hour * 60)), intensity: 0.9, minutes: 10) }
+        var problems: [String] = []
+        for person in harness.people {
+            let life = harness.live(person: person, script: script)
+            let steps = life.journal.decisions("onboarding_step").map(\.outcome)
+            if steps != ["drop_out"] { problems.append("person \(person): onboarding steps \(steps), not one drop_out") }
+            let firstDayEnd = life.journal.decisions.dropFirst().first?.kind
+            if firstDayEnd != "dormant_response" { problems.append("person \(person): first day ends with \(firstDayEnd ?? "nothing")") }
+            if !restrictsNothing(life.state) { problems.append("person \(person): restricts something") }
+            let shields = life.journal.events(named: shieldEvent).count
+            if shields > 0 { problems.append("person \(person): \(shields) shields") }
+        }
+        return problems
+    }
+}

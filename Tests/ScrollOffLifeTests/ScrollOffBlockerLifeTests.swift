@@ -13,19 +13,8 @@ struct ScrollOffBlockerLifeTests {
 
     @Test("Screen Time refused at the permission step: the person drops out at step 0, is left dormant, blocks nothing and meets no shield")
     func permissionRefused() throws {
-        let harness = try LifeHarness(ScrollOff.self, people: 12, days: 6, yaml: "behavior:\n  onboarding.completion.permission: 0\n")
-        var script = LifeScript()
-        for hour in [20.0, 30, 44] { script.urge(app: 1, after: .minutes(Int64(hour * 60)), intensity: 0.9, minutes: 10) }
-        for person in harness.people {
-            let life = harness.live(person: person, script: script)
-            #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["drop_out"], "person \(person)")
-            // Dormant from then on (a dormant person may come back later: `DormantModel`): their first day ends with a
-            // dormant person's response, not a churn decision.
-            let firstDayEnd = life.journal.decisions.dropFirst().first?.kind
-            #expect(firstDayEnd == "dormant_response", "person \(person)")
-            #expect(life.state.blockedApps.isEmpty, "person \(person)")
-            #expect(life.journal.events(named: "shield_shown").isEmpty, "person \(person)")
-        }
+        let problems = try LifeHarness<ScrollOff>.permissionRefusedProblems { $0.blockedApps.isEmpty }
+        #expect(problems.isEmpty, "\(problems)")
     }
 
     @Test("Screen Time granted: the permission step is completed by everyone, and some urge then meets a shield")

@@ -18,14 +18,8 @@ enum DecidingToy {
     enum Twice: Mode { static var fault: Fault { .twice } }
     enum Unasked: Mode { static var fault: Fault { .withoutOpportunity } }
 
-    enum Adapter<M: Mode>: ProductAdapter {
-        typealias Engine = Toy.Engine
-        typealias Metrics = Toy.Metrics
+    enum Adapter<M: Mode>: TaskToyAdapter {
         static var decisionKinds: [DecisionKind] { [.paywallPurchase, .churn, .dormantResponse] }
-        static func initialState() -> Int { 0 }
-        static func initialTally() -> Counters<Toy.Count> { Counters() }
-        static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }
-        static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {}
         /// Each task shows a paywall (the opportunity); the person declines it.
         static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
             life.send(.taskArrived, at: now)

@@ -32,14 +32,8 @@ enum TrickToy {
     enum Unlisted: Mode { static var fault: Fault { .unlistedKind } }
     enum Foreign: Mode { static var fault: Fault { .foreignOutcome } }
 
-    enum Adapter<M: Mode>: ProductAdapter {
-        typealias Engine = Toy.Engine
-        typealias Metrics = Toy.Metrics
+    enum Adapter<M: Mode>: TaskToyAdapter {
         static var decisionKinds: [DecisionKind] { [.toyTrick, .churn, .dormantResponse] }
-        static func initialState() -> Int { 0 }
-        static func initialTally() -> Counters<Toy.Count> { Counters() }
-        static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }
-        static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {}
         static func occurrence(_ o: PersonOccurrence, _ life: inout PersonLife<Self>, at now: Instant) {
             life.send(.taskArrived, at: now)
             switch M.fault {

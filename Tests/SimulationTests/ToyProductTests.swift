@@ -192,3 +192,14 @@ struct AdapterIntentTests {
         }
     }
 }
+
+/// A toy adapter over `Toy.Engine` whose people open the toy at install and ignore urges: what the toys of the
+/// decision tests share (`DecidingToy`, `TrickToy`); each gives its own `occurrence`.
+protocol TaskToyAdapter: ProductAdapter where Engine == Toy.Engine, Metrics == Toy.Metrics, PersonState == Int {}
+
+extension TaskToyAdapter {
+    static func initialState() -> Int { 0 }
+    static func initialTally() -> Counters<Toy.Count> { Counters() }
+    static func onboard(_ life: inout PersonLife<Self>, at now: Instant) { life.send(.opened, at: now) }
+    static func urge(for app: AppID, pickup: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {}
+}

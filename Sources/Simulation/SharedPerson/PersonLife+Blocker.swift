@@ -32,14 +32,17 @@ extension PersonLife {
 
 extension PersonLife where Adapter: RestrictingAdapter {
     /// The blocker's urge prologue: a person leaving by unblocking lifts what is left of the restriction first; an
-    /// urge for an app the product does not restrict is used as meant, unseen by it. True when the urge is for a
-    /// restricted app and the adapter goes on with it.
+    /// urge for an app the product does not restrict is used as meant, unseen by it; a person busy with the product
+    /// (an exercise, a quest, a wait, a scan: `beBusy`) drops it, settled as neither an open nor a pass; otherwise the
+    /// urge meets the restriction (`meetUrgeForRestrictedApp`). True when the adapter goes on with it.
     public mutating func urgeMeetsRestriction(_ app: AppID, pickup p: Pickup, at now: Instant) -> Bool {
         liftRestrictionIfLeaving(at: now)
         guard Adapter.restricts(app, &self) else {
             useAppUnseen(app, intended: p.sessionLength, at: now)
             return false
         }
+        guard !dropUrgeIfBusy(at: now) else { return false }
+        meetUrgeForRestrictedApp(app, pickup: p, at: now)
         return true
     }
 

@@ -7,13 +7,11 @@ import RulesCore
 extension EarnedAccessAdapter {
     /// An urge for one of the person's apps: a distracting app is opened and meets whatever the engine decides.
     /// A person busy at the gate (a breathing quest, the emergency wait) does not act on another urge meanwhile: it
-    /// is settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
+    /// is settled as neither an open nor a pass (`PersonLife.beBusy`; the prologue `urgeMeetsRestriction` drops it).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         // An app the person did not make distracting: used as they meant, unseen by Earned Access.
         guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
-        guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForDistractingApps] += 1
-        life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         openApp(app, urge: p.urgeIntensity, intended: p.sessionLength, &life, at: now)
         settlePaywall(&life, at: now)
     }

@@ -9,24 +9,19 @@ import Simulation
 /// waiting for a block's end). Keys, defaults and sources are those the generic catalogue had, so scenarios, sweeps,
 /// calibration files and the fitted `engagement.frustration.detour` keep working.
 public enum EarnedAccessBehavior {
-    private static func p(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
-                          _ source: ParameterSource = BehaviorCatalogue.defaultSource) -> RuleParameter {
-        BehaviorCatalogue.parameter(key, componentValue, range, summary, source)
-    }
-
     /// Each group placed after the generic key it sits beside in `validate --explain`.
     public static let groups: [BehaviorParameterGroup] = [
         BehaviorParameterGroup(after: "engagement.frustration.paywall_hit", [
-            p("engagement.frustration.detour", 0.0636, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
+            .behavior("engagement.frustration.detour", 0.0636, 0...1, "frustration step of leaving a shield and opening the blocker to get through (Earned Access's gate); fitted to Earned Access's D7–D30 retention (Calibration/earned-access/)"),
         ]),
         BehaviorParameterGroup(after: "shield.plan_effect_decay", [
-            p("shield.constant.quest", -0.3, -20...20, "utility constant of an effort unlock (a breathing or typing quest), beside its friction"),
-            p("shield.constant.emergency", -1.0, -20...20, "utility constant of spending the day's one emergency unlock"),
-            p("shield.redirect_step_seconds", 20, 0...600,
+            .behavior("shield.constant.quest", -0.3, -20...20, "utility constant of an effort unlock (a breathing or typing quest), beside its friction"),
+            .behavior("shield.constant.emergency", -1.0, -20...20, "utility constant of spending the day's one emergency unlock"),
+            .behavior("shield.redirect_step_seconds", 20, 0...600,
               "seconds of the extra step when a shield cannot open the blocker's own app: close, find and open it (friction of every way through)"),
         ]),
         BehaviorParameterGroup(after: "shield.walk_away_share", [
-            p("shield.wait_for_end_minutes", 10, 0...240,
+            .behavior("shield.wait_for_end_minutes", 10, 0...240,
               "a person whose block ends within this many minutes of the urge waits for it instead of choosing at the shield"),
         ]),
         BehaviorParameterGroup(after: "dormant.uninstall_share", focus + habits),
@@ -34,26 +29,26 @@ public enum EarnedAccessBehavior {
 
     /// Focus sessions (`FocusSessionModel`): how often, how long, whether finished (Earned Access's Focus Bank).
     static let focus: [RuleParameter] = [
-        p("focus.sessions_per_day", 0.8, 0...20, "mean focus sessions a day started by a person with perceived value 0.5 (Poisson)"),
-        p("focus.value_weight", 1.5, 0...20, "log-rate of focus sessions per unit of (value − 0.5)"),
-        p("focus.median_minutes", 25, 1...240, "median planned focus length, minutes",
+        .behavior("focus.sessions_per_day", 0.8, 0...20, "mean focus sessions a day started by a person with perceived value 0.5 (Poisson)"),
+        .behavior("focus.value_weight", 1.5, 0...20, "log-rate of focus sessions per unit of (value − 0.5)"),
+        .behavior("focus.median_minutes", 25, 1...240, "median planned focus length, minutes",
           .publication("the Pomodoro interval, Cirillo 2006")),
-        p("focus.minutes_sigma", 0.45, 0...3, "log-sd of the planned focus length"),
-        p("focus.min_minutes", 10, 1...240, "shortest planned focus length, minutes"),
-        p("focus.max_minutes", 90, 1...480, "longest planned focus length, minutes"),
-        p("focus.window_start_hour", 9, 0...24, "earliest local hour a focus session starts"),
-        p("focus.window_end_hour", 21, 0...24, "latest local hour a focus session starts"),
-        p("focus.completion_intercept", log(0.75 / 0.25), -20...20, "log-odds of finishing a focus session of median length at self-efficacy 0.5"),
-        p("focus.completion_efficacy_weight", 2.0, 0...20, "log-odds of finishing per unit of (self-efficacy − 0.5)"),
-        p("focus.completion_length_weight", 0.5, 0...20, "log-odds of finishing lowered per unit of ln(minutes / median)"),
+        .behavior("focus.minutes_sigma", 0.45, 0...3, "log-sd of the planned focus length"),
+        .behavior("focus.min_minutes", 10, 1...240, "shortest planned focus length, minutes"),
+        .behavior("focus.max_minutes", 90, 1...480, "longest planned focus length, minutes"),
+        .behavior("focus.window_start_hour", 9, 0...24, "earliest local hour a focus session starts"),
+        .behavior("focus.window_end_hour", 21, 0...24, "latest local hour a focus session starts"),
+        .behavior("focus.completion_intercept", log(0.75 / 0.25), -20...20, "log-odds of finishing a focus session of median length at self-efficacy 0.5"),
+        .behavior("focus.completion_efficacy_weight", 2.0, 0...20, "log-odds of finishing per unit of (self-efficacy − 0.5)"),
+        .behavior("focus.completion_length_weight", 0.5, 0...20, "log-odds of finishing lowered per unit of ln(minutes / median)"),
     ]
 
     /// Daily habit check-ins (`HabitCheckInModel`).
     static let habits: [RuleParameter] = [
-        p("habits.mean_count", 1.5, 0...10, "mean habits a person sets up when an app asks for them (binomial over habits.max_count)"),
-        p("habits.max_count", 3, 0...10, "most habits a person sets up"),
-        p("habits.daily_intercept", log(0.6 / 0.4), -20...20, "log-odds of checking off one habit on a day at perceived value 0.5"),
-        p("habits.value_weight", 2.0, 0...20, "log-odds of a check-off per unit of (value − 0.5)"),
+        .behavior("habits.mean_count", 1.5, 0...10, "mean habits a person sets up when an app asks for them (binomial over habits.max_count)"),
+        .behavior("habits.max_count", 3, 0...10, "most habits a person sets up"),
+        .behavior("habits.daily_intercept", log(0.6 / 0.4), -20...20, "log-odds of checking off one habit on a day at perceived value 0.5"),
+        .behavior("habits.value_weight", 2.0, 0...20, "log-odds of a check-off per unit of (value − 0.5)"),
     ]
 }
 

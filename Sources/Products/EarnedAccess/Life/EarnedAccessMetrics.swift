@@ -36,14 +36,16 @@ public struct PerMethod: Hashable, Sendable, Codable {
 }
 
 /// One local day's unlock figures (`unlocks.csv`), by method. Index: day since install.
-public struct UnlockDay: Hashable, Sendable, Codable {
+public struct UnlockDay: Hashable, Sendable, Codable, DailyFigures {
     /// Per method: attempts created, grants, minutes granted, completed, abandoned.
     public var attempts = PerMethod(), grants = PerMethod(), minutes = PerMethod(), completed = PerMethod(), abandoned = PerMethod()
     public var gateVisits = 0, creditsEarned = 0, creditsSpent = 0, creditsExpired = 0
     /// People whose lives covered the day.
     public var people = 0
 
-    mutating func merge(_ o: UnlockDay) {
+    public init() {}
+
+    public mutating func merge(_ o: UnlockDay) {
         attempts.merge(o.attempts); grants.merge(o.grants); minutes.merge(o.minutes)
         completed.merge(o.completed); abandoned.merge(o.abandoned)
         gateVisits += o.gateVisits; creditsEarned += o.creditsEarned; creditsSpent += o.creditsSpent
@@ -82,7 +84,7 @@ public struct EarnedAccessMetrics: ProductMetrics {
         counts.merge(t.counts)
         counts[.streakLengthSum] += t.longestStreak
         people += 1
-        merge(days: t.days)
+        days.mergeDays(t.days)
         while days.count < t.observedDays { days.append(UnlockDay()) }
         for d in 0..<t.observedDays { days[d].people += 1 }
     }
@@ -90,20 +92,14 @@ public struct EarnedAccessMetrics: ProductMetrics {
     public mutating func merge(_ o: EarnedAccessMetrics) {
         counts.merge(o.counts)
         people += o.people
-        merge(days: o.days)
-    }
-
-    mutating func merge(days other: [UnlockDay]) {
-        while days.count < other.count { days.append(UnlockDay()) }
-        for (i, d) in other.enumerated() { days[i].merge(d) }
+        days.mergeDays(o.days)
     }
 
     /// Counts within the bounds, people the record's, at most one figure a day of the horizon (days 0 … horizon),
     /// every day's people at most the record's and its figures within the bounds, summed over the days too.
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
         try counts.validate(b, at: "\(path).counts")
-        if people != b.people { throw AccumulatorInvalid("\(path).people", "\(people); the record holds \(b.people) people") }
-        if days.count > b.days { throw AccumulatorInvalid("\(path).days", "\(days.count) days; this run has \(b.days) (days 0 … \(b.horizonDays))") }
+        try b.record(people: people, days: days.count, at: path)
         let fields: [(String, (UnlockDay) -> Int)] = [
             ("attempts.credits", { $0.attempts.credits }), ("attempts.quest", { $0.attempts.quest }), ("attempts.emergency", { $0.attempts.emergency }),
             ("grants.credits", { $0.grants.credits }), ("grants.quest", { $0.grants.quest }), ("grants.emergency", { $0.grants.emergency }),

@@ -44,11 +44,13 @@ public struct AIMonth: Hashable, Sendable, Codable {
 }
 
 /// One day since install's things to do (`tasks.csv`).
-public struct TaskDay: Hashable, Sendable, Codable {
+public struct TaskDay: Hashable, Sendable, Codable, DailyFigures {
     /// People whose lives covered the day.
     public var people = 0
     public var arisen = 0, captured = 0, done = 0, doneWithHelp = 0, doneOnTime = 0, forgotten = 0
-    mutating func merge(_ o: TaskDay) {
+    public init() {}
+
+    public mutating func merge(_ o: TaskDay) {
         people += o.people; arisen += o.arisen; captured += o.captured; done += o.done
         doneWithHelp += o.doneWithHelp; doneOnTime += o.doneOnTime; forgotten += o.forgotten
     }
@@ -148,14 +150,14 @@ public struct NudgeMetrics: ProductMetrics {
         counts[.renewalsCount] += t.renewals
         people += 1
         merge(ai: t.ai)
-        merge(days: t.days)
+        days.mergeDays(t.days)
     }
 
     public mutating func merge(_ o: NudgeMetrics) {
         counts.merge(o.counts)
         people += o.people
         for m in o.ai { merge(month: m.month, m.cells) }
-        merge(days: o.days)
+        days.mergeDays(o.days)
     }
 
     mutating func merge(ai other: [MonthID: [AICell]]) {
@@ -168,17 +170,13 @@ public struct NudgeMetrics: ProductMetrics {
         for p in 0..<2 { ai[i].cells[p].merge(cells[p]) }
     }
 
-    mutating func merge(days other: [TaskDay]) {
-        while days.count < other.count { days.append(TaskDay()) }
-        for (i, d) in other.enumerated() { days[i].merge(d) }
-    }
 
     /// Counts within the bounds; people the record's; AI months ascending, once each, with a Free and a Pro cell
     /// of counts and money; at most one day of things to do per day of the horizon, each day's people at most the
     /// record's, done with help and on time at most done, every figure within the bounds over the days too.
     public func validate(_ b: AccumulatorBounds, at path: String) throws(AccumulatorInvalid) {
         try counts.validate(b, at: "\(path).counts")
-        if people != b.people { throw AccumulatorInvalid("\(path).people", "\(people); the record holds \(b.people) people") }
+        try b.record(people: people, days: days.count, at: path)
         var dau = b.countTotal("\(path).ai.dau_days"), requests = b.countTotal("\(path).ai.requests")
         var cost = b.moneyTotal("\(path).ai.cost_micros"), gross = b.moneyTotal("\(path).ai.gross_micros")
         for (i, m) in ai.enumerated() {
@@ -193,7 +191,6 @@ public struct NudgeMetrics: ProductMetrics {
                 try b.micros(c.grossMicros, "\(p).\(plan).gross_micros"); try gross.add(Int(c.grossMicros))
             }
         }
-        if days.count > b.days { throw AccumulatorInvalid("\(path).days", "\(days.count) days; this run has \(b.days) (days 0 … \(b.horizonDays))") }
         var arisen = b.countTotal("\(path).days[every day].arisen"), captured = b.countTotal("\(path).days[every day].captured")
         var done = b.countTotal("\(path).days[every day].done"), forgotten = b.countTotal("\(path).days[every day].forgotten")
         for (i, d) in days.enumerated() {

@@ -7,13 +7,11 @@ extension ScrollOffAdapter {
     /// An urge for one of the person's apps: a blocked app is opened and meets whatever the engine decides.
     ///
     /// A person doing a mindfulness exercise at a shield is busy with it: an urge meanwhile is not acted on, and is
-    /// settled as neither an open nor a pass (`PersonLife.beBusy`, `dropUrgeIfBusy`).
+    /// settled as neither an open nor a pass (`PersonLife.beBusy`; the prologue `urgeMeetsRestriction` drops it).
     public static func urge(for app: AppID, pickup p: Pickup, _ life: inout PersonLife<Self>, at now: Instant) {
         // An app the person did not block: used as they meant, unseen by Scroll Off.
         guard life.urgeMeetsRestriction(app, pickup: p, at: now) else { return }
-        guard !life.dropUrgeIfBusy(at: now) else { return }
         life.summary.tally.counts[.urgesForBlockedApps] += 1
-        life.meetUrgeForRestrictedApp(app, pickup: p, at: now)
         life.state.sessionUrge = p.urgeIntensity
         switch life.send(.appForeground(app), at: now) {
         case .shieldShown, .curfewShieldShown:

@@ -8,28 +8,23 @@ import Simulation
 /// calibration files and fitted defaults (`shield.constant.buy_token`, `engagement.plans_view_probability`) keep
 /// working (`BehaviorCatalogue.parameter` applies the fits).
 public enum ScrollOffBehavior {
-    private static func p(_ key: String, _ componentValue: Double, _ range: ClosedRange<Double>, _ summary: String,
-                          _ source: ParameterSource = BehaviorCatalogue.defaultSource) -> RuleParameter {
-        BehaviorCatalogue.parameter(key, componentValue, range, summary, source)
-    }
-
     /// Each group placed after the generic key it sits beside in `validate --explain`.
     public static let groups: [BehaviorParameterGroup] = [
         BehaviorParameterGroup(after: "engagement.frustration.shield_refused", [
-            p("engagement.frustration.wallet_empty", 0.08, 0...1, "frustration step of an empty wallet"),
+            .behavior("engagement.frustration.wallet_empty", 0.08, 0...1, "frustration step of an empty wallet"),
         ]),
         BehaviorParameterGroup(after: "engagement.app_open_per_pickup_scale", [
-            p("engagement.plans_view_probability", 0.05, 0...1,
+            .behavior("engagement.plans_view_probability", 0.05, 0...1,
               "probability that a Free person at value 0.5 opening the app looks at the plans (Plan & Billing's Upgrade CTA), scaled by 2·value; at most once a day (Scroll Off adapter)",
               .assumption("audit 2026-11-25 E7: a charter path no one took; no published figure, fitted jointly")),
         ]),
         BehaviorParameterGroup(after: "shield.plan_effect_decay", [
-            p("shield.constant.peek", 0.2, -20...20, "utility constant of a peek"),
-            p("shield.constant.use_token", -0.5, -20...20, "utility constant of using a token (reluctance to spend it)"),
-            p("shield.constant.buy_token", -0.8, -20...20, "utility constant of buying a token"),
-            p("shield.constant.unblock", -1.5, -20...20, "utility constant of unblocking (guilt)"),
-            p("shield.fulfilment.peek", 0.6, 0...2, "share of the urge a peek satisfies"),
-            p("shield.fulfilment.unblock", 1.1, 0...2, "share of the urge unblocking satisfies"),
+            .behavior("shield.constant.peek", 0.2, -20...20, "utility constant of a peek"),
+            .behavior("shield.constant.use_token", -0.5, -20...20, "utility constant of using a token (reluctance to spend it)"),
+            .behavior("shield.constant.buy_token", -0.8, -20...20, "utility constant of buying a token"),
+            .behavior("shield.constant.unblock", -1.5, -20...20, "utility constant of unblocking (guilt)"),
+            .behavior("shield.fulfilment.peek", 0.6, 0...2, "share of the urge a peek satisfies"),
+            .behavior("shield.fulfilment.unblock", 1.1, 0...2, "share of the urge unblocking satisfies"),
         ]),
     ]
 }

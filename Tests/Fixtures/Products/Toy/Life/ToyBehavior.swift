@@ -6,8 +6,8 @@ import Simulation
 extension ToyAdapter {
     public static var behaviorParameterGroups: [BehaviorParameterGroup] {
         [BehaviorParameterGroup(after: "churn.base_hazard", [
-            BehaviorCatalogue.parameter("toy.keep_probability", 0.7, 0...1, "the chance a person who opens the toy notebook keeps a note",
-                                        .assumption("a toy's value, for the seam test")),
+            .behavior("toy.keep_probability", 0.7, 0...1, "the chance a person who opens the toy notebook keeps a note",
+                      .assumption("a toy's value, for the seam test")),
         ])]
     }
 
