@@ -8,7 +8,9 @@ public protocol DailyFigures {
 
 extension Array where Element: DailyFigures {
     /// Adds `other`'s days to these, day by day, growing to the longer of the two.
-    public mutating func mergeDays(_ other: [Element]) {
+    /// Inlinable: specialised for each product's day type where it is called (unspecialised, it made generic
+    /// metadata for every day merged: 1.4 % of Nudge's instructions in the speed gate).
+    @inlinable public mutating func mergeDays(_ other: [Element]) {
         while count < other.count { append(Element()) }
         for (i, d) in other.enumerated() { self[i].merge(d) }
     }
