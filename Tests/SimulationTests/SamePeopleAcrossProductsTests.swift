@@ -1,4 +1,7 @@
 import EarnedAccessLife
+import LifeHarness
+import NoAppLife
+import NudgeLife
 import ProductRegistry
 import RulesCore
 import ScenarioFormat
@@ -8,7 +11,7 @@ import Testing
 @testable import Simulation
 
 /// The person is the same whatever the product (the generic life, not one product's): their phone use until a
-/// product's decisions differ.
+/// product's decisions differ, and the things they have to do.
 struct SamePeopleAcrossProductsTests {
     typealias ScrollOff = ScrollOffAdapter<ScrollOffEngine>
     final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
@@ -42,5 +45,22 @@ struct SamePeopleAcrossProductsTests {
             let first = { (rows: [TraceRow]) in rows.first { $0.kind == "pickup" }.map(\.time) }
             #expect(first(a.rows) == first(b.rows), "person \(person)")
         }
+    }
+
+    @Test("things to do are the person's: the same things arise, due the same, under Nudge, Scroll Off and no app")
+    func thingsToDoArePeoples() throws {
+        let nudge = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge"))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none"))
+        let scrollOff = try TaskToolLives.lives(ScrollOff.self, TaskToolLives.scenario(product: "scroll-off"))
+        var arisen = 0
+        for i in nudge.indices {
+            #expect(nudge[i].tasks.map(\.task) == none[i].tasks.map(\.task), "person \(i)")
+            #expect(scrollOff[i].tasks.map(\.task) == none[i].tasks.map(\.task), "person \(i)")
+            // Unaided, what the person does is the same with Scroll Off as with no app: nothing there touches tasks.
+            #expect(scrollOff[i].tasks.map(\.doneAt) == none[i].tasks.map(\.doneAt), "person \(i)")
+            arisen += none[i].tasks.count
+        }
+        // About six a day over 28 days (tasks_per_day median 6), minus the days before install.
+        #expect(arisen > 150 * 20 * 3, "things to do arise: \(arisen)")
     }
 }
