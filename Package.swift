@@ -26,7 +26,7 @@ let fixtureProducts = productFolders(in: "Tests/Fixtures/Products").filter { !pr
 
 
 /// Each product's test targets that exist: `<Name>RulesTests` (its engine, from the seed's words) and `<Name>LifeTests`
-/// (its people through the adapter).
+/// (its people through the adapter; with the no-app baseline its people are compared against, and the reports' types).
 func productTestTargets(_ name: String) -> [Target] {
     var targets: [Target] = []
     if folderExists("Tests/\(name)RulesTests") {
@@ -35,7 +35,8 @@ func productTestTargets(_ name: String) -> [Target] {
     if folderExists("Tests/\(name)LifeTests") {
         targets.append(.testTarget(name: "\(name)LifeTests", dependencies: [.target(name: "\(name)Life"), .target(name: "\(name)Rules"), "Simulation",
                                                                             "Behavior", "RulesCore", "ScenarioFormat", "ProductRegistry",
-                                                                            "LifeHarness", "HabitatTestSupport"]))
+                                                                            "LifeHarness", "HabitatTestSupport", "Reports"]
+                                                                            + (name == "NoApp" ? [] : [.target(name: "NoAppLife")])))
     }
     return targets
 }
@@ -147,7 +148,8 @@ let package = Package(
         .target(name: "HabitatTestSupport", dependencies: ["RulesCore"], path: "Tests/HabitatTestSupport"),
         // The life harness every product's life tests use (`Tests/<Name>LifeTests`): a small world of the product,
         // people followed with a typed record of their lives (`LifeJournal`), scripted pickups and occurrences.
-        .target(name: "LifeHarness", dependencies: ["Simulation", "ProductRegistry", "ScenarioFormat", "Behavior", "RulesCore"],
+        .target(name: "LifeHarness", dependencies: ["Simulation", "ProductRegistry", "ScenarioFormat", "Behavior", "RulesCore", "Reports",
+                                                   "HabitatTestSupport"],
                 path: "Tests/LifeHarness", exclude: ["README.md"]),
 
         .testTarget(name: "HabitatTestSupportTests", dependencies: ["HabitatTestSupport", "RulesCore"]),
@@ -157,7 +159,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "Stochastics", "HabitatTestSupport"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "HabitatTestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport"]
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport", "LifeHarness"]
                     + productDependencies),
         .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "ProductRegistry", "HabitatTestSupport"]),
     ] + allProductTestTargets + fixtureTargets

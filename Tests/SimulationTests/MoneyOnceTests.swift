@@ -1,5 +1,6 @@
 import Foundation
 import HabitatTestSupport
+import LifeHarness
 import NoAppLife
 import NudgeRules
 import ProductRegistry
@@ -22,7 +23,7 @@ struct MoneyOnceTests {
     /// the ledger (or a line missed) fails here.
     @Test("Nudge's AI cost and Pro revenue are the ledger's lines, person by person")
     func nudgeMoneyIsTheLedgers() throws {
-        let run = try NudgeKPITests.run(installs: 120, days: 30)
+        let run = try RecordedRun(NudgeAdapter.self, installs: 120, days: 30)
         var cost: Int64 = 0, gross: Int64 = 0, requests = 0
         for l in run.lives {
             let cells = l.summary.tally.ai.values.flatMap { $0 }

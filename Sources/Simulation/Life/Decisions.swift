@@ -46,7 +46,7 @@ extension PersonLife {
         }
         decisionAudit.remaining[k] -= 1
         summary.decisions.countDecision(slot: k, cell: cell)
-        journal?.decisions.append(.init(at: now, kind: kind.id, outcome: outcome.id))
+        journal?.record(decision: kind.id, outcome.id, at: now)
     }
 
     /// A decision (or, `outcome` nil, an opportunity) the product's declared vocabulary does not hold.

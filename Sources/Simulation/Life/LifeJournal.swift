@@ -6,17 +6,33 @@ import Stochastics
 /// A typed record of one life, for tests that follow a person through a product (the life harness,
 /// `Tests/LifeHarness`, used by each `Tests/<Name>LifeTests`): what the adapter was handed and what came of it, as
 /// values rather than trace text. Nil in runs: the life checks it once per event and records nothing.
-public struct LifeJournal<Adapter: ProductAdapter> {
+public struct LifeJournal<Adapter: ProductAdapter>: Sendable {
     /// One engine event as the life observed it (after the funnel, before the adapter).
-    public struct Event {
+    public struct Event: Sendable {
         public let at: Instant
         public let event: Adapter.Engine.Event
+        /// The plan in force once the engine had produced it (after the whole outcome, as `habitat trace` shows it).
+        public let standing: PlanStanding
+        /// Its place among everything the journal recorded (`order`): what came first at one instant.
+        public let order: Int
+    }
+    /// One input the adapter sent the engine (`PersonLife.send`) and the engine's decision on it.
+    public struct Send: Sendable {
+        public let at: Instant
+        public let input: Adapter.Engine.Input
+        public let decision: Adapter.Engine.Decision
+        /// The plan in force after the engine's outcome.
+        public let standing: PlanStanding
+        /// Its place among everything the journal recorded: before the events of its outcome.
+        public let order: Int
     }
     /// One decision taken at its opportunity: the kind's and the outcome's ids (`decisions.csv`).
     public struct Decision: Hashable, Sendable {
         public let at: Instant
         public let kind: String
         public let outcome: String
+        /// Its place among everything the journal recorded (events, sends, decisions), for what came first at one instant.
+        public let order: Int
     }
     /// One urge handed to the adapter (`ProductAdapter.urge`): its app, and the pickup with its intensity and length.
     public struct Urge: Sendable {
@@ -31,12 +47,31 @@ public struct LifeJournal<Adapter: ProductAdapter> {
     }
 
     public internal(set) var events: [Event] = []
+    public internal(set) var sends: [Send] = []
     public internal(set) var decisions: [Decision] = []
     public internal(set) var ledger: [LedgerEntry] = []
     public internal(set) var urges: [Urge] = []
     public internal(set) var occurrences: [Occurrence] = []
 
+    /// How many events, sends and decisions were recorded (the next one's `order`).
+    public internal(set) var recorded = 0
+
     public init() {}
+
+    mutating func record(_ event: Adapter.Engine.Event, standing: PlanStanding, at t: Instant) {
+        events.append(Event(at: t, event: event, standing: standing, order: recorded))
+        recorded += 1
+    }
+
+    mutating func record(_ input: Adapter.Engine.Input, _ decision: Adapter.Engine.Decision, standing: PlanStanding, at t: Instant) {
+        sends.append(Send(at: t, input: input, decision: decision, standing: standing, order: recorded))
+        recorded += 1
+    }
+
+    mutating func record(decision kind: String, _ outcome: String, at t: Instant) {
+        decisions.append(Decision(at: t, kind: kind, outcome: outcome, order: recorded))
+        recorded += 1
+    }
 
     /// The events of one name (`AnalyticsEvent.name`), in time order.
     public func events(named name: String) -> [Event] { events.filter { $0.event.name == name } }

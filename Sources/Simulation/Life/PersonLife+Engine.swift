@@ -16,6 +16,7 @@ extension PersonLife {
             trace(kind: "invariant_violation", detail: "after \(input): " + problems.joined(separator: "; "), at: now)
             stopped = true
         }
+        journal?.record(input, out.decision, standing: engine.standing, at: now)
         // Indexed loops: each element is read out of `out` before the handler runs (no iterator copies).
         if untreated {
             // After the uninstall only the store's events happen to the person (`ProductAdapter.outlivesApp`).
@@ -36,7 +37,7 @@ extension PersonLife {
 
     mutating func observe(_ event: Engine.Event, at t: Instant) {
         summary.funnel.observe(event, at: t)
-        journal?.events.append(.init(at: t, event: event))
+        journal?.record(event, standing: engine.standing, at: t)
         Adapter.observe(event, &self, at: t)
         trace(kind: "engine", detail: event.name + (event.fields.isEmpty ? "" : " " + event.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")), at: t)
     }

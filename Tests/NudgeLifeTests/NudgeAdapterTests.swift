@@ -7,8 +7,7 @@ import ProductRegistry
 import Reports
 import RulesCore
 import ScenarioFormat
-import ScrollOffLife
-import ScrollOffRules
+import LifeHarness
 import Testing
 @testable import Simulation
 
@@ -16,42 +15,6 @@ import Testing
 /// that are the product's rather than the person's, a product that takes away what the person would have done
 /// anyway, AI cost that is not money, decisions without their moment.
 struct NudgeAdapterTests {
-    typealias ScrollOff = ScrollOffAdapter<ScrollOffEngine>
-
-    static func scenario(product: String, installs: Int = 150, days: Int = 28, extra: String = "") throws -> ResolvedScenario {
-        let yaml = "name: t\nproduct: \(product)\nhorizon_days: \(days)\npopulation:\n  installs: \(installs)\n"
-            + "  personas: [{name: adhd-adult, share: 0.5}, {name: worker, share: 0.5}]\n" + extra
-        return try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "nudge.yaml")
-    }
-
-    /// Every person's life run to its horizon (replication 1), with what became of their things to do.
-    static func lives<A: ProductAdapter>(_: A.Type, _ s: ResolvedScenario, ledger: Bool = false) throws -> [(summary: LifeSummary<A>, tasks: [TaskRecord], ledger: [LedgerEntry])] {
-        let world = try World<A>(scenario: s, arm: s.arms[0], replication: 1)
-        return (0..<s.arms[0].population.installs).map { id in
-            var life = PersonLife(world: world, person: id)
-            if ledger { life.ledgerLog = [] }
-            let summary = life.run()
-            return (summary, life.mind(TaskProcess.self).records, life.ledgerLog ?? [])
-        }
-    }
-
-    @Test("things to do are the person's: the same things arise, due the same, under Nudge, Scroll Off and no app")
-    func thingsToDoArePeoples() throws {
-        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge"))
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none"))
-        let scrollOff = try Self.lives(ScrollOff.self, Self.scenario(product: "scroll-off"))
-        var arisen = 0
-        for i in nudge.indices {
-            #expect(nudge[i].tasks.map(\.task) == none[i].tasks.map(\.task), "person \(i)")
-            #expect(scrollOff[i].tasks.map(\.task) == none[i].tasks.map(\.task), "person \(i)")
-            // Unaided, what the person does is the same with Scroll Off as with no app: nothing there touches tasks.
-            #expect(scrollOff[i].tasks.map(\.doneAt) == none[i].tasks.map(\.doneAt), "person \(i)")
-            arisen += none[i].tasks.count
-        }
-        // About six a day over 28 days (tasks_per_day median 6), minus the days before install.
-        #expect(arisen > 150 * 20 * 3, "things to do arise: \(arisen)")
-    }
-
     /// The person's pace held still: it does not move with what got done (tasks.efficacy_*) or the list's length
     /// (tasks.queue_weight), so their unaided fate is exactly the no-app one.
     static let stillTasks = "  tasks:\n    efficacy_gain: 0\n    efficacy_loss: 0\n    queue_weight: 0\n"
@@ -62,8 +25,8 @@ struct NudgeAdapterTests {
     @Test("with the costs of using it off (issue 39) and the person's pace held still, Nudge only adds: every thing is done no later than with no app")
     func nudgeNeverTakesAway() throws {
         let still = "behavior:\n" + Self.stillTasks + Self.costsOff
-        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: still))
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: still))
+        let nudge = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge", extra: still))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none", extra: still))
         var sooner = 0, rescued = 0, captured = 0
         for i in nudge.indices {
             for (n, u) in zip(nudge[i].tasks, none[i].tasks) {
@@ -85,9 +48,9 @@ struct NudgeAdapterTests {
         // Pace held still, every cost at its default: the unaided fate differs from the no-app one only by the time
         // Nudge took (TaskMind.spendAttention), and only ever later.
         let still = "behavior:\n" + Self.stillTasks
-        let s = try Self.scenario(product: "nudge", extra: still)
+        let s = try TaskToolLives.scenario(product: "nudge", extra: still)
         let world = try World<NudgeAdapter>(scenario: s, arm: s.arms[0], replication: 1)
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: still))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none", extra: still))
         var later = 0, delayedByAttention = 0, seconds = 0.0
         for i in none.indices {
             var life = PersonLife(world: world, person: i)
@@ -110,8 +73,8 @@ struct NudgeAdapterTests {
         // gets done (at the defaults — seconds — they do not; at an hour each it is about even).
         let high = "behavior:\n  attention:\n    card_seconds: 10800\n    capture_seconds: 10800\n    reminder_seconds: 10800\n"
             + "    resumption_lag_seconds: 86400\n"
-        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: high))
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: high))
+        let nudge = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge", extra: high))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none", extra: high))
         let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] }, none.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] })
         #expect(onTime.0 < onTime.1, "on time with Nudge \(onTime.0), with no app \(onTime.1)")
     }
@@ -119,7 +82,7 @@ struct NudgeAdapterTests {
     @Test("a reminder seen is a pickup that can bring a target-app session (issue 39): with it off, Nudge leaves time in target apps exactly as no app")
     func remindersBringPickups() throws {
         func minutes<A: ProductAdapter>(_ a: A.Type, _ product: String, _ extra: String) throws -> (Int64, Int) {
-            let lives = try Self.lives(a, Self.scenario(product: product, extra: extra))
+            let lives = try TaskToolLives.lives(a, TaskToolLives.scenario(product: product, extra: extra))
             return (lives.reduce(0) { $0 + $1.summary.neutral.targetAppMs }, lives.reduce(0) { $0 + $1.summary.common[.pickups] })
         }
         let none = try minutes(NoAppAdapter.self, "none", "")
@@ -132,7 +95,7 @@ struct NudgeAdapterTests {
     @Test("ignored reminders lose their pull (issue 39): with fatigue on, fewer reminders are acted on")
     func remindersTire() throws {
         func acted(_ fatigue: Double) throws -> Double {
-            let lives = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: "behavior:\n  reminder:\n    fatigue_per_ignored: \(fatigue)\n"))
+            let lives = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge", extra: "behavior:\n  reminder:\n    fatigue_per_ignored: \(fatigue)\n"))
             let sent = lives.reduce(0) { $0 + $1.summary.tally.counts[.remindersSent] }
             return Double(lives.reduce(0) { $0 + $1.summary.tally.counts[.remindersActed] }) / Double(max(1, sent))
         }
@@ -142,8 +105,8 @@ struct NudgeAdapterTests {
 
     @Test("with the person's pace free, Nudge moves it only through what got done: more things done on time, never fewer")
     func nudgeThroughThePersonsPace() throws {
-        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge"))
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none"))
+        let nudge = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge"))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none"))
         let onTime = (nudge.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] }, none.reduce(0) { $0 + $1.summary.neutral.measures[.tasksDoneOnTime] })
         #expect(onTime.0 > onTime.1, "on time with Nudge \(onTime.0), with no app \(onTime.1)")
         // The unaided fates differ only where the person's confidence or list moved (some do).
@@ -154,8 +117,8 @@ struct NudgeAdapterTests {
     @Test("with nobody writing anything down, Nudge changes no thing to do and costs nothing")
     func noCaptureNoEffect() throws {
         let extra = "behavior:\n  capture:\n    constant: -20\n"
-        let nudge = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", extra: extra), ledger: true)
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: extra))
+        let nudge = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge", extra: extra), ledger: true)
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none", extra: extra))
         for i in nudge.indices {
             #expect(nudge[i].tasks.map(\.doneAt) == none[i].tasks.map(\.doneAt), "person \(i)")
             #expect(nudge[i].summary.neutral.measures[.tasksDoneOnTime] == none[i].summary.neutral.measures[.tasksDoneOnTime])
@@ -165,7 +128,7 @@ struct NudgeAdapterTests {
 
     @Test("AI cost is money: every split and draft is a service-cost ledger line, and ai-cost.csv books them all")
     func aiCostIsMoney() throws {
-        let lives = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge"), ledger: true)
+        let lives = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge"), ledger: true)
         var ledgerMicros: Int64 = 0, talliedMicros: Int64 = 0, requests = 0
         for l in lives {
             let lines = l.ledger.filter { $0.kind == .serviceCost }
@@ -185,8 +148,8 @@ struct NudgeAdapterTests {
     @Test("a tighter Free limit refuses more dumps on the same people")
     func freeLimitBinds() throws {
         func limitHits(_ n: Int) throws -> Int {
-            let s = try Self.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: \(n)\nbehavior:\n  capture:\n    constant: 2\n")
-            return try Self.lives(NudgeAdapter.self, s).reduce(0) { $0 + $1.summary.tally.counts[.dumpLimitHits] }
+            let s = try TaskToolLives.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: \(n)\nbehavior:\n  capture:\n    constant: 2\n")
+            return try TaskToolLives.lives(NudgeAdapter.self, s).reduce(0) { $0 + $1.summary.tally.counts[.dumpLimitHits] }
         }
         let one = try limitHits(1), five = try limitHits(5)
         #expect(one > five, "limit 1: \(one) hits, limit 5: \(five)")
@@ -195,7 +158,7 @@ struct NudgeAdapterTests {
 
     @Test("Nudge's people leave by uninstalling or going dormant — it restricts nothing to revoke or lift")
     func leavingWithoutARestriction() throws {
-        let lives = try Self.lives(NudgeAdapter.self, Self.scenario(product: "nudge", installs: 200, days: 40))
+        let lives = try TaskToolLives.lives(NudgeAdapter.self, TaskToolLives.scenario(product: "nudge", installs: 200, days: 40))
         let kinds = Set(lives.compactMap(\.summary.churn))
         #expect(kinds.isSubset(of: [ChurnKind.uninstall.rawValue, ChurnKind.dormant.rawValue]), "\(kinds)")
         #expect(!kinds.isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import LifeHarness
 import NudgeRules
 import ProductRegistry
 import Reports
@@ -11,34 +12,11 @@ import Testing
 /// Issue 38: Nudge's KPIs and funnel as seed 001 §11 words them (audit N4, N5, N10, N11), each checked against the
 /// people's own events or a run's figures computed another way.
 struct NudgeKPITests {
-    /// A run of every person's life (replication 1), each with the engine events of its trace.
-    struct Run {
-        var acc: RunAccumulator<NudgeAdapter>
-        var lives: [(summary: LifeSummary<NudgeAdapter>, events: [(day: Int, name: String)], ledger: [LedgerEntry])]
-
-        func kpi(_ id: String) -> Double { acc.kpiValues().first { $0.0.id == id }!.1 }
-    }
+    /// A run of every person's life (replication 1), each with the engine events of its journal.
+    typealias Run = RecordedRun<NudgeAdapter>
 
     static func run(installs: Int = 150, days: Int = 24, extra: String = "") throws -> Run {
-        let yaml = "name: t\nproduct: nudge\nhorizon_days: \(days)\npopulation:\n  installs: \(installs)\n"
-            + "  personas: [{name: adhd-adult, share: 0.5}, {name: worker, share: 0.5}]\n" + extra
-        let s = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "nudge.yaml")
-        let world = try World<NudgeAdapter>(scenario: s, arm: s.arms[0], replication: 1)
-        var acc = RunAccumulator<NudgeAdapter>(horizonDays: days)
-        var lives: [(summary: LifeSummary<NudgeAdapter>, events: [(day: Int, name: String)], ledger: [LedgerEntry])] = []
-        for id in 0..<installs {
-            var life = PersonLife(world: world, person: id)
-            life.ledgerLog = []
-            var rows: [TraceRow] = []
-            life.trace = { rows.append($0) }
-            let summary = life.run()
-            let events = rows.filter { $0.kind == "engine" }.map { r in
-                (day: Int(life.zone.localDate(r.time) - life.installDay), name: String(r.detail.prefix { $0 != " " }))
-            }
-            acc.add(summary)
-            lives.append((summary, events, life.ledgerLog ?? []))
-        }
-        return Run(acc: acc, lives: lives)
+        try RecordedRun(NudgeAdapter.self, installs: installs, days: days, extra: extra)
     }
 
     /// Seed 001 §11 Supporting Metrics "Day-7 retention 35%" and "Free → Pro conversion 4%" are shares of installs:

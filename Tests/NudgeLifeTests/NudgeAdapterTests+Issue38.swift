@@ -1,4 +1,5 @@
 import Behavior
+import LifeHarness
 import NoAppLife
 import NudgeLife
 import NudgeRules
@@ -11,49 +12,42 @@ import Testing
 /// every capture, a refused dump that teaches, a raw card that credits only what was done, presets by their clock
 /// time, one tap one action, and the paths the PRD sells reached.
 extension NudgeAdapterTests {
-    /// A life run with the engine's events recorded (instant, "name field=value …").
+    /// A life run with its journal kept: the engine's events as values.
     struct TracedLife {
         var summary: LifeSummary<NudgeAdapter>
         var tasks: [TaskRecord]
         var items: [NudgeItem]
-        var events: [(time: Instant, detail: String)]
+        var events: [LifeJournal<NudgeAdapter>.Event]
         var zone: ZoneCalendar
     }
-
-    /// Collects a life's trace rows (the closure outlives no test).
-    final class EventLog { var events: [(time: Instant, detail: String)] = [] }
 
     static func tracedLives(_ s: ResolvedScenario) throws -> [TracedLife] {
         let world = try World<NudgeAdapter>(scenario: s, arm: s.arms[0], replication: 1)
         return (0..<s.arms[0].population.installs).map { id in
             var life = PersonLife(world: world, person: id)
-            let log = EventLog()
-            life.trace = { row in if row.kind == "engine" { log.events.append((row.time, row.detail)) } }
-            let summary = life.run()
-            return TracedLife(summary: summary, tasks: life.mind(TaskProcess.self).records, items: life.engine.items, events: log.events, zone: life.zone)
+            let (summary, journal) = life.runRecorded()
+            return TracedLife(summary: summary, tasks: life.mind(TaskProcess.self).records, items: life.engine.items, events: journal.events, zone: life.zone)
         }
     }
-
-    static func name(_ detail: String) -> Substring { detail.split(separator: " ", maxSplits: 1).first ?? "" }
 
     /// Seed 001 §4 Feature 3 "When you open the app, you see ONE task card"; §5 Screen 6 "share sheet dismisses".
     @Test("cards are worked only in an open app: every card, swipe, tap and ingest follows an app open at its instant")
     func cardsOnlyInTheOpenApp() throws {
         // Tight dump limit and eager capture: many refusals (audit N2) and many shares (N1).
-        let s = try Self.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: 1\nbehavior:\n  capture:\n    constant: 2\n")
+        let s = try TaskToolLives.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: 1\nbehavior:\n  capture:\n    constant: 2\n")
         let lives = try Self.tracedLives(s)
-        let inApp: Set<Substring> = ["card_shown", "all_clear", "item_done", "item_skipped", "action_tapped", "share_ingested"]
+        let inApp: Set<String> = ["card_shown", "all_clear", "item_done", "item_skipped", "action_tapped", "share_ingested"]
         var checked = 0, shares = 0, refusals = 0
         for (i, l) in lives.enumerated() {
             var openedAt: Instant?
             for e in l.events {
-                let n = Self.name(e.detail)
-                if n == "app_opened" { openedAt = e.time }
+                let n = e.event.name
+                if n == "app_opened" { openedAt = e.at }
                 if n == "share_saved" { shares += 1 }
                 if n == "brain_dump_limit_hit" { refusals += 1 }
                 guard inApp.contains(n) else { continue }
                 checked += 1
-                #expect(openedAt == e.time, "person \(i): \(e.detail) at \(e.time) with the app last opened at \(String(describing: openedAt))")
+                #expect(openedAt == e.at, "person \(i): \(e.event) at \(e.at) with the app last opened at \(String(describing: openedAt))")
             }
             #expect(l.summary.violation == nil, "person \(i): \(String(describing: l.summary.violation))")
         }
@@ -63,19 +57,21 @@ extension NudgeAdapterTests {
     /// Seed 001 §4 Feature 1 "Free tier limit | 3 brain dumps per day": refused once, the person knows (audit N6).
     @Test("a refused dump teaches: at most one refusal a person-day, and later things that day are typed")
     func refusalTeaches() throws {
-        let s = try Self.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: 1\nbehavior:\n  capture:\n    constant: 2\n")
+        let s = try TaskToolLives.scenario(product: "nudge", extra: "rules:\n  limits:\n    free_dumps_per_day: 1\nbehavior:\n  capture:\n    constant: 2\n")
         let lives = try Self.tracedLives(s)
         var refusals = 0, typedAfter = 0
         for (i, l) in lives.enumerated() {
             var refusedOn: Set<LocalDate> = []
             for e in l.events {
-                let n = Self.name(e.detail), day = l.zone.localDate(e.time)
-                if n == "brain_dump_limit_hit" {
+                let day = l.zone.localDate(e.at)
+                switch e.event {
+                case .brainDumpLimitHit:
                     refusals += 1
                     #expect(!refusedOn.contains(day), "person \(i): a second refusal on \(day)")
                     refusedOn.insert(day)
+                case .itemCreated(_, .manual, _, _) where refusedOn.contains(day): typedAfter += 1
+                default: break
                 }
-                if n == "item_created", e.detail.contains("source=manual"), refusedOn.contains(day) { typedAfter += 1 }
             }
         }
         #expect(refusals > 50 && typedAfter > refusals, "refusals \(refusals), typed after one \(typedAfter)")
@@ -87,8 +83,8 @@ extension NudgeAdapterTests {
         let still = "  tasks:\n    efficacy_gain: 0\n    efficacy_loss: 0\n    queue_weight: 0\n"
         // Issue 39's costs off: the attention Nudge takes would move the unaided fates this test compares.
         let extra = "behavior:\n  capture:\n    split_failure: 1\n    constant: 1\n" + still + NudgeAdapterTests.costsOff
-        let nudge = try Self.tracedLives(Self.scenario(product: "nudge", extra: extra))
-        let none = try Self.lives(NoAppAdapter.self, Self.scenario(product: "none", extra: "behavior:\n" + still))
+        let nudge = try Self.tracedLives(TaskToolLives.scenario(product: "nudge", extra: extra))
+        let none = try TaskToolLives.lives(NoAppAdapter.self, TaskToolLives.scenario(product: "none", extra: "behavior:\n" + still))
         var others = 0, helped = 0
         for (i, l) in nudge.enumerated() {
             let onRawCards = Set(l.items.flatMap(\.otherRefs))
@@ -144,19 +140,17 @@ extension NudgeAdapterTests {
     /// Seed 001 §4 Feature 6 "Contact lookup … Once selected, the number is saved to the card" (audit N12).
     @Test("one tap opens an action once: never two action taps on one card at one instant")
     func oneTapOneAction() throws {
-        let s = try Self.scenario(product: "nudge", extra: "behavior:\n  capture:\n    constant: 1\n    allow_contacts: 0.9\n    typed_share: 0\n")
+        let s = try TaskToolLives.scenario(product: "nudge", extra: "behavior:\n  capture:\n    constant: 1\n    allow_contacts: 0.9\n    typed_share: 0\n")
         let lives = try Self.tracedLives(s)
         var taps = 0, contacts = 0
         for (i, l) in lives.enumerated() {
             var seen: Set<String> = []
             for e in l.events {
-                let n = Self.name(e.detail)
-                if n == "contact_attached" { contacts += 1 }
-                guard n == "action_tapped" else { continue }
+                if case .contactAttached = e.event { contacts += 1 }
+                guard case .actionTapped(let item, _, _) = e.event else { continue }
                 taps += 1
-                let item = e.detail.split(separator: " ").first { $0.hasPrefix("item=") } ?? ""
-                let key = "\(e.time.millisecondsSinceEpoch) \(item)"
-                #expect(!seen.contains(key), "person \(i): \(e.detail) twice at \(e.time)")
+                let key = "\(e.at.millisecondsSinceEpoch) \(item)"
+                #expect(!seen.contains(key), "person \(i): \(e.event) twice at \(e.at)")
                 seen.insert(key)
             }
         }
@@ -166,23 +160,25 @@ extension NudgeAdapterTests {
     /// Audit N3, N13, N14, N15: the seed's upsells and the paths the PRD sells are reached; no teaser by default.
     @Test("the PRD's paths are reached: the 55 s cap and a second dump, empty dumps, Free's missed smart nudges; no teaser")
     func pathsReached() throws {
-        let lives = try Self.tracedLives(Self.scenario(product: "nudge", installs: 200))
-        var count: [String: Int] = [:]
+        let lives = try Self.tracedLives(TaskToolLives.scenario(product: "nudge", installs: 200))
+        var count: [String: Int] = [:], triggers: [PaywallTrigger: Int] = [:]
         for l in lives {
             for e in l.events {
-                let n = String(Self.name(e.detail))
-                count[n, default: 0] += 1
-                if n == "paywall_shown" { count[e.detail, default: 0] += 1 }
-                if n == "nudge_suppressed", e.detail.contains("reason=tier") { count["tier", default: 0] += 1 }
-                if n == "item_created", e.detail.contains("source=manual"), !e.detail.contains("action= ") { count["typed_action", default: 0] += 1 }
+                count[e.event.name, default: 0] += 1
+                switch e.event {
+                case .paywallShown(let trigger): triggers[trigger, default: 0] += 1
+                case .nudgeSuppressed(_, _, .tier): count["tier", default: 0] += 1
+                case .itemCreated(_, .manual, .some, _): count["typed_action", default: 0] += 1
+                default: break
+                }
             }
             #expect(l.summary.violation == nil)
         }
         #expect(count["brain_dump_auto_stopped", default: 0] > 0, "\(count)")
         #expect(count["brain_dump_empty", default: 0] > 0)
         #expect(count["tier", default: 0] > 0)
-        #expect(count["paywall_shown trigger=draft_teaser", default: 0] == 0)
-        #expect(count["paywall_shown trigger=dump_limit", default: 0] > 0)
+        #expect(triggers[.draftTeaser, default: 0] == 0, "\(triggers)")
+        #expect(triggers[.dumpLimit, default: 0] > 0)
         #expect(count["typed_action", default: 0] == 0, "typed cards carry no detected action")
     }
 }

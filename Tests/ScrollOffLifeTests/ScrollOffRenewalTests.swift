@@ -1,3 +1,4 @@
+import LifeHarness
 import Testing
 import RulesCore
 import ScenarioFormat
@@ -9,8 +10,8 @@ import ProductRegistry
 /// calendar months (seed 000 §5.1, §9 renewal) — never on a 30-day month.
 @Suite("Scroll Off renewal decisions follow the engine's calendar periods")
 struct ScrollOffRenewalTests {
-    /// Collects trace rows from many lives (single-threaded test code).
-    final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
+    /// The keep-or-cancel decisions (a trial's or a paid period's).
+    static let keepKinds: Set<String> = ["trial_keep", "renewal_keep"]
 
     /// Cheap monthly plans (and a dear annual one) and a component-value buy constant, so that many people subscribe
     /// monthly and renew through February and the months after, from 2026-01-05.
@@ -33,13 +34,12 @@ struct ScrollOffRenewalTests {
         let (scenario, world) = try Self.monthlySubscribers(days: 160, installs: 40)
         var renewals = 0, checked = 0
         for person in 0..<scenario.arms[0].population.installs {
-            let box = Rows()
-            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
-            _ = life.run()
-            let keeps = Set(box.rows.filter { $0.kind == "renewal-decision" && ($0.detail.hasPrefix("keep") || $0.detail.hasPrefix("inert")) }.map(\.time))
-            for row in box.rows where row.kind == "engine" && row.detail.hasPrefix("subscription_renewed") {
+            var life = PersonLife(world: world, person: person)
+            let journal = life.runRecorded().journal
+            let keeps = Set(journal.decisions(anyOf: Self.keepKinds).filter { $0.outcome == "keep" || $0.outcome == "inert" }.map(\.at))
+            for renewed in journal.events(named: "subscription_renewed") {
                 renewals += 1
-                #expect(keeps.contains(row.time - .days(1)), "person \(person): renewed at \(row.time) without a decision a day before")
+                #expect(keeps.contains(renewed.at - .days(1)), "person \(person): renewed at \(renewed.at) without a decision a day before")
                 checked += 1
             }
         }
@@ -60,23 +60,26 @@ struct ScrollOffOneRenewalDecisionTests {
         let (scenario, world) = try ScrollOffRenewalTests.monthlySubscribers(days: 70, installs: 120)
         var decisions = 0, exercisesWhileSubscribed = 0
         for person in 0..<scenario.arms[0].population.installs {
-            let box = ScrollOffRenewalTests.Rows()
-            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
-            let summary = life.run()
+            var life = PersonLife(world: world, person: person)
+            let (summary, journal) = life.runRecorded()
             #expect(summary.violation == nil, "\(summary.violation.map(String.init(describing:)) ?? "")")
             #expect(summary.decisions.decisions(.renewalKeep) <= summary.decisions.opportunities(.renewalKeep))
-            let rows = box.rows
-            var subscribed = false
+            let subscribedAt = journal.events.first { if case .subscriptionPurchaseCompleted = $0.event { true } else { false } }?.order
+            if let subscribedAt {
+                exercisesWhileSubscribed += journal.events.count {
+                    guard case .mindfulnessCompleted = $0.event else { return false }
+                    return $0.order >= subscribedAt
+                }
+            }
             var decided: [String: Int] = [:]
-            for (i, row) in rows.enumerated() {
-                if row.kind == "engine", row.detail.hasPrefix("subscription_purchase_completed") { subscribed = true }
-                if subscribed, row.kind == "engine", row.detail.hasPrefix("mindfulness_completed") { exercisesWhileSubscribed += 1 }
-                guard row.kind == "renewal-decision" else { continue }
+            for decision in journal.decisions(anyOf: ScrollOffRenewalTests.keepKinds) {
                 decisions += 1
-                // Not at an exercise's end: no mindfulness completion at the same instant.
-                #expect(!rows[max(0, i - 3)..<i].contains { $0.time == row.time && $0.detail.hasPrefix("mindfulness_completed") },
-                        "person \(person): renewal drawn at an exercise's end (\(row.time))")
-                decided[row.time.description, default: 0] += 1
+                // Not at an exercise's end: no mindfulness completion at the same instant, just before it.
+                #expect(!journal.events(at: decision.at).contains {
+                    guard case .mindfulnessCompleted = $0.event else { return false }
+                    return $0.order < decision.order
+                }, "person \(person): renewal drawn at an exercise's end (\(decision.at))")
+                decided[decision.at.description, default: 0] += 1
             }
             #expect(decided.values.allSatisfy { $0 == 1 })
         }

@@ -1,24 +1,26 @@
 import EarnedAccessRules
 import HabitatTestSupport
+import LifeHarness
 import RulesCore
 import ScenarioFormat
 import Testing
 @testable import Simulation
 import ProductRegistry
-@testable import ScrollOffLife
 @testable import EarnedAccessLife
 
 /// Issue 15: what the simulated people do with Earned Access, checked on whole lives against the seed's words
-/// (seed 003). Each test reads the engine's own analytics events from every person's trace.
+/// (seed 003). Each test reads the engine's own analytics events, as values, from every person's journal.
 @Suite("Earned Access adapter against seed 003 (issue 15)", .serialized)
 struct EarnedAccessAdapterTests {
+    typealias Journal = LifeJournal<EarnedAccessProduct>
     final class Rows: @unchecked Sendable { var rows: [TraceRow] = [] }
 
-    /// One simulated life: its trace, its summary and its time zone (for local times).
+    /// One simulated life: its journal, its summary, its time zone (for local times) and, when traced, its trace.
     struct Life {
-        var rows: [TraceRow]
+        var journal: Journal
         var summary: LifeSummary<EarnedAccessProduct>
         var zone: ZoneCalendar
+        var rows: [TraceRow]
     }
 
     static func scenario(_ extra: String = "", installs: Int = 220, days: Int = 45) -> ResolvedScenario {
@@ -34,51 +36,44 @@ struct EarnedAccessAdapterTests {
             """ + "\n" + extra, fileName: "ea-adapter.yaml")
     }
 
-    static func lives(of scenario: ResolvedScenario) -> [Life] {
+    /// Every person's life of `scenario`, recorded; `traced` keeps the timeline too (for the trace's own columns).
+    static func lives(of scenario: ResolvedScenario, traced: Bool = false) -> [Life] {
         let world = try! World<EarnedAccessProduct>(scenario: scenario, arm: scenario.arms[0], replication: 1)
         return (0..<scenario.arms[0].population.installs).map { person in
             let box = Rows()
-            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
-            let summary = life.run()
-            return Life(rows: box.rows, summary: summary, zone: life.zone)
+            var life = PersonLife(world: world, person: person, trace: traced ? { box.rows.append($0) } : nil)
+            let (summary, journal) = life.runRecorded()
+            return Life(journal: journal, summary: summary, zone: life.zone, rows: box.rows)
         }
     }
 
     /// Every person's life over a small population (cached: one simulation for the suite). The mechanism behaviour
     /// (more purchases, less churn) so that money and renewals occur in a population this small.
-    static let population: [Life] = lives(of: scenario(MechanismBehavior.yaml()))
-
-    static func events(_ rows: [TraceRow], _ name: String) -> [TraceRow] {
-        rows.filter { $0.kind == "engine" && ($0.detail == name || $0.detail.hasPrefix(name + " ")) }
-    }
-
-    static func field(_ row: TraceRow, _ key: String) -> String? {
-        row.detail.split(separator: " ").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
-    }
+    static let population: [Life] = lives(of: scenario(MechanismBehavior.yaml()), traced: true)
 
     static func localSeconds(_ t: Instant, _ zone: ZoneCalendar) -> Int64 { Int64((t - zone.startOfDay(containing: t)).seconds) }
 
     @Test("§3 A: onboarding follows the seed's six steps in order — goal, Screen Time, apps, first mode, unlock style, Home — and stops where the person stops")
     func onboardingSteps() {
-        let order = ["goal_selection", "screen_time_authorization", "pick_apps", "create_first_mode", "confirm_unlock_style", "home"]
+        let order = AccessOnboardingStep.allCases
         var complete = 0, denied = 0, abandoned = 0
         for life in Self.population {
-            let steps = Self.events(life.rows, "onboarding_step_completed").compactMap { Self.field($0, "step") }
+            let steps = life.journal.events.compactMap { if case .onboardingStepCompleted(let step) = $0.event { step } else { nil } }
             let expected = order.filter { steps.contains($0) }
             #expect(steps == expected, "steps out of order: \(steps)")
-            #expect(steps.first == "goal_selection")
+            #expect(steps.first == .goalSelected)
             // Without Screen Time nothing further happens; an abandoned first mode ends onboarding there.
-            if Self.events(life.rows, "screen_time_authorization").contains(where: { $0.detail.contains("result=denied") }) {
+            if life.journal.events.contains(where: { if case .screenTimeAuthorization(.denied) = $0.event { true } else { false } }) {
                 denied += 1
-                #expect(steps == ["goal_selection"])
-                #expect(Self.events(life.rows, "shield_shown").isEmpty, "a shield without Screen Time")
-            } else if steps.count == order.count || steps == order.filter({ $0 != "confirm_unlock_style" }) {
+                #expect(steps == [.goalSelected])
+                #expect(life.journal.events(named: "shield_shown").isEmpty, "a shield without Screen Time")
+            } else if steps.count == order.count || steps == order.filter({ $0 != .unlockStyleConfirmed }) {
                 complete += 1
-                #expect(Self.events(life.rows, "mode_created").count >= 1)
+                #expect(life.journal.events(named: "mode_created").count >= 1)
             } else {
                 abandoned += 1
                 #expect(steps == Array(order.prefix(3)), "stopped mid-way: \(steps)")
-                #expect(Self.events(life.rows, "mode_created").isEmpty)
+                #expect(life.journal.events(named: "mode_created").isEmpty)
             }
         }
         #expect(complete > denied && denied > 0 && abandoned > 0, "complete \(complete), denied \(denied), abandoned \(abandoned)")
@@ -88,14 +83,21 @@ struct EarnedAccessAdapterTests {
     func freeCapAndTheFourthApp() {
         var fourthAppPaywalls = 0
         for life in Self.population {
-            for pick in Self.events(life.rows, "app_selected") where pick.product[2] == .text("free") {
-                #expect(Int(Self.field(pick, "count") ?? "0")! <= 3, "a 4th app on Free")
-            }
-            for shown in Self.events(life.rows, "paywall_shown") where shown.detail.contains("trigger=fourth_app") {
-                fourthAppPaywalls += 1
-                let answered = life.rows.contains { $0.time == shown.time && $0.kind == "engine"
-                    && ($0.detail == "paywall_dismissed" || $0.detail.hasPrefix("trial_started") || $0.detail.hasPrefix("subscription_purchase_completed")) }
-                #expect(answered, "a 4th-app paywall left unanswered at \(shown.time)")
+            for e in life.journal.events {
+                switch e.event {
+                case .appSelected(_, let count) where e.standing.isFree:
+                    #expect(count <= 3, "a 4th app on Free")
+                case .paywallShown(.fourthApp):
+                    fourthAppPaywalls += 1
+                    let answered = life.journal.events(at: e.at).contains {
+                        switch $0.event {
+                        case .paywallDismissed, .trialStarted, .subscriptionPurchaseCompleted: true
+                        default: false
+                        }
+                    }
+                    #expect(answered, "a 4th-app paywall left unanswered at \(e.at)")
+                default: break
+                }
             }
         }
         #expect(fourthAppPaywalls > 0)
@@ -105,11 +107,12 @@ struct EarnedAccessAdapterTests {
     func theGateNeedsTheDetour() {
         var gates = 0
         for life in Self.population {
-            for (i, gate) in life.rows.enumerated() where gate.kind == "engine" && gate.detail.hasPrefix("unlock_gate_opened") {
+            for gate in life.journal.events {
+                guard case .unlockGateOpened(_, let source) = gate.event else { continue }
                 gates += 1
-                let before = life.rows[..<i].reversed().prefix { $0.time == gate.time }
-                #expect(before.contains { $0.detail == "app_opened" }, "gate without opening the app at \(gate.time)")
-                #expect(gate.detail.contains("source=last_blocked"))
+                let before = life.journal.events(at: gate.at).filter { $0.order < gate.order }
+                #expect(before.contains { $0.event == .appOpened }, "gate without opening the app at \(gate.at)")
+                #expect(source == .lastBlocked)
             }
         }
         #expect(gates > 100)
@@ -118,15 +121,15 @@ struct EarnedAccessAdapterTests {
     @Test("§3 C: the person chooses among exactly what the gate offers — the engine never refuses a choice made, and only Free people meet the paywall there")
     func choicesAreAmongTheOffer() {
         var choices = 0, paywalls = 0
-        let allowed: Set<String> = ["granted", "questStarted", "emergencyWaitStarted", "paywall"]
+        let allowed: Set<EarnedAccessDecision> = [.granted, .questStarted, .emergencyWaitStarted, .paywall]
         for life in Self.population {
-            for row in life.rows where row.kind == "choice" {
+            for send in life.journal.sends {
+                guard case .unlock(_, let choice) = send.input else { continue }
                 choices += 1
-                let decision = String(row.detail.split(separator: "→").last!).trimmingCharacters(in: .whitespaces)
-                #expect(allowed.contains(decision), "a choice the engine refused: \(row.detail)")
-                if decision == "paywall" {
+                #expect(allowed.contains(send.decision), "a choice the engine refused: \(choice) → \(send.decision)")
+                if send.decision == .paywall {
                     paywalls += 1
-                    #expect(row.product[2] == .text("free"), "the paywall at the gate for \(row.product[2])")
+                    #expect(send.standing.isFree, "the paywall at the gate for a Pro person")
                 }
             }
         }
@@ -135,22 +138,21 @@ struct EarnedAccessAdapterTests {
 
     @Test("§4: credit unlocks last 5, 15 or 30 minutes; 15 and 30 only on Pro; at most one emergency per day_id, 5 minutes")
     func grantsAreThePlansGrants() {
-        var byMethod: [String: Int] = [:]
+        var byMethod: [UnlockMethod: Int] = [:]
         for life in Self.population {
-            var emergencyDays = Set<String>()
-            var dayID = ""
-            for row in life.rows where row.kind == "engine" {
-                if row.detail.hasPrefix("day_rolled_over") { dayID = Self.field(row, "day_id")! }
-                guard row.detail.hasPrefix("unlock_granted") else { continue }
-                let method = Self.field(row, "method")!, minutes = Int(Self.field(row, "minutes")!)!
+            var emergencyDays = Set<LocalDate?>()
+            var dayID: LocalDate?
+            for e in life.journal.events {
+                if case .dayRolledOver(let day, _, _, _) = e.event { dayID = day }
+                guard case .unlockGranted(_, let method, let minutes, _) = e.event else { continue }
                 byMethod[method, default: 0] += 1
                 switch method {
-                case "CREDITS":
+                case .credits:
                     #expect([5, 15, 30].contains(minutes))
-                    if minutes > 5 { #expect(row.product[2] != .text("free"), "a \(minutes)-minute grant on Free") }
-                case "EMERGENCY":
+                    if minutes > 5 { #expect(!e.standing.isFree, "a \(minutes)-minute grant on Free") }
+                case .emergency:
                     #expect(minutes == 5)
-                    #expect(emergencyDays.insert(dayID).inserted, "a second emergency on \(dayID)")
+                    #expect(emergencyDays.insert(dayID).inserted, "a second emergency on \(String(describing: dayID))")
                 default: break
                 }
             }
@@ -163,15 +165,17 @@ struct EarnedAccessAdapterTests {
         var completed = 0, abandoned = 0
         for life in Self.population {
             var open: Instant?
-            for row in life.rows where row.kind == "engine" {
-                if row.detail.hasPrefix("quest_started") || row.detail.hasPrefix("emergency_wait_started") {
+            for e in life.journal.events {
+                switch e.event {
+                case .questStarted, .emergencyWaitStarted:
                     #expect(open == nil, "two waits at once")
-                    open = row.time
-                } else if row.detail.hasPrefix("quest_abandoned") || row.detail.hasPrefix("emergency_wait_abandoned") {
+                    open = e.at
+                case .questAbandoned, .emergencyWaitAbandoned:
                     #expect(open != nil); open = nil; abandoned += 1
-                } else if row.detail.hasPrefix("quest_completed") || (row.detail.hasPrefix("unlock_granted") && row.detail.contains("method=EMERGENCY")) {
-                    if let start = open { #expect(row.time - start >= .seconds(30)); completed += 1 }
+                case .questCompleted, .unlockGranted(_, .emergency, _, _):
+                    if let start = open { #expect(e.at - start >= .seconds(30)); completed += 1 }
                     open = nil
+                default: break
                 }
             }
         }
@@ -182,21 +186,23 @@ struct EarnedAccessAdapterTests {
     func earningComesFromFocusAndHabits() {
         var focus = 0, habits = 0
         for life in Self.population {
-            for (i, earn) in life.rows.enumerated() where earn.kind == "engine" && earn.detail.hasPrefix("credits_earned") {
-                let source = Self.field(earn, "source")!
-                let same = life.rows[..<i].reversed().prefix { $0.time == earn.time }
+            for earn in life.journal.events {
+                guard case .creditsEarned(let source, _) = earn.event else { continue }
+                let same = life.journal.events(at: earn.at).filter { $0.order < earn.order }.map(\.event)
+                let focusDone = same.contains { if case .focusSessionCompleted = $0 { true } else { false } }
+                let habitDone = same.contains { if case .habitCompleted = $0 { true } else { false } }
                 switch source {
-                case "focus":
+                case .focus:
                     focus += 1
-                    #expect(same.contains { $0.detail.hasPrefix("focus_session_completed") })
-                case "habit":
+                    #expect(focusDone)
+                case .habit:
                     habits += 1
-                    #expect(same.contains { $0.detail.hasPrefix("habit_completed") })
-                    let s = Self.localSeconds(earn.time, life.zone)
+                    #expect(habitDone)
+                    let s = Self.localSeconds(earn.at, life.zone)
                     #expect(s >= 72_000 && s < 82_800, "a habit checked off at \(s) s after midnight")
                 default:
-                    #expect(same.contains { $0.detail.hasPrefix("streak_qualified") || $0.detail.hasPrefix("focus_session_completed") || $0.detail.hasPrefix("habit_completed") },
-                            "credits from \(source) with nothing earned")
+                    let streak = same.contains { if case .streakQualified = $0 { true } else { false } }
+                    #expect(streak || focusDone || habitDone, "credits from \(source) with nothing earned")
                 }
             }
         }
@@ -207,11 +213,11 @@ struct EarnedAccessAdapterTests {
     func fourOClockExpiry() {
         var expired = 0
         for life in Self.population {
-            for row in Self.events(life.rows, "day_rolled_over") {
-                #expect(Self.localSeconds(row.time, life.zone) == 4 * 3600, "rollover at \(row.time)")
-                let before = Int(Self.field(row, "balance_before")!)!, after = Int(Self.field(row, "balance_after")!)!
+            for e in life.journal.events {
+                guard case .dayRolledOver(_, let before, let after, let gone) = e.event else { continue }
+                #expect(Self.localSeconds(e.at, life.zone) == 4 * 3600, "rollover at \(e.at)")
                 #expect(after == min(10, before))
-                expired += Int(Self.field(row, "expired")!)!
+                expired += gone
             }
         }
         #expect(expired > 0)
@@ -221,16 +227,17 @@ struct EarnedAccessAdapterTests {
     func moneyFollowsTheSeed() {
         var trials = 0, decisions = 0, downgrades = 0
         for life in Self.population {
-            let shown = Set(Self.events(life.rows, "paywall_shown").map(\.time))
-            for trial in Self.events(life.rows, "trial_started") {
+            let shown = Set(life.journal.events(named: "paywall_shown").map(\.at))
+            for trial in life.journal.events(named: "trial_started") {
                 trials += 1
-                #expect(shown.contains(trial.time), "a trial without a paywall")
+                #expect(shown.contains(trial.at), "a trial without a paywall")
             }
-            decisions += life.rows.filter { $0.kind == "renewal-decision" }.count
-            for down in Self.events(life.rows, "downgraded_to_free") {
+            decisions += life.journal.decisions(anyOf: ["trial_keep", "renewal_keep"]).count
+            for down in life.journal.events(named: "downgraded_to_free") {
                 downgrades += 1
-                let later = life.rows.filter { $0.time >= down.time && $0.kind == "engine" && $0.detail.hasPrefix("apps_kept") }
-                for kept in later { #expect(Int(Self.field(kept, "count")!)! <= 3) }
+                for kept in life.journal.events where kept.at >= down.at {
+                    if case .appsKept(let count) = kept.event { #expect(count <= 3) }
+                }
             }
         }
         #expect(trials > 5 && decisions > 5 && downgrades > 0, "trials \(trials), decisions \(decisions), downgrades \(downgrades)")
@@ -240,11 +247,14 @@ struct EarnedAccessAdapterTests {
     func dormantPeopleDoNotDetour() {
         var dormant = 0
         for life in Self.population {
-            guard let churn = life.rows.firstIndex(where: { $0.kind == "churn" && $0.detail == "dormant" }) else { continue }
+            guard let churn = life.journal.decisions("churn").first(where: { $0.outcome == "dormant" }) else { continue }
             dormant += 1
-            // Dormant is not frozen (issue 26): the person may come back (`dormant` row `comeBack`), and may then detour.
-            let back = life.rows[(churn + 1)...].firstIndex { $0.kind == "dormant" && $0.detail == "comeBack" } ?? life.rows.endIndex
-            #expect(!life.rows[(churn + 1)..<back].contains { $0.kind == "engine" && $0.detail.hasPrefix("unlock_gate_opened") })
+            // Dormant is not frozen (issue 26): the person may come back (`dormant_response` `come_back`), and may then detour.
+            let back = life.journal.decisions("dormant_response").first { $0.order > churn.order && $0.outcome == "come_back" }?.order ?? Int.max
+            #expect(!life.journal.events.contains {
+                guard case .unlockGateOpened = $0.event else { return false }
+                return $0.order > churn.order && $0.order < back
+            })
         }
         #expect(dormant > 0)
     }
@@ -258,14 +268,13 @@ struct EarnedAccessAdapterTests {
         let world = try World<EarnedAccessProduct>(scenario: s, arm: s.arms[0], replication: 1)
         var detours = 0, laterOpenEvents = 0, detourers = 0
         for person in 0..<s.arms[0].population.installs {
-            let box = Rows()
-            var life = PersonLife(world: world, person: person) { box.rows.append($0) }
-            let summary = life.run()
+            var life = PersonLife(world: world, person: person)
+            let (summary, journal) = life.runRecorded()
             let d = summary.decisions.count(.shieldChoice, .detour)
             detours += d
             #expect(summary.activeDays.allSatisfy { $0 == 0 }, "an app-opened day after install without a cued open: \(summary.activeDays)")
             // The engine still logs each detour's app_opened event, and the product is in use that day.
-            let later = Self.events(box.rows, "app_opened").filter { $0.time - summary.installedAt >= .days(1) }.count
+            let later = journal.events(named: "app_opened").filter { $0.at - summary.installedAt >= .days(1) }.count
             laterOpenEvents += later
             if later > 0 {
                 detourers += 1
@@ -315,36 +324,11 @@ struct EarnedAccessAdapterTests {
         for row in rows { if case .integer(let b) = row.product[0] { #expect(b >= 0) } }
     }
 
-    @Test("the same people as Scroll Off: person i's phone use (pickup times) is the same under both products until a product's decisions differ")
-    func samePeopleAsScrollOff() throws {
-        let so = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
-            name: so-same
-            start: 2026-01-05
-            horizon_days: 2
-            population:
-              installs: 10
-            """, fileName: "so.yaml")
-        let ea = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: """
-            name: ea-same
-            product: earned-access
-            start: 2026-01-05
-            horizon_days: 2
-            population:
-              installs: 10
-            """, fileName: "ea.yaml")
-        let soWorld = try World<ScrollOffProduct>(scenario: so, arm: so.arms[0], replication: 1)
-        let eaWorld = try World<EarnedAccessProduct>(scenario: ea, arm: ea.arms[0], replication: 1)
-        for person in 0..<10 {
-            let a = Rows(), b = Rows()
-            var soLife = PersonLife(world: soWorld, person: person) { a.rows.append($0) }
-            var eaLife = PersonLife(world: eaWorld, person: person) { b.rows.append($0) }
-            #expect(soLife.installedAt == eaLife.installedAt)
-            #expect(soLife.person.personaName == eaLife.person.personaName)
-            _ = soLife.run(); _ = eaLife.run()
-            let first = { (rows: [TraceRow]) in rows.first { $0.kind == "pickup" }.map(\.time) }
-            #expect(first(a.rows) == first(b.rows), "person \(person)")
-        }
-    }
+}
+
+extension PlanStanding {
+    /// On Free (the plan the trace shows as `free`): no plan, and no trial.
+    var isFree: Bool { segment == "free" }
 }
 
 /// Audit 2026-11-25 E10. Seed 003 §0 "Pro includes a free trial from day 1 (recommended: 7 days)", §5 "Annual
@@ -360,18 +344,18 @@ struct EarnedAccessOneDecisionTests {
         var trials = 0, trialDecisions = 0
         for life in EarnedAccessAdapterTests.lives(of: scenario) {
             #expect(life.summary.violation == nil, "\(life.summary.violation.map(String.init(describing:)) ?? "")")
-            let decisions = life.rows.filter { $0.kind == "renewal-decision" }
-            let ends = EarnedAccessAdapterTests.events(life.rows, "trial_started").count
+            let decisions = life.journal.decisions(anyOf: ["trial_keep", "renewal_keep"])
+            let ends = life.journal.events(named: "trial_started").count
             trials += ends
-            let onTrial = decisions.filter { $0.detail.hasSuffix("(trial)") }
+            let onTrial = life.journal.decisions("trial_keep")
             trialDecisions += onTrial.count
-            #expect(onTrial.count <= ends, "\(onTrial.count) trial decisions for \(ends) trials: \(onTrial.map(\.detail))")
-            #expect(Set(decisions.map(\.time)).count == decisions.count)
+            #expect(onTrial.count <= ends, "\(onTrial.count) trial decisions for \(ends) trials: \(onTrial.map(\.outcome))")
+            #expect(Set(decisions.map(\.at)).count == decisions.count)
             #expect(life.summary.decisions.decisions(.trialKeep) == onTrial.count)
-            #expect(life.summary.decisions.count(.trialKeep, .keep) == onTrial.filter { $0.detail.hasPrefix("keep") }.count)
+            #expect(life.summary.decisions.count(.trialKeep, .keep) == onTrial.filter { $0.outcome == "keep" }.count)
             // A trial cancelled as it starts has no second decision at its end.
-            for start in onTrial where start.detail.hasPrefix("cancel_at_start") {
-                #expect(!life.rows.contains { $0.kind == "renewal-decision" && $0.time > start.time && $0.detail.hasSuffix("(trial)") })
+            for start in onTrial where start.outcome == "cancel_at_start" {
+                #expect(!onTrial.contains { $0.at > start.at })
             }
         }
         #expect(trials >= 10 && trialDecisions >= 8, "the scenario must start and end trials (\(trials), \(trialDecisions))")
@@ -391,12 +375,16 @@ struct EarnedAccessStrictnessTests {
         var paywalls = 0, firmModes = 0
         for life in EarnedAccessAdapterTests.lives(of: scenario) {
             #expect(life.summary.violation == nil)
-            paywalls += EarnedAccessAdapterTests.events(life.rows, "paywall_shown").filter { EarnedAccessAdapterTests.field($0, "trigger") == "strictness" }.count
-            for row in EarnedAccessAdapterTests.events(life.rows, "mode_created") + EarnedAccessAdapterTests.events(life.rows, "strictness_changed") {
-                guard let s = EarnedAccessAdapterTests.field(row, "strictness") ?? row.detail.split(separator: " ").last.map(String.init),
-                      s == "strict" || s == "hard" || s.hasSuffix("=strict") || s.hasSuffix("=hard") else { continue }
-                firmModes += 1
-                #expect(row.product[2] != .text("free"), "a Strict/Hard mode on Free: \(row.detail)")
+            for e in life.journal.events {
+                switch e.event {
+                case .paywallShown(.strictness):
+                    paywalls += 1
+                case .modeCreated(_, _, let strictness), .strictnessChanged(_, let strictness):
+                    guard strictness == .strict || strictness == .hard else { continue }
+                    firmModes += 1
+                    #expect(!e.standing.isFree, "a Strict/Hard mode on Free: \(e.event)")
+                default: break
+                }
             }
         }
         // About 20 % of the ~190 people who reach the mode step ask: dozens of strictness paywalls.
@@ -417,9 +405,9 @@ struct EarnedAccessDayIDTests {
             let boundary = LocalTimeOfDay(hour: 4, minute: 0)!
             let installDay = life.zone.day(containing: life.summary.installedAt, boundary: boundary)
             var expected: [Int: Int] = [:]
-            for row in EarnedAccessAdapterTests.events(life.rows, "unlock_granted") {
-                expected[Int(life.zone.day(containing: row.time, boundary: boundary) - installDay), default: 0] += 1
-                if EarnedAccessAdapterTests.localSeconds(row.time, life.zone) < 4 * 3600 { afterMidnight += 1 }
+            for grant in life.journal.events(named: "unlock_granted") {
+                expected[Int(life.zone.day(containing: grant.at, boundary: boundary) - installDay), default: 0] += 1
+                if EarnedAccessAdapterTests.localSeconds(grant.at, life.zone) < 4 * 3600 { afterMidnight += 1 }
             }
             for (d, day) in life.summary.tally.days.enumerated() {
                 #expect(day.grants.total == expected[d, default: 0], "day \(d): \(day.grants.total) grants, \(expected[d, default: 0]) by day_id")
