@@ -122,20 +122,16 @@ struct SteeredProcessTests {
 /// "Busy until t" (issue 42 item 2): an urge due while the person is busy is dropped, one after is not.
 @Suite("Busy until")
 struct BusyUntilTests {
-    static func urge(at t: Instant) -> Pickup {
-        Pickup(at: t, source: .urge(app: 0), sessionLength: .seconds(90), urgeIntensity: 0.6, kind: .habitual)
-    }
-
     @Test("an urge due while busy is dropped, one due after is answered")
     func urgeWhileBusyIsDropped() throws {
         var life = PersonLife(world: try SteeredProcessTests.world(ScrollOffProduct.self, "scroll-off"), person: 0)
         let t = life.installedAt + .minutes(1)
         life.state.blockedApps = [AppID(1)]
         life.beBusy(until: t + .minutes(5), with: "scan")
-        life.treatedPickup(Self.urge(at: t + .minutes(2)), at: t + .minutes(2))
+        life.treatedPickup(PickupMechanismTests.urge(at: t + .minutes(2)), at: t + .minutes(2))
         #expect(life.cue == nil, "dropped")
         #expect(life.learningToday.urges == 1, "it still counts as an urge")
-        life.treatedPickup(Self.urge(at: t + .minutes(6)), at: t + .minutes(6))
+        life.treatedPickup(PickupMechanismTests.urge(at: t + .minutes(6)), at: t + .minutes(6))
         #expect(life.cue != nil, "answered: busy ended at its time")
         #expect(life.learningToday.urges == 2)
         // Ending early: busy until the adapter says so, then not.
