@@ -20,6 +20,13 @@ func productFolders(in folder: String) -> [String] {
         .sorted()
 }
 let products = productFolders(in: "Sources/Products")
+/// Products whose engine is built before their person side (issue 43: Lazuri's rules first): a folder with `Rules/`
+/// and no `Life/` yet. Each gets its engine target and its engine's tests only — no person side, no library, and it is
+/// no dependency of the registry or of the generic tests, so it cannot be registered or run until its `Life/` exists
+/// (it then moves to `products` with nothing to edit here).
+let rulesOnlyProducts: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources/Products").path)) ?? [])
+    .filter { folderExists("Sources/Products/\($0)/Rules") && !folderExists("Sources/Products/\($0)/Life") }
+    .sorted()
 /// Test fixtures laid out as products (`Tests/Fixtures/Products/<Name>/`, issue 42's toy): targets like a product's,
 /// for its tests only — the registry does not list them. A fixture whose name is a product's is left out.
 let fixtureProducts = productFolders(in: "Tests/Fixtures/Products").filter { !products.contains($0) }
@@ -80,6 +87,10 @@ let productDependencies: [Target.Dependency] = products.flatMap { (name: String)
 }
 /// Every product's test targets that exist.
 let allProductTestTargets: [Target] = products.flatMap(productTestTargets)
+/// The engines of the products whose person side is not written yet (`rulesOnlyProducts`), with their engine tests.
+let rulesOnlyTargets: [Target] = rulesOnlyProducts.flatMap { (name: String) -> [Target] in
+    [productTargets(name)[0]] + productTestTargets(name)
+}
 /// The fixture products' targets and their tests.
 let fixtureTargets: [Target] = fixtureProducts.flatMap { (name: String) -> [Target] in
     productTargets(name, in: "Tests/Fixtures/Products") + productTestTargets(name)
@@ -162,5 +173,5 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "ProductRegistry", "HabitatTestSupport", "LifeHarness"]
                     + productDependencies),
         .testTarget(name: "HabitatCLITests", dependencies: ["HabitatCLI", "ProductRegistry", "HabitatTestSupport"]),
-    ] + allProductTestTargets + fixtureTargets
+    ] + allProductTestTargets + fixtureTargets + rulesOnlyTargets
 )
