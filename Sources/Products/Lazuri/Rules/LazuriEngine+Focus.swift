@@ -228,3 +228,14 @@ extension LazuriEngine {
         out.decision = .ok
     }
 }
+
+extension LazuriEngine {
+    /// The hourglass's second label (§5.5.1 Figure 29 `formatHoursAndMinutes`): "2 hour(s) 30 minute(s)", "1 hour(s)",
+    /// or empty under an hour.
+    public static func formatHoursAndMinutes(_ totalMinutes: Int) -> String {
+        let hours = totalMinutes / 60, minutes = totalMinutes % 60
+        if hours > 0 && minutes > 0 { return "\(hours) hour(s) \(minutes) minute(s)" }
+        if hours > 0 { return "\(hours) hour(s)" }
+        return ""
+    }
+}
