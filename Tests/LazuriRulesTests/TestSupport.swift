@@ -56,6 +56,9 @@ extension EngineHarness where Engine == LazuriEngine {
     }
 
     var lastDecision: LazuriDecision { decisions.last!.2 }
+
+    /// The instants of the events of one name.
+    func times(_ name: String) -> [Instant] { log.filter { $0.1.name == name }.map(\.0) }
 }
 
 func render(_ e: LazuriEvent) -> String { Harness.render(e) }
