@@ -41,10 +41,13 @@ extension LazuriEngine {
         out.decision = .permissionPrompt(.screenTime)
     }
 
+    /// The answer to the prompt, or a change in Settings: a denial of a permission held is a revocation (every shield
+    /// lifts, `liftEveryShield`).
     mutating func screenTimeAnswered(_ granted: Bool, _ out: inout LazuriOutcome) {
         screenTime = granted ? .granted : .denied
         if pendingPrompt == .screenTime { pendingPrompt = nil }
         out.events.append(.screenTimePermissionResult(granted: granted))
+        if !granted { liftEveryShield(&out) }
     }
 
     /// Screen Time withdrawn in Settings (§4.2.2 "or revokes permission from the system settings"): every shield lifts
@@ -53,6 +56,11 @@ extension LazuriEngine {
     mutating func revokeScreenTime(_ now: Instant, _ out: inout LazuriOutcome) {
         screenTime = .denied
         out.events.append(.screenTimeRevoked)
+        liftEveryShield(&out)
+    }
+
+    /// Without Screen Time no shield stays: every window blocking now ends with no minutes.
+    mutating func liftEveryShield(_ out: inout LazuriOutcome) {
         for i in schedules.indices where schedules[i].block != nil {
             schedules[i].block = nil
             out.events.append(.blockEnded(schedules[i].id, outcome: .interrupted, minutes: 0))

@@ -121,7 +121,7 @@ public struct LazuriParameters: Hashable, Sendable, EngineParameters {
             int("cards.deck_size", 1...maxDeckSize, 100, "flashcards in the deck",
                 seed("§4.1.3 \"In the learning tab there are 100 flashcards (there is no limit)\" (against \"3/25\" in §3.2 and \"two cards containing actual content\": inventory Q1)")),
             bool("cards.wrap_at_ends", true, "a swipe past the last card goes to the first (and back from the first to the last)",
-                 .assumption("the thesis is silent on the deck's ends (inventory L3)")),
+                 .assumption("§4.1.3 and §5.3.2 Figure 52 (swipe left: next, right: previous) say nothing of the deck's ends (inventory L3): wrap round")),
         ]
         let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
         for k in 0..<6 {
