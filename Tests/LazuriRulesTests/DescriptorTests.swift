@@ -57,3 +57,19 @@ struct DescriptorTests {
                 "48 hours from L0")
     }
 }
+
+@Suite("Lazuri parameters documented")
+struct ParameterDocumentationTests {
+    @Test("every parameter is documented in the Rules README; the thesis's silent spots are assumptions")
+    func documented() {
+        let readme = (try? String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/LazuriRulesTests/DescriptorTests.swift",
+                                                                                with: "Sources/Products/Lazuri/Rules/README.md"), encoding: .utf8)) ?? ""
+        for p in LazuriParameters.catalogue where !p.keyPath.hasPrefix("achievements.") {
+            #expect(readme.contains("`\(p.keyPath)`"), "\(p.keyPath) missing from the Rules README")
+        }
+        #expect(readme.contains("`achievements.tier1.cards`") && readme.contains("`achievements.tier6.points`"))
+        let assumed = Set(LazuriParameters.catalogue.filter(\.source.isAssumption).map(\.keyPath))
+        #expect(assumed == ["schedules.max_saved", "schedules.honour_weekdays", "schedules.active_means", "schedules.switch_off_mid_window",
+                            "permissions.screen_time_ask", "permissions.notifications_at_first_enable", "cards.wrap_at_ends"])
+    }
+}

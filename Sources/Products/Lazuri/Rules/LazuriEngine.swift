@@ -2,7 +2,7 @@ import RulesCore
 
 /// Lazuri's rule engine for one person (seed `002_80c8c6af1a4e5690.txt`, MSc thesis "Mobile App: Educate & Manage
 /// Screen Time", University of Sussex, 2025): a pure, clock-injected state machine. The thesis wins over the rule
-/// inventory (`products/lazuri.md`); where the thesis's code and its prose disagree the prose is the default and the
+/// inventory (`lazuri.md`); where the thesis's code and its prose disagree the prose is the default and the
 /// code's behaviour a parameter (`LazuriParameters`, each marked "code:").
 ///
 /// Time: every window edge (a schedule's window starting, a blocking window ending) is applied lazily, in time order
