@@ -2,6 +2,7 @@ import Behavior
 import EarnedAccessLife
 import EarnedAccessRules
 import Foundation
+import LazuriLife
 import NoAppLife
 import NudgeLife
 import Reports
@@ -23,14 +24,13 @@ public enum Products {
         RegisteredProduct(ScrollOffAdapter<ScrollOffEngine>.self),
         RegisteredProduct(NudgeAdapter.self),
         RegisteredProduct(EarnedAccessAdapter.self),
+        RegisteredProduct(LazuriAdapter.self),
         RegisteredProduct(NoAppAdapter.self),
     ]
 
     /// The products whose seeds Habitat holds but whose engines are not built yet, in seed order: what `habitat list`
     /// shows of them and what a scenario naming one is told (exit 2). Each moves to `registered` when built.
     public static let planned: [ProductListing] = [
-        ProductListing(id: "lazuri", name: "Lazuri", seedFile: "002_80c8c6af1a4e5690.txt",
-                       summary: "blocking schedules, promise shield, focus-time accounting, flashcards, achievements", hasEngine: false),
         ProductListing(id: "clavis", name: "Clavis", seedFile: "004_8fa1e69c755a74b3.txt",
                        summary: "modes with main and temporary keys, lock/unlock by scanning a physical object", hasEngine: false),
     ]
