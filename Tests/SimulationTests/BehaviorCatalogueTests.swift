@@ -55,6 +55,17 @@ struct BehaviorCatalogueTests {
         "focus.completion_intercept": log(0.75 / 0.25), "focus.completion_efficacy_weight": 2.0, "focus.completion_length_weight": 0.5,
         "purchase.trial_start_boost": 8.0,
         "habits.mean_count": 1.5, "habits.max_count": 3, "habits.daily_intercept": log(0.6 / 0.4), "habits.value_weight": 2.0,
+        // Issue 43: Lazuri's people (the promise, its wear-out, schedules by persona, cards; new parameters: their
+        // defaults are their component values).
+        "lazuri.promise_effect": 0.59, "lazuri.promise_half_life_shields": 14, "lazuri.break_constant": -1.5,
+        "lazuri.break_friction_seconds": 20, "lazuri.break_delete_share": 0.2, "lazuri.break_revoke_share": 0.05,
+        "lazuri.shield_frustration": 0.01, "lazuri.resume_probability": 0.5, "lazuri.onboarding.no_tutorial_completion": 0.85,
+        "lazuri.schedule.evening_share": 0.3, "lazuri.schedule.work_start_hour": 9, "lazuri.schedule.work_end_hour": 17,
+        "lazuri.schedule.school_start_hour": 9, "lazuri.schedule.school_end_hour": 15, "lazuri.schedule.evening_start_hour": 19,
+        "lazuri.schedule.evening_end_hour": 23, "lazuri.open_share": 1, "lazuri.visit.read_cards_share": 0.6,
+        "lazuri.visit.minutes_share": 0.2, "lazuri.visit.rank_share": 0.1, "lazuri.cards_per_visit": 4, "lazuri.card_seconds": 15,
+        "lazuri.value.new_card": 0.01, "lazuri.value.focus_minutes": 0.02, "lazuri.promise_write_probability": 0.4,
+        "lazuri.promise_rewrite_probability": 0.1, "lazuri.promise_median_characters": 120,
         // Issue 26: people who change (urges, letting go, dormant people's day, inertia, a trial's value, the plans).
         "shield.notice_seconds": 5, "urges.intended_floor": 0.5, "urges.habit_residual_share": 0.3, "urges.reflection_seconds": 20,
         "urges.intended_let_go_factor": 0.25, "dormant.leave_constant": -2.5, "dormant.frustration_weight": 3.0,

@@ -58,8 +58,11 @@ extension LazuriAdapter {
         }
         for _ in 0..<swipes { life.send(.swipe(.next), at: now) }
         life.meter.charge(EnergyCharge(.foregroundSecond, seconds), phoneInUse: true)
-        life.beBusy(until: now + .milliseconds(Int64(seconds * 1000)), with: "cards")
+        // Not `beBusy`: a visit opened on a cue is a pickup the product took no part in, whose put-down books its
+        // intended end — before the reading's end, which moved the person's clock backwards (see the README, "Seam").
+        // The reading's seconds are charged as foreground time; the next pickup is drawn as after any other.
     }
+
 
     /// Compete: the promise sheet is offered (`promise_write`: write one when there is none, rewrite it, or not), and a
     /// person signed in to Game Center looks at the leaderboard (their rank).
