@@ -44,8 +44,8 @@ extension LazuriAdapter {
     }
 
     /// Learn: the current card shows, then the person swipes forward through 1 + Poisson(`lazuri.cards_per_visit` − 1)
-    /// cards, each read for a lognormal time of median `lazuri.card_seconds` (σ 0.5; inventory §8.6), busy with the
-    /// phone meanwhile. Unique views, achievements and the score follow from the engine.
+    /// cards, each read for a lognormal time of median `lazuri.card_seconds` (σ 0.5; inventory §8.6), charged as
+    /// foreground time. Unique views, achievements and the score follow from the engine.
     static func readCards(_ life: inout PersonLife<Self>, at now: Instant) {
         let k = life.world.constants
         let day = life.summary.tally.day(life.dayIndex)
@@ -62,7 +62,6 @@ extension LazuriAdapter {
         // intended end — before the reading's end, which moved the person's clock backwards (see the README, "Seam").
         // The reading's seconds are charged as foreground time; the next pickup is drawn as after any other.
     }
-
 
     /// Compete: the promise sheet is offered (`promise_write`: write one when there is none, rewrite it, or not), and a
     /// person signed in to Game Center looks at the leaderboard (their rank).

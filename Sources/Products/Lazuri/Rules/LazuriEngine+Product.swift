@@ -1,7 +1,7 @@
 import RulesCore
 
-/// Lazuri as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor. Not registered yet
-/// (`Sources/Products/Registry`): its person side comes next (issue 43).
+/// Lazuri as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor. Registered
+/// (`Sources/Products/Registry`) with its person side, `LazuriLife` (issue 43).
 extension LazuriEngine: RuleEngine {
     public typealias Funnel = LazuriFunnel.Tracker
 
