@@ -12,7 +12,7 @@ compared by type, size, mode, link count, link target and sha256). Every run tha
 nothing outside its --out folder.
 
 - arms-*: products as arms — `products:` of every product with an engine and `none`, `none` alone, duplicate products,
-  arms of one product twice, a planned product (no engine: lazuri, clavis) as the scenario's product, in `products:`,
+  arms of one product twice, a planned product (no engine: clavis) as the scenario's product, in `products:`,
   on an arm (with other problems: all reported at once, each at its line:col) and as a sweep value; 1,000 arms validate,
   1,001 are refused naming the arm list (its length and the limit, not "the sweep has 0 points"), by validate and run;
   --allow-large lifts the limit; `trace --arm` naming no arm of the 1,000 lists a few (not 1,000).
@@ -31,7 +31,7 @@ nothing outside its --out folder.
   budget 2) that succeeds with its five outputs.
 - types-*: `compare` on a run whose kpis.csv or manifest.json is a FIFO, a folder or a socket, and `merge` of a shard
   whose manifest.json is one: exit 2 saying what it is (not "missing", not "no readable manifest.json"); `bench run
-  --product lazuri` is exit 2.
+  --product clavis` is exit 2.
 """
 import csv
 import glob
@@ -163,11 +163,11 @@ succeeds("arms-one-product-twice", ["run", "arms-same.yaml", "--out", "r-same"] 
 write("arms-dup.yaml", HEAD + "products: [nudge, none, nudge]\n")
 refused("arms-products-duplicate", ["validate", "arms-dup.yaml"], [r"arms-dup\.yaml:6:\d+: error: products\[2\]: duplicate 'nudge'"])
 # A planned product (registered, no engine): reported at its key with every other problem, by validate and run.
-write("arms-planned.yaml", HEAD + "arms:\n  - name: a\n    product: lazuri\n  - name: b\n    horizon_days: 5\n"
+write("arms-planned.yaml", HEAD + "arms:\n  - name: a\n    product: clavis\n  - name: b\n    horizon_days: 5\n"
       "  - name: c\n    product: nudge\n    tenure_days: 0\n")
 for cmd in (["validate"], ["run", "--out", "r-planned"] + SMALL):
     refused(f"arms-planned-on-arm-with-others-{cmd[0]}", cmd[:1] + ["arms-planned.yaml"] + cmd[1:],
-            [r"arms-planned\.yaml:8:5: error: arms\[0\]\.product: product 'lazuri' has no rule engine",
+            [r"arms-planned\.yaml:8:5: error: arms\[0\]\.product: product 'clavis' has no rule engine",
              r"arms-planned\.yaml:10:5: error: arms\[1\]\.horizon_days: unknown key",
              r"arms-planned\.yaml:13:18: error: arms\[2\]\.tenure_days: value 0 is out of range; allowed an integer in 1…3650",
              r"3 errors in arms-planned\.yaml"])
@@ -176,12 +176,12 @@ refused("arms-planned-scenario-product", ["validate", "arms-planned-top.yaml"],
         [r"arms-planned-top\.yaml:1:1: error: product: product 'clavis' has no rule engine in this version; products with engines: scroll-off"])
 write("arms-planned-list.yaml", HEAD + "products: [nudge, lazuri, clavis]\n")
 refused("arms-planned-in-products", ["run", "arms-planned-list.yaml", "--out", "r-pl"] + SMALL,
-        [r"arms-planned-list\.yaml:6:19: error: products\[1\]: product 'lazuri'", r"arms-planned-list\.yaml:6:27: error: products\[2\]: product 'clavis'"])
+        [r"arms-planned-list\.yaml:6:27: error: products\[2\]: product 'clavis'"])
 write("arms-planned-sweep.yaml", HEAD + "sweep:\n  product: [nudge, clavis]\n")
 refused("arms-planned-sweep-value", ["validate", "arms-planned-sweep.yaml"],
         [r"arms-planned-sweep\.yaml:7:\d+: error: sweep\.product\[1\]: product 'clavis' has no rule engine"])
-refused("arms-planned-bench-product", ["bench", "run", "--product", "lazuri", "--people", "5", "--days", "2", "--progress", "never"],
-        [r"lazuri' has no rule engine"])
+refused("arms-planned-bench-product", ["bench", "run", "--product", "clavis", "--people", "5", "--days", "2", "--progress", "never"],
+        [r"clavis' has no rule engine"])
 
 
 def arms_file(n, rel, body=""):

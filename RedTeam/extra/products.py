@@ -228,7 +228,7 @@ def forge(folder, product, rehash):
 FORGED = [("forged-ea-as-nudge-hash-kept", "ea", "nudge", False, {2}),
           ("forged-ea-as-nudge-rehashed", "ea", "nudge", True, {0, 2}),
           ("forged-ea-as-scroll-off-rehashed", "ea", "scroll-off", True, {0, 2}),
-          ("forged-ea-as-lazuri-rehashed", "ea", "lazuri", True, {2}),
+          ("forged-ea-as-lazuri-rehashed", "ea", "lazuri", True, {0, 2}),
           ("forged-ea-as-unknown-rehashed", "ea", "frobnicator", True, {2})]
 for name, folder, product, rehash, rcs in FORGED:
     if not suite.wants(name):
