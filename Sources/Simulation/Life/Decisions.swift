@@ -89,8 +89,10 @@ extension PersonLife {
 
     /// The opportunity of a shield shown (or, `shown` false, an exercise at it ending) over `app` at `t`: one per
     /// instant and app. A shield shown is counted for the per-week view and marks the urge being answered as met.
-    public mutating func offerShieldDecision(over app: AppID, at t: Instant, shown: Bool = true) {
+    /// `kind` is the decision the shield opens: the shared `shield_choice` (a way through offered), or a product's own
+    /// (Lazuri's `lazuri_shield`: one button and the promise), so a product with its own shield declares only that.
+    public mutating func offerShieldDecision(over app: AppID, at t: Instant, shown: Bool = true, kind: DecisionKind = .shieldChoice) {
         if shown { shieldShown(over: app) }
-        offerDecision(.shieldChoice, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
+        offerDecision(kind, moment: t.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
     }
 }

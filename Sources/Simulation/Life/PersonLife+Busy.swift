@@ -9,9 +9,17 @@ import RulesCore
 extension PersonLife {
     /// The person is busy with `what` until `t` (not after; `endBusy()` ends it earlier). `what` names it in the
     /// timeline ("busy with exercise").
+    ///
+    /// In a pickup the product took no other part in (no shield shown, no session started: an opening on a cue), the
+    /// phone stays in hand until the later of the session the person meant and the step's end, and the life wakes at
+    /// `t` to put it down (`Event.busyEnds`); a product's own steps (an exercise at a shield, a quest, a wait) end with
+    /// the product's events, as before.
     public mutating func beBusy(until t: Instant, with what: String) {
         busyUntil = t
         busyWith = what
+        guard heldPickup != nil else { return }
+        heldBusy = true
+        if !heldEngaged, t < Instant(millisecondsSinceEpoch: .max) { schedule(.busyEnds, at: t) }
     }
 
     /// The person is busy with `what` until the adapter calls `endBusy()` (a step whose end is an event of the product:

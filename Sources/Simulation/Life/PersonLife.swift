@@ -38,6 +38,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
         case dayEnd
         /// Something the adapter scheduled (`schedule(_:at:)`): e.g. keep or cancel before a renewal.
         case intent(Adapter.Intent)
+        /// A step the product keeps the person busy with (`beBusy(until:)`) ends in a pickup it took no other part in:
+        /// nothing of the product's wakes the life then, so this does, to put the phone down.
+        case busyEnds
     }
 
     public let world: World<Adapter>
@@ -100,6 +103,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var heldShieldAt: Instant?
     /// A session the life started during the held pickup is in the foreground.
     var heldInApp = false
+    /// The product kept the person busy during the held pickup (`beBusy`): the phone stays in hand at least until the
+    /// step ends, even past the session the person meant.
+    var heldBusy = false
     /// Milliseconds the person spent today in sessions of their target apps the product saw.
     var usedRestrictedMs: Int64 = 0
     /// The blockers' bookkeeping (`BlockerBookkeeping`): present only for a product that restricts apps.
@@ -280,6 +286,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
             // Plans about the app lapse with it; plans about the store's side (keep or cancel) do not.
             guard !untreated || (uninstalled && Adapter.outlivesApp(intent)) else { return }
             Adapter.carryOut(intent, &self, at: now)
+        case .busyEnds:
+            // Nothing to do but what follows every event: the phone put down if nothing holds it (`putDownIfDone`).
+            break
         }
     }
 
@@ -335,6 +344,7 @@ public struct PersonLife<Adapter: ProductAdapter> {
             heldEngaged = false
             heldShieldAt = nil
             heldInApp = false
+            heldBusy = false
         } else {
             // World check: time since the previous session's (intended) end, pickups by local hour and by day.
             summary.world.pickup(at: p.at)
@@ -377,7 +387,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
     ///   (`pickup` books them so at once);
     /// * now, if the product took part — the session in the app ended (at its intended end, or earlier when access
     ///   was taken away), or a shield held after an exercise, a quest or a wait — but not before the last shield
-    ///   shown has held the person its `shield.notice_seconds` (a shield let go of or closed at once).
+    ///   shown has held the person its `shield.notice_seconds` (a shield let go of or closed at once);
+    /// * the later of its intended end and now, if the product took no other part than keeping the person busy
+    ///   (`beBusy` in a pickup opened on a cue: reading Lazuri's cards) — the step ended now.
     /// Its length counts toward the sessions under 30 s and the phone's in-use seconds, the world check's gap to the
     /// next pickup starts there, and the next pickup is drawn from there (its Hawkes jump placed there, `PhoneUseProcess`).
     mutating func putDownIfDone(at now: Instant) {
@@ -394,6 +406,8 @@ public struct PersonLife<Adapter: ProductAdapter> {
             if let shown = heldShieldAt {
                 end = max(end, shown + .milliseconds(Int64((world.urges.shieldNoticeSeconds * 1000).rounded())))
             }
+        } else if heldBusy {
+            end = max(end, now)
         }
         let length = end - p.at
         bookSession(of: p, endingAt: end)

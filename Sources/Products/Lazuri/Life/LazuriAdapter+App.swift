@@ -58,9 +58,8 @@ extension LazuriAdapter {
         }
         for _ in 0..<swipes { life.send(.swipe(.next), at: now) }
         life.meter.charge(EnergyCharge(.foregroundSecond, seconds), phoneInUse: true)
-        // Not `beBusy`: a visit opened on a cue is a pickup the product took no part in, whose put-down books its
-        // intended end — before the reading's end, which moved the person's clock backwards (see the README, "Seam").
-        // The reading's seconds are charged as foreground time; the next pickup is drawn as after any other.
+        // Reading keeps the phone in hand: the pickup lasts at least until the last card is read (`beBusy(until:)`).
+        life.beBusy(until: now + .milliseconds(Int64((seconds * 1000).rounded())), with: "reading cards")
     }
 
     /// Compete: the promise sheet is offered (`promise_write`: write one when there is none, rewrite it, or not), and a

@@ -7,17 +7,14 @@ extension LazuriAdapter {
     // MARK: - What the reports take from the engine's events
 
     /// Per-day figures by local day since install. Retention's two readings (inventory §5): *engaged* — the app opened
-    /// of the person's own accord (not on the way to breaking the promise) — and *protected* — a window completed.
+    /// that day, for whatever reason (the world's definition: opened on the way to breaking the promise or to put it
+    /// back counts too) — and *protected* — a window completed that day.
     public static func observe(_ event: LazuriEvent, _ life: inout PersonLife<Self>, at t: Instant) {
         let day = life.summary.tally.day(life.dayIndex)
         switch event {
         case .appOpened:
-            if life.state.openingToBreak {
-                life.recordInUseDay()
-            } else {
-                life.recordActiveDay()
-                if day == 7 { life.summary.tally.counts.flag(.d7Engaged) }
-            }
+            life.recordActiveDay()
+            if day == 7 { life.summary.tally.counts.flag(.d7Engaged) }
         case .blockStarted:
             life.summary.tally.counts[.windowsStarted] += 1
             life.summary.tally.focus[day].started += 1
@@ -73,9 +70,7 @@ extension LazuriAdapter {
             return
         }
         life.decide(.lazuriResume, .resume, at: now)
-        life.state.openingToBreak = true
         life.send(.appOpened, at: now)
-        life.state.openingToBreak = false
         life.send(.tabOpened(.focus), at: now)
         if life.engine.screenTime != .granted { life.send(.screenTimeAuthorization(granted: true), at: now) }
         switch way {

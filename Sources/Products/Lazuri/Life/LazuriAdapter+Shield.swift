@@ -27,8 +27,7 @@ extension LazuriAdapter {
     /// who no longer opens Lazuri — does not go in to break it (assumption): the button or home.
     static func meetShield(app: AppID, urge: Double, intended: TimeSpan, promise: Bool, _ life: inout PersonLife<Self>, at now: Instant) {
         let k = life.world.constants
-        life.offerShieldDecision(over: app, at: now)
-        life.offerDecision(.lazuriShield, moment: now.millisecondsSinceEpoch &* 64 &+ Int64(app.rawValue))
+        life.offerShieldDecision(over: app, at: now, kind: .lazuriShield)
         let day = life.summary.tally.day(life.dayIndex)
         life.summary.tally.counts[.shields] += 1
         life.summary.tally.focus[day].shields += 1
@@ -94,9 +93,7 @@ extension LazuriAdapter {
             life.summary.tally.focus[day].brokeRevoke += 1
         case .switchOff, .delete:
             life.decide(.lazuriShield, way == .delete ? .deleteSchedule : .switchOff, at: now)
-            life.state.openingToBreak = true
             life.send(.appOpened, at: now)
-            life.state.openingToBreak = false
             life.send(.tabOpened(.focus), at: now)
             for s in life.engine.schedules where s.block != nil || s.enabled {
                 life.send(way == .delete ? .deleteSchedule(s.id) : .setScheduleEnabled(s.id, false), at: now)

@@ -37,8 +37,6 @@ public enum LazuriAdapter: RestrictingAdapter {
         public internal(set) var brokenToday: Break?
         /// The cause of the next window interruption the engine reports.
         var interruption: Break?
-        /// Lazuri is being opened on the way to breaking the promise: not a voluntary open.
-        var openingToBreak = false
         /// The focus minutes the person has seen on the Focus tab.
         var minutesSeen = 0
         /// Reused buffer for the shield's options.
@@ -51,12 +49,11 @@ public enum LazuriAdapter: RestrictingAdapter {
     /// Lazuri gives value by urges let go at its shield, focus minutes kept, and cards learned.
     public static var valueChannels: Set<ValueChannel> { [.urgeResisted, .minutesKept, .cardLearned] }
 
-    /// Lazuri's people decide at onboarding's steps, at the shield (`lazuri_shield`; `shield_choice` is declared only
-    /// because the shared `offerShieldDecision` opens it — nothing decides it: see the README), at the Compete tab
-    /// (the promise), at each opening (what to look at), at a day's end after breaking the promise, and daily whether
-    /// to stay.
+    /// Lazuri's people decide at onboarding's steps, at the shield (`lazuri_shield`, its own: one button and the
+    /// promise), at the Compete tab (the promise), at each opening (what to look at), at a day's end after breaking
+    /// the promise, and daily whether to stay.
     public static var decisionKinds: [DecisionKind] {
-        [.onboardingStep, .shieldChoice, .lazuriShield, .promiseWrite, .lazuriVisit, .lazuriResume, .churn, .dormantResponse]
+        [.onboardingStep, .lazuriShield, .promiseWrite, .lazuriVisit, .lazuriResume, .churn, .dormantResponse]
     }
 
     /// The engine's two timer kinds, each its own slot.
