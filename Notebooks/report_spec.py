@@ -44,7 +44,7 @@ def fragments(root: Path = REPOSITORY) -> list[tuple[str, dict]]:
     return found + [(str(p), json.loads(p.read_text(encoding="utf-8"))) for p in extra]
 
 
-_FRAGMENT_KEYS = {"about", "product", "app", "money", "files", "page"}
+_FRAGMENT_KEYS = {"about", "product", "app", "money", "files", "page", "trace_columns", "trace_column_meanings"}
 _SECTION_EXTENSION_KEYS = {"extends", "files", "charts"}
 
 
@@ -54,7 +54,9 @@ def merged(base: dict, parts: list[tuple[str, dict]]) -> dict:
     files `"with_app"`); it may only add: files no other file is (by name or key), each written by its product alone
     (`"products": [its product]`), with charts of a kind the specification defines (`chart_kinds`) under new ids;
     sections either new (`after` an existing section: placed right after it) or extending a section (`extends`:
-    its own files and charts appended, nothing else). Anything else is refused with `SpecError`, naming the
+    its own files and charts appended, nothing else); and its trace columns (`trace_columns`, the columns of its
+    people's traces after the four every trace starts with, with `trace_column_meanings` for the names the
+    specification does not describe yet). Anything else is refused with `SpecError`, naming the
     fragment. The result's `products_without_app` lists the products whose fragment says `"app": false`."""
     import copy
     out = copy.deepcopy(base)
@@ -101,6 +103,18 @@ def merged(base: dict, parts: list[tuple[str, dict]]) -> dict:
             keys.add(entry["key"])
             own_files.add(entry["file"])
             out["files"].append(copy.deepcopy(entry))
+        if "trace_columns" in fragment:
+            trace = next(o for o in out["outputs"] if o["id"] == "trace")
+            columns = trace.setdefault("product_columns", {})
+            if product in columns:
+                refuse(f"{product}'s trace columns are already declared")
+            described = {c["name"] for c in trace.get("product_column_meanings", [])}
+            for meaning in fragment.get("trace_column_meanings", []):
+                if meaning.get("name") in described:
+                    refuse(f"trace column {meaning.get('name')!r} is already described: a fragment may only add columns")
+                described.add(meaning["name"])
+                trace.setdefault("product_column_meanings", []).append(copy.deepcopy(meaning))
+            columns[product] = list(fragment["trace_columns"])
         sections = out["page"]["sections"]
         for section in (fragment.get("page") or {}).get("sections", []):
             foreign = set(section.get("files", [])) - own_files

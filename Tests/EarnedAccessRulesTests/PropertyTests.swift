@@ -13,18 +13,7 @@ struct PropertyTests {
 
     /// Every catalogue value drawn inside its range (one seed in five), including day boundaries in a DST gap or overlap.
     static func randomParameters(_ r: inout SplitMix64) -> EarnedAccessParameters {
-        var v = ParameterValues(defaultsOf: EarnedAccessParameters.catalogue)
-        for p in EarnedAccessParameters.catalogue where r.chance(0.5) {
-            switch p.kind {
-            case .integer(let range): v[p.keyPath] = .int(r.chance(0.3) ? r.pick([range.lowerBound, range.upperBound]) : range.lowerBound + r.below(min(range.count, 200)))
-            case .number(let range): v[p.keyPath] = .number(range.lowerBound + (range.upperBound - range.lowerBound) * Double(r.below(101)) / 100)
-            case .boolean: v[p.keyPath] = .bool(r.chance(0.5))
-            case .choice(let c): v[p.keyPath] = .text(r.pick(c))
-            case .timeOfDay: v[p.keyPath] = .text(r.pick(["04:00", "00:00", "02:30", "01:30", "23:00"]))
-            case .weekdays: break
-            }
-        }
-        return EarnedAccessParameters(values: v)
+        EarnedAccessParameters(values: .random(from: EarnedAccessParameters.catalogue, &r, timesOfDay: ["04:00", "00:00", "02:30", "01:30", "23:00"]))
     }
 
     static func randomInput(_ r: inout SplitMix64, _ e: EarnedAccessEngine, _ t: Instant) -> EarnedAccessInput {

@@ -51,6 +51,9 @@ public struct ReportSpecFile: Decodable, Sendable {
         /// false for a product that neither sells nor pays for a service (a free product): it writes no `"with_money"` file.
         public let money: Bool?
         public let files: [File]
+        /// The columns of the product's people's traces after the four every trace starts with (issue 43).
+        public let traceColumns: [String]?
+        enum CodingKeys: String, CodingKey { case product, app, money, files, traceColumns = "trace_columns" }
     }
 
     /// Why a fragment is refused (the same rules as Notebooks/report_spec.py's `merged`).
@@ -78,7 +81,7 @@ public struct ReportSpecFile: Decodable, Sendable {
         public let extraColumns: [Column]?
         public let columns: [Column]?
         public let keys: Bool?
-        public let productColumns: [String: [String]]?
+        public internal(set) var productColumns: [String: [String]]?
         enum CodingKeys: String, CodingKey {
             case id, columnsOf = "columns_of", extraColumns = "extra_columns", columns, keys, productColumns = "product_columns"
         }
@@ -86,7 +89,7 @@ public struct ReportSpecFile: Decodable, Sendable {
 
     public let keyColumns: [Column]
     public private(set) var files: [File]
-    public let outputs: [Output]
+    public private(set) var outputs: [Output]
     public let writtenWhen: [String: String]
     /// The products whose fragment says they have no app (`none`): they write no `"with_app"` file.
     public private(set) var withoutApp: Set<String> = []
@@ -124,8 +127,8 @@ public struct ReportSpecFile: Decodable, Sendable {
         return spec
     }
 
-    /// Adds a fragment's files: refused when one is already described (by name) or is written by another product
-    /// than the fragment's.
+    /// Adds a fragment's files and its trace columns: refused when a file is already described (by name) or is written
+    /// by another product than the fragment's, or when the product's trace columns are declared already.
     public mutating func merge(_ fragment: Fragment, from path: String) throws {
         guard !fragmentProducts.contains(fragment.product) else {
             throw FragmentError(description: "\(path): a second fragment of \(fragment.product)")
@@ -141,6 +144,12 @@ public struct ReportSpecFile: Decodable, Sendable {
                 throw FragmentError(description: "\(path): \(f.file) must be written by \(fragment.product) alone")
             }
             files.append(f)
+        }
+        if let columns = fragment.traceColumns, let trace = outputs.firstIndex(where: { $0.id == "trace" }) {
+            guard outputs[trace].productColumns?[fragment.product] == nil else {
+                throw FragmentError(description: "\(path): \(fragment.product)'s trace columns are already declared")
+            }
+            outputs[trace].productColumns = (outputs[trace].productColumns ?? [:]).merging([fragment.product: columns]) { $1 }
         }
     }
 

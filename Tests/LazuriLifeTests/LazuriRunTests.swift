@@ -1,4 +1,5 @@
 import Foundation
+import LifeHarness
 import HabitatTestSupport
 import LazuriLife
 import ProductRegistry
@@ -20,22 +21,10 @@ struct LazuriRunTests {
 
     /// The run's report folder: every CSV by name, as text.
     static func written(_ scenario: ResolvedScenario, into root: URL) throws -> [String: String] {
-        let product = try #require(Products.registration(for: "lazuri"))
-        var run = product.run(scenario, threads: 2, processes: Products.personProcesses)
-        try run.simulate(progress: nil)
-        let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
-        let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
-        try report.commit()
-        var texts: [String: String] = [:]
-        for f in files where f.hasSuffix(".csv") {
-            texts[f] = try String(contentsOf: report.destination.appendingPathComponent(f), encoding: .utf8)
-        }
-        return texts
+        try WrittenRun.csvFiles(of: try #require(Products.registration(for: "lazuri")), scenario, into: root, processes: Products.personProcesses)
     }
 
-    static func rows(_ text: String) -> [[String]] {
-        text.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-    }
+    static func rows(_ text: String) -> [[String]] { WrittenRun.rows(text) }
 
     @Test("the baseline's people: every Lazuri decision kind in decisions.csv, focus.csv and cards.csv written, no revenue.csv or forecast.csv")
     func runsEndToEnd() throws {

@@ -16,17 +16,7 @@ struct PropertyTests {
 
     /// Every catalogue value drawn inside its range (one seed in five).
     static func randomParameters(_ r: inout SplitMix64) -> LazuriParameters {
-        var v = ParameterValues(defaultsOf: LazuriParameters.catalogue)
-        for p in LazuriParameters.catalogue where r.chance(0.5) {
-            switch p.kind {
-            case .integer(let range): v[p.keyPath] = .int(r.chance(0.3) ? r.pick([range.lowerBound, range.upperBound]) : range.lowerBound + r.below(min(range.count, 200)))
-            case .number(let range): v[p.keyPath] = .number(range.lowerBound + (range.upperBound - range.lowerBound) * Double(r.below(101)) / 100)
-            case .boolean: v[p.keyPath] = .bool(r.chance(0.5))
-            case .choice(let c): v[p.keyPath] = .text(r.pick(c))
-            case .timeOfDay, .weekdays: break
-            }
-        }
-        return LazuriParameters(values: v)
+        LazuriParameters(values: .random(from: LazuriParameters.catalogue, &r))
     }
 
     static func randomSpec(_ r: inout SplitMix64) -> ScheduleSpec {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeHarness
 import HabitatTestSupport
 import ProductRegistry
 import Reports
@@ -25,25 +26,14 @@ struct ToyLifeTests {
         return try ScenarioLoader(catalogues: Products.catalogues(adding: [toy])).load(yaml: yaml, fileName: "toy-run.yaml")
     }
 
-    /// The run's report folder: every file by name, as text (`product`'s run, the toy's by default; `processes`, the
+    /// The run's report folder: every CSV by name, as text (`product`'s run, the toy's by default; `processes`, the
     /// person processes besides the standard ones, default the product's own).
     static func written(_ scenario: ResolvedScenario, into root: URL, product: RegisteredProduct = toy,
                         processes: [any PersonProcess.Type]? = nil) throws -> [String: String] {
-        var run = product.run(scenario, threads: 2, processes: processes)
-        try run.simulate(progress: nil)
-        let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
-        let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
-        try report.commit()
-        var texts: [String: String] = [:]
-        for f in files where f.hasSuffix(".csv") {
-            texts[f] = try String(contentsOf: report.destination.appendingPathComponent(f), encoding: .utf8)
-        }
-        return texts
+        try WrittenRun.csvFiles(of: product, scenario, into: root, processes: processes)
     }
 
-    static func rows(_ text: String) -> [[String]] {
-        text.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-    }
+    static func rows(_ text: String) -> [[String]] { WrittenRun.rows(text) }
 
     @Test("its decision kind, behaviour parameter and report file reach the generic run's reports, and it writes no money file")
     func runsEndToEnd() throws {
