@@ -67,6 +67,7 @@ extension LazuriAdapter {
     static func compete(_ life: inout PersonLife<Self>, at now: Instant) {
         let k = life.world.constants
         life.send(.tabOpened(.compete), at: now)
+        if life.dayIndex <= 7 { life.state.checklist.insert(.compete) }
         life.offerDecision(.promiseWrite, moment: now.millisecondsSinceEpoch)
         let has = life.engine.promiseLength > 0
         if life.features.uniform() < (has ? k.promiseRewriteProbability : k.promiseWriteProbability) {

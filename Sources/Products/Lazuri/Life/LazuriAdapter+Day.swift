@@ -11,6 +11,7 @@ extension LazuriAdapter {
     /// back counts too) — and *protected* — a window completed that day.
     public static func observe(_ event: LazuriEvent, _ life: inout PersonLife<Self>, at t: Instant) {
         let day = life.summary.tally.day(life.dayIndex)
+        if day <= 7 { life.state.checklist.formUnion(Checklist.item(event)) }
         switch event {
         case .appOpened:
             life.recordActiveDay()
@@ -45,6 +46,7 @@ extension LazuriAdapter {
             }
             life.recordPersonalUseDay()
         case let .achievementUnlocked(_, points):
+            if day <= 7 { life.summary.tally.counts.flag(.achievementWeek) }
             life.summary.tally.cards[day].achievements += 1
             life.summary.tally.cards[day].score += points
             life.summary.tally.counts[.score] += points
@@ -61,6 +63,8 @@ extension LazuriAdapter {
     /// (`lazuri_resume`, `lazuri.resume_probability`): switch the schedule on again, create it again, or grant Screen
     /// Time again in Settings (the app shows the instructions, §4.2.2) — opening Lazuri to do it.
     public static func endOfDay(_ life: inout PersonLife<Self>, at now: Instant) {
+        // Still installed at the end of local day 7: the week of the thesis's study kept.
+        if life.dayIndex == 7 { life.summary.tally.counts.flag(.weekKept) }
         guard let way = life.state.brokenToday else { return }
         life.state.brokenToday = nil
         guard !life.dormant, life.blocker?.leavingByUnblocking != true else { return }
@@ -84,11 +88,14 @@ extension LazuriAdapter {
         life.send(.appClosed, at: now)
     }
 
-    /// Day-7 retention counts only people observed past day 7.
+    /// Day-7 retention and the user study's week figures count only people observed past day 7.
     public static func finish(_ life: inout PersonLife<Self>) {
         life.summary.tally.observedDays = max(0, life.summary.observedDays)
         let observed = life.summary.observedDays > 7
         life.summary.tally.counts.flag(.d7Engaged, withinWindowObserved: observed, eligible: .d7Eligible)
-        if !observed { life.summary.tally.counts.flag(.d7Protected, false) }
+        life.summary.tally.counts.flag(.checklistCompleted, life.state.checklist == .all)
+        for week in [LazuriCount.d7Protected, .weekKept, .checklistCompleted, .achievementWeek] where !observed {
+            life.summary.tally.counts.flag(week, false)
+        }
     }
 }

@@ -21,11 +21,15 @@ extension LazuriAdapter {
         life.send(.gameCenterAuth(signedIn: life.features.uniform() < 0.5), at: t)
         t = t + .seconds(20)
         life.send(.tabOpened(.focus), at: t)
-        guard life.grantsPermission(at: t, denied: { $0.send(.screenTimeAuthorization(granted: false), at: t) }) else { return }
+        guard life.grantsPermission(at: t, denied: { $0.send(.screenTimeAuthorization(granted: false), at: t) }) else {
+            life.summary.tally.counts.flag(.onboardingStalled)
+            return
+        }
         life.send(.screenTimeAuthorization(granted: true), at: t)
         t = t + .seconds(30)
         guard life.onboardingStep(1, completes: findsStep(&life), at: t) else {
             life.trace(kind: "onboarding", detail: "stalled before selecting apps", at: t)
+            life.summary.tally.counts.flag(.onboardingStalled)
             life.send(.appClosed, at: t)
             return
         }
@@ -34,6 +38,7 @@ extension LazuriAdapter {
         t = t + .seconds(40)
         guard life.onboardingStep(2, completes: findsStep(&life), at: t) else {
             life.trace(kind: "onboarding", detail: "stalled before creating a schedule", at: t)
+            life.summary.tally.counts.flag(.onboardingStalled)
             life.send(.appClosed, at: t)
             return
         }

@@ -39,8 +39,36 @@ public enum LazuriAdapter: RestrictingAdapter {
         var interruption: Break?
         /// The focus minutes the person has seen on the Focus tab.
         var minutesSeen = 0
+        /// The thesis's checklist features the person used in their first week (the user study's figures).
+        public internal(set) var checklist: Checklist = []
         /// Reused buffer for the shield's options.
         var options: [OfferedOption] = []
+    }
+
+    /// The features of the thesis's testing checklist (App. 1–2; §6.2.3 "All feature checkmarks were completed"), as
+    /// Habitat's people can use them: Screen Time granted, apps selected, a schedule switched on, a shield met, a window
+    /// completed, a promise written, a card read, the Compete tab opened.
+    public struct Checklist: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let screenTime = Checklist(rawValue: 1), selected = Checklist(rawValue: 2), enabled = Checklist(rawValue: 4)
+        public static let shield = Checklist(rawValue: 8), window = Checklist(rawValue: 16), promise = Checklist(rawValue: 32)
+        public static let card = Checklist(rawValue: 64), compete = Checklist(rawValue: 128)
+        public static let all: Checklist = [.screenTime, .selected, .enabled, .shield, .window, .promise, .card, .compete]
+
+        /// The feature an engine event shows used, if any.
+        static func item(_ e: LazuriEvent) -> Checklist {
+            switch e {
+            case .screenTimePermissionResult(granted: true): .screenTime
+            case let .selectionUpdated(apps, categories, domains) where apps + categories + domains > 0: .selected
+            case .scheduleEnabled: .enabled
+            case .shieldShown: .shield
+            case .blockEnded(_, .completed, _): .window
+            case .promiseSaved: .promise
+            case .cardViewed: .card
+            default: []
+            }
+        }
     }
 
     public static func initialState() -> PersonState { PersonState() }

@@ -10,11 +10,14 @@ public enum LazuriCount: Int, CounterKey {
     case uniqueCards, score, promisesWritten, promisesRewritten, visits
     /// Per-person flags (0 or 1), summed to counts of people.
     case d7Eligible, d7Engaged, d7Protected
+    /// The user study's figures (per-person flags): kept the app through day 7, used every checklist feature by then,
+    /// reached an achievement by then (each of those observed past day 7), and stalled in onboarding.
+    case weekKept, checklistCompleted, achievementWeek, onboardingStalled
 
     public var bound: CounterBound<LazuriCount> {
         switch self {
-        case .d7Eligible: .people
-        case .d7Engaged, .d7Protected: .atMost(.d7Eligible)
+        case .d7Eligible, .onboardingStalled: .people
+        case .d7Engaged, .d7Protected, .weekKept, .checklistCompleted, .achievementWeek: .atMost(.d7Eligible)
         default: .perPersonDay
         }
     }
@@ -138,6 +141,10 @@ public struct LazuriMetrics: ProductMetrics {
             "leaderboard_score": C.ratio(c[.score], people),
             "engaged_retention_d7": c.ratio(.d7Engaged, .d7Eligible),
             "protected_retention_d7": c.ratio(.d7Protected, .d7Eligible),
+            "week_kept_share": c.ratio(.weekKept, .d7Eligible),
+            "checklist_completed_share": c.ratio(.checklistCompleted, .d7Eligible),
+            "achievement_week_share": c.ratio(.achievementWeek, .d7Eligible),
+            "onboarding_stalled_share": C.ratio(c[.onboardingStalled], people),
         ]
         return LazuriKPIs.definitions.map { d in
             guard let v = values[d.id] else { preconditionFailure("Lazuri KPI \(d.id) has no value") }
@@ -145,13 +152,26 @@ public struct LazuriMetrics: ProductMetrics {
         }
     }
 
-    /// `focus.csv` and `cards.csv`: one row per day since install.
+    /// The user study's figures (§6.2; `lazuri-user-study.yaml`): what a study of this run's people would count —
+    /// each figure's people counted and its population, so a replication of 8 reads "k of 8".
+    static var studyFigures: [(String, LazuriCount, LazuriCount?)] { [
+        ("week_kept", .weekKept, .d7Eligible), ("opened_day_7", .d7Engaged, .d7Eligible),
+        ("checklist_completed", .checklistCompleted, .d7Eligible), ("achievement_week", .achievementWeek, .d7Eligible),
+        ("onboarding_stalled", .onboardingStalled, nil),
+    ] }
+
+    /// `focus.csv` and `cards.csv`: one row per day since install; `study.csv`: one row per user-study figure.
     public static var reports: [MetricsReport<Self>] {
         [MetricsReport("focus.csv", header: ReportKeys.header + ["day", "people"] + FocusDay.fields.map(\.0)) { m, _, keys in
             m.focus.enumerated().map { i, d in keys.fields + ([i, d.people] + FocusDay.fields.map { $0.1(d) }).map { CSVField.integer(Int64($0)) } }
         },
          MetricsReport("cards.csv", header: ReportKeys.header + ["day", "people"] + CardDay.fields.map(\.0)) { m, _, keys in
             m.cards.enumerated().map { i, d in keys.fields + ([i, d.people] + CardDay.fields.map { $0.1(d) }).map { CSVField.integer(Int64($0)) } }
+        },
+         MetricsReport("study.csv", header: ReportKeys.header + ["figure", "people", "count"]) { m, _, keys in
+            studyFigures.map { name, count, of in
+                keys.fields + [.text(name), .integer(Int64(of.map { m.counts[$0] } ?? m.people)), .integer(Int64(m.counts[count]))]
+            }
         }]
     }
 }

@@ -67,5 +67,20 @@ public enum LazuriKPIs {
         kpi("protected_retention_d7", "Day-7 protection (a window completed)", "retention", "fraction",
             "installs observed past day 7", "local day 7 after install", "block_ended(completed) on local day 7 ÷ installs",
             "§4.2.2 \"the schedule will remain functional unless the toggle is deactivated\"", windowDays: 7),
+        // What the thesis's own user study (§6.2, 8 people, a week) could observe, per run (`lazuri-user-study.yaml`
+        // runs many replications of 8): the week kept, every checklist feature used, an achievement, onboarding stalled.
+        kpi("week_kept_share", "Kept the app through day 7", "study", "fraction",
+            "installs observed past day 7", "install day to local day 7", "installed at the end of local day 7 ÷ installs",
+            "§6.2.2 \"independently over a week\"; §6.2.3 \"All feature checkmarks were completed\"", windowDays: 7),
+        kpi("checklist_completed_share", "Used every checklist feature in the first week", "study", "fraction",
+            "installs observed past day 7", "install day to local day 7",
+            "installs that by day 7 granted Screen Time, selected apps, switched a schedule on, met a shield, completed a window, wrote a promise, read a card and opened Compete ÷ installs",
+            "§6.2.3 \"All feature checkmarks were completed\"; App. 1–2 the checklist", windowDays: 7),
+        kpi("achievement_week_share", "Reached an achievement in the first week", "study", "fraction",
+            "installs observed past day 7", "install day to local day 7", "installs with an achievement_unlocked by day 7 ÷ installs",
+            "§5.6.2 achievements; §6.2.4 \"Game Center/Dashboard (3)\"", windowDays: 7),
+        kpi("onboarding_stalled_share", "Stalled before a schedule was on (no tutorial)", "study", "fraction",
+            "all installs", "install", "installs that refused Screen Time or did not find the picker or the schedule ÷ installs",
+            "§6.1.2 no onboarding; §6.2.4 \"Lack of onboarding tutorial (2)\""),
     ]
 }
