@@ -62,6 +62,20 @@ extension LazuriAdapter {
         life.beBusy(until: now + .milliseconds(Int64((seconds * 1000).rounded())), with: "reading cards")
     }
 
+    /// Right after the first schedule is switched on, the person goes to Compete and writes a promise there and then
+    /// (`lazuri.promise_at_setup_probability`). Both draws are made whatever the probability, so arms that differ in
+    /// it keep every later draw paired (`Scenarios/lazuri-promise.yaml`).
+    static func promiseAtSetup(_ life: inout PersonLife<Self>, at now: Instant) {
+        let writes = life.features.uniform() < life.world.constants.promiseAtSetup
+        let characters = promiseLength(&life)
+        guard writes else { return }
+        life.send(.tabOpened(.compete), at: now)
+        if life.dayIndex <= 7 { life.state.checklist.insert(.compete) }
+        life.offerDecision(.promiseWrite, moment: now.millisecondsSinceEpoch)
+        life.decide(.promiseWrite, .write, at: now)
+        writePromise(characters: characters, &life, at: now)
+    }
+
     /// Compete: the promise sheet is offered (`promise_write`: write one when there is none, rewrite it, or not), and a
     /// person signed in to Game Center looks at the leaderboard (their rank).
     static func compete(_ life: inout PersonLife<Self>, at now: Instant) {
@@ -83,8 +97,15 @@ extension LazuriAdapter {
     /// The promise saved: a lognormal length of median `lazuri.promise_median_characters` (σ 0.8; the engine cuts at
     /// 900). New words meet the urge afresh: the wear-out starts again (dishabituation to a novel stimulus).
     static func writePromise(_ life: inout PersonLife<Self>, at now: Instant) {
-        let k = life.world.constants
-        let characters = max(1, Int(life.features.lognormal(mu: log(k.promiseMedianCharacters), sigma: 0.8).rounded()))
+        writePromise(characters: promiseLength(&life), &life, at: now)
+    }
+
+    /// A promise's length in characters: lognormal of median `lazuri.promise_median_characters`, σ 0.8.
+    static func promiseLength(_ life: inout PersonLife<Self>) -> Int {
+        max(1, Int(life.features.lognormal(mu: log(life.world.constants.promiseMedianCharacters), sigma: 0.8).rounded()))
+    }
+
+    static func writePromise(characters: Int, _ life: inout PersonLife<Self>, at now: Instant) {
         if life.send(.savePromise(characters: characters), at: now) == .updated { life.state.promiseExposures = 0 }
         life.meter.charge(EnergyCharge(.foregroundSecond, 60), phoneInUse: true)
     }

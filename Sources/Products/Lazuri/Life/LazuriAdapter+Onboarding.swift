@@ -43,6 +43,7 @@ extension LazuriAdapter {
             return
         }
         createAndEnable(schedule(&life), &life, at: t)
+        if life.engine.schedules.contains(where: \.enabled) { promiseAtSetup(&life, at: t + .seconds(10)) }
         life.send(.appClosed, at: t + .seconds(20))
     }
 

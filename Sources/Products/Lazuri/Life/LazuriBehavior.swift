@@ -82,6 +82,9 @@ public enum LazuriBehavior {
           .assumption("the thesis's study asked no one (§6.2); the sheet is one tap away")),
         .behavior("lazuri.promise_rewrite_probability", 0.1, 0...1, "chance a person on the Compete tab with a promise writes it anew",
           .assumption("the thesis's study asked no one (§6.2)")),
+        .behavior("lazuri.promise_at_setup_probability", 0, 0...1,
+          "chance a person who has just switched their first schedule on goes to the Compete tab and writes a promise there and then (a checklist's order; 0: the promise is met only on later visits to Compete)",
+          .assumption("the thesis has no onboarding (§6.1.2) and its study's checklist listed the promise (App. 1–2); 0 is the app as shipped, 1 the study's or a promise experiment's (Scenarios/lazuri-promise.yaml)")),
         .behavior("lazuri.promise_median_characters", 120, 1...900, "median length of a promise, characters (lognormal, σ 0.8; cut at 900 by the engine)",
           .assumption("two or three sentences")),
     ]
@@ -113,6 +116,7 @@ public struct LazuriConstants: Sendable {
     public var promiseWriteProbability: Double
     public var promiseRewriteProbability: Double
     public var promiseMedianCharacters: Double
+    public var promiseAtSetup: Double
 
     public init(values v: BehaviorValues) {
         promiseEffect = v["lazuri.promise_effect"]
@@ -139,6 +143,7 @@ public struct LazuriConstants: Sendable {
         promiseWriteProbability = v["lazuri.promise_write_probability"]
         promiseRewriteProbability = v["lazuri.promise_rewrite_probability"]
         promiseMedianCharacters = v["lazuri.promise_median_characters"]
+        promiseAtSetup = v["lazuri.promise_at_setup_probability"]
     }
 
     /// The promise's effect after `exposures` shields with the same words: `promise_effect · 2^(−exposures / half-life)`.
