@@ -168,6 +168,61 @@ struct LazuriLifeTests {
         #expect(unique >= 5)
     }
 
+    @Test("reading cards keeps the phone in hand: a visit opened on a check lasts until the last card is read (beBusy in a pickup the product took no other part in)")
+    func readingKeepsThePhoneInHand() throws {
+        let h = try Self.harness(Self.visits + "  lazuri.visit.read_cards_share: 1\n  lazuri.cards_per_visit: 1\n  lazuri.card_seconds: 300\n", people: 4, days: 2)
+        var longer = 0
+        for person in h.people {
+            let life = h.live(person: person, script: Self.checks(4), traced: true)
+            let visits = life.journal.decisions("lazuri_visit")
+            #expect(!visits.isEmpty, "person \(person)")
+            for visit in visits {
+                // The put-down after this visit: not before the reading's end (one card, a lognormal of median 300 s).
+                guard let down = life.trace.first(where: { $0.kind == "put_down" && $0.time >= visit.at }) else { continue }
+                #expect(down.time > visit.at, "person \(person): put down at the visit's own instant")
+                if down.time - visit.at > .seconds(60) { longer += 1 }
+            }
+            // The clock never went backwards: every trace row in time order.
+            #expect(zip(life.trace, life.trace.dropFirst()).allSatisfy { $0.time <= $1.time })
+        }
+        #expect(longer > 0, "no visit held the phone past the check's own session")
+    }
+
+    @Test("the user study's figures: a person who uses every checklist feature in the first week is counted, one who stalls is not")
+    func studyFigures() throws {
+        let h = try Self.harness(Self.visits + "  lazuri.visit.read_cards_share: 0.5\n  lazuri.visit.rank_share: 0.5\n  lazuri.visit.minutes_share: 0\n"
+                                 + "  lazuri.promise_at_setup_probability: 1\n  lazuri.break_constant: -20\n", days: 11)
+        var script = Self.urges([2, 20, 30])
+        for i in 0..<30 { script.check(after: .minutes(Int64(90 + 45 * i))) }
+        var completed = 0
+        for person in h.people {
+            let life = h.live(person: person, script: script)
+            let c = life.summary.tally.counts
+            #expect(c[.d7Eligible] == 1 && c[.weekKept] == 1 && c[.onboardingStalled] == 0, "person \(person)")
+            #expect(life.journal.count("promise_write", "write") >= 1, "the promise written at set-up")
+            if life.state.checklist == .all { completed += 1; #expect(c[.checklistCompleted] == 1) } else { #expect(c[.checklistCompleted] == 0) }
+        }
+        #expect(completed > 0)
+        let stalled = try LifeHarness(LazuriAdapter.self, people: 4, days: 11, personas: "[{name: worker, share: 1}]",
+                                      yaml: Self.allDay.replacingOccurrences(of: "lazuri.onboarding.no_tutorial_completion: 1", with: "lazuri.onboarding.no_tutorial_completion: 0"))
+        for person in stalled.people {
+            let c = stalled.live(person: person, script: LifeScript()).summary.tally.counts
+            #expect(c[.onboardingStalled] == 1 && c[.checklistCompleted] == 0, "person \(person)")
+        }
+    }
+
+    @Test("a promise at set-up: written right after the first switch-on, and the same later draws whether or not it is (arms stay paired)")
+    func promiseAtSetupIsPaired() throws {
+        let with = try Self.harness("  lazuri.promise_at_setup_probability: 1\n  lazuri.promise_effect: 0\n")
+        let without = try Self.harness("  lazuri.promise_at_setup_probability: 0\n  lazuri.promise_effect: 0\n")
+        for person in with.people {
+            let a = with.live(person: person, script: Self.urges()), b = without.live(person: person, script: Self.urges())
+            #expect(a.journal.events(named: "promise_saved").count == 1 && b.journal.events(named: "promise_saved").isEmpty)
+            // With no effect, the shields end the same way: the set-up step shifted no later draw.
+            #expect(a.journal.decisions("lazuri_shield").map(\.outcome) == b.journal.decisions("lazuri_shield").map(\.outcome), "person \(person)")
+        }
+    }
+
     @Test("the promise's effect wears off by half every half-life of shields, and a written promise lowers breaking it")
     func promiseWearOut() throws {
         let k = LazuriConstants(values: BehaviorValues(["lazuri.promise_effect": 0.8, "lazuri.promise_half_life_shields": 10],
