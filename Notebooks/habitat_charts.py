@@ -758,9 +758,67 @@ def bars(t: dict, chart: dict) -> go.Figure | None:
     return _layout(fig, chart.get("title_page", chart["title"]), height=420)
 
 
+def histogram(t: dict, chart: dict) -> go.Figure | None:
+    """A chart of kind `histogram` (the specification's chart entry): a panel per value of its `series` column, bars
+    of how many replications (per-replication rows, never the pooled ones) have each value of its `x` column from 0
+    to the largest of its `x_max` column — a colour per arm —, the chart's mark for the panel as a dashed vertical
+    line with its label, and the share of replications at or above it under the panel's title. None without rows,
+    and None with fewer replications than its `min_replications`: the section's table then says a histogram needs
+    many (`report_page.histogram_table`)."""
+    summary = hp.histogram_summary(t, chart)
+    if summary is None or not summary["enough"]:
+        return None
+    values = list(dict.fromkeys(s["value"] for s in summary["series"]))
+    arms = list(dict.fromkeys(s["arm"] for s in summary["series"]))
+    top = summary["top"]
+    columns = min(len(values), 3)
+    rows = -(-len(values) // columns)
+    titles = []
+    for value in values:
+        mine = [s for s in summary["series"] if s["value"] == value]
+        readings = [("" if len(arms) == 1 else f"{s['arm']}: ") + hp.histogram_mark_text(s, top)
+                    for s in mine if hp.histogram_mark_text(s, top)]
+        mark = mine[0]["mark"]
+        titles.append(f"<b>{mine[0]['label']}</b><br><span style='font-size:11px'>{'<br>'.join(readings)}</span>"
+                      + (f"<br><span style='font-size:10px;color:{RED}'>{mark['label']}</span>" if mark else "<br> "))
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.06,
+                        vertical_spacing=0.26 if rows > 1 else 0.1)
+    marked = False
+    for i, value in enumerate(values):
+        row, col = i // columns + 1, i % columns + 1
+        mine = [s for s in summary["series"] if s["value"] == value]
+        for s in mine:
+            j = arms.index(s["arm"])
+            name = f"arm {s['arm']}" if len(arms) > 1 else chart.get("y_label", "replications")
+            fig.add_trace(go.Bar(x=list(s["x"]), y=s["replications"].tolist(), name=name, legendgroup=name,
+                                 showlegend=i == 0, marker_color=colour(j), meta={"arm": s["arm"]},
+                                 hovertemplate=f"%{{x}} of {top}: %{{y}} of {s['n']} simulated studies"
+                                               f"<extra>{s['label']}</extra>"), row=row, col=col)
+        mark = mine[0]["mark"]
+        if mark:
+            peak = max(int(s["replications"].max()) for s in mine) or 1
+            fig.add_trace(go.Scatter(x=[mark["x"], mark["x"]], y=[0, peak * 1.08], mode="lines",
+                                     name="the thesis's value (marked)", legendgroup="mark", showlegend=not marked,
+                                     line=dict(color=RED, dash="dash", width=1.5),
+                                     hovertemplate=f"{mark['label']}<extra></extra>"), row=row, col=col)
+            marked = True
+        fig.update_xaxes(range=[-0.6, top + 0.6], dtick=1, row=row, col=col)
+        peak = max(int(s["replications"].max()) for s in mine) or 1
+        fig.update_yaxes(range=[0, peak * 1.08], row=row, col=col)
+    for i in range(len(values)):   # the x title under each panel with none below it
+        if i + columns >= len(values):
+            fig.update_xaxes(title=dict(text=chart.get("x_label", chart["x"]), font=dict(size=11)),
+                             row=i // columns + 1, col=i % columns + 1)
+    fig.update_yaxes(title=dict(text=chart.get("y_label", "replications"), font=dict(size=11)), col=1)
+    fig.update_layout(barmode="group", bargap=0.15)
+    return _layout(fig, chart.get("title_page", chart["title"]) + f" ({summary['replications']} replications)",
+                   height=360 * rows + 180, margin=dict(l=70, r=30, t=165, b=90),
+                   legend=dict(orientation="h", yanchor="top", y=-0.12, x=0))
+
+
 def renderer(chart: dict):
     """The function that draws a chart on the page: its kind's generic function with the chart's entry (`lines`,
-    `bars`), or — a dedicated kind — the function of the kind's name."""
+    `bars`, `histogram`), or — a dedicated kind — the function of the kind's name."""
     if hp.spec.spec()["chart_kinds"][chart["kind"]]["renderer"] == "generic":
         draw = globals()[hp.spec.function_name(chart["kind"])]
         return lambda t: draw(t, chart)

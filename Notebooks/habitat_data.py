@@ -521,7 +521,8 @@ def kpi_label(kpi: str, unit: str) -> str:
 
 def skip_reason(name: str, t: dict) -> str:
     """Why figure `name` drew nothing for this run (for plot_run's note): its file is not in the run (written by
-    other products, or under a condition the run does not meet), or the file has nothing to draw."""
+    other products, or under a condition the run does not meet), a histogram's run has too few replications, or the
+    file has nothing to draw."""
     described = spec.chart(name)
     key = described["key"]
     if key not in t:
@@ -531,6 +532,10 @@ def skip_reason(name: str, t: dict) -> str:
         else:
             who = f"written by {spec.spec()['written_when'][entry['written']]}; not in this run"
         return f"no {described['file']} ({who})"
+    if described["kind"] == "histogram":
+        summary = histogram_summary(t, described)
+        if summary is not None and not summary["enough"]:
+            return histogram_too_few(summary)
     return "no money in this run" if spec.columns_with_unit(key, "usd") else "no data in this run"
 
 
@@ -692,3 +697,70 @@ def share_summary(t: dict, chart: dict, panel: dict) -> list[dict] | None:
             out.append({"value": value, "arm": str(arm), "share": share.mean() if len(share) else np.nan,
                         "half": half, "count": sums[panel["count"]].mean(), "replications": len(sums)})
     return out or None
+
+
+def histogram_summary(t: dict, chart: dict) -> dict | None:
+    """A `histogram` chart's data: from its file's per-replication rows (never the pooled `all` rows), per value of
+    its `series` column (the specification's values in order, then any other the rows hold) and arm, how many
+    replications have each value of its `x` column, from 0 to the largest value of its `x_max` column (the study's
+    people), with the chart's mark for that value (`marks`: series, x, label) and the replications at or above it.
+    A dict of `replications` (the fewest any arm has), `min_replications` (the chart's, else the kind's default),
+    `enough`, `top` (the x axis' end) and `series` (dicts of value, label, arm, x, replications — the count at each
+    x —, n, mean, mark, at_or_above, exactly); None without rows."""
+    df = chart_rows(t, dict(chart, over="replications"))
+    if df is None:
+        return None
+    x, column = chart["x"], chart["series"]
+    counts = pd.to_numeric(df[x], errors="coerce")
+    top = pd.to_numeric(df[chart["x_max"]], errors="coerce").max() if chart.get("x_max") else counts.max()
+    top = int(max(top if pd.notna(top) else 0, counts.max() if counts.notna().any() else 0))
+    xs = np.arange(top + 1)
+    named = spec.value_labels(chart["key"], column)
+    present = [str(v) for v in dict.fromkeys(df[column].astype(str))]
+    values = [v for v in dict.fromkeys(list(named) + present) if v in present]
+    marks = {str(m["series"]): m for m in chart.get("marks", [])}
+    arms = [str(a) for a in dict.fromkeys(df["arm"].astype(str))]
+    out = []
+    for value in values:
+        for arm in arms:
+            rows = df[(df["arm"].astype(str) == arm) & (df[column].astype(str) == value)]
+            k = pd.to_numeric(rows[x], errors="coerce").dropna().round().astype(int)
+            mark = marks.get(value)
+            out.append({"value": value, "label": named.get(value, value), "arm": arm, "x": xs,
+                        "replications": k.value_counts().reindex(xs, fill_value=0).to_numpy(dtype=int),
+                        "n": int(len(k)), "mean": float(k.mean()) if len(k) else np.nan, "mark": mark,
+                        "at_or_above": int((k >= mark["x"]).sum()) if mark else None,
+                        "exactly": int((k == mark["x"]).sum()) if mark else None})
+    need = chart.get("min_replications", spec.spec()["chart_kinds"][chart["kind"]].get("defaults", {})
+                     .get("min_replications", 20))
+    replications = int(df.groupby("arm")["replication"].nunique().min())
+    return {"replications": replications, "min_replications": int(need), "enough": replications >= need,
+            "top": top, "series": out}
+
+
+def histogram_too_few(summary: dict) -> str:
+    """What a `histogram` chart says instead of drawing one when its run has too few replications."""
+    n, need = summary["replications"], summary["min_replications"]
+    return (f"A histogram needs many replications: this run has {n} replication{'s' if n != 1 else ''}, and at least "
+            f"{need} are needed to show how often each count comes up. Run the scenario with more replications "
+            f"(replications: in the scenario, or habitat run --replications).")
+
+
+def histogram_mark_text(entry: dict, top: int) -> str | None:
+    """A `histogram` panel's reading of its mark: how many replications reach it (at or above; "8 of 8 in 0.1 % of
+    simulated studies"), or — a panel without a mark — the mean count; None without replications."""
+    n = entry["n"]
+    if not n:
+        return None
+    mark = entry["mark"]
+    if not mark:
+        return f"mean {entry['mean']:.2g} of {top} over {n} simulated studies"
+    x = mark["x"]
+    share = entry["at_or_above"] / n
+    where = f"{x:g} of {top}" + ("" if x >= top else " or more")
+    percent = f"{100 * share:.1f} %" if share >= 0.001 or share == 0 else f"{100 * share:.2f} %"
+    text = (f"{where} in none of {n} simulated studies" if not entry["at_or_above"]
+            else f"{where} in {percent} of simulated studies ({entry['at_or_above']} of {n})")
+    if x < top:
+        text += f"; exactly {x:g}: {100 * entry['exactly'] / n:.1f} %"
+    return text

@@ -5,8 +5,8 @@ notebooks use) and returns a matplotlib figure, or None when the run has no data
 validation, pooled rows, replication means and bands, targets — is habitat_data's (issue 42).
 
 Which charts are drawn is the report specification's (docs/report-spec.json and each product folder's fragment,
-through `report_spec`): a chart of a generic kind (`lines`, `bars`) is drawn by the one function of its kind from the
-chart's entry (`lines`, `bars` here), a chart of a dedicated kind by the function of the kind's name (`ALL`,
+through `report_spec`): a chart of a generic kind (`lines`, `bars`, `histogram`) is drawn by the one function of its kind
+from the chart's entry (`lines`, `bars`, `histogram` here), a chart of a dedicated kind by the function of the kind's name (`ALL`,
 `chart`). Targets, budgets, ceilings and ranges are those the run's own files carry; where no file carries one, none
 is drawn.
 """
@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import report_spec as spec  # noqa: E402
 from habitat_data import *  # noqa: E402,F401,F403  (the data helpers, as before the split: hp.load_run, …)
 from habitat_data import (_mean_band, _pooled, _replications, _t95, _rename_old_names, _not_what,  # noqa: E402,F401
-                          chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans)
+                          chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans,
+                          histogram_summary, histogram_mark_text)
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
@@ -904,9 +905,59 @@ def bars(t: dict, chart: dict):
     return fig
 
 
+def histogram(t: dict, chart: dict):
+    """A chart of kind `histogram` (the specification's chart entry `chart`): a panel per value of its `series`
+    column, bars of how many replications (from the per-replication rows, never the pooled ones) have each value of
+    its `x` column from 0 to the largest of its `x_max` column — an arm a colour, side by side —, the chart's mark for
+    the panel as a dashed vertical line with its label, and the share of replications at or above it (a panel without
+    a mark: the mean). None without rows, and None with fewer replications than the chart's `min_replications`
+    (`skip_reason` says a histogram needs many: nothing is drawn from a handful)."""
+    summary = histogram_summary(t, chart)
+    if summary is None or not summary["enough"]:
+        return None
+    values = list(dict.fromkeys(s["value"] for s in summary["series"]))
+    arms = list(dict.fromkeys(s["arm"] for s in summary["series"]))
+    columns = min(len(values), 3)
+    rows = -(-len(values) // columns)
+    fig = _figure(figsize=(5.4 * columns, 4.3 * rows + 0.6))
+    axes = list(np.atleast_1d(fig.subplots(rows, columns, squeeze=False).ravel()))
+    top = summary["top"]
+    width = 0.8 / max(len(arms), 1)
+    for i, (value, ax) in enumerate(zip(values, axes)):
+        mine = [s for s in summary["series"] if s["value"] == value]
+        for s in mine:
+            j = arms.index(s["arm"])
+            bars_ = ax.bar(s["x"] - 0.4 + width * (j + 0.5), s["replications"], width, color=f"C{j % 10}",
+                           alpha=0.85, label=f"arm {s['arm']}" if len(arms) > 1 else None)
+            if len(arms) == 1:   # the count on each bar: 1 of 1000 is no visible bar
+                ax.bar_label(bars_, labels=[str(v) if v else "" for v in s["replications"]], fontsize=6.5, padding=1,
+                             bbox=dict(facecolor="white", edgecolor="none", pad=0.4), zorder=4)
+        mark = mine[0]["mark"]
+        if mark:
+            ax.axvline(mark["x"], color="tab:red", ls="--", lw=1.5, label=mark["label"])
+        reading = "\n".join(f"{'' if len(arms) == 1 else s['arm'] + ': '}{histogram_mark_text(s, top)}"
+                             for s in mine if histogram_mark_text(s, top))
+        ax.text(0.98, 0.97, reading, transform=ax.transAxes, ha="right", va="top", fontsize=7.5, wrap=True,
+                bbox=dict(boxstyle="round", facecolor="white", edgecolor="#bbbbbb", alpha=0.9))
+        ax.set_xlim(-0.6, top + 0.6)
+        ax.set_xticks(range(top + 1))
+        ax.set_ylim(0, max(max(int(s["replications"].max()) for s in mine), 1) * 1.45)
+        ax.set_title(f"({chr(97 + i)}) {mine[0]['label']}", fontsize=9)
+        ax.set_xlabel(chart.get("x_label", chart["x"]), fontsize=8)
+        ax.set_ylabel(chart.get("y_label", "replications"), fontsize=8)
+        if mark or len(arms) > 1:
+            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    for ax in axes[len(values):]:
+        ax.set_visible(False)
+    n = summary["replications"]
+    fig.suptitle(f"{chart.get('title_png', chart['title'])} — {n} replications", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 def renderer(chart: dict):
     """The function that draws a chart of the specification from a run's tables: its kind's generic function with
-    the chart's entry (`lines`, `bars`), or — a dedicated kind — the function of the kind's name."""
+    the chart's entry (`lines`, `bars`, `histogram`), or — a dedicated kind — the function of the kind's name."""
     kinds = spec.spec()["chart_kinds"]
     if kinds[chart["kind"]]["renderer"] == "generic":
         draw = globals()[spec.function_name(chart["kind"])]

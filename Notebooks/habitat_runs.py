@@ -2,8 +2,8 @@
 
 The committed baselines (Reports/baselines/*) are each of one product; a run whose arms are different products
 (issue 28: product-comparison.csv; Scroll Off, Earned Access, Nudge and none), a run of Nudge alone (issue 29: its own
-ai-cost.csv and tasks.csv; no baseline of it is committed) and a run of `none` (no app: only the product-neutral
-files) are made here, fresh, with the binary the tests are given:
+ai-cost.csv and tasks.csv; no baseline of it is committed), a run of Lazuri alone (issue 43: its study.csv) and a run
+of `none` (no app: only the product-neutral files) are made here, fresh, with the binary the tests are given:
 
     HABITAT=/path/to/habitat python3 Notebooks/test_report_page.py      (make passes its own)
 
@@ -60,6 +60,18 @@ population:
 """
 
 
+# Lazuri alone (issue 43): its own reports (focus.csv, cards.csv, study.csv) on a few people, two replications (too
+# few for the study's histogram: the page says so).
+LAZURI_SCENARIO = """\
+name: lazuri-test
+product: lazuri
+horizon_days: 10
+replications: 2
+population:
+  installs: 16
+"""
+
+
 class RunUnavailable(RuntimeError):
     """The habitat binary is missing or the run failed (the message says which and how to fix it)."""
 
@@ -105,3 +117,8 @@ def nudge_run(root: Path) -> Path:
 def none_run(root: Path) -> Path:
     """A small run of none, no app (made once per process under `root`)."""
     return _cached(NONE_SCENARIO, str(root))
+
+
+def lazuri_run(root: Path) -> Path:
+    """A small run of Lazuri alone (made once per process under `root`)."""
+    return _cached(LAZURI_SCENARIO, str(root))

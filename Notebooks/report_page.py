@@ -595,6 +595,44 @@ def bars_table(t: dict, chart: dict) -> str | None:
             + f"<p class=note>Means over {n} replication{'s' if n != 1 else ''}.</p>")
 
 
+def histogram_table(t: dict, chart: dict) -> str | None:
+    """The table below a chart of kind `histogram` (any file the specification describes): per series value and arm,
+    how many replications have each value of x (0 to the chart's top), the mean, the chart's mark and the share of
+    replications at or above it. With fewer replications than its `min_replications` the table says plainly that a
+    histogram needs many, and lists what each replication counted instead. None without rows."""
+    summary = hp.histogram_summary(t, chart)
+    if summary is None:
+        return None
+    several = len({s["arm"] for s in summary["series"]}) > 1
+    top = summary["top"]
+    if not summary["enough"]:
+        df = hp.chart_rows(t, dict(chart, over="replications"))
+        rows = []
+        for s in summary["series"]:
+            sub = df[(df["arm"].astype(str) == s["arm"]) & (df[chart["series"]].astype(str) == s["value"])]
+            counted = ", ".join(f"{count_text(v)} of {count_text(p)}" for v, p in zip(
+                pd.to_numeric(sub[chart["x"]], errors="coerce"),
+                pd.to_numeric(sub[chart["x_max"]], errors="coerce") if chart.get("x_max") else [top] * len(sub)))
+            rows.append((s["arm"], ([esc(s["arm"])] if several else []) + [esc(s["label"]), esc(counted)]))
+        return (f'<p class="note histogram-too-few">{esc(hp.histogram_too_few(summary))}</p>'
+                + simple_table((["arm"] if several else []) + ["figure", "what each replication counted"], rows,
+                               f"{chart['id']}-table", numeric_from=len(rows[0][1]) if rows else 0))
+    rows = []
+    for s in summary["series"]:
+        mark = s["mark"]
+        rows.append((s["arm"], ([esc(s["arm"])] if several else []) + [esc(s["label"])]
+                     + [count_text(v) for v in s["replications"]]
+                     + ["—" if is_missing(s["mean"]) else number(s["mean"]),
+                        esc(mark["label"]) if mark else "—", esc(hp.histogram_mark_text(s, top) or "—")]))
+    columns = ((["arm"] if several else []) + ["figure"] + [f"{k}\u00a0of\u00a0{top}" for k in range(top + 1)]
+               + ["mean", "marked", "simulated studies at or above the mark"])
+    n = summary["replications"]
+    return (simple_table(columns, rows, f"{chart['id']}-table", numeric_from=2 if several else 1,
+                         numeric_until=len(columns) - 2)
+            + f"<p class=note>Replications (simulated studies) counting each number of people, of {n} "
+              f"replication{'s' if n != 1 else ''}; the pooled rows are not counted.</p>")
+
+
 def section_table(t: dict, described: dict) -> str | None:
     """A page section's tables: this module's `<section>_table` where the section has one (a section of the generic
     specification), then the generic tables of the charts of generic kinds a product's fragment adds to it
@@ -608,7 +646,7 @@ def section_table(t: dict, described: dict) -> str | None:
 
 def generic_tables(t: dict, described: dict) -> str | None:
     """The tables of a section without a table function of its own (a product's section, from its fragment): one per
-    chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`)."""
+    chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`, `histogram_table`)."""
     parts = []
     for chart_id in described.get("charts", []):
         chart = spec.chart(chart_id)

@@ -2,7 +2,8 @@
 """Checks that the runner's own safety nets work (an empty figure is detected, a non-run directory is refused) and
 the figure functions on small synthetic frames (funnel targets, world check, Earned Access unlocks, revenue; issue 28:
 the products compared on the same people, their personas, target-app minutes by status, a run of none, a run whose
-arms are different products, a malformed product-comparison.csv)."""
+arms are different products, a malformed product-comparison.csv; the generic `histogram` kind on a hand-made
+study.csv: replications counted per value, pooled rows left out, marks, too few replications)."""
 import sys
 import tempfile
 from pathlib import Path
@@ -39,6 +40,7 @@ def main() -> int:
     check_world_check_figure()
     check_unlocks_figure()
     check_revenue_figure()
+    check_histogram_figure()
     print("habitat_plots self-checks passed")
     return 0
 
@@ -444,6 +446,61 @@ def check_revenue_figure():
     nothing = {"tokens": tokens, "kpis": kpis}
     assert hp.chart(nothing, 'token-share') is None, "a run without money has no token-share figure"
     assert hp.skip_reason("token-share", nothing) == "no money in this run"
+
+
+def study_frame(counts: dict, people: int = 8):
+    """A hand-made study.csv (Lazuri's fragment): per figure the count of each replication, `people` each, and a
+    pooled row (replication all: the sums) that a histogram must not count."""
+    import pandas as pd
+    rows = []
+    for figure, per_replication in counts.items():
+        for r, k in enumerate(per_replication, start=1):
+            rows.append({"scenario": "s", "arm": "control", "replication": str(r), "product": "lazuri",
+                         "figure": figure, "people": people, "count": k})
+        rows.append({"scenario": "s", "arm": "control", "replication": "all", "product": "lazuri", "figure": figure,
+                     "people": people * len(per_replication), "count": sum(per_replication)})
+    return pd.DataFrame(rows)
+
+
+STUDY_COUNTS = {"week_kept": [8, 3, 3], "checklist_completed": [0, 0, 8], "achievement_week": [1, 2, 2],
+                "onboarding_stalled": [2, 1, 5]}
+
+
+def check_histogram_figure():
+    """The generic `histogram` kind (Lazuri's study chart) on a hand-made study.csv of 3 replications (the chart's
+    min_replications lowered to 3): a panel per figure, in the specification's order, each bar the replications with
+    that count from 0 to the largest `people` (8: the pooled row's 24 people and count 14 are not counted), the
+    thesis's mark as a dashed vertical line at its x, the share at or above it written on the panel; with the
+    chart's own min_replications (20) nothing is drawn and skip_reason says a histogram needs many replications."""
+    chart = hp.spec.chart("lazuri-study")
+    t = {"study": study_frame(STUDY_COUNTS)}
+    fig = hp.histogram(t, dict(chart, min_replications=3))
+    assert fig is not None and not hp.figure_is_empty(fig), "the histogram drew nothing"
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    titles = [ax.get_title() for ax in axes]
+    labels = hp.spec.value_labels("study", "figure")
+    assert titles == [f"({chr(97 + i)}) {labels[f]}" for i, f in enumerate(STUDY_COUNTS)], titles
+    expected = {"week_kept": [0, 0, 0, 2, 0, 0, 0, 0, 1], "checklist_completed": [2, 0, 0, 0, 0, 0, 0, 0, 1],
+                "achievement_week": [0, 1, 2, 0, 0, 0, 0, 0, 0], "onboarding_stalled": [0, 1, 1, 0, 0, 1, 0, 0, 0]}
+    readings = {"week_kept": "8 of 8 in 33.3 % of simulated studies (1 of 3)",
+                "checklist_completed": "8 of 8 in 33.3 % of simulated studies (1 of 3)",
+                "achievement_week": "mean 1.7 of 8 over 3 simulated studies",
+                "onboarding_stalled": "2 of 8 or more in 66.7 % of simulated studies (2 of 3); exactly 2: 33.3 %"}
+    marks = {"week_kept": 8, "checklist_completed": 8, "achievement_week": None, "onboarding_stalled": 2}
+    for ax, figure in zip(axes, STUDY_COUNTS):
+        bars = sorted((round(p.get_x() + p.get_width() / 2), p.get_height()) for p in ax.patches)
+        assert [x for x, _ in bars] == list(range(9)), (figure, bars)
+        assert [h for _, h in bars] == expected[figure], (figure, [h for _, h in bars], expected[figure])
+        texts = [x.get_text() for x in ax.texts]
+        assert readings[figure] in texts, (figure, texts)
+        vertical = [ln.get_xdata()[0] for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+        assert vertical == ([marks[figure]] if marks[figure] is not None else []), (figure, vertical)
+    hp.plt.close(fig)
+    # Too few replications: no histogram of three, and plot_run's note says why.
+    assert hp.histogram(t, chart) is None, "a histogram of 3 replications was drawn (min_replications 20)"
+    reason = hp.skip_reason("lazuri-study", dict(t, kpis=t["study"]))
+    assert "needs many replications" in reason and "has 3 replications" in reason and "at least 20" in reason, reason
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,7 +21,10 @@
   table still equal to kpis.csv; a single-product run has no such section; a run of none (no app) gets a page of
   its four files (what was run, KPIs, world check, learning with its untreated minutes); a product-comparison.csv
   with a column missing, a word where a number belongs, or nothing in it is refused with a message naming the file
-  and what is wrong, and no page is written.
+  and what is wrong, and no page is written;
+- issue 43, on a real run of Lazuri: the user study's section after the cards, its histogram's table from a
+  study.csv written by hand (replications counting each number of people, pooled rows left out, the thesis's marks
+  and the share at or above each), and with the run's two replications the note that a histogram needs many.
 
 Runs against the committed baselines (Reports/baselines/*), copied to a temporary folder; the headline, decisions and
 `applies` cases replace or add CSVs written by hand in such a copy. The issue-28 runs are made with the habitat
@@ -46,6 +49,69 @@ import report_page as rp  # noqa: E402
 
 BASELINES = HERE.parent / "Reports" / "baselines"
 FAILURES: list[str] = []
+
+
+STUDY_HEADER = "figure,people,count"
+
+
+def check_study_page(work: Path) -> None:
+    """Issue 43, on a real run of Lazuri: its study.csv replaced by one written by hand — 24 replications of 8 people,
+    each figure's count a known function of the replication, and pooled rows (replication all) that must not be
+    counted — becomes the user study's section after the cards, with the histogram chart and its table: per figure the
+    replications counting 0…8 people, the mean, the thesis's mark and the share of replications at or above it. The
+    run's own two replications: the section says a histogram needs many replications, draws no chart, and lists what
+    each replication counted."""
+    run = work / "lazuri"
+    shutil.copytree(habitat_runs.lazuri_run(work / "made"), run)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    text = path.read_text(encoding="utf-8")
+    check("<h2>The thesis's user study, run many times</h2>" in text.replace("&#x27;", "'"),
+          f"study: no section on a run with study.csv: {page.headings}")
+    check("A histogram needs many replications: this run has 2 replications, and at least 20" in text,
+          "study: two replications without the too-few note")
+    check("lazuri-study" not in page.chart_ids, f"study: a histogram drawn from two replications {page.chart_ids}")
+    rows = tables.body_rows("lazuri-study-table")
+    check(len(rows) == 5 and all(re.fullmatch(r"\d+ of \d+, \d+ of \d+", cells[-1]) for _, cells in rows),
+          f"study: what each replication counted {rows}")
+    # 24 replications written by hand: replication r counts r % 9 kept a week (0 in replications 9 and 18, 8 of 8 in
+    # 8 and 17: 2 of 24, 7 in 7 and 16, 1…6 three times each), 8 used every checklist feature in replication 24
+    # only, r % 3 stalled in onboarding.
+    counts = {"week_kept": lambda r: r % 9, "opened_day_7": lambda r: 0, "checklist_completed": lambda r: 8 * (r == 24),
+              "achievement_week": lambda r: r % 2 + 1, "onboarding_stalled": lambda r: r % 3}
+    lines = []
+    for figure, count in counts.items():
+        ks = [count(r) for r in range(1, 25)]
+        lines += [f"s,control,{r},lazuri,{figure},8,{k}" for r, k in zip(range(1, 25), ks)]
+        lines.append(f"s,control,all,lazuri,{figure},192,{sum(ks)}")
+    write_csv(run / "study.csv", STUDY_HEADER, lines)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    check("lazuri-study" in page.chart_ids, f"study: no histogram from 24 replications {page.chart_ids}")
+    headings = [h.replace("&#x27;", "'") for h in page.headings]
+    check(headings.index("The thesis's user study, run many times") == headings.index("Cards, achievements and score") + 1
+          if "Cards, achievements and score" in headings and "The thesis's user study, run many times" in headings
+          else False, f"study: not right after the cards: {headings}")
+    got = {cells[0]: cells[1:] for _, cells in tables.body_rows("lazuri-study-table")}
+    expected = {
+        "kept the app through day 7": ["2", "3", "3", "3", "3", "3", "3", "2", "2", "3.88", "thesis: 8 of 8 kept it a week",
+                                       "8 of 8 in 8.3 % of simulated studies (2 of 24)"],
+        "opened it on day 7": ["24"] + ["0"] * 8 + ["0", None, "8 of 8 in none of 24 simulated studies"],
+        "used every checklist feature by day 7": ["23"] + ["0"] * 7 + ["1", "0.333", None,
+                                                                       "8 of 8 in 4.2 % of simulated studies (1 of 24)"],
+        "reached an achievement by day 7": ["0", "12", "12"] + ["0"] * 6 + ["1.50", "—",
+                                                                            "mean 1.5 of 8 over 24 simulated studies"],
+        "stalled before a schedule was on": ["8", "8", "8"] + ["0"] * 6 + ["1.00", None, "2 of 8 or more in 33.3 % of "
+                                             "simulated studies (8 of 24); exactly 2: 33.3 %"]}
+    for figure, cells in expected.items():
+        row = got.get(figure)
+        check(row is not None and len(row) == len(cells)
+              and all(c is None or c == r for c, r in zip(cells, row)), f"study: {figure}: {row}, expected {cells}")
+    check(all(row[-2].startswith("thesis: ") for f, row in got.items() if f != "reached an achievement by day 7")
+          and "intention" in got.get("opened it on day 7", [""] * 11)[-2],
+          f"study: the marks' labels {[row[-2] for row in got.values()]}")
+    check("A histogram needs many replications" not in path.read_text(encoding="utf-8"),
+          "study: the too-few note with 24 replications")
 
 
 def check(condition: bool, message: str) -> None:
@@ -894,6 +960,7 @@ def main() -> int:
             check_products_page(work)
             check_malformed_products(work)
             check_none_page(work)
+            check_study_page(work)
         except habitat_runs.RunUnavailable as e:
             FAILURES.append(f"issue-28 pages not checked: {e}")
     for f in FAILURES:
@@ -902,7 +969,7 @@ def main() -> int:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
           "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies, "
-          "products compared (section, tables, malformed file), a run of none, hostile input (every CSV, the manifest, "
+          "products compared (section, tables, malformed file), a run of none, Lazuri's user study histogram, hostile input (every CSV, the manifest, "
           "the target, the destination, comparison and check CSVs: exit 2, one line, nothing written): all passed")
     return 0
 

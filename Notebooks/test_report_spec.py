@@ -12,6 +12,9 @@
 - a target is drawn only where the run's own file carries it, whatever the product: funnel step targets, retention
   targets from kpis.csv, the token-share ceiling, battery budgets; no forecast target line (no file carries one);
 - a money column added to revenue.csv is one change, to the specification: the page and the PNG then show it;
+- the generic `histogram` kind (Lazuri's study chart) counts replications per value on the page, in the PNG and in
+  the table from a hand-made study.csv, leaves out the pooled rows, and says a histogram needs many replications
+  when there are few;
 - the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general);
 - issue 28: a run whose arms are different products and a run of none write exactly the files the specification
   says for their shape, get the sections and charts (page and PNG) their files have data for, and run_notebooks
@@ -557,9 +560,55 @@ def check_fragments() -> None:
         spec.spec.cache_clear()
 
 
+def check_histogram_kind() -> None:
+    """The generic `histogram` kind (issue 43: Lazuri's study chart) drawn by its one renderer in each output from a
+    hand-made study.csv of 3 replications plus pooled rows (the chart's min_replications lowered to 3): on the page a
+    bar trace per figure whose y are the replications with each count 0…8 (the pooled row, 24 people, not counted)
+    and the mark at the thesis's value; the PNG a visible panel per figure; the table each figure's counts, mark and
+    share at or above it. With the chart's own min_replications (20) neither page nor PNG draws one, and the table
+    says a histogram needs many replications."""
+    import numpy as np
+    check(spec.spec()["chart_kinds"]["histogram"]["renderer"] == "generic", "histogram: not a generic kind")
+    chart = spec.chart("lazuri-study")
+    check(chart["kind"] == "histogram", f"lazuri-study is of kind {chart['kind']}")
+    counts = {"week_kept": [8, 3, 3], "opened_day_7": [0, 1, 1], "onboarding_stalled": [2, 1, 5]}
+    rows = [{"scenario": "s", "arm": "control", "replication": r, "product": "lazuri", "figure": f,
+             "people": 8 * (3 if r == "all" else 1), "count": sum(ks) if r == "all" else ks[int(r) - 1]}
+            for f, ks in counts.items() for r in ("1", "2", "3", "all")]
+    t = {"study": pd.DataFrame(rows)}
+    t["kpis"] = t["study"][["scenario", "arm", "replication", "product"]].drop_duplicates()
+    few = dict(chart, min_replications=3)
+    expected = {"week_kept": [0, 0, 0, 2, 0, 0, 0, 0, 1], "opened_day_7": [1, 2, 0, 0, 0, 0, 0, 0, 0],
+                "onboarding_stalled": [0, 1, 1, 0, 0, 1, 0, 0, 0]}
+    labels = spec.value_labels("study", "figure")
+    page = hc.renderer(few)(t)
+    bars = {tr.hovertemplate.split("<extra>")[1].split("</extra>")[0]: list(tr.y) for tr in (page.data if page else [])
+            if tr.type == "bar"}
+    check(bars == {labels[f]: ks for f, ks in expected.items()}, f"histogram: the page's bars {bars}")
+    marks = sorted(tr.x[0] for tr in (page.data if page else []) if tr.type == "scatter")
+    check(marks == [2, 8, 8], f"histogram: the page's marks at {marks}, expected 2, 8, 8")
+    png = hp.renderer(few)(t)
+    check(png is not None and not hp.figure_is_empty(png) and len([a for a in png.axes if a.get_visible()]) == 3,
+          "histogram: the PNG has not a panel per figure")
+    table = rp.histogram_table(t, few) or ""
+    check(all(f"<td>{labels[f]}</td>" + "".join(f"<td class=num>{k}</td>" for k in ks) in table
+              for f, ks in expected.items()), f"histogram: the table's counts {table[:600]}")
+    check("8 of 8 in 33.3 % of simulated studies (1 of 3)" in table and "8 of 8 in none of 3 simulated studies" in table
+          and "2 of 8 or more in 66.7 % of simulated studies (2 of 3)" in table, "histogram: the table's shares")
+    check(np.array_equal(hp.histogram_summary(t, few)["series"][0]["replications"], expected["week_kept"]),
+          "histogram: histogram_summary")
+    # Too few replications (the chart's own 20): nothing drawn, the table says why.
+    check(hc.renderer(chart)(t) is None and hp.renderer(chart)(t) is None, "histogram: drawn from 3 replications")
+    table = rp.histogram_table(t, chart) or ""
+    check("A histogram needs many replications: this run has 3 replications, and at least 20" in table
+          and "8 of 8, 3 of 8, 3 of 8" in table, f"histogram: the too-few note {table[:400]}")
+    hp.plt.close("all")
+
+
 def main() -> int:
     check_spec_is_consistent()
     check_fragments()
+    check_histogram_kind()
     check_contract_agrees()
     with tempfile.TemporaryDirectory() as d:
         check_conformance_checker(Path(d))
