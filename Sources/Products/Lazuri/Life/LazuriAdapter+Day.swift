@@ -7,15 +7,21 @@ extension LazuriAdapter {
     // MARK: - What the reports take from the engine's events
 
     /// Per-day figures by local day since install. Retention's two readings (inventory §5): *engaged* — the app opened
-    /// that day, for whatever reason (the world's definition: opened on the way to breaking the promise or to put it
-    /// back counts too) — and *protected* — a window completed that day.
+    /// that day of the person's own accord (the world's definition, as issue 39 reads it: a detour the shield forces
+    /// is not an open — Lazuri opened on the way to breaking the promise is the product in use, as Earned Access's
+    /// Unlock Gate is; opened to put the protection back at the day's end is an open) — and *protected* — a window
+    /// completed that day.
     public static func observe(_ event: LazuriEvent, _ life: inout PersonLife<Self>, at t: Instant) {
         let day = life.summary.tally.day(life.dayIndex)
         if day <= 7 { life.state.checklist.formUnion(Checklist.item(event)) }
         switch event {
         case .appOpened:
-            life.recordActiveDay()
-            if day == 7 { life.summary.tally.counts.flag(.d7Engaged) }
+            if life.state.openingToBreak {
+                life.recordInUseDay()
+            } else {
+                life.recordActiveDay()
+                if day == 7 { life.summary.tally.counts.flag(.d7Engaged) }
+            }
         case .blockStarted:
             life.summary.tally.counts[.windowsStarted] += 1
             life.summary.tally.focus[day].started += 1

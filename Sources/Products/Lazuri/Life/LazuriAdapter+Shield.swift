@@ -93,7 +93,9 @@ extension LazuriAdapter {
             life.summary.tally.focus[day].brokeRevoke += 1
         case .switchOff, .delete:
             life.decide(.lazuriShield, way == .delete ? .deleteSchedule : .switchOff, at: now)
+            life.state.openingToBreak = true
             life.send(.appOpened, at: now)
+            life.state.openingToBreak = false
             life.send(.tabOpened(.focus), at: now)
             for s in life.engine.schedules where s.block != nil || s.enabled {
                 life.send(way == .delete ? .deleteSchedule(s.id) : .setScheduleEnabled(s.id, false), at: now)

@@ -37,6 +37,8 @@ public enum LazuriAdapter: RestrictingAdapter {
         public internal(set) var brokenToday: Break?
         /// The cause of the next window interruption the engine reports.
         var interruption: Break?
+        /// Lazuri is being opened on the way to breaking the promise: a detour the shield forces, not an open.
+        var openingToBreak = false
         /// The focus minutes the person has seen on the Focus tab.
         var minutesSeen = 0
         /// The thesis's checklist features the person used in their first week (the user study's figures).
