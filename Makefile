@@ -95,9 +95,9 @@ test: setup-test
 ## baselines, the kernel trajectories.
 test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check
 
-## notebook-runs: six small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
-## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge and none, and Nudge's
-## baseline), a comparison of the
+## notebook-runs: eight small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
+## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge, Lazuri and none, Nudge's
+## baseline, Lazuri's baseline and its user study replicated 200 times), a comparison of the
 ## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out).
 NB_RUNS := .build/notebook-runs
 notebook-runs: setup $(HABITAT_DEP)
@@ -107,20 +107,22 @@ notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run Scenarios/earned-access-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/earned-access --progress never > /dev/null
 	$(HABITAT) run Scenarios/product-comparison.yaml --people 200 --days 30 --replications 3 --out $(NB_RUNS)/products --progress never > /dev/null
 	$(HABITAT) run Scenarios/nudge-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/nudge --progress never > /dev/null
+	$(HABITAT) run Scenarios/lazuri-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/lazuri --progress never > /dev/null
+	$(HABITAT) run Scenarios/lazuri-user-study.yaml --replications 200 --out $(NB_RUNS)/lazuri-study --progress never > /dev/null
 	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
 	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
 notebooks: setup-test notebook-runs
 	python3 Notebooks/test_habitat_plots.py
-	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
+	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study
 
 ## pages: check that every report tool reads docs/report-spec.json (test_report_spec.py; it and test_report_page.py
 ## make two more small runs with $(HABITAT): arms of different products, and none), write each small run's
 ## report.html (and the comparison's page) and load them in headless Chromium with
 ## networking off: no console error, no request, every chart drawn, the KPI table equal to kpis.csv, readable with
 ## JavaScript off; a full-page screenshot PNG beside each page (Notebooks/README.md).
-PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge
+PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study
 pages: setup-test notebook-runs
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_page.py
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_spec.py

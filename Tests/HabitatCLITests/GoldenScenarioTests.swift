@@ -84,11 +84,16 @@ struct GoldenScenarioTests {
         }
         if productIDs.isEmpty { productIDs = ["scroll-off"] }
         var own: [String] = []
+        var money = false
         for id in productIDs {
-            for f in try #require(Products.descriptor(Product(rawValue: id)), "\(name): product \(id)").reports where !own.contains(f) { own.append(f) }
+            let descriptor = try #require(Products.descriptor(Product(rawValue: id)), "\(name): product \(id)")
+            for f in descriptor.reports where !own.contains(f) { own.append(f) }
+            money = money || descriptor.revenue.hasMoney
         }
         if productIDs.count > 1 { own.append("product-comparison.csv") }
-        let core = ["activation-funnel.csv", "battery-budget.csv", "decisions.csv", "energy-by-effect.csv", "kpis.csv", "learning.csv", "retention.csv", "revenue.csv", "world-check.csv"]
+        // revenue.csv only when a product sells or pays for something (a free product writes no money file, issue 42).
+        let core = ["activation-funnel.csv", "battery-budget.csv", "decisions.csv", "energy-by-effect.csv", "kpis.csv", "learning.csv", "retention.csv", "world-check.csv"]
+            + (money ? ["revenue.csv"] : [])
         #expect(produced.filter { $0 != "experiment.csv" && $0 != "forecast.csv" } == (core + own).sorted())
         #expect(produced.contains("experiment.csv") == (scenarioText.contains("\narms:") || scenarioText.contains("\nsweep:")),
                 "experiment.csv exactly when the scenario has arms")

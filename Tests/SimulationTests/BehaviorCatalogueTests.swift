@@ -65,7 +65,7 @@ struct BehaviorCatalogueTests {
         "lazuri.schedule.evening_end_hour": 23, "lazuri.open_share": 1, "lazuri.visit.read_cards_share": 0.6,
         "lazuri.visit.minutes_share": 0.2, "lazuri.visit.rank_share": 0.1, "lazuri.cards_per_visit": 4, "lazuri.card_seconds": 15,
         "lazuri.value.new_card": 0.01, "lazuri.value.focus_minutes": 0.02, "lazuri.promise_write_probability": 0.4,
-        "lazuri.promise_rewrite_probability": 0.1, "lazuri.promise_median_characters": 120,
+        "lazuri.promise_rewrite_probability": 0.1, "lazuri.promise_median_characters": 120, "lazuri.promise_at_setup_probability": 0,
         // Issue 26: people who change (urges, letting go, dormant people's day, inertia, a trial's value, the plans).
         "shield.notice_seconds": 5, "urges.intended_floor": 0.5, "urges.habit_residual_share": 0.3, "urges.reflection_seconds": 20,
         "urges.intended_let_go_factor": 0.25, "dormant.leave_constant": -2.5, "dormant.frustration_weight": 3.0,

@@ -30,7 +30,7 @@ let lazuriDescriptor: ProductDescriptor = {
         // §4.3 "Money: App is free with no in-app purchases": one unpaid segment, no money KPI, no ledger line.
         revenue: .free,
         // Written by the person side (focus minutes by day, cards and score), not by the engine.
-        reports: ["focus.csv", "cards.csv"],
+        reports: ["focus.csv", "cards.csv", "study.csv"],
         inputs: [
             EngineInputInfo("appOpened", driven: true, parameters: ["permissions.screen_time_ask"]),
             EngineInputInfo("appClosed", driven: true),
