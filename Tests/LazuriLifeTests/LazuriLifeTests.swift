@@ -56,6 +56,9 @@ struct LazuriLifeTests {
             let life = h.live(person: person, script: LifeScript())
             #expect(life.completedOnboarding, "person \(person)")
             #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["complete", "complete", "complete"])
+            // The first switch-on asks for notifications (P2), and the person answers the prompt.
+            #expect(life.journal.events(named: "permission_requested").count == 2)
+            #expect(life.journal.events(named: "notification_permission_result").count == 1, "person \(person): the prompt left unanswered")
             #expect(!life.journal.events(named: "schedule_enabled").isEmpty && !life.state.apps.isEmpty && life.state.scheduleID != nil)
             #expect(life.state.spec?.name == "Evening")
         }

@@ -66,9 +66,10 @@ extension LazuriAdapter {
         guard case .scheduleCreated(let id) = d else { return }
         life.state.scheduleID = id
         life.state.spec = spec
-        if life.send(.setScheduleEnabled(id, true), at: t) == .permissionPrompt(.notifications) {
+        life.send(.setScheduleEnabled(id, true), at: t)
+        // The first switch-on asks for notifications (P2; the engine's pending prompt), answered at once.
+        if life.engine.pendingPrompt == .notifications {
             life.send(.notificationPermission(granted: life.features.uniform() < 0.6), at: t)
-            if !(life.engine.schedules.first { $0.id == id }?.enabled ?? false) { life.send(.setScheduleEnabled(id, true), at: t) }
         }
     }
 
