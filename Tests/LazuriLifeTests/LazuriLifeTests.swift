@@ -206,6 +206,14 @@ struct LazuriLifeTests {
             if life.state.checklist == .all { completed += 1; #expect(c[.checklistCompleted] == 1) } else { #expect(c[.checklistCompleted] == 0) }
         }
         #expect(completed > 0)
+        // Whether the horizon falls after day 7's end or right at it, a person who keeps the app kept the week.
+        for days in [9, 10, 11] {
+            let h = try LifeHarness(LazuriAdapter.self, people: 6, days: days, personas: "[{name: worker, share: 1}]", yaml: Self.allDay)
+            for person in h.people {
+                let c = h.live(person: person, script: LifeScript()).summary.tally.counts
+                #expect(c[.weekKept] == c[.d7Eligible], "\(days) days, person \(person): eligible \(c[.d7Eligible]), kept \(c[.weekKept])")
+            }
+        }
         let stalled = try LifeHarness(LazuriAdapter.self, people: 4, days: 11, personas: "[{name: worker, share: 1}]",
                                       yaml: Self.allDay.replacingOccurrences(of: "lazuri.onboarding.no_tutorial_completion: 1", with: "lazuri.onboarding.no_tutorial_completion: 0"))
         for person in stalled.people {

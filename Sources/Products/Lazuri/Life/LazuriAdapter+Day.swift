@@ -100,6 +100,9 @@ extension LazuriAdapter {
         let observed = life.summary.observedDays > 7
         life.summary.tally.counts.flag(.d7Engaged, withinWindowObserved: observed, eligible: .d7Eligible)
         life.summary.tally.counts.flag(.checklistCompleted, life.state.checklist == .all)
+        // The horizon fell at day 7's end (an event at the horizon is not handled, so `endOfDay` did not see day 7
+        // end): a person who still has the app kept it through day 7.
+        if observed, life.dayIndex == 7, !life.untreated { life.summary.tally.counts.flag(.weekKept) }
         for week in [LazuriCount.d7Protected, .weekKept, .checklistCompleted, .achievementWeek] where !observed {
             life.summary.tally.counts.flag(week, false)
         }
