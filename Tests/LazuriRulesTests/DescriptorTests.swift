@@ -10,7 +10,7 @@ struct DescriptorTests {
         let d = LazuriEngine.descriptor
         #expect(d.id == "lazuri" && Product.lazuri.rawValue == "lazuri")
         #expect(d.name == "Lazuri" && d.seedFile == "002_80c8c6af1a4e5690.txt")
-        #expect(d.reports == ["focus.csv", "cards.csv"])
+        #expect(d.reports == ["focus.csv", "cards.csv", "study.csv"])
         #expect(d.revenue == .free && !d.revenue.sellsAnything && !d.revenue.incursCosts)
         #expect(!d.kpis.contains { $0.unit == "usd" }, "no money KPI")
         #expect(d.funnel.map(\.id) == ["L0", "L1", "L2", "L3", "L4", "L5", "L6"])
