@@ -173,8 +173,8 @@ public struct PurchaseModel: Hashable, Sendable {
 
     /// A keep-or-cancel decision whose intention is to keep with probability `pKeep` (two uniforms from `rng`): a
     /// person who means to cancel does so, except with probability `inertia` — they do not get round to it before
-    /// the charge, and the plan renews (auto-renewal inertia: Miller, Sahni & Strulov-Shlain 2023; Einav, Klopack &
-    /// Mahoney 2025; DellaVigna & Malmendier 2006).
+    /// the charge, and the plan renews (auto-renewal inertia: Miller, Sahni & Strulov-Shlain 2023; DellaVigna &
+    /// Malmendier 2006).
     public func keepOrCancel(probabilityOfKeeping pKeep: Double, rng: RandomStream) -> KeepOutcome {
         if rng.uniform() < pKeep { return .keep }
         return rng.uniform() < inertia ? .inert : .cancel

@@ -99,3 +99,23 @@ extension LifeHarness where Adapter: RestrictingAdapter {
         return problems
     }
 }
+
+extension LifeHarness {
+    /// The shared app-open draw (`PersonLife.opensAppOnCue`, issue 42), as every product with an app must show it: at
+    /// `engagement.app_open_per_pickup_scale` 0 a person never opens the app on `cue`, at 1 they sometimes do, and a
+    /// dormant person never does (200 draws each). Returns what failed; empty when the product holds to it.
+    public static func opensAppOnCueProblems(_ cue: AppOpenCue) throws -> [String] {
+        func person(scale: Int) throws -> PersonLife<Adapter> {
+            let harness = try LifeHarness(people: 1, days: 3, yaml: "behavior:\n  engagement.app_open_per_pickup_scale: \(scale)\n")
+            return PersonLife(world: harness.world, person: 0)
+        }
+        var problems: [String] = []
+        var never = try person(scale: 0)
+        if !(0..<200).allSatisfy({ _ in !never.opensAppOnCue(cue) }) { problems.append("opened at scale 0") }
+        var always = try person(scale: 1)
+        if !(0..<200).contains(where: { _ in always.opensAppOnCue(cue) }) { problems.append("never opened in 200 cues at scale 1") }
+        always.dormant = true
+        if !(0..<200).allSatisfy({ _ in !always.opensAppOnCue(cue) }) { problems.append("opened while dormant") }
+        return problems
+    }
+}
