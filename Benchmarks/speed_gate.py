@@ -4,6 +4,7 @@
     python3 Benchmarks/speed_gate.py HABITAT                              # the gate (part of `make test`)
     python3 Benchmarks/speed_gate.py HABITAT --record --reason "why"      # write the measured figures
     python3 Benchmarks/speed_gate.py HABITAT --symbols-only               # the specialisation check alone (a second)
+    python3 Benchmarks/speed_gate.py HABITAT --jobs 1                     # one product at a time (default: 2 at once)
 
 HABITAT is an unstripped release build (`swift build -c release --product habitat`). For every product the binary
 lists with an engine (`habitat list --format csv`):
@@ -208,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                    "have no row, or were taken at another size (needs --reason)")
     p.add_argument("--all", action="store_true", help="with --record: write every measured product's figures")
     p.add_argument("--reason", help="with --record: why the cost changed (written beside the figures)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="products measured at once (default: %(default)s, the cores up to 2; counts do not depend on it)")
     p.add_argument("--symbols-only", action="store_true", help="only the specialisation check (no valgrind)")
     p.add_argument("--profiles", type=Path, default=PROFILES, help="where the callgrind profiles are kept, "
                    "callgrind.PRODUCT.out (default: %(default)s)")
@@ -249,9 +252,14 @@ def main(argv: list[str] | None = None) -> int:
             if r.returncode != 0:
                 raise GateError(f"strip failed: {r.stderr.strip()}")
             a.profiles.mkdir(parents=True, exist_ok=True)
-            for row in rows:
-                m = measure(stripped, work, row["product"], a.profiles.resolve())
-                measured[row["product"]] = m
+            # The products are measured side by side, `--jobs` at a time (each run is one thread under callgrind, and
+            # an instruction count does not depend on what else the machine runs), then reported in the list's order.
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+                futures = [pool.submit(measure, stripped, work, row["product"], a.profiles.resolve()) for row in rows]
+                results = [f.result() for f in futures]
+            for m in results:
+                measured[m["product"]] = m
                 print(f"speed-gate: {m['product']}: {m['instructions']:,} instructions / {m['person_days']:,} person-days "
                       f"= {m['per_day']:,.0f} per person-day ({PEOPLE} people × {DAYS} days, {m['wall']:.1f} s under callgrind)")
     except GateError as e:
