@@ -17,9 +17,7 @@ extension PersonLife {
     public mutating func beBusy(until t: Instant, with what: String) {
         busyUntil = t
         busyWith = what
-        guard heldPickup != nil else { return }
-        heldBusy = true
-        if !heldEngaged, t < Instant(millisecondsSinceEpoch: .max) { schedule(.busyEnds, at: t) }
+        if heldPickup != nil, !heldEngaged, t < Instant(millisecondsSinceEpoch: .max) { schedule(.busyEnds, at: t) }
     }
 
     /// The person is busy with `what` until the adapter calls `endBusy()` (a step whose end is an event of the product:

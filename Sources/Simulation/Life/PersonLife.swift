@@ -103,9 +103,6 @@ public struct PersonLife<Adapter: ProductAdapter> {
     var heldShieldAt: Instant?
     /// A session the life started during the held pickup is in the foreground.
     var heldInApp = false
-    /// The product kept the person busy during the held pickup (`beBusy`): the phone stays in hand at least until the
-    /// step ends, even past the session the person meant.
-    var heldBusy = false
     /// Milliseconds the person spent today in sessions of their target apps the product saw.
     var usedRestrictedMs: Int64 = 0
     /// The blockers' bookkeeping (`BlockerBookkeeping`): present only for a product that restricts apps.
@@ -344,7 +341,6 @@ public struct PersonLife<Adapter: ProductAdapter> {
             heldEngaged = false
             heldShieldAt = nil
             heldInApp = false
-            heldBusy = false
         } else {
             // World check: time since the previous session's (intended) end, pickups by local hour and by day.
             summary.world.pickup(at: p.at)
@@ -406,7 +402,9 @@ public struct PersonLife<Adapter: ProductAdapter> {
             if let shown = heldShieldAt {
                 end = max(end, shown + .milliseconds(Int64((world.urges.shieldNoticeSeconds * 1000).rounded())))
             }
-        } else if heldBusy {
+        } else {
+            // Held past the pickup's instant only while busy (`beBusy`): the step ended now, maybe after the session
+            // meant. Put down at the pickup itself, `now` is the pickup's instant and the intended end stands.
             end = max(end, now)
         }
         let length = end - p.at

@@ -85,8 +85,7 @@ public struct EarnedAccessMetrics: ProductMetrics {
         counts[.streakLengthSum] += t.longestStreak
         people += 1
         days.mergeDays(t.days)
-        while days.count < t.observedDays { days.append(UnlockDay()) }
-        for d in 0..<t.observedDays { days[d].people += 1 }
+        days.countPerson(observedDays: t.observedDays, at: \.people)
     }
 
     public mutating func merge(_ o: EarnedAccessMetrics) {
@@ -109,15 +108,7 @@ public struct EarnedAccessMetrics: ProductMetrics {
             ("gate_visits", { $0.gateVisits }), ("credits_earned", { $0.creditsEarned }), ("credits_spent", { $0.creditsSpent }),
             ("credits_expired", { $0.creditsExpired }),
         ]
-        var totals = fields.map { b.countTotal("\(path).days[every day].\($0.0)") }
-        for (i, d) in days.enumerated() {
-            try b.people(d.people, "\(path).days[\(i)].people")
-            for (f, field) in fields.enumerated() {
-                let v = field.1(d)
-                try b.count(v, "\(path).days[\(i)].\(field.0)")
-                try totals[f].add(v)
-            }
-        }
+        try b.days(days, fields: fields, people: \.people, at: "\(path).days")
     }
 
     /// Seed 003 through inventory §4, each KPI's value by id (definitions in `EarnedAccessKPIs.definitions`).

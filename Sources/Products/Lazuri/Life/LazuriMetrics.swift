@@ -93,9 +93,8 @@ public struct LazuriMetrics: ProductMetrics {
         people += 1
         focus.mergeDays(t.focus)
         cards.mergeDays(t.cards)
-        while focus.count < t.observedDays { focus.append(FocusDay()) }
-        while cards.count < t.observedDays { cards.append(CardDay()) }
-        for d in 0..<t.observedDays { focus[d].people += 1; cards[d].people += 1 }
+        focus.countPerson(observedDays: t.observedDays, at: \.people)
+        cards.countPerson(observedDays: t.observedDays, at: \.people)
     }
 
     public mutating func merge(_ o: LazuriMetrics) {
@@ -111,21 +110,8 @@ public struct LazuriMetrics: ProductMetrics {
         try counts.validate(b, at: "\(path).counts")
         try b.record(people: people, days: focus.count, at: "\(path).focus")
         try b.record(people: people, days: cards.count, at: "\(path).cards")
-        try Self.validate(focus, FocusDay.fields, \.people, b, at: "\(path).focus")
-        try Self.validate(cards, CardDay.fields, \.people, b, at: "\(path).cards")
-    }
-
-    static func validate<D>(_ days: [D], _ fields: [(String, (D) -> Int)], _ people: (D) -> Int, _ b: AccumulatorBounds,
-                            at path: String) throws(AccumulatorInvalid) {
-        var totals = fields.map { b.countTotal("\(path)[every day].\($0.0)") }
-        for (i, d) in days.enumerated() {
-            try b.people(people(d), "\(path)[\(i)].people")
-            for (f, field) in fields.enumerated() {
-                let v = field.1(d)
-                try b.count(v, "\(path)[\(i)].\(field.0)")
-                try totals[f].add(v)
-            }
-        }
+        try b.days(focus, fields: FocusDay.fields, people: \.people, at: "\(path).focus")
+        try b.days(cards, fields: CardDay.fields, people: \.people, at: "\(path).cards")
     }
 
     /// The descriptor's KPIs (`LazuriKPIs.definitions`, inventory §5), each by id.
