@@ -776,8 +776,8 @@ def histogram(t: dict, chart: dict) -> go.Figure | None:
     titles = []
     for value in values:
         mine = [s for s in summary["series"] if s["value"] == value]
-        readings = [("" if len(arms) == 1 else f"{s['arm']}: ") + hp.histogram_mark_text(s, top)
-                    for s in mine if hp.histogram_mark_text(s, top)]
+        readings = [("" if len(arms) == 1 else f"{s['arm']}: ") + text
+                    for s in mine if (text := hp.histogram_mark_text(s, top))]
         mark = mine[0]["mark"]
         titles.append(f"<b>{mine[0]['label']}</b><br><span style='font-size:11px'>{'<br>'.join(readings)}</span>"
                       + (f"<br><span style='font-size:10px;color:{RED}'>{mark['label']}</span>" if mark else "<br> "))
@@ -795,15 +795,14 @@ def histogram(t: dict, chart: dict) -> go.Figure | None:
                                  hovertemplate=f"%{{x}} of {top}: %{{y}} of {s['n']} simulated studies"
                                                f"<extra>{s['label']}</extra>"), row=row, col=col)
         mark = mine[0]["mark"]
+        peak = max(int(s["replications"].max()) for s in mine) or 1
         if mark:
-            peak = max(int(s["replications"].max()) for s in mine) or 1
             fig.add_trace(go.Scatter(x=[mark["x"], mark["x"]], y=[0, peak * 1.08], mode="lines",
                                      name="the thesis's value (marked)", legendgroup="mark", showlegend=not marked,
                                      line=dict(color=RED, dash="dash", width=1.5),
                                      hovertemplate=f"{mark['label']}<extra></extra>"), row=row, col=col)
             marked = True
         fig.update_xaxes(range=[-0.6, top + 0.6], dtick=1, row=row, col=col)
-        peak = max(int(s["replications"].max()) for s in mine) or 1
         fig.update_yaxes(range=[0, peak * 1.08], row=row, col=col)
     for i in range(len(values)):   # the x title under each panel with none below it
         if i + columns >= len(values):

@@ -935,8 +935,8 @@ def histogram(t: dict, chart: dict):
         mark = mine[0]["mark"]
         if mark:
             ax.axvline(mark["x"], color="tab:red", ls="--", lw=1.5, label=mark["label"])
-        reading = "\n".join(f"{'' if len(arms) == 1 else s['arm'] + ': '}{histogram_mark_text(s, top)}"
-                             for s in mine if histogram_mark_text(s, top))
+        reading = "\n".join(f"{'' if len(arms) == 1 else s['arm'] + ': '}{text}"
+                             for s in mine if (text := histogram_mark_text(s, top)))
         ax.text(0.98, 0.97, reading, transform=ax.transAxes, ha="right", va="top", fontsize=7.5, wrap=True,
                 bbox=dict(boxstyle="round", facecolor="white", edgecolor="#bbbbbb", alpha=0.9))
         ax.set_xlim(-0.6, top + 0.6)
