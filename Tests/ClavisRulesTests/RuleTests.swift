@@ -1,0 +1,291 @@
+import Testing
+import RulesCore
+@testable import ClavisRules
+
+/// One test per rule, each written from the spec's own words (seed `004_8fa1e69c755a74b3.txt`) before its code.
+@Suite("Clavis rules")
+struct RuleTests {
+    // MARK: Verification (§7)
+
+    /// §7 "processed at ~5-10 FPS": a frame sooner than 1/10 s after the last is not processed.
+    @Test("verification frames faster than verify.max_fps are skipped")
+    func verifyFrameRate() {
+        var h = Harness()
+        let o = h.onboard()
+        h.send(.startScan(.lock), at: h.now)
+        let t = h.now + .seconds(1)
+        #expect(h.send(.frame(frame(o.main, 0.95)), at: t).decision == .scanning(run: 1))
+        #expect(h.send(.frame(frame(o.main, 0.95)), at: t + .milliseconds(50)).decision == .frameSkipped)
+        #expect(h.send(.frame(frame(o.main, 0.95)), at: t + .milliseconds(100)).decision == .scanning(run: 2))
+    }
+
+    /// §7 Match Decision: the run is per key; in a temporary scan 3 frames alternating between two keys never match.
+    @Test("the consecutive frames of a match are one key's")
+    func runPerKey() {
+        var h = Harness()
+        let o = h.onboard(temporary: 2)
+        h.scanKey(.lock, o.main)
+        let (a, b) = (o.temps[0], o.temps[1])
+        let d = h.scan(.temporary, [ScanFrame(best: [a: 0.95, b: 0.5]), ScanFrame(best: [a: 0.5, b: 0.95]), ScanFrame(best: [a: 0.95, b: 0.5]),
+                                    ScanFrame(best: [a: 0.5, b: 0.95])])
+        #expect(d == .scanning(run: 1) && h.engine.lock?.temporaryUntil == nil)
+    }
+
+    /// §7 "Adjustable thresholds" (§10 Risk 1): verify.threshold and verify.consecutive_frames move the decision.
+    @Test("threshold and consecutive frames are parameters")
+    func adjustable() {
+        var h = Harness(parameters: params(["verify.threshold": .number(0.95), "verify.consecutive_frames": .int(5)]))
+        let o = h.onboard()
+        #expect(h.scan(.lock, Array(repeating: frame(o.main, 0.94), count: 8)) == .scanning(run: 0))
+        h.send(.cancelScan, at: h.tick())
+        #expect(h.scan(.lock, Array(repeating: frame(o.main, 0.95), count: 4)) == .scanning(run: 4))
+        #expect(h.send(.frame(frame(o.main, 0.95)), at: h.tick()).decision == .locked(cycle: 1))
+    }
+
+    /// Assumption `verify.rejected_frame_breaks_run` false: a rejected frame is skipped.
+    @Test("verify.rejected_frame_breaks_run false: a rejected frame does not reset the run")
+    func rejectedFrameSkipped() {
+        var h = Harness(parameters: params(["verify.rejected_frame_breaks_run": .bool(false)]))
+        let o = h.onboard()
+        #expect(h.scan(.lock, [frame(o.main, 0.95), frame(o.main, 0.95), frame(o.main, 0.1, unavailable), frame(o.main, 0.95)]) == .locked(cycle: 1))
+    }
+
+    /// §7 Quality Heuristics: each check and its reason; limited tracking by motion only with the parameter.
+    @Test("frame quality: unavailable, poor light, few points, too far, too close are rejected; limited by motion only when told")
+    func quality() {
+        let p = ClavisParameters.defaults
+        #expect(p.check(.good) == nil)
+        #expect(p.check(FrameQuality(tracking: .unavailable)) == .trackingUnavailable)
+        #expect(p.check(FrameQuality(tracking: .limitedLight)) == .poorLighting)
+        #expect(p.check(FrameQuality(tracking: .limitedMotion)) == nil)
+        #expect(params(["frames.reject_limited_motion": .bool(true)]).check(FrameQuality(tracking: .limitedMotion)) == .poorTracking)
+        #expect(p.check(FrameQuality(points: 49)) == .insufficientPoints && p.check(FrameQuality(points: 50)) == nil)
+        #expect(p.check(FrameQuality(volumeCm3: 19)) == .tooFar && p.check(FrameQuality(volumeCm3: 50_001)) == .tooClose)
+    }
+
+    // MARK: Fast path (frames vs a sampled scan result)
+
+    @Test("a sampled ScanResult gives the same outcome as the frames it summarises (match and abandon)")
+    func fastPathEquivalence() {
+        let frames: [[Double]] = [[0.91, 0.89, 0.95, 0.96, 0.97], [0.5, 0.95, 0.95, 0.2], [0.9, 0.9, 0.9]]
+        for sims in frames {
+            var a = Harness(), b = Harness()
+            let o = a.onboard()
+            b.onboard()
+            let fs = sims.map { frame(o.main, $0) }
+            a.scan(.lock, fs)
+            if a.engine.scan != nil { a.send(.cancelScan, at: a.tick()) }
+            let end = a.now
+            b.send(.startScan(.lock), at: b.now)
+            let r = ScanRun.result(of: fs, candidates: [o.main], parameters: .defaults)
+            b.send(.scanResult(r), at: end)
+            #expect(a.engine.lock == b.engine.lock && a.engine.focusOn == b.engine.focusOn && a.engine.scan == nil && b.engine.scan == nil)
+            #expect(a.rendered() == b.rendered(), "\(sims)")
+        }
+    }
+
+    @Test("a sampled match by a key that is not a candidate is refused")
+    func fastPathCandidates() {
+        var h = Harness()
+        let o = h.onboard(temporary: 1)
+        h.send(.startScan(.lock), at: h.now)
+        #expect(h.send(.scanResult(ScanResult(matched: o.temps[0], frames: 3)), at: h.tick()).decision == .refused(.invalid))
+        #expect(h.send(.scanResult(ScanResult(matched: o.main, frames: 3, bestSimilarity: 0.93)), at: h.tick()).decision == .locked(cycle: 1))
+    }
+
+    // MARK: Enrolment (§7)
+
+    /// §7 "Process frames at ~2-5 FPS (not every frame)".
+    @Test("enrolment frames faster than enrolment.max_fps are skipped")
+    func enrolFrameRate() {
+        var h = Harness()
+        h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.send(.startEnrolment(1, .main), at: h.now)
+        #expect(h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 0)), at: h.tick(100)).decision == .frameAccepted(frames: 1, viewpoints: 1))
+        #expect(h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 1)), at: h.tick(150)).decision == .frameSkipped)
+        #expect(h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 1)), at: h.tick(200)).decision == .frameAccepted(frames: 2, viewpoints: 2))
+    }
+
+    /// §7 "User can manually complete enrollment early if satisfied"; "User can restart enrollment".
+    @Test("manual completion needs enrolment.manual_min_frames; restart clears the frames")
+    func manualAndRestart() {
+        var h = Harness()
+        h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.send(.startEnrolment(1, .main), at: h.now)
+        for i in 0..<3 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i)), at: h.tick(300)) }
+        #expect(h.send(.completeEnrolment, at: h.now).decision == .refused(.tooFewFrames))
+        h.send(.restartEnrolment, at: h.now)
+        #expect(h.engine.enrolment?.frames == 0)
+        for _ in 0..<4 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 0)), at: h.tick(300)) }
+        #expect(h.send(.completeEnrolment, at: h.now).decision == .keyEnrolled(1))
+        #expect(h.rendered("enrollment_completed") == ["enrollment_completed(key=1,role=main,frames=4,viewpoints=1,manual=true)"])
+        #expect(h.engine.modes[0].mainKey == 1)
+    }
+
+    /// §7 "Collect 8-12 high-quality 3D feature vectors": no more than 12 are kept.
+    @Test("an enrolment keeps at most 12 frames")
+    func maxFrames() {
+        var h = Harness()
+        h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.send(.startEnrolment(1, .main), at: h.now)
+        for _ in 0..<14 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 3)), at: h.tick(300)) }
+        #expect(h.engine.enrolment?.frames == 12 && h.lastDecision == .frameSkipped)
+    }
+
+    /// §7 Distinctiveness Warnings "Warn if object appears too uniform": a warning once, never a refusal.
+    @Test("a uniform object warns once and still enrols")
+    func distinctiveness() {
+        var h = Harness()
+        h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.send(.startEnrolment(1, .main), at: h.now)
+        for i in 0..<8 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i % 4, distinctiveness: 0.1)), at: h.tick(300)) }
+        #expect(h.count("distinctiveness_warning_shown") == 1 && h.engine.keys.first?.warned == true)
+    }
+
+    // MARK: Lock state machine (§5.3, §6.3–§6.5)
+
+    /// No stacking (assumption, inventory row 22): a temporary scan is refused during a temporary unlock; an unlock with
+    /// the main key ends it.
+    @Test("no stacking of temporary unlocks; the main-key unlock ends a running one")
+    func noStacking() {
+        var h = Harness()
+        let o = h.onboard(temporary: 2)
+        h.scanKey(.lock, o.main)
+        h.scanKey(.temporary, o.temps[0])
+        #expect(h.send(.startScan(.temporary), at: h.tick()).decision == .refused(.temporaryUnlockRunning))
+        #expect(h.scanKey(.unlock, o.main) == .unlocked(cycle: 1))
+        #expect(h.rendered("temp_unlock_ended") == ["temp_unlock_ended(reason=unlocked)"])
+        #expect(h.pending.isEmpty || h.send(.timer(h.pending[0]), at: h.pending[0].at).decision == .staleTimer)
+    }
+
+    /// §5.3 one locked mode (assumption, inventory row 12); a lock scan while locked is refused.
+    @Test("one mode locked at a time; unlock and temporary scans need a lock")
+    func oneLock() {
+        var h = Harness()
+        let o = h.onboard()
+        #expect(h.send(.startScan(.unlock), at: h.now).decision == .refused(.notLocked))
+        #expect(h.send(.startScan(.temporary), at: h.now).decision == .refused(.notLocked))
+        h.scanKey(.lock, o.main)
+        #expect(h.send(.startScan(.lock), at: h.tick()).decision == .refused(.alreadyLocked))
+    }
+
+    /// §6.1 Complete: locking waits for onboarding.
+    @Test("locking is refused before onboarding is done")
+    func lockAfterOnboarding() {
+        var h = Harness()
+        h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.enrol(1, .main)
+        #expect(h.send(.startScan(.lock), at: h.now).decision == .refused(.onboardingNotDone))
+    }
+
+    // MARK: Open questions (assumptions)
+
+    @Test("modes.switch_while_locked: refused by default; switch_focus shows the new mode's apps and keeps the lock")
+    func switchWhileLocked() {
+        for value in SwitchWhileLocked.allCases {
+            var h = Harness(parameters: params(["modes.switch_while_locked": .text(value.rawValue)]))
+            let o = h.onboard(apps: 5)
+            h.send(.createMode(apps: 9, temporaryApps: 0), at: h.now)
+            h.scanKey(.lock, o.main)
+            let d = h.send(.switchMode(2), at: h.tick()).decision
+            if value == .refuse {
+                #expect(d == .refused(.modeLocked) && h.engine.activeMode == o.mode)
+            } else {
+                #expect(d == .ok && h.engine.activeMode == 2 && h.engine.focusMode == 2 && h.engine.lock?.mode == o.mode)
+                #expect(h.effectsLog.last!.1 == .focusOn(apps: 9))
+                #expect(h.scanKey(.unlock, o.main) == .unlocked(cycle: 1), "the original key still unlocks")
+            }
+        }
+    }
+
+    @Test("modes.edit_while_locked: the locked mode cannot be edited or deleted by default")
+    func editWhileLocked() {
+        var h = Harness()
+        let o = h.onboard()
+        h.scanKey(.lock, o.main)
+        #expect(h.send(.editMode(o.mode, apps: 1, temporaryApps: 0), at: h.tick()).decision == .refused(.modeLocked))
+        #expect(h.send(.deleteMode(o.mode), at: h.tick()).decision == .refused(.modeLocked))
+        #expect(h.send(.startEnrolment(o.mode, .temporary), at: h.tick()).decision == .refused(.modeLocked))
+        var e = Harness(parameters: params(["modes.edit_while_locked": .bool(true)]))
+        let p = e.onboard()
+        e.scanKey(.lock, p.main)
+        #expect(e.send(.deleteMode(p.mode), at: e.tick()).decision == .ok)
+        #expect(e.engine.lock == nil && !e.engine.focusOn)
+    }
+
+    @Test("keys.replace_while_locked: a lost main key can be replaced while locked (a bypass); refused when false")
+    func replaceWhileLocked() {
+        var h = Harness()
+        let o = h.onboard()
+        h.scanKey(.lock, o.main)
+        let k = h.enrol(o.mode, .main)
+        #expect(h.rendered("key_replaced") == ["key_replaced(mode=\(o.mode),while_locked=true)"])
+        #expect(h.scanKey(.unlock, k) == .unlocked(cycle: 1))
+        var r = Harness(parameters: params(["keys.replace_while_locked": .bool(false)]))
+        let p = r.onboard()
+        r.scanKey(.lock, p.main)
+        #expect(r.send(.startEnrolment(p.mode, .main), at: r.tick()).decision == .refused(.modeLocked))
+    }
+
+    @Test("data.delete_while_locked: \"Delete my key\" clears everything and drops the lock; refused while locked when false")
+    func deleteMyKey() {
+        var h = Harness()
+        let o = h.onboard(temporary: 1)
+        h.scanKey(.lock, o.main)
+        h.scanKey(.temporary, o.temps[0])
+        h.send(.deleteAllData, at: h.tick())
+        #expect(h.engine.keys.isEmpty && h.engine.modes.isEmpty && h.engine.lock == nil && !h.engine.focusOn && h.engine.onboardingIndex == 0)
+        #expect(h.rendered("data_reset") == ["data_reset(while_locked=true)"])
+        var r = Harness(parameters: params(["data.delete_while_locked": .bool(false)]))
+        let p = r.onboard()
+        r.scanKey(.lock, p.main)
+        #expect(r.send(.deleteAllData, at: r.tick()).decision == .refused(.modeLocked))
+    }
+
+    @Test("a key is never both the main key and a temporary key of one mode; keys are reusable across modes")
+    func sameKeyTwice() {
+        var h = Harness()
+        let o = h.onboard()
+        #expect(h.send(.assignKey(o.main, o.mode, .temporary), at: h.now).decision == .refused(.sameKeyTwice))
+        h.send(.createMode(apps: 2, temporaryApps: 1), at: h.now)
+        #expect(h.send(.assignKey(o.main, 2, .main), at: h.now).decision == .ok)
+        #expect(h.engine.modes.map(\.mainKey) == [o.main, o.main] && h.engine.keys.count == 1)
+    }
+
+    // MARK: Onboarding (§5.6, §6.1)
+
+    @Test("onboarding follows §6.1's order (apps before the key); §5.6's with onboarding.apps_before_key false; a step is refused until done")
+    func onboardingOrder() {
+        var h = Harness()
+        #expect(h.engine.onboardingOrder.map(\.name) == ["welcome", "create_mode", "select_apps", "enrol_main_key", "temporary_keys", "configure_focus", "complete"])
+        h.send(.onboardingNext, at: h.now)
+        #expect(h.send(.onboardingNext, at: h.now).decision == .refused(.stepIncomplete))
+        h.send(.createMode(apps: 0, temporaryApps: 0), at: h.now)
+        h.send(.onboardingNext, at: h.now)
+        #expect(h.send(.onboardingNext, at: h.now).decision == .refused(.stepIncomplete), "no apps chosen yet")
+        let k = Harness(parameters: params(["onboarding.apps_before_key": .bool(false)]))
+        #expect(k.engine.onboardingOrder.map(\.name) == ["welcome", "create_mode", "enrol_main_key", "select_apps", "temporary_keys", "configure_focus", "complete"])
+        var full = Harness()
+        full.onboard()
+        #expect(full.engine.onboardingDone && full.engine.activeMode == 1)
+        #expect(full.rendered("onboarding_step_completed").count == 7)
+        #expect(full.send(.onboardingNext, at: full.now).decision == .refused(.stepIncomplete))
+    }
+
+    @Test("Focus is on exactly while a mode is locked; no money moves")
+    func focusAndMoney() {
+        var h = Harness()
+        let o = h.onboard(temporary: 1)
+        for _ in 0..<3 {
+            h.scanKey(.lock, o.main)
+            #expect(h.engine.focusOn)
+            h.scanKey(.temporary, o.temps[0])
+            #expect(h.engine.focusOn, "a temporary unlock keeps the lock")
+            h.scanKey(.unlock, o.main)
+            #expect(!h.engine.focusOn)
+            h.run(until: h.now + .days(1))
+        }
+        #expect(h.ledger.isEmpty && h.engine.cycles == 3 && h.engine.temporaryUnlocks == 3)
+        #expect(h.problems.isEmpty, "\(h.problems)")
+    }
+}
