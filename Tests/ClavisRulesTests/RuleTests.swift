@@ -1,4 +1,5 @@
 import Testing
+import HabitatTestSupport
 import RulesCore
 @testable import ClavisRules
 
@@ -82,6 +83,27 @@ struct RuleTests {
             #expect(a.engine.lock == b.engine.lock && a.engine.focusOn == b.engine.focusOn && a.engine.scan == nil && b.engine.scan == nil)
             #expect(a.rendered() == b.rendered(), "\(sims)")
         }
+    }
+
+    @Test("frames and their ScanResult agree on random frame sequences (unlock scans, rejected frames included)", arguments: Array(UInt64(1)...50))
+    func fastPathRandom(seed: UInt64) {
+        var r = SplitMix64(seed: seed &* 0x9E37_79B9)
+        var a = Harness(), b = Harness()
+        let o = a.onboard()
+        b.onboard()
+        a.scanKey(.lock, o.main)
+        b.scanKey(.lock, o.main)
+        let fs = (0..<(1 + r.below(12))).map { _ in
+            frame(o.main, r.pick([0.5, 0.89, 0.9, 0.93, 0.97]), r.chance(0.15) ? unavailable : .good)
+        }
+        a.scan(.unlock, fs)
+        if a.engine.scan != nil { a.send(.cancelScan, at: a.tick()) }
+        let end = a.now
+        b.send(.startScan(.unlock), at: a.decisions.last { if case .startScan = $0.1 { true } else { false } }!.0)
+        b.send(.scanResult(ScanRun.result(of: fs, candidates: [o.main], parameters: .defaults)), at: end)
+        #expect(a.engine.lock == b.engine.lock && a.engine.cycles == b.engine.cycles)
+        #expect(a.rendered() == b.rendered())
+        #expect(a.problems.isEmpty && b.problems.isEmpty)
     }
 
     @Test("a sampled match by a key that is not a candidate is refused")
