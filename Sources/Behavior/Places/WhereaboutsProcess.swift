@@ -121,7 +121,35 @@ public struct WhereaboutsProcess: PersonProcess {
     let wake: Double
     /// The planned moves of the day last planned (local hours from its midnight), and that day.
     var plannedDay: LocalDate?
-    var moves: [(hour: Double, to: Place)] = []
+    var moves = DayMoves()
+
+    /// At most four moves of one day, in time order, held inline (no array: a plan a day for every person).
+    struct DayMoves: Sendable {
+        var hours: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        var places: (Place, Place, Place, Place) = (.home, .home, .home, .home)
+        private(set) var count = 0
+        var last: (hour: Double, to: Place)? { count == 0 ? nil : self[count - 1] }
+
+        subscript(i: Int) -> (hour: Double, to: Place) {
+            switch i {
+            case 0: (hours.0, places.0)
+            case 1: (hours.1, places.1)
+            case 2: (hours.2, places.2)
+            default: (hours.3, places.3)
+            }
+        }
+
+        mutating func append(_ m: (Double, Place)) {
+            switch count {
+            case 0: hours.0 = m.0; places.0 = m.1
+            case 1: hours.1 = m.0; places.1 = m.1
+            case 2: hours.2 = m.0; places.2 = m.1
+            case 3: hours.3 = m.0; places.3 = m.1
+            default: preconditionFailure("a day plans at most four moves")
+            }
+            count += 1
+        }
+    }
     var midnights = MidnightCache()
 
     public init(person: Person) {
@@ -145,13 +173,13 @@ public struct WhereaboutsProcess: PersonProcess {
     }
 
     /// The day's planned moves, in time order: a fixed six draws a day.
-    mutating func plan(_ d: LocalDate, rng: RandomStream) -> [(hour: Double, to: Place)] {
+    mutating func plan(_ d: LocalDate, rng: RandomStream) -> DayMoves {
         let weekend = d.weekday.isWeekend
         let u1 = rng.normal(mean: 0, standardDeviation: 1), u2 = rng.normal(mean: 0, standardDeviation: 1)
         let goesOut = rng.uniform(), outLength = rng.lognormal(mu: log(2.5), sigma: 0.5)
         let outStart = rng.normal(mean: 0, standardDeviation: 1), eveningOut = rng.uniform(from: 1, to: 3)
         let awakeUntil = sleepStart - 0.25
-        var moves: [(hour: Double, to: Place)] = []
+        var moves = DayMoves()
         func add(_ h: Double, _ p: Place) {
             guard h > wake, h < awakeUntil, (moves.last?.hour ?? -1) < h else { return }
             moves.append((h, p))
@@ -195,7 +223,8 @@ public struct WhereaboutsProcess: PersonProcess {
                 plannedDay = d
             }
             let midnight = midnights.midnight(of: d, zone: zone)
-            for m in moves {
+            for i in 0..<moves.count {
+                let m = moves[i]
                 let at = midnight + .milliseconds(Int64(m.hour * 3_600_000))
                 if at > t { return (at, Move(to: m.to)) }
             }
