@@ -129,7 +129,7 @@ public struct PersonOccurrence: @unchecked Sendable {   // the box is read by th
 public struct PersonProcesses: Sendable {
     /// The processes every person has, in the order that breaks ties between equal times: things to do (issue 29);
     /// Clavis brings places (`docs/ARCHITECTURE.md`, "How to add a product").
-    public static let standard: [any PersonProcess.Type] = [TaskProcess.self]
+    public static let standard: [any PersonProcess.Type] = [TaskProcess.self, WhereaboutsProcess.self]
 
     /// One slot per process (`standard` then the extra ones), holding its process, mind and next occurrence; shared
     /// between copies of the struct until one of them changes it (copy on write, `writable(_:)`).

@@ -1,7 +1,7 @@
 import RulesCore
 
-/// Clavis as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor. Not registered yet
-/// (`Sources/Products/Registry` lists Clavis as planned): its person side comes later (issue 44's adapter part).
+/// Clavis as a product on Habitat's seam: the conformance to `RuleEngine` and its descriptor (its person side is
+/// `Sources/Products/Clavis/Life`).
 extension ClavisEngine: RuleEngine {
     public typealias Funnel = ClavisFunnel.Tracker
 
@@ -28,8 +28,9 @@ let clavisDescriptor: ProductDescriptor = {
         batteryBudgets: .none,
         // The spec has no pricing, tiers, trial or purchases: one unpaid segment, no money KPI, no ledger line.
         revenue: .free,
-        // The person side (issue 44's adapter part) will write its reports; the engine writes none.
-        reports: [],
+        // The person side writes them (`ClavisMetrics.reports`): scans with their ground truth, the match policy's
+        // trade-off, lock cycles by week.
+        reports: ["scans.csv", "scan-policy.csv", "lock-cycles.csv"],
         inputs: [
             EngineInputInfo("appOpened", driven: true),
             EngineInputInfo("onboardingNext", driven: true, parameters: ["onboarding.apps_before_key"]),
