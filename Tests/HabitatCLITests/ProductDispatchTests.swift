@@ -105,7 +105,7 @@ struct ProductDispatchTests {
 
     @Test("the registry is the one list: products, catalogues, the scenario's product key and the default derive from it")
     func theRegistryIsTheOneList() throws {
-        #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "none"])
+        #expect(Products.withEngines.map(\.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "clavis", "none"])
         #expect(Products.all.map(\.id.rawValue) == ["scroll-off", "nudge", "lazuri", "earned-access", "clavis", "none"], "seed order, then none (no seed)")
         #expect(Set(Products.all.map(\.id)).count == Products.all.count)
         let c = Products.catalogues

@@ -79,10 +79,11 @@ struct PersonProcessTests {
         #expect(errands == Array(1...errands.count))
     }
 
-    @Test("every person has things to do (issue 29): the standard processes are the task process, on its own stream")
+    @Test("every person has things to do (issue 29) and places to be (issue 44): the standard processes are the task process and the whereabouts, each on its own stream")
     func standardHasTasks() {
-        #expect(PersonProcesses.standard.map { "\($0)" } == ["TaskProcess"])
+        #expect(PersonProcesses.standard.map { "\($0)" } == ["TaskProcess", "WhereaboutsProcess"])
         #expect(TaskProcess.stream.description == "tasks")
+        #expect(WhereaboutsProcess.stream.description == "places")
     }
 
     @Test("timer kinds get their own slots: no folding, one slot per kind, past the scan threshold too")

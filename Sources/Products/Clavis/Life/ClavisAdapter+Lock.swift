@@ -58,7 +58,8 @@ extension ClavisAdapter {
         life.state.lockedAt = moment
         life.state.focusBypassed = false
         if moment == .bedtime {
-            let hours = life.person.phoneUse.sleepHours + 0.25
+            // Five minutes after waking (the light of the morning room, not the night's).
+            let hours = life.person.phoneUse.sleepHours + 0.25 + 5.0 / 60
             life.schedule(.wake, at: now + .milliseconds(Int64(hours * 3_600_000)))
         }
     }
