@@ -51,7 +51,8 @@ struct ClavisRunTests {
             #expect(scans.count == 3 * 4 * 2)
             func sum(_ rows: [[String: String]], _ c: String) -> Int { rows.compactMap { Int($0[c] ?? "") }.reduce(0, +) }
             let keys = scans.filter { $0["object"] == "key" }, lookAlikes = scans.filter { $0["object"] == "look_alike" }
-            let policy = try #require(Self.pooled(try #require(files["scan-policy.csv"])).first)
+            let policyFile = try #require(files["scan-policy.csv"])
+            let policy = try #require(Self.pooled(policyFile).first)
             #expect(Int(policy["key_scans"] ?? "") == sum(keys, "attempts") && sum(keys, "attempts") > 0)
             #expect(Int(policy["false_rejects"] ?? "") == sum(keys, "false_rejects"))
             #expect(sum(keys, "false_rejects") == sum(keys, "attempts") - sum(keys, "matches"))
@@ -79,7 +80,8 @@ struct ClavisRunTests {
             let policy = Self.pooled(try #require(files["scan-policy.csv"]))
             #expect(policy.count == 10, "the as-shipped control and nine swept arms: \(policy.map { $0["arm"] ?? "" })")
             func figure(_ arm: (String) -> Bool, _ c: String) throws -> Double {
-                try #require(Double(try #require(policy.first { arm($0["arm"] ?? "") })[c] ?? ""))
+                let row = try #require(policy.first { arm($0["arm"] ?? "") })
+                return try #require(Double(row[c] ?? ""))
             }
             // Arm names carry the swept values.
             let loose = { (a: String) in a.contains("0.85") && a.contains("=2") }, strict = { (a: String) in a.contains("0.95") && a.contains("=5") }

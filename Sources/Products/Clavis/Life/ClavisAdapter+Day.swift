@@ -26,10 +26,6 @@ extension ClavisAdapter {
             if !life.dormant { life.engagement.record(.value(life.world.constants.cycleValue, .lockKept)) }
         case .temporaryUnlockStarted:
             life.summary.tally.weeks[life.summary.tally.week(life.dayIndex)].temporaryUnlocks += 1
-        case .dataReset(whileLocked: true):
-            life.summary.tally.weeks[life.summary.tally.week(life.dayIndex)].resets += 1
-        case .keyReplaced(_, whileLocked: true):
-            life.summary.tally.weeks[life.summary.tally.week(life.dayIndex)].replaced += 1
         case .enrolmentStarted:
             life.summary.tally.counts[.enrolStarted] += 1
         case .enrolmentCompleted:

@@ -111,6 +111,7 @@ extension ClavisAdapter {
             life.trace(kind: "choice", detail: "switched the Focus off in Control Center", at: now)
             return true
         case .resetData:
+            life.summary.tally.weeks[w].resets += 1
             life.send(.appOpened, at: now)
             life.send(.deleteAllData, at: now)
             forget(&life, bypass: true)
@@ -118,6 +119,7 @@ extension ClavisAdapter {
             life.trace(kind: "choice", detail: "\"Delete my key\"", at: now)
             return true
         case .replaceKey:
+            life.summary.tally.weeks[w].replaced += 1
             life.send(.appOpened, at: now)
             let d = life.features.beta(6 * k.distinctivenessMean, 6 * (1 - k.distinctivenessMean))
             let (key, end) = enrol(.main, distinctiveness: d, lighting: here, &life, at: now)

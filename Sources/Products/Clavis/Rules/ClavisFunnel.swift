@@ -79,7 +79,7 @@ public enum ClavisKPIs {
         kpi("enrollment_completion_share", "Enrolments that stored a key", "setup", "fraction",
             "enrolments started", "whole run", "enrollment_completed ÷ enrollment_started", "§7 Enrollment Completion"),
         kpi("bypass_share", "Lock cycles ended without the main key", "engagement", "fraction",
-            "lock cycles", "whole run", "(data_reset(while_locked) + key_replaced(while_locked)) ÷ mode_locked",
+            "lock cycles", "whole run", "ways round the key taken at the lock (the Focus switched off outside the app, \"Delete my key\", the key replaced) ÷ mode_locked (the simulator's: the engine sees only the last two)",
             "§2 Non-Goals \"Strong anti‑tampering enforcement\"; §10 Risk 2 \"User Bypass\""),
         kpi("time_to_match_p50", "Median seconds to a match (the real key)", "scanning", "seconds",
             "matched scans of the real key", "whole run", "median of scan start → match, positioning included (the simulator's frame model)",
