@@ -113,6 +113,27 @@ struct ClavisLifeTests {
         }
     }
 
+    @Test("clavis_lock on opening Clavis at home on a cue (the shared engagement habit): the main screen's \"Lock with my key\"")
+    func lockOnOpen() throws {
+        let h = try Self.harness("  engagement.app_open_per_pickup_scale: 1\n  engagement.cue.none: 1\n  clavis.lock.on_open_probability: 1\n"
+                                 + "  clavis.lock.leaving_probability: 0\n")
+        var script = LifeScript()
+        script.check(after: .minutes(30))
+        var locked = 0
+        for person in h.people {
+            let life = h.live(person: person, script: script)
+            let opened = life.journal.events(named: "app_opened").count
+            #expect(opened >= 1, "person \(person): onboarding opens the app")
+            if life.journal.decisions("clavis_lock").first?.outcome == "lock" { locked += 1 }
+            #expect(life.journal.count("clavis_lock", "lock") == life.journal.events(named: "mode_locked").count)
+        }
+        #expect(locked > 0, "nobody opened Clavis on the check")
+        // Off: the same check opens the app and locks nothing.
+        let off = try Self.harness("  engagement.app_open_per_pickup_scale: 1\n  engagement.cue.none: 1\n  clavis.lock.on_open_probability: 0\n"
+                                   + "  clavis.lock.leaving_probability: 0\n")
+        for person in off.people { #expect(off.live(person: person, script: script).journal.events(named: "mode_locked").isEmpty) }
+    }
+
     @Test("clavis_locked: an urge for a locked app away from the key, endured; an urge for an app the mode does not hold is used unseen")
     func endure() throws {
         let h = try Self.harness()

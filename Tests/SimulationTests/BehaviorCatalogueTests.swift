@@ -101,7 +101,7 @@ struct BehaviorCatalogueTests {
         "clavis.object.distinctiveness_mean": 0.6, "clavis.onboarding.enrol_completion": 0.85,
         "clavis.onboarding.focus_setup_success": 0.7, "clavis.temporary_key_share": 0.4,
         "clavis.temporary_key_carried_share": 0.6, "clavis.enrolment.seconds_per_frame": 4,
-        "clavis.enrolment_frustration": 0.02, "clavis.lock.leaving_probability": 0.6,
+        "clavis.enrolment_frustration": 0.02, "clavis.lock.leaving_probability": 0.6, "clavis.lock.on_open_probability": 0.2,
         "clavis.lock.bedtime_probability": 0.4, "clavis.unlock.arrival_probability": 0.8,
         "clavis.unlock.morning_probability": 0.85, "clavis.bedtime_dark_share": 0.2,
         "clavis.value.locked_cycle": 0.03, "clavis.scan.patience_seconds": 12, "clavis.scan.retry_probability": 0.6,

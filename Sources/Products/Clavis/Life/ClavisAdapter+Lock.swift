@@ -47,7 +47,11 @@ extension ClavisAdapter {
         let k = life.world.constants
         let dark = moment == .bedtime && life.features.uniform() < k.bedtimeDark
         life.offerDecision(.clavisLock, moment: now.millisecondsSinceEpoch)
-        let p = moment == .leaving ? life.state.lockLeaving : life.state.lockBedtime
+        let p = switch moment {
+        case .leaving: life.state.lockLeaving
+        case .bedtime: life.state.lockBedtime
+        case .opened: life.world.constants.lockOnOpen
+        }
         guard life.features.uniform() < p else { return life.decide(.clavisLock, .skipLock, at: now) }
         life.decide(.clavisLock, .lock, at: now)
         life.summary.tally.weeks[life.summary.tally.week(life.dayIndex)].lockAttempts += 1
@@ -73,6 +77,16 @@ extension ClavisAdapter {
         let (_, end) = scan(.unlock, .genuine, distinctiveness: life.state.distinctiveness,
                             lighting: lighting(.home, life, at: now, dark: dark), &life, at: now)
         life.beBusy(until: end, with: "scanning the key")
+    }
+
+    /// Opening Clavis on a cue (the shared engagement habit, `opensAppOnCue`): the main screen with its "Lock with my
+    /// key" (§6.3); at home with the key, unlocked, a moment to lock (`clavis.lock.on_open_probability`).
+    public static func cue(_ cue: AppOpenCue, _ life: inout PersonLife<Self>, at now: Instant) {
+        guard life.opensAppOnCue(cue) else { return }
+        life.send(.appOpened, at: now)
+        life.engagement.record(.appOpened)
+        life.meter.charge(EnergyCharge(.foregroundSecond, 5), phoneInUse: true)
+        if life.mind(WhereaboutsProcess.self).place == .home { lockMoment(.opened, &life, at: now) }
     }
 
     /// Going to bed (a moment to lock) and waking (a moment to unlock a bedtime lock); the next bedtime is booked.

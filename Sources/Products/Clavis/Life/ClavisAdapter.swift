@@ -24,7 +24,7 @@ public enum ClavisAdapter: RestrictingAdapter {
     public typealias Metrics = ClavisMetrics
 
     /// Why the person meant to lock (which moment unlocks it).
-    public enum LockMoment: UInt8, Sendable, Hashable { case leaving, bedtime }
+    public enum LockMoment: UInt8, Sendable, Hashable { case leaving, bedtime, opened }
 
     /// Something the person means to do later.
     public enum Intent: Sendable {

@@ -89,6 +89,9 @@ public enum ClavisBehavior {
         .behavior("clavis.lock.bedtime_probability", 0.4, 0...1,
           "mean chance a person locks when going to bed (a per-person propensity, beta with concentration 4)",
           .assumption("inventory §7; a Sleep mode")),
+        .behavior("clavis.lock.on_open_probability", 0.2, 0...1,
+          "chance a person who opens Clavis at home, unlocked, locks there and then (the main screen's \"Lock with my key\")",
+          .assumption("§6.3 Lock Flow starts from the main screen; most openings are a look")),
         .behavior("clavis.unlock.arrival_probability", 0.8, 0...1,
           "chance a person locked since leaving unlocks on arriving home (otherwise at the first urge, or not that day)",
           .assumption("inventory §7 \"When to unlock (arriving home, morning)\"")),
@@ -131,7 +134,7 @@ public struct ClavisConstants: Sendable {
     public var distinctivenessMean: Double, enrolCompletion: Double, focusSetup: Double
     public var temporaryKeyShare: Double, temporaryCarried: Double, enrolmentFrustration: Double, enrolmentSecondsPerFrame: Double
     public var bedtimeDark: Double
-    public var lockLeaving: Double, lockBedtime: Double, unlockArrival: Double, unlockMorning: Double, cycleValue: Double
+    public var lockLeaving: Double, lockBedtime: Double, lockOnOpen: Double, unlockArrival: Double, unlockMorning: Double, cycleValue: Double
     public var patienceSeconds: Double, retry: Double, maxRetries: Int, scanFrustration: Double, lightOn: Double
     public var frames: ClavisFrameModel
 
@@ -157,6 +160,7 @@ public struct ClavisConstants: Sendable {
         bedtimeDark = v["clavis.bedtime_dark_share"]
         lockLeaving = v["clavis.lock.leaving_probability"]
         lockBedtime = v["clavis.lock.bedtime_probability"]
+        lockOnOpen = v["clavis.lock.on_open_probability"]
         unlockArrival = v["clavis.unlock.arrival_probability"]
         unlockMorning = v["clavis.unlock.morning_probability"]
         cycleValue = v["clavis.value.locked_cycle"]
