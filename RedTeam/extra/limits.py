@@ -12,8 +12,9 @@ compared by type, size, mode, link count, link target and sha256). Every run tha
 nothing outside its --out folder.
 
 - arms-*: products as arms — `products:` of every product with an engine and `none`, `none` alone, duplicate products,
-  arms of one product twice, a planned product (no engine: clavis) as the scenario's product, in `products:`,
-  on an arm (with other problems: all reported at once, each at its line:col) and as a sweep value; 1,000 arms validate,
+  arms of one product twice, Clavis (planned until issue 44) as an arm, a product no engine serves as the scenario's
+  product, in `products:`, on an arm (with other problems: all reported at once, each at its line:col) and as a sweep
+  value; 1,000 arms validate,
   1,001 are refused naming the arm list (its length and the limit, not "the sweep has 0 points"), by validate and run;
   --allow-large lifts the limit; `trace --arm` naming no arm of the 1,000 lists a few (not 1,000).
 - tenure-*: `tenure_days` (1…3650) at 1 and 3650 (run), at 0, 3651, -1, 1.5, text, on an arm and with --set (exit 2
@@ -31,7 +32,7 @@ nothing outside its --out folder.
   budget 2) that succeeds with its five outputs.
 - types-*: `compare` on a run whose kpis.csv or manifest.json is a FIFO, a folder or a socket, and `merge` of a shard
   whose manifest.json is one: exit 2 saying what it is (not "missing", not "no readable manifest.json"); `bench run
-  --product clavis` is exit 2.
+  --product zeta` (no such product) is exit 2.
 """
 import csv
 import glob
@@ -162,26 +163,32 @@ succeeds("arms-one-product-twice", ["run", "arms-same.yaml", "--out", "r-same"] 
          check=arms_are("r-same", {"a": "nudge", "b": "nudge"}))
 write("arms-dup.yaml", HEAD + "products: [nudge, none, nudge]\n")
 refused("arms-products-duplicate", ["validate", "arms-dup.yaml"], [r"arms-dup\.yaml:6:\d+: error: products\[2\]: duplicate 'nudge'"])
-# A planned product (registered, no engine): reported at its key with every other problem, by validate and run.
-write("arms-planned.yaml", HEAD + "arms:\n  - name: a\n    product: clavis\n  - name: b\n    horizon_days: 5\n"
+# Clavis was the last planned product (registered, no engine) until issue 44 built it: it now runs as the scenario's
+# product and as an arm. A product no engine serves is refused like any unknown value — at its key, with every other
+# problem, by validate and run, in `products:`, as a sweep value and by `bench run --product` — naming the products
+# there are (the planned-product message itself is covered by ScenarioFormatTests with a fixture's planned product).
+write("arms-clavis.yaml", HEAD + "arms:\n  - name: a\n    product: clavis\n  - name: b\n    product: none\n")
+succeeds("arms-clavis-built", ["run", "arms-clavis.yaml", "--out", "r-clavis"] + SMALL, out="r-clavis",
+         check=arms_are("r-clavis", {"a": "clavis", "b": "none"}))
+write("arms-unknown.yaml", HEAD + "arms:\n  - name: a\n    product: zeta\n  - name: b\n    horizon_days: 5\n"
       "  - name: c\n    product: nudge\n    tenure_days: 0\n")
-for cmd in (["validate"], ["run", "--out", "r-planned"] + SMALL):
-    refused(f"arms-planned-on-arm-with-others-{cmd[0]}", cmd[:1] + ["arms-planned.yaml"] + cmd[1:],
-            [r"arms-planned\.yaml:8:5: error: arms\[0\]\.product: product 'clavis' has no rule engine",
-             r"arms-planned\.yaml:10:5: error: arms\[1\]\.horizon_days: unknown key",
-             r"arms-planned\.yaml:13:18: error: arms\[2\]\.tenure_days: value 0 is out of range; allowed an integer in 1…3650",
-             r"3 errors in arms-planned\.yaml"])
-write("arms-planned-top.yaml", "product: clavis\n" + HEAD)
-refused("arms-planned-scenario-product", ["validate", "arms-planned-top.yaml"],
-        [r"arms-planned-top\.yaml:1:1: error: product: product 'clavis' has no rule engine in this version; products with engines: scroll-off"])
-write("arms-planned-list.yaml", HEAD + "products: [nudge, lazuri, clavis]\n")
-refused("arms-planned-in-products", ["run", "arms-planned-list.yaml", "--out", "r-pl"] + SMALL,
-        [r"arms-planned-list\.yaml:6:27: error: products\[2\]: product 'clavis'"])
-write("arms-planned-sweep.yaml", HEAD + "sweep:\n  product: [nudge, clavis]\n")
-refused("arms-planned-sweep-value", ["validate", "arms-planned-sweep.yaml"],
-        [r"arms-planned-sweep\.yaml:7:\d+: error: sweep\.product\[1\]: product 'clavis' has no rule engine"])
-refused("arms-planned-bench-product", ["bench", "run", "--product", "clavis", "--people", "5", "--days", "2", "--progress", "never"],
-        [r"clavis' has no rule engine"])
+for cmd in (["validate"], ["run", "--out", "r-unknown"] + SMALL):
+    refused(f"arms-unknown-on-arm-with-others-{cmd[0]}", cmd[:1] + ["arms-unknown.yaml"] + cmd[1:],
+            [r"arms-unknown\.yaml:8:14: error: arms\[0\]\.product: 'zeta' is not allowed; allowed one of scroll-off, nudge, lazuri, earned-access, clavis, none",
+             r"arms-unknown\.yaml:10:5: error: arms\[1\]\.horizon_days: unknown key",
+             r"arms-unknown\.yaml:13:18: error: arms\[2\]\.tenure_days: value 0 is out of range; allowed an integer in 1…3650",
+             r"3 errors in arms-unknown\.yaml"])
+write("arms-unknown-top.yaml", "product: zeta\n" + HEAD)
+refused("arms-unknown-scenario-product", ["validate", "arms-unknown-top.yaml"],
+        [r"arms-unknown-top\.yaml:1:10: error: product: 'zeta' is not allowed; allowed one of scroll-off, nudge, lazuri, earned-access, clavis, none"])
+write("arms-unknown-list.yaml", HEAD + "products: [nudge, lazuri, zeta]\n")
+refused("arms-unknown-in-products", ["run", "arms-unknown-list.yaml", "--out", "r-ul"] + SMALL,
+        [r"arms-unknown-list\.yaml:6:\d+: error: products\[2\]: 'zeta' is not allowed"])
+write("arms-unknown-sweep.yaml", HEAD + "sweep:\n  product: [nudge, zeta]\n")
+refused("arms-unknown-sweep-value", ["validate", "arms-unknown-sweep.yaml"],
+        [r"arms-unknown-sweep\.yaml:7:\d+: error: sweep\.product\[1\]: 'zeta' is not allowed"])
+refused("arms-unknown-bench-product", ["bench", "run", "--product", "zeta", "--people", "5", "--days", "2", "--progress", "never"],
+        [r"zeta"])
 
 
 def arms_file(n, rel, body=""):
