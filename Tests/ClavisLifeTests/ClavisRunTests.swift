@@ -89,4 +89,55 @@ struct ClavisRunTests {
             #expect(try figure(strict, "false_accept_share") <= figure(loose, "false_accept_share"))
         }
     }
+
+    @Test("Clavis − none on minutes in target apps comes from the lock alone: never locking, Clavis's people spend exactly the minutes they spend with no app")
+    func theLockIsTheMechanism() throws {
+        let yaml = """
+            name: clavis-mechanism
+            seed: 20261122
+            start: 2026-01-05
+            horizon_days: 14
+            replications: 1
+            population:
+              installs: 300
+            arms:
+              - name: never-locked
+                product: clavis
+                behavior:
+                  clavis.lock.leaving_probability: 0
+                  clavis.lock.bedtime_probability: 0
+                  clavis.lock.on_open_probability: 0
+              - name: clavis
+                product: clavis
+              - name: none
+                product: none
+            """
+        let scenario = try ScenarioLoader(catalogues: Products.catalogues).load(yaml: yaml, fileName: "clavis-mechanism.yaml")
+        try withTemporaryDirectory(prefix: "habitat-clavis-mechanism") { root in
+            let learning = Self.rows(try #require(try Self.writtenArms(scenario, into: root)["learning.csv"]))
+            let h = learning[0]
+            let arm = try #require(h.firstIndex(of: "arm")), status = try #require(h.firstIndex(of: "status"))
+            let week = try #require(h.firstIndex(of: "week_since_install")), minutes = try #require(h.firstIndex(of: "target_app_minutes_per_day"))
+            func series(_ a: String) -> [String: String] {
+                Dictionary(uniqueKeysWithValues: learning.dropFirst().filter { $0[arm] == a && $0[status] == "all" }.map { ("\($0[2])/\($0[week])", $0[minutes]) })
+            }
+            #expect(!series("none").isEmpty)
+            #expect(series("never-locked") == series("none"), "a Clavis that never locks changes no minute")
+            #expect(series("clavis") != series("none"), "the lock does")
+        }
+    }
+
+    /// A run of every arm with its own product (`Products.run`, as `habitat run` does), its CSVs by name.
+    static func writtenArms(_ scenario: ResolvedScenario, into root: URL) throws -> [String: String] {
+        var run = try Products.run(scenario, threads: 2)
+        try run.simulate(progress: nil)
+        let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
+        let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
+        try report.commit()
+        var texts: [String: String] = [:]
+        for f in files where f.hasSuffix(".csv") {
+            texts[f] = try String(contentsOf: report.destination.appendingPathComponent(f), encoding: .utf8)
+        }
+        return texts
+    }
 }
