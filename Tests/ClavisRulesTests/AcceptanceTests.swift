@@ -34,6 +34,7 @@ struct AcceptanceTests {
     func enrolmentCompletion() {
         var h = Harness()
         guard case .modeCreated(let m) = h.send(.createMode(apps: 3, temporaryApps: 1), at: h.now).decision else { Issue.record("no mode"); return }
+        h.cameraReady()
         h.send(.startEnrolment(m, .main), at: h.now)
         for i in 0..<7 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i % 5)), at: h.tick(300)) }
         #expect(h.lastDecision == .frameAccepted(frames: 7, viewpoints: 5) && h.engine.keys.isEmpty)

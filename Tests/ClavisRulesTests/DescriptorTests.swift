@@ -39,6 +39,10 @@ struct DescriptorTests {
         #expect(d.threshold == 0.90 && d.consecutiveFrames == 3 && d.enrolMinFrames == 8 && d.enrolMaxFrames == 12)
         #expect(d.verifyMaxFPS == 10 && d.enrolMaxFPS == 5 && d.temporaryUnlockMinutes == 15)
         #expect(d.switchWhileLocked == .refuse && !d.editWhileLocked && d.replaceKeyWhileLocked && d.deleteDataWhileLocked)
+        // §5.1, §5.2 and §7 Error Handling's inputs, each sent by the simulated people.
+        for name in ["cameraPermission", "deviceChecked", "renameKey", "removeKey", "removeTemporaryKey"] {
+            #expect(ClavisEngine.descriptor.inputs.first { $0.name == name }?.drivenBySimulatedPeople == true, "\(name)")
+        }
         for input in ClavisEngine.descriptor.inputs {
             for key in input.parameters { #expect(c.contains { input.governs($0.keyPath) }, "\(input.name) governs \(key), not in the catalogue") }
         }

@@ -62,7 +62,7 @@ struct PropertyTests {
                                                       distinctiveness: r.pick([0.1, 0.5, 0.9])))
             }
         }
-        switch r.below(100) {
+        switch r.below(114) {
         case 0..<5: return .appOpened
         case 5..<10: return .onboardingNext
         case 10..<14: return .createMode(apps: r.below(8), temporaryApps: r.below(4))
@@ -75,6 +75,16 @@ struct PropertyTests {
         case 41: return .deleteAllData
         case 42..<80: return .startScan(r.pick(ScanKind.allCases))
         case 80..<86: return .endTemporaryUnlock
+        // §7 Error Handling: the camera prompt answered or changed in Settings (allowed most of the time, so scans still
+        // happen); the launch's ARKit check (supported most of the time).
+        case 100..<104: return .cameraPermission(granted: r.chance(0.8))
+        case 104..<106: return .deviceChecked(arSupported: r.chance(0.9))
+        // §5.1 "renamed, or removed"; §5.2 "add/remove temporary keys for a mode" (mostly one of the mode's).
+        case 106..<108: return .renameKey(key)
+        case 108..<111: return .removeKey(key)
+        case 111..<114:
+            let temps = e.modes.first { $0.id == mode }?.temporaryKeys ?? []
+            return .removeTemporaryKey(temps.isEmpty || r.chance(0.2) ? key : r.pick(temps), from: mode)
         default: return .timer(ClavisTimer(.temporaryUnlockEnd, at: t))
         }
     }
@@ -87,6 +97,9 @@ struct PropertyTests {
         list += [.onboardingNext, .startEnrolment(1, .temporary)]
         list += (0..<8).map { .enrolmentFrame(EnrolmentFrame(viewpoint: 4 + $0 % 4)) }
         list += [.onboardingNext, .focusConfigured(ok: true), .onboardingNext, .onboardingNext]
+        // The launch's ARKit check and the camera prompt, allowed (§7 Error Handling): after the first five inputs, so
+        // that the shortened preludes leave the camera unasked and the device unchecked.
+        list.insert(contentsOf: [.deviceChecked(arSupported: true), .cameraPermission(granted: true)], at: 5)
         if seed % 7 == 0 { list = Array(list.prefix(5)) }
         return list.enumerated().map { SweepInput($1, at: t + .milliseconds(Int64($0) * 300)) }
     }
@@ -136,7 +149,15 @@ struct PropertyTests {
             }
             for e in step.outcome.events {
                 switch e {
-                case .scanStarted: frames = []
+                case .scanStarted, .enrolmentStarted:
+                    // §7 Error Handling: the camera opens only when allowed, on a device not known to lack ARKit.
+                    if b.camera != .granted || b.arSupported == false { p.append("\(e.name) with camera \(b.camera), ARKit \(String(describing: b.arSupported))") }
+                    if case .scanStarted = e { frames = [] }
+                case let .keyUnassigned(k, m) where m == b.lock?.mode:
+                    // §5.5 usage is per (mode, key) pair: a key unassigned from the locked mode (only with
+                    // `modes.edit_while_locked`) leaves no pair; assigned again it is a new, unused pair.
+                    used.remove(k)
+                case .keyRemoved(let k): used.remove(k)
                 case let .temporaryUnlockStarted(m, k, _):
                     guard let l = b.lock else { p.append("temporary unlock while unlocked"); break }
                     if l.temporaryUntil != nil { p.append("temporary unlocks stacked") }
@@ -177,7 +198,8 @@ struct PropertyTests {
         for n in ["app_opened", "onboarding_step_completed", "mode_created", "mode_edited", "mode_deleted", "mode_switched", "enrollment_started",
                   "enrollment_frame_rejected", "distinctiveness_warning_shown", "enrollment_completed", "enrollment_restarted",
                   "enrollment_cancelled", "key_assigned", "key_replaced", "focus_setup_validated", "data_reset", "scan_started",
-                  "scan_matched", "scan_abandoned", "mode_locked", "mode_unlocked", "temp_unlock_started", "temp_unlock_ended"] {
+                  "scan_matched", "scan_abandoned", "mode_locked", "mode_unlocked", "temp_unlock_started", "temp_unlock_ended",
+                  "camera_permission_result", "device_checked", "key_renamed", "key_removed", "key_unassigned"] {
             #expect(names[n, default: 0] > 0, "\(n) never happened")
         }
     }

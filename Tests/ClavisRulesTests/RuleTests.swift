@@ -122,6 +122,7 @@ struct RuleTests {
     func enrolFrameRate() {
         var h = Harness()
         h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.cameraReady()
         h.send(.startEnrolment(1, .main), at: h.now)
         #expect(h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 0)), at: h.tick(100)).decision == .frameAccepted(frames: 1, viewpoints: 1))
         #expect(h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 1)), at: h.tick(150)).decision == .frameSkipped)
@@ -133,6 +134,7 @@ struct RuleTests {
     func manualAndRestart() {
         var h = Harness()
         h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.cameraReady()
         h.send(.startEnrolment(1, .main), at: h.now)
         for i in 0..<3 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i)), at: h.tick(300)) }
         #expect(h.send(.completeEnrolment, at: h.now).decision == .refused(.tooFewFrames))
@@ -149,6 +151,7 @@ struct RuleTests {
     func maxFrames() {
         var h = Harness()
         h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.cameraReady()
         h.send(.startEnrolment(1, .main), at: h.now)
         for _ in 0..<14 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: 3)), at: h.tick(300)) }
         #expect(h.engine.enrolment?.frames == 12 && h.lastDecision == .frameSkipped)
@@ -159,6 +162,7 @@ struct RuleTests {
     func distinctiveness() {
         var h = Harness()
         h.send(.createMode(apps: 1, temporaryApps: 0), at: h.now)
+        h.cameraReady()
         h.send(.startEnrolment(1, .main), at: h.now)
         for i in 0..<8 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i % 4, distinctiveness: 0.1)), at: h.tick(300)) }
         #expect(h.count("distinctiveness_warning_shown") == 1 && h.engine.keys.first?.warned == true)
@@ -292,6 +296,182 @@ struct RuleTests {
         #expect(full.engine.onboardingDone && full.engine.activeMode == 1)
         #expect(full.rendered("onboarding_step_completed").count == 7)
         #expect(full.send(.onboardingNext, at: full.now).decision == .refused(.stepIncomplete))
+    }
+
+    // MARK: Camera permission and ARKit support (§7 Error Handling)
+
+    /// §7 "Handle camera permission denials gracefully": before the system prompt is answered the camera cannot open
+    /// (`camera_not_asked`: the app shows the prompt); after "Don't Allow" it is refused with `camera_denied` ("enable
+    /// the camera in Settings") until the person allows it, which may come any time later.
+    @Test("the camera opens only once allowed: camera_not_asked before the prompt, camera_denied after a denial, then allowed from Settings")
+    func cameraPermission() {
+        var h = Harness()
+        h.send(.createMode(apps: 3, temporaryApps: 0), at: h.now)
+        h.send(.deviceChecked(arSupported: true), at: h.now)
+        #expect(h.engine.camera == .notAsked)
+        #expect(h.send(.startEnrolment(1, .main), at: h.now).decision == .refused(.cameraNotAsked))
+        #expect(h.send(.cameraPermission(granted: false), at: h.now).decision == .ok)
+        #expect(h.engine.camera == .denied)
+        #expect(h.send(.startEnrolment(1, .main), at: h.now).decision == .refused(.cameraDenied))
+        #expect(h.engine.enrolment == nil && h.count("enrollment_started") == 0)
+        h.send(.cameraPermission(granted: true), at: h.tick())
+        #expect(h.send(.startEnrolment(1, .main), at: h.now).decision == .ok && h.engine.enrolment != nil)
+        #expect(h.rendered("camera_permission_result") == ["camera_permission_result(granted=false)", "camera_permission_result(granted=true)"])
+
+        var s = Harness()
+        let o = s.onboard()
+        s.send(.cameraPermission(granted: false), at: s.tick())
+        #expect(s.send(.startScan(.lock), at: s.now).decision == .refused(.cameraDenied))
+        s.send(.cameraPermission(granted: true), at: s.tick())
+        #expect(s.scanKey(.lock, o.main) == .locked(cycle: 1))
+        #expect(h.problems.isEmpty && s.problems.isEmpty, "\(h.problems) \(s.problems)")
+    }
+
+    /// §7 "Check ARKit support (`ARWorldTrackingConfiguration.isSupported`) before starting session"; "Provide clear error
+    /// messages for hardware limitations (devices without depth sensing)".
+    @Test("a device without ARKit support: every enrolment and scan refused ar_unsupported, before any camera question")
+    func arUnsupported() {
+        var h = Harness()
+        h.send(.createMode(apps: 3, temporaryApps: 0), at: h.now)
+        #expect(h.engine.arSupported == nil)
+        h.send(.deviceChecked(arSupported: false), at: h.now)
+        #expect(h.engine.arSupported == false)
+        #expect(h.rendered("device_checked") == ["device_checked(ar_supported=false)"])
+        #expect(h.send(.startEnrolment(1, .main), at: h.now).decision == .refused(.arUnsupported), "not the camera prompt")
+        h.send(.cameraPermission(granted: true), at: h.now)
+        #expect(h.send(.startEnrolment(1, .main), at: h.now).decision == .refused(.arUnsupported))
+
+        var s = Harness()
+        s.onboard()
+        s.send(.deviceChecked(arSupported: false), at: s.tick())
+        #expect(s.send(.startScan(.lock), at: s.now).decision == .refused(.arUnsupported))
+        #expect(s.send(.startEnrolment(1, .temporary), at: s.now).decision == .refused(.arUnsupported))
+        #expect(s.engine.scan == nil && s.engine.enrolment == nil)
+    }
+
+    /// §7 "Handle camera permission denials gracefully": the camera denied in Settings while it is open ends the scan as
+    /// giving up does, and the enrolment as closing its screen does (their AR session charged).
+    @Test("the camera denied mid-scan abandons the scan; mid-enrolment cancels the enrolment")
+    func cameraDeniedMidway() {
+        var h = Harness()
+        let o = h.onboard()
+        h.send(.startScan(.lock), at: h.tick())
+        h.send(.frame(frame(o.main, 0.95)), at: h.tick())
+        let from = h.log.count
+        let d = h.send(.cameraPermission(granted: false), at: h.tick(1000)).decision
+        #expect(d == .scanAbandoned && h.engine.scan == nil && h.engine.lock == nil)
+        #expect(h.rendered(from: from) == ["camera_permission_result(granted=false)", "scan_abandoned(kind=lock,frames=1,seconds=1,longest_run=1)"])
+        #expect(h.effectsLog.last!.1 == .arSession(seconds: 1.2))
+
+        h.send(.cameraPermission(granted: true), at: h.tick())
+        h.send(.startEnrolment(o.mode, .temporary), at: h.now)
+        for i in 0..<3 { h.send(.enrolmentFrame(EnrolmentFrame(viewpoint: i)), at: h.tick(300)) }
+        h.send(.cameraPermission(granted: false), at: h.tick(300))
+        #expect(h.engine.enrolment == nil && h.engine.keys.count == 1)
+        #expect(h.rendered("enrollment_cancelled") == ["enrollment_cancelled(frames=3)"])
+        #expect(h.effectsLog.last!.1 == .arSession(seconds: 1.2))
+        #expect(h.problems.isEmpty, "\(h.problems)")
+    }
+
+    /// §9 "'Delete my key' clears all stored data": the app's data, not the system's camera permission or the device.
+    @Test("\"Delete my key\" keeps the camera permission and the ARKit check")
+    func deleteKeepsCamera() {
+        var h = Harness()
+        h.onboard()
+        h.send(.deleteAllData, at: h.tick())
+        #expect(h.engine.camera == .granted && h.engine.arSupported == true)
+        h.send(.createMode(apps: 2, temporaryApps: 0), at: h.now)
+        #expect(h.send(.startEnrolment(h.engine.modes[0].id, .main), at: h.now).decision == .ok)
+    }
+
+    // MARK: Keys (§5.1 KeyManager, §5.2 ModeManager)
+
+    /// §5.1 "Allow keys to be updated, renamed, or removed." The engine stores no names: a rename is its event.
+    @Test("a key can be renamed; an unknown key is not_found")
+    func renameKey() {
+        var h = Harness()
+        let o = h.onboard()
+        #expect(h.send(.renameKey(o.main), at: h.now).decision == .ok)
+        #expect(h.rendered("key_renamed") == ["key_renamed(key=\(o.main))"])
+        #expect(h.send(.renameKey(99), at: h.now).decision == .refused(.notFound))
+        #expect(h.engine.keys.count == 1 && h.engine.modes[0].mainKey == o.main)
+    }
+
+    /// §5.1 "Allow keys to be … removed"; §5.2 "Each mode must have exactly one main key (required)": a mode's main key
+    /// cannot be removed until it is replaced (inventory gap 12); a temporary key leaves every mode it served.
+    @Test("removing a key: a main key is key_in_use until replaced; a temporary key leaves every mode; unknown not_found")
+    func removeKey() {
+        var h = Harness()
+        let o = h.onboard(temporary: 1)
+        let t = o.temps[0]
+        #expect(h.send(.removeKey(99), at: h.now).decision == .refused(.notFound))
+        #expect(h.send(.removeKey(o.main), at: h.now).decision == .refused(.keyInUse))
+        h.send(.createMode(apps: 2, temporaryApps: 1), at: h.now)
+        h.send(.assignKey(t, 2, .temporary), at: h.now)
+        h.send(.assignKey(o.main, 2, .main), at: h.now)
+        #expect(h.send(.removeKey(t), at: h.now).decision == .ok)
+        #expect(h.engine.keys.map(\.id) == [o.main] && h.engine.modes.allSatisfy { $0.temporaryKeys.isEmpty })
+        #expect(h.rendered("key_removed") == ["key_removed(key=\(t))"] && h.effectsLog.last!.1 == .secureWrite)
+        // Replaced as main key of mode 1, the old key still serves mode 2: still in use; replaced there too, removable.
+        let k = h.enrol(o.mode, .main)
+        #expect(h.send(.removeKey(o.main), at: h.now).decision == .refused(.keyInUse))
+        h.send(.assignKey(k, 2, .main), at: h.now)
+        #expect(h.send(.removeKey(o.main), at: h.now).decision == .ok)
+        #expect(h.engine.keys.map(\.id) == [k] && h.engine.modes.allSatisfy { $0.mainKey == k })
+        #expect(h.problems.isEmpty, "\(h.problems)")
+    }
+
+    /// The locked mode's temporary keys change only with `modes.edit_while_locked` (as assigning does); never during a
+    /// scan; the key running the temporary unlock stays until the unlock ends.
+    @Test("removing a key while locked: mode_locked by default, scan_in_progress during a scan; with edit_while_locked its use this cycle goes too")
+    func removeKeyWhileLocked() {
+        var h = Harness()
+        let o = h.onboard(temporary: 2)
+        h.scanKey(.lock, o.main)
+        #expect(h.send(.removeKey(o.temps[0]), at: h.tick()).decision == .refused(.modeLocked))
+        h.send(.startScan(.temporary), at: h.tick())
+        #expect(h.send(.removeKey(o.temps[1]), at: h.tick()).decision == .refused(.scanInProgress))
+        #expect(h.engine.keys.count == 3)
+
+        var e = Harness(parameters: params(["modes.edit_while_locked": .bool(true)]))
+        let p = e.onboard(temporary: 2)
+        e.scanKey(.lock, p.main)
+        e.scanKey(.temporary, p.temps[0])
+        #expect(e.send(.removeKey(p.temps[0]), at: e.tick()).decision == .refused(.temporaryUnlockRunning))
+        e.send(.endTemporaryUnlock, at: e.tick())
+        #expect(e.send(.removeKey(p.temps[0]), at: e.tick()).decision == .ok)
+        #expect(e.engine.lock?.usedTemporaryKeys == [] && e.engine.modes[0].temporaryKeys == [p.temps[1]])
+        #expect(e.problems.isEmpty, "\(e.problems)")
+    }
+
+    /// §5.2 "Manage key assignments: … add/remove temporary keys for a mode." The key stays stored (§9 "Keys are stored
+    /// independently and referenced by ID in modes").
+    @Test("removing a temporary key from a mode: key_unassigned, the key stays stored; not_found, mode_locked, scan_in_progress")
+    func removeTemporaryKey() {
+        var h = Harness()
+        let o = h.onboard(temporary: 2)
+        let (a, b) = (o.temps[0], o.temps[1])
+        #expect(h.send(.removeTemporaryKey(a, from: 9), at: h.now).decision == .refused(.notFound))
+        #expect(h.send(.removeTemporaryKey(o.main, from: o.mode), at: h.now).decision == .refused(.notFound), "the main key is not a temporary key")
+        #expect(h.send(.removeTemporaryKey(a, from: o.mode), at: h.now).decision == .ok)
+        #expect(h.engine.modes[0].temporaryKeys == [b] && h.engine.keys.count == 3)
+        #expect(h.rendered("key_unassigned") == ["key_unassigned(key=\(a),mode=\(o.mode))"] && h.effectsLog.last!.1 == .secureWrite)
+        #expect(h.send(.removeTemporaryKey(a, from: o.mode), at: h.now).decision == .refused(.notFound))
+        h.scanKey(.lock, o.main)
+        #expect(h.send(.removeTemporaryKey(b, from: o.mode), at: h.tick()).decision == .refused(.modeLocked))
+        h.send(.startScan(.temporary), at: h.tick())
+        #expect(h.send(.removeTemporaryKey(b, from: o.mode), at: h.tick()).decision == .refused(.scanInProgress))
+
+        var e = Harness(parameters: params(["modes.edit_while_locked": .bool(true)]))
+        let p = e.onboard(temporary: 1)
+        e.scanKey(.lock, p.main)
+        e.scanKey(.temporary, p.temps[0])
+        #expect(e.send(.removeTemporaryKey(p.temps[0], from: p.mode), at: e.tick()).decision == .refused(.temporaryUnlockRunning))
+        e.send(.endTemporaryUnlock, at: e.tick())
+        #expect(e.send(.removeTemporaryKey(p.temps[0], from: p.mode), at: e.tick()).decision == .ok)
+        #expect(e.engine.lock?.usedTemporaryKeys == [] && e.engine.keys.count == 2)
+        #expect(e.send(.startScan(.temporary), at: e.tick()).decision == .refused(.noTemporaryKeyLeft))
+        #expect(e.problems.isEmpty, "\(e.problems)")
     }
 
     @Test("Focus is on exactly while a mode is locked; no money moves")

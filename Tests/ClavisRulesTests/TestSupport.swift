@@ -29,21 +29,35 @@ extension EngineHarness where Engine == ClavisEngine {
     /// Moves the clock on by `ms` milliseconds (frames come at most `max_fps` per second).
     func tick(_ ms: Int64 = 200) -> Instant { now + .milliseconds(ms) }
 
-    /// Enrols a key for `mode` in `role` from 8 good frames over 4 viewpoints; returns its id.
+    /// The app's launch check on a device with ARKit, and the system camera prompt answered "Allow" (§7 Error Handling
+    /// "Check ARKit support … before starting session"; "Handle camera permission denials gracefully").
+    mutating func cameraReady() {
+        send(.deviceChecked(arSupported: true), at: now)
+        send(.cameraPermission(granted: true), at: now)
+    }
+
+    /// Enrols a key for `mode` in `role` from 8 good frames over 4 viewpoints; returns its id. The device is checked
+    /// first if it was not, and the first camera use shows the system prompt, answered "Allow" (§7 Error Handling).
     @discardableResult
     mutating func enrol(_ mode: ModeID, _ role: KeyRole) -> KeyID {
-        send(.startEnrolment(mode, role), at: now)
+        if engine.arSupported == nil { send(.deviceChecked(arSupported: true), at: now) }
+        if send(.startEnrolment(mode, role), at: now).decision == .refused(.cameraNotAsked) {
+            send(.cameraPermission(granted: true), at: now)
+            send(.startEnrolment(mode, role), at: now)
+        }
         for i in 0..<8 {
             if case .keyEnrolled(let k) = send(.enrolmentFrame(EnrolmentFrame(viewpoint: i % 4)), at: tick(250)).decision { return k }
         }
         fatalError("enrolment did not complete: \(decisions.last!.2)")
     }
 
-    /// Onboarding the spec's way: a first mode of `apps` apps, its main key, temporary keys, a validated Focus; returns
-    /// the mode, its main key and its temporary keys.
+    /// Onboarding the spec's way: the launch's ARKit check, a first mode of `apps` apps, its main key (the camera
+    /// prompt answered "Allow" at the first enrolment), temporary keys, a validated Focus; returns the mode, its main key
+    /// and its temporary keys.
     @discardableResult
     mutating func onboard(apps: Int = 5, temporary: Int = 0) -> (mode: ModeID, main: KeyID, temps: [KeyID]) {
         send(.appOpened, at: now)
+        send(.deviceChecked(arSupported: true), at: now)                 // the launch check (§7)
         send(.onboardingNext, at: now)                                    // welcome
         guard case .modeCreated(let m) = send(.createMode(apps: apps, temporaryApps: 2), at: now).decision else { fatalError() }
         send(.onboardingNext, at: now)                                    // create mode

@@ -26,7 +26,10 @@ extension ClavisEngine {
         }
     }
 
+    /// Starts a scan. §7 Error Handling first: the camera opens only on a device with ARKit, with the permission granted
+    /// (`cameraRefusal`).
     mutating func startScan(_ kind: ScanKind, _ now: Instant, _ out: inout ClavisOutcome) {
+        if let r = cameraRefusal { out.decision = .refused(r); return }
         guard scan == nil else { out.decision = .refused(.scanInProgress); return }
         guard enrolment == nil else { out.decision = .refused(.enrolmentInProgress); return }
         guard onboardingDone else { out.decision = .refused(.onboardingNotDone); return }

@@ -1,7 +1,7 @@
 import RulesCore
 
-/// Modes, keys, enrolment, onboarding and "Delete my key" (seed `004_8fa1e69c755a74b3.txt` §5.1, §5.2, §5.6, §6.1,
-/// §6.2, §7 Enrollment Process, §9).
+/// Modes, keys (assign, rename, remove), enrolment, onboarding and "Delete my key" (seed `004_8fa1e69c755a74b3.txt`
+/// §5.1, §5.2, §5.6, §6.1, §6.2, §7 Enrollment Process, §9).
 extension ClavisEngine {
     // MARK: Onboarding (§5.6, §6.1)
 
@@ -76,11 +76,7 @@ extension ClavisEngine {
         guard let i = modeIndex(id) else { out.decision = .refused(.notFound); return }
         guard !isLocked(id) || parameters.editWhileLocked else { out.decision = .refused(.modeLocked); return }
         if scan?.mode == id { abandonScan(now, &out) }
-        if enrolment?.mode == id {
-            out.effects.append(.arSession(seconds: seconds(enrolment!.startedAt, now)))
-            out.events.append(.enrolmentCancelled(frames: enrolment!.frames))
-            enrolment = nil
-        }
+        if enrolment?.mode == id { cancelEnrolment(now, &out) }
         if isLocked(id) { dropLock(.reset, &out) }
         modes.remove(at: i)
         if activeMode == id { activeMode = modes.first?.id }
@@ -152,10 +148,66 @@ extension ClavisEngine {
         assign(key, to: i, role, &out)
     }
 
+    /// §5.1 "Allow keys to be updated, renamed, or removed": the name is the app's (the engine stores none), so a
+    /// rename is its event and the write.
+    mutating func renameKey(_ key: KeyID, _ out: inout ClavisOutcome) {
+        guard keys.contains(where: { $0.id == key }) else { out.decision = .refused(.notFound); return }
+        out.events.append(.keyRenamed(key))
+        out.effects.append(.secureWrite)
+    }
+
+    /// Why the temporary key `key` may not leave mode `i` now: the locked mode's temporary keys change only with
+    /// `modes.edit_while_locked` (as `mayChangeKey`), and never the key running the temporary unlock (its unlock must end
+    /// first: the invariant "temporary unlock by a used key").
+    func temporaryKeyRemovalRefusal(_ key: KeyID, from i: Int) -> ClavisRefusal? {
+        let id = modes[i].id
+        guard isLocked(id) else { return nil }
+        guard mayChangeKey(id, .temporary) else { return .modeLocked }
+        return lock?.temporaryKey == key ? .temporaryUnlockRunning : nil
+    }
+
+    /// Drops the temporary key `key` from mode `i`, and its use in the current lock cycle if `i` is the locked mode
+    /// (§5.5 "usage state per (modeId, keyId) pair": the pair is gone).
+    mutating func dropTemporaryKey(_ key: KeyID, from i: Int) {
+        modes[i].temporaryKeys.removeAll { $0 == key }
+        if isLocked(modes[i].id) { lock!.usedTemporaryKeys.removeAll { $0 == key } }
+    }
+
+    /// §5.1 "… or removed". Refused for a mode's main key (§5.2 "Each mode must have exactly one main key (required)":
+    /// replace it first, inventory gap 12) and during a scan (its candidates); a temporary key of the locked mode only as
+    /// `temporaryKeyRemovalRefusal` allows. The key leaves every mode's temporary keys.
+    mutating func removeKey(_ key: KeyID, _ out: inout ClavisOutcome) {
+        guard let k = keys.firstIndex(where: { $0.id == key }) else { out.decision = .refused(.notFound); return }
+        guard !modes.contains(where: { $0.mainKey == key }) else { out.decision = .refused(.keyInUse); return }
+        guard scan == nil else { out.decision = .refused(.scanInProgress); return }
+        for i in modes.indices where modes[i].temporaryKeys.contains(key) {
+            if let r = temporaryKeyRemovalRefusal(key, from: i) { out.decision = .refused(r); return }
+        }
+        for i in modes.indices { dropTemporaryKey(key, from: i) }
+        keys.remove(at: k)
+        out.events.append(.keyRemoved(key))
+        out.effects.append(.secureWrite)
+    }
+
+    /// §5.2 "Manage key assignments: … add/remove temporary keys for a mode": the key leaves the mode and stays stored
+    /// (§9 "Keys are stored independently and referenced by ID in modes"). Refused during a scan, and on the locked
+    /// mode as `temporaryKeyRemovalRefusal` says.
+    mutating func removeTemporaryKey(_ key: KeyID, from mode: ModeID, _ out: inout ClavisOutcome) {
+        guard let i = modeIndex(mode), modes[i].temporaryKeys.contains(key) else { out.decision = .refused(.notFound); return }
+        guard scan == nil else { out.decision = .refused(.scanInProgress); return }
+        if let r = temporaryKeyRemovalRefusal(key, from: i) { out.decision = .refused(r); return }
+        dropTemporaryKey(key, from: i)
+        out.events.append(.keyUnassigned(key, mode))
+        out.effects.append(.secureWrite)
+    }
+
     // MARK: Enrolment (§7 Enrollment Process)
 
+    /// Starts an enrolment. §7 Error Handling first, after the mode exists: the camera opens only on a device with
+    /// ARKit, with the permission granted (`cameraRefusal`).
     mutating func startEnrolment(_ mode: ModeID, _ role: KeyRole, _ now: Instant, _ out: inout ClavisOutcome) {
         guard let i = modeIndex(mode) else { out.decision = .refused(.notFound); return }
+        if let r = cameraRefusal { out.decision = .refused(r); return }
         guard scan == nil else { out.decision = .refused(.scanInProgress); return }
         guard enrolment == nil else { out.decision = .refused(.enrolmentInProgress); return }
         guard mayChangeKey(mode, role) else { out.decision = .refused(.modeLocked); return }
@@ -199,6 +251,15 @@ extension ClavisEngine {
         }
     }
 
+    /// The enrolment screen closed without a key (`.cancelEnrolment`, its mode deleted, "Delete my key", the camera
+    /// denied): its AR session charged.
+    mutating func cancelEnrolment(_ now: Instant, _ out: inout ClavisOutcome) {
+        let e = enrolment!
+        enrolment = nil
+        out.effects.append(.arSession(seconds: seconds(e.startedAt, now)))
+        out.events.append(.enrolmentCancelled(frames: e.frames))
+    }
+
     /// Stores the template as a new key and assigns it to the enrolment's mode in its role (§6.1 "Key is enrolled and
     /// assigned as the main key for the first mode").
     mutating func completeEnrolment(manual: Bool, _ now: Instant, _ out: inout ClavisOutcome) {
@@ -216,16 +277,14 @@ extension ClavisEngine {
     // MARK: "Delete my key" (§9 Privacy Guarantee)
 
     /// "Easy reset: 'Delete my key' clears all stored data": keys, modes, the Focus setup, onboarding. While locked only
-    /// with `data.delete_while_locked`; the lock then ends without its key (a bypass).
+    /// with `data.delete_while_locked`; the lock then ends without its key (a bypass). The camera permission and the
+    /// ARKit check (`camera`, `arSupported`, §7 Error Handling) are kept: they are the OS's and the device's, not the
+    /// app's stored data.
     mutating func deleteAllData(_ now: Instant, _ out: inout ClavisOutcome) {
         let wasLocked = lock != nil
         guard !wasLocked || parameters.deleteDataWhileLocked else { out.decision = .refused(.modeLocked); return }
         if scan != nil { abandonScan(now, &out) }
-        if let e = enrolment {
-            out.effects.append(.arSession(seconds: seconds(e.startedAt, now)))
-            out.events.append(.enrolmentCancelled(frames: e.frames))
-            enrolment = nil
-        }
+        if enrolment != nil { cancelEnrolment(now, &out) }
         if wasLocked { dropLock(.reset, &out) }
         keys = []
         modes = []

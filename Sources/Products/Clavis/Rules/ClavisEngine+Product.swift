@@ -46,6 +46,13 @@ let clavisDescriptor: ProductDescriptor = {
             EngineInputInfo("assignKey", driven: true, parameters: ["keys.replace_while_locked", "keys.max_temporary_per_mode"]),
             EngineInputInfo("focusConfigured", driven: true),
             EngineInputInfo("deleteAllData", driven: true, parameters: ["data.delete_while_locked"]),
+            // §7 Error Handling: the camera prompt's answer (or a Settings change) and the launch's ARKit check.
+            EngineInputInfo("cameraPermission", driven: true),
+            EngineInputInfo("deviceChecked", driven: true),
+            // §5.1 "renamed, or removed"; §5.2 "add/remove temporary keys for a mode".
+            EngineInputInfo("renameKey", driven: true),
+            EngineInputInfo("removeKey", driven: true, parameters: ["modes.edit_while_locked"]),
+            EngineInputInfo("removeTemporaryKey", driven: true, parameters: ["modes.edit_while_locked"]),
             EngineInputInfo("startScan", driven: true),
             EngineInputInfo("frame", driven: true, parameters: ["verify.", "frames."]),
             EngineInputInfo("scanResult", driven: true, parameters: ["verify.consecutive_frames"]),

@@ -46,6 +46,13 @@ public struct ClavisEngine: Sendable {
     // MARK: Camera (§7)
     public internal(set) var scan: ClavisScan?
     public internal(set) var enrolment: ClavisEnrolment?
+    /// The system camera permission (§7 Error Handling "Handle camera permission denials gracefully"). The OS's, not
+    /// the app's data: "Delete my key" keeps it.
+    public internal(set) var camera: CameraAccess = .notAsked
+    /// The launch's ARKit support check (§7 Error Handling "Check ARKit support (`ARWorldTrackingConfiguration
+    /// .isSupported`) before starting session"); nil until checked. The device's, not the app's data: "Delete my key"
+    /// keeps it.
+    public internal(set) var arSupported: Bool?
 
     // MARK: Onboarding (§5.6, §6.1)
     /// The Focus Mode is set up and validated (§6.1 Configure Focus Mode).
@@ -91,15 +98,17 @@ public struct ClavisEngine: Sendable {
             enrolment!.lastFrameAt = nil
             out.events.append(.enrolmentRestarted)
         case .cancelEnrolment:
-            guard let e = enrolment else { out.decision = .refused(.noEnrolment); break }
-            out.effects.append(.arSession(seconds: seconds(e.startedAt, now)))
-            out.events.append(.enrolmentCancelled(frames: e.frames))
-            enrolment = nil
+            if enrolment == nil { out.decision = .refused(.noEnrolment) } else { cancelEnrolment(now, &out) }
         case let .assignKey(key, mode, role): assignKey(key, mode, role, &out)
         case .focusConfigured(let ok):
             if ok { focusReady = true }
             out.events.append(.focusConfigured(ok: ok))
         case .deleteAllData: deleteAllData(now, &out)
+        case .cameraPermission(let granted): cameraPermission(granted, now, &out)
+        case .deviceChecked(let supported): deviceChecked(supported, now, &out)
+        case .renameKey(let key): renameKey(key, &out)
+        case .removeKey(let key): removeKey(key, &out)
+        case let .removeTemporaryKey(key, mode): removeTemporaryKey(key, from: mode, &out)
         case .startScan(let kind): startScan(kind, now, &out)
         case .frame(let f): scanFrame(f, now, &out)
         case .scanResult(let r): scanResult(r, now, &out)
@@ -181,6 +190,10 @@ public struct ClavisEngine: Sendable {
             if l.cycle != cycles { v.append("lock cycle \(l.cycle) of \(cycles)") }
         }
         if scan != nil && enrolment != nil { v.append("a scan and an enrolment at once") }
+        // §7 Error Handling: the camera is open only when allowed, on a device not known to lack ARKit.
+        if (scan != nil || enrolment != nil) && (camera != .granted || arSupported == false) {
+            v.append("the camera open with permission \(camera.rawValue), ARKit supported \(String(describing: arSupported))")
+        }
         if let s = scan {
             switch s.kind {
             case .lock:

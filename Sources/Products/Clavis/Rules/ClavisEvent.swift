@@ -31,6 +31,16 @@ public enum ClavisEvent: Hashable, Sendable, AnalyticsEvent {
     case modeUnlocked(ModeID, cycle: Int, minutes: Int)
     case temporaryUnlockStarted(ModeID, KeyID, minutes: Int)
     case temporaryUnlockEnded(TemporaryEnd)
+    /// §7 Error Handling: the camera prompt answered or the permission changed in Settings.
+    case cameraPermissionResult(granted: Bool)
+    /// §7 Error Handling: the launch's ARKit support check.
+    case deviceChecked(arSupported: Bool)
+    /// §5.1 "renamed".
+    case keyRenamed(KeyID)
+    /// §5.1 "removed".
+    case keyRemoved(KeyID)
+    /// §5.2 "remove temporary keys for a mode".
+    case keyUnassigned(KeyID, ModeID)
 
     public var name: String {
         switch self {
@@ -57,6 +67,11 @@ public enum ClavisEvent: Hashable, Sendable, AnalyticsEvent {
         case .modeUnlocked: "mode_unlocked"
         case .temporaryUnlockStarted: "temp_unlock_started"
         case .temporaryUnlockEnded: "temp_unlock_ended"
+        case .cameraPermissionResult: "camera_permission_result"
+        case .deviceChecked: "device_checked"
+        case .keyRenamed: "key_renamed"
+        case .keyRemoved: "key_removed"
+        case .keyUnassigned: "key_unassigned"
         }
     }
 
@@ -84,6 +99,10 @@ public enum ClavisEvent: Hashable, Sendable, AnalyticsEvent {
         case let .modeUnlocked(m, c, n): [("mode", "\(m)"), ("cycle", "\(c)"), ("locked_minutes", "\(n)")]
         case let .temporaryUnlockStarted(m, k, n): [("mode", "\(m)"), ("key", "\(k)"), ("minutes", "\(n)")]
         case .temporaryUnlockEnded(let r): [("reason", r.rawValue)]
+        case .cameraPermissionResult(let g): [("granted", "\(g)")]
+        case .deviceChecked(let a): [("ar_supported", "\(a)")]
+        case .keyRenamed(let k), .keyRemoved(let k): [("key", "\(k)")]
+        case let .keyUnassigned(k, m): [("key", "\(k)"), ("mode", "\(m)")]
         case .distinctivenessWarningShown, .enrolmentRestarted: []
         }
     }

@@ -33,6 +33,20 @@ public enum ClavisInput: Hashable, Sendable, TimerDelivering {
     case focusConfigured(ok: Bool)
     /// §9 "Delete my key" clears all stored data.
     case deleteAllData
+    /// §7 Error Handling "Handle camera permission denials gracefully": the system camera prompt answered, or the
+    /// permission changed later in Settings (may come any time, again and again). A denial while the camera is open ends
+    /// the scan or the enrolment as closing its screen does.
+    case cameraPermission(granted: Bool)
+    /// §7 Error Handling "Check ARKit support (`ARWorldTrackingConfiguration.isSupported`) before starting session": the
+    /// app's check at launch. Unsupported: no enrolment and no scan ("clear error messages for hardware limitations").
+    case deviceChecked(arSupported: Bool)
+    /// §5.1 "Allow keys to be updated, renamed, or removed": a stored key renamed (the engine stores no names).
+    case renameKey(KeyID)
+    /// §5.1 "… or removed": a stored key deleted, and dropped from every mode's temporary keys. Never a mode's main key
+    /// (§5.2 "Each mode must have exactly one main key": replace it first; inventory gap 12).
+    case removeKey(KeyID)
+    /// §5.2 "Manage key assignments: … add/remove temporary keys for a mode": the key leaves the mode and stays stored.
+    case removeTemporaryKey(KeyID, from: ModeID)
     /// "Lock with my key", "Scan to Unlock" or "Temporary Unlock" tapped: the camera opens (§6.3–§6.5).
     case startScan(ScanKind)
     /// One processed verification frame (§7 Verification Process).
@@ -70,7 +84,7 @@ public enum ClavisRefusal: String, Hashable, Sendable, Error {
     case modeLocked = "mode_locked"
     /// Every temporary key of the locked mode was used in this lock cycle, or it has none (§6.5).
     case noTemporaryKeyLeft = "no_temporary_key_left"
-    /// A temporary unlock is running (no stacking, inventory row 22).
+    /// A temporary unlock is running (no stacking, inventory row 22); or the key to remove runs it (§5.1, §5.2).
     case temporaryUnlockRunning = "temporary_unlock_running"
     case noTemporaryUnlock = "no_temporary_unlock"
     case scanInProgress = "scan_in_progress"
@@ -81,6 +95,16 @@ public enum ClavisRefusal: String, Hashable, Sendable, Error {
     case tooFewFrames = "too_few_frames"
     /// The same key as main and temporary key of one mode (inventory row 5).
     case sameKeyTwice = "same_key_twice"
+    /// §5.1, §5.2: the key is a mode's main key ("Each mode must have exactly one main key"): replace it first.
+    case keyInUse = "key_in_use"
+    /// §7 Error Handling: the device failed the ARKit support check ("hardware limitations (devices without depth
+    /// sensing)").
+    case arUnsupported = "ar_unsupported"
+    /// §7 Error Handling: the camera permission was never asked; the app shows the system prompt (answered with
+    /// `.cameraPermission`).
+    case cameraNotAsked = "camera_not_asked"
+    /// §7 Error Handling "camera permission denials": the app asks the person to enable the camera in Settings.
+    case cameraDenied = "camera_denied"
     /// Onboarding's current step is not done, or onboarding is over.
     case stepIncomplete = "step_incomplete"
     /// Locking waits for onboarding's end (§6.1 Complete → main screen).

@@ -13,6 +13,16 @@ public enum KeyRole: String, Hashable, Sendable, CaseIterable {
     case temporary
 }
 
+/// The system camera permission as the app last saw it (§7 Error Handling "Handle camera permission denials
+/// gracefully"). It belongs to the OS, not to the app's data: "Delete my key" (§9) keeps it.
+public enum CameraAccess: String, Hashable, Sendable {
+    /// The system prompt has not been answered yet: the app shows it at the first camera use.
+    case notAsked = "not_asked"
+    case granted
+    /// "Don't Allow", or turned off later in Settings: the app asks the person to enable the camera in Settings.
+    case denied
+}
+
 /// What a verification scan is for (§6.3 Lock Flow, §6.4 Unlock Flow, §6.5 Temporary Unlock Flow).
 public enum ScanKind: String, Hashable, Sendable, CaseIterable {
     /// "Lock with my key": the active mode's main key.
