@@ -74,7 +74,8 @@ population:
 
 
 # Clavis (issue 44): its own reports (lock-cycles.csv, scans.csv, scan-policy.csv) on a few people, its match
-# policy's threshold swept over two arms (two points of the trade-off curve), two replications.
+# policy's threshold swept over two arms (two points of the trade-off curve; the sweep keeps the named arm too, at the
+# default policy: three arms), two replications.
 CLAVIS_SCENARIO = """\
 name: clavis-test
 product: clavis

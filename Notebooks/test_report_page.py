@@ -119,7 +119,8 @@ def check_study_page(work: Path) -> None:
 
 
 def check_clavis_page(work: Path) -> None:
-    """Issue 44, on a real run of Clavis whose two arms are two thresholds of its match policy: the page has Clavis's
+    """Issue 44, on a real run of Clavis whose arms are two thresholds of its match policy (and the scenario's own arm,
+    a sweep keeps it: the default policy): the page has Clavis's
     three sections right after learning — lock cycles and urges, scans by lighting, the match policy — with their
     charts (clavis-lock-cycles, clavis-urges, clavis-scans, clavis-tradeoff), and the trade-off table has a row per
     arm whose shares are the means of scan-policy.csv's per-replication rows (pooled rows not used), each with its
@@ -142,7 +143,7 @@ def check_clavis_page(work: Path) -> None:
     df = df[df["replication"] != "all"]
     rows = {cells[0]: cells for _, cells in tables.body_rows("clavis-tradeoff-table")}
     arms = list(dict.fromkeys(df["arm"].astype(str)))
-    check(len(arms) == 2 and sorted(rows) == sorted(arms), f"clavis: the trade-off table's arms {sorted(rows)}, "
+    check(len(arms) == 3 and sorted(rows) == sorted(arms), f"clavis: the trade-off table's arms {sorted(rows)}, "
                                                            f"scan-policy.csv's {arms}")
     for arm in arms:
         mine = df[df["arm"].astype(str) == arm]

@@ -290,7 +290,7 @@ def check_runs_and_notebooks(work: Path) -> None:
     """The files each run writes are the specification's for its shape (products of its arms, arms, acquisition):
     product-comparison.csv only for runs whose arms are different products, a run of none only the neutral files;
     and run_notebooks draws each notebook on the runs that write the reports it names — 08 only the products run,
-    07 the runs with an Earned Access arm, 09 those with a Nudge arm, 01/02/04 no run of none."""
+    07 the runs with an Earned Access arm, 09 those with a Nudge arm, 10 the Clavis run, 01/02/04 no run of none."""
     import nbformat
     import run_notebooks
     runs = run_dirs(work)
@@ -316,6 +316,7 @@ def check_runs_and_notebooks(work: Path) -> None:
         check(drawn.get("03") == everything - {"earned-access-baseline", "none", "nudge", "clavis"},
               f"03 draws {drawn.get('03')}")
         check(drawn.get("09") == {"nudge", "products"}, f"09 draws {drawn.get('09')}, expected the Nudge runs")
+        check(drawn.get("10") == {"clavis"}, f"10 draws {drawn.get('10')}, expected the Clavis run")
         for n in ("01", "02", "04"):
             check(drawn.get(n) == everything - {"none"}, f"{n} draws {drawn.get(n)}, expected every run but none's")
         for n in ("05", "06"):
