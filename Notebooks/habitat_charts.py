@@ -819,7 +819,8 @@ def scatter(t: dict, chart: dict) -> go.Figure | None:
     """A chart of kind `scatter` (the specification's chart entry): one point per arm at the mean over replications
     of its `x` column against the mean of its `y` column (per-replication rows, never the pooled ones), each mean's
     95 % interval as error bars in both directions (one replication: the point alone), the arm's name beside its
-    point (a swept arm's settings one a line) and in the hover with both intervals; shares on percent axes from 0. No line joins the points. None
+    point (a swept arm's settings one a line) and in the hover with both intervals; shares on percent axes from 0,
+    their intervals drawn inside 0…1. No line joins the points. None
     without rows, or when no arm has both means."""
     points = [p for p in hp.scatter_summary(t, chart) or [] if np.isfinite(p["x"]) and np.isfinite(p["y"])]
     if not points:
@@ -831,6 +832,11 @@ def scatter(t: dict, chart: dict) -> go.Figure | None:
     def shown(v: float, c: str) -> str:
         return f"{100 * v:.2f} %" if share[c] else f"{v:.4g}"
     fig = go.Figure()
+    right = max(p["x"] + p["x_half"] for p in points)
+
+    def bar(v: float, half: float, c: str) -> dict:   # a share's interval drawn inside 0…1
+        low, high = (min(half, v), min(half, max(1 - v, 0))) if share[c] else (half, half)
+        return dict(type="data", symmetric=False, array=[high], arrayminus=[low], visible=half > 0)
     for j, p in enumerate(points):
         hover = (f"<b>arm {p['arm']}</b><br>{x_label}: {shown(p['x'], chart['x'])}"
                  + (f" ± {shown(p['x_half'], chart['x'])}" if p["x_half"] > 0 else "")
@@ -839,10 +845,10 @@ def scatter(t: dict, chart: dict) -> go.Figure | None:
                  + f"<br>{p['replications']} replication{'s' if p['replications'] != 1 else ''} (95 % intervals)")
         fig.add_trace(go.Scatter(
             x=[p["x"]], y=[p["y"]], mode="markers+text", name=p["arm"], text=[p["arm"].replace(";", "<br>")],
-            textposition="top right",
+            textposition="top left" if p["x"] > 0.7 * right else "top right",
             textfont=dict(size=10, color=colour(j)), marker=dict(size=10, color=colour(j)), meta={"arm": p["arm"]},
-            error_x=dict(type="data", array=[p["x_half"]], visible=p["x_half"] > 0, color=colour(j), thickness=1.5, width=4),
-            error_y=dict(type="data", array=[p["y_half"]], visible=p["y_half"] > 0, color=colour(j), thickness=1.5, width=4),
+            error_x=dict(bar(p["x"], p["x_half"], chart["x"]), color=colour(j), thickness=1.5, width=4),
+            error_y=dict(bar(p["y"], p["y_half"], chart["y"]), color=colour(j), thickness=1.5, width=4),
             hovertext=[hover], hoverinfo="text"))
     fig.update_xaxes(title=x_label, rangemode="tozero", tickformat=".1%" if share[chart["x"]] else None, zeroline=True)
     fig.update_yaxes(title=y_label, rangemode="tozero", tickformat=".1%" if share[chart["y"]] else None, zeroline=True)

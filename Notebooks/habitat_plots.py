@@ -959,20 +959,30 @@ def scatter(t: dict, chart: dict):
     """A chart of kind `scatter` (the specification's chart entry `chart`): one point per arm at the mean over
     replications of its `x` column against the mean of its `y` column (from the per-replication rows, never the
     pooled ones), with each mean's 95 % interval as error bars in both directions (one replication: the point
-    alone), each point labelled with its arm (a swept arm's settings one a line); shares on percent axes from 0. No
-    line joins the points. None without rows, or when no arm has both means."""
+    alone), each point labelled with its arm (a swept arm's settings one a line); shares on percent axes from 0, their
+    intervals drawn inside 0…1. No line joins the points. None without rows, or when no arm has both means."""
     points = [p for p in scatter_summary(t, chart) or [] if np.isfinite(p["x"]) and np.isfinite(p["y"])]
     if not points:
         return None
     fig = _figure(figsize=(9.5, 6.2))
     ax = fig.subplots()
+    share = {c: spec.column(chart["key"], c).get("unit") == "fraction" for c in (chart["x"], chart["y"])}
+    right = max(p["x"] + p["x_half"] for p in points)
+
+    def bar(v: float, half: float, c: str):   # a share's interval drawn inside 0…1
+        if not half:
+            return None
+        return [[min(half, v)], [min(half, max(1 - v, 0))]] if share[c] else half
     for j, p in enumerate(points):
-        ax.errorbar(p["x"], p["y"], xerr=p["x_half"] or None, yerr=p["y_half"] or None, fmt="o", ms=6,
-                    color=f"C{j % 10}", ecolor=f"C{j % 10}", elinewidth=1.2, capsize=3, alpha=0.9, label=p["arm"])
-        ax.annotate(p["arm"].replace(";", "\n"), (p["x"], p["y"]), xytext=(5, 4), textcoords="offset points",
-                    fontsize=7, color=f"C{j % 10}")   # a swept arm's settings (a=1;b=2) one a line
+        ax.errorbar(p["x"], p["y"], xerr=bar(p["x"], p["x_half"], chart["x"]), yerr=bar(p["y"], p["y_half"], chart["y"]),
+                    fmt="o", ms=6, color=f"C{j % 10}", ecolor=f"C{j % 10}", elinewidth=1.2, capsize=3, alpha=0.9,
+                    label=p["arm"])
+        left = p["x"] > 0.7 * right
+        ax.annotate(p["arm"].replace(";", "\n"), (p["x"], p["y"]), xytext=(-5 if left else 5, 4),
+                    textcoords="offset points", ha="right" if left else "left", fontsize=7,
+                    color=f"C{j % 10}")   # a swept arm's settings (a=1;b=2) one a line
     for axis, column in ((ax.xaxis, chart["x"]), (ax.yaxis, chart["y"])):
-        if spec.column(chart["key"], column).get("unit") == "fraction":
+        if share[column]:
             axis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=None))
     ax.set_xlim(left=0)
     ax.set_ylim(bottom=0)

@@ -617,8 +617,8 @@ def check_scatter_kind() -> None:
     fragment may use it (a toy fragment's chart of kind scatter is merged), and its one renderer in each output draws
     a hand-made scan-policy.csv of two arms × three replications plus wild pooled rows: on the page one marker trace
     per arm at the means, with both error bars the 95 % half-widths and the arm as its text and meta; the PNG a
-    point per arm; the table each arm's two means with their intervals and the `table` columns' means. With one
-    replication the points come without bars."""
+    point per arm; the table each arm's two means with their intervals and the `table` columns' means. A share's
+    interval is drawn inside 0…1; with one replication the points come without bars."""
     import copy
     import json as json_
     import numpy as np
@@ -662,6 +662,11 @@ def check_scatter_kind() -> None:
     check('<tr data-arm="strict"><td>strict</td><td class=num><b>2.0 %</b><br><small>± 1.8 %</small></td>'
           '<td class=num><b>30.0 %</b><br><small>± 1.8 %</small></td><td class=num>3</td>' in table
           and "20.3" in table, f"scatter: the table {table[:700]}")
+    # A share's interval is drawn inside 0…1: an arm at 1 % ± 1.8 % reaches down to 0, not below.
+    edge = pd.DataFrame([dict(r, false_accept_share=r["false_accept_share"] - 0.01) for r in rows if r["arm"] == "strict"])
+    tr = next(iter(hc.renderer(chart)({"scan_policy": edge, "kpis": edge}).data), None)
+    check(tr is not None and np.allclose([tr.error_x.arrayminus[0], tr.error_x.array[0]], [0.01, half]),
+          f"scatter: a share's interval below 0 {tr and (tr.error_x.arrayminus, tr.error_x.array)}")
     one = pd.DataFrame([r for r in rows if r["replication"] in ("1", "all")])
     page = hc.renderer(chart)({"scan_policy": one, "kpis": one})
     check(page is not None and all(tr.error_x.visible is False and tr.error_y.visible is False for tr in page.data),
