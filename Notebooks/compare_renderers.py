@@ -4,7 +4,7 @@
     python3 Notebooks/compare_renderers.py [--base REV] [RUN_DIR ...]   (default: base HEAD's merge-base with main,
                                                                        every Reports/baselines/* run)
 
-Checks out the Notebooks/ and docs/ of `--base` into a temporary folder, then, in one Python process per side, draws
+Checks out the Notebooks/ and docs/ of `--base` (and the products' report-spec fragments) into a temporary folder, then, in one Python process per side, draws
 every chart of every run with each side's `habitat_charts.CHARTS` (the page) and `habitat_plots.ALL` (the PNGs) and
 dumps each chart's data series: per Plotly trace its x and y, per matplotlib axes its lines' x and y and its bars'
 heights. Prints, per run, the chart ids each side draws and every chart whose series differ (numbers compared to
@@ -117,7 +117,10 @@ def main() -> int:
     runs = [str(Path(r).resolve()) for r in args.runs] or [str(p) for p in sorted((ROOT / "Reports" / "baselines").iterdir()) if p.is_dir()]
     failed = False
     with tempfile.TemporaryDirectory(prefix="compare-renderers") as tmp:
-        archive = subprocess.run(["git", "archive", base, "Notebooks", "docs"], cwd=ROOT, capture_output=True, check=True)
+        # The products' fragments too (issue 42: Sources/Products/*/report-spec.json): without them the old side's
+        # specification knows no product's own files, nor which products have no money.
+        archive = subprocess.run(["git", "archive", base, "Notebooks", "docs",
+                                  ":(glob)Sources/Products/*/report-spec.json"], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         old = dump(Path(tmp) / "Notebooks", runs)
     new = dump(HERE, runs)

@@ -729,7 +729,7 @@ def bars(t: dict, chart: dict) -> go.Figure | None:
     if summary is None:
         return None
     panel = chart["panels"][shown[0]]
-    xs = sorted(summary["x"].unique())
+    xs = hp.x_order(chart, summary["x"])
     arms = list(dict.fromkeys(summary["arm"]))
     values = list(dict.fromkeys(summary["value"]))
     fig = go.Figure()
@@ -815,9 +815,52 @@ def histogram(t: dict, chart: dict) -> go.Figure | None:
                    legend=dict(orientation="h", yanchor="top", y=-0.12, x=0))
 
 
+def scatter(t: dict, chart: dict) -> go.Figure | None:
+    """A chart of kind `scatter` (the specification's chart entry): one point per arm at the mean over replications
+    of its `x` column against the mean of its `y` column (per-replication rows, never the pooled ones), each mean's
+    95 % interval as error bars in both directions (one replication: the point alone), the arm's name beside its
+    point (a swept arm's settings one a line) and in the hover with both intervals; shares on percent axes from 0,
+    their intervals drawn inside 0…1. No line joins the points. None
+    without rows, or when no arm has both means."""
+    points = [p for p in hp.scatter_summary(t, chart) or [] if np.isfinite(p["x"]) and np.isfinite(p["y"])]
+    if not points:
+        return None
+    share = {c: hp.spec.column(chart["key"], c).get("unit") == "fraction" for c in (chart["x"], chart["y"])}
+    x_label = chart.get("x_label", hp.spec.label(chart["key"], chart["x"]))
+    y_label = chart.get("y_label", hp.spec.label(chart["key"], chart["y"]))
+
+    def shown(v: float, c: str) -> str:
+        return f"{100 * v:.2f} %" if share[c] else f"{v:.4g}"
+    fig = go.Figure()
+    right = max(p["x"] + p["x_half"] for p in points)
+
+    def bar(v: float, half: float, c: str) -> dict:   # a share's interval drawn inside 0…1
+        low, high = (min(half, v), min(half, max(1 - v, 0))) if share[c] else (half, half)
+        return dict(type="data", symmetric=False, array=[high], arrayminus=[low], visible=half > 0)
+    for j, p in enumerate(points):
+        hover = (f"<b>arm {p['arm']}</b><br>{x_label}: {shown(p['x'], chart['x'])}"
+                 + (f" ± {shown(p['x_half'], chart['x'])}" if p["x_half"] > 0 else "")
+                 + f"<br>{y_label}: {shown(p['y'], chart['y'])}"
+                 + (f" ± {shown(p['y_half'], chart['y'])}" if p["y_half"] > 0 else "")
+                 + f"<br>{p['replications']} replication{'s' if p['replications'] != 1 else ''} (95 % intervals)")
+        fig.add_trace(go.Scatter(
+            x=[p["x"]], y=[p["y"]], mode="markers+text", name=p["arm"], text=[p["arm"].replace(";", "<br>")],
+            textposition="top left" if p["x"] > 0.7 * right else "top right",
+            textfont=dict(size=10, color=colour(j)), marker=dict(size=10, color=colour(j)), meta={"arm": p["arm"]},
+            error_x=dict(bar(p["x"], p["x_half"], chart["x"]), color=colour(j), thickness=1.5, width=4),
+            error_y=dict(bar(p["y"], p["y_half"], chart["y"]), color=colour(j), thickness=1.5, width=4),
+            hovertext=[hover], hoverinfo="text"))
+    fig.update_xaxes(title=x_label, rangemode="tozero", tickformat=".1%" if share[chart["x"]] else None, zeroline=True)
+    fig.update_yaxes(title=y_label, rangemode="tozero", tickformat=".1%" if share[chart["y"]] else None, zeroline=True)
+    n = max(p["replications"] for p in points)
+    return _layout(fig, chart.get("title_page", chart["title"]) + ("" if n > 1 else " — one replication: no interval"),
+                   height=520, legend=dict(orientation="v", yanchor="top", y=1, x=1.02, title=dict(text="arm")),
+                   margin=dict(l=80, r=30, t=70, b=60))
+
+
 def renderer(chart: dict):
     """The function that draws a chart on the page: its kind's generic function with the chart's entry (`lines`,
-    `bars`, `histogram`), or — a dedicated kind — the function of the kind's name."""
+    `bars`, `histogram`, `scatter`), or — a dedicated kind — the function of the kind's name."""
     if hp.spec.spec()["chart_kinds"][chart["kind"]]["renderer"] == "generic":
         draw = globals()[hp.spec.function_name(chart["kind"])]
         return lambda t: draw(t, chart)

@@ -764,3 +764,32 @@ def histogram_mark_text(entry: dict, top: int) -> str | None:
     if x < top:
         text += f"; exactly {x:g}: {100 * entry['exactly'] / n:.1f} %"
     return text
+
+
+def x_order(chart: dict, xs) -> list:
+    """The x values of a generic chart in the order to draw them: the specification's values of its x column where
+    it names them (scans.csv's lighting: bright, indoor, dim, dark), then any other in sorted order; sorted
+    otherwise (days, weeks, months)."""
+    present = list(dict.fromkeys(xs))
+    named = [v for v in spec.value_labels(chart["key"], chart["x"]) if v in present]
+    return named + sorted(v for v in present if v not in named)
+
+
+def scatter_summary(t: dict, chart: dict) -> list[dict] | None:
+    """A `scatter` chart's points: from its file's per-replication rows (never the pooled `all` rows), per arm in
+    the file's order, the mean over replications of its `x` column and of its `y` column, each with the half-width
+    of its 95 % interval (`_mean_band`: 0 with one replication), the replications with both values, and the means of
+    the chart's `table` columns. Dicts of arm, x, x_half, y, y_half, replications, table; None without rows. An arm
+    whose replications have no x or y value (a share of nothing) has NaN means and is not drawn."""
+    df = chart_rows(t, dict(chart, over="replications"))
+    if df is None:
+        return None
+    out = []
+    for arm, rows in df.groupby("arm", sort=False):
+        values = rows.set_index(rows["replication"].astype(str))[[chart["x"], chart["y"]]].apply(pd.to_numeric, errors="coerce")
+        mean, half = _mean_band(values.T)
+        both = int(values.notna().all(axis=1).sum())
+        out.append({"arm": str(arm), "x": float(mean[chart["x"]]), "x_half": float(half[chart["x"]]),
+                    "y": float(mean[chart["y"]]), "y_half": float(half[chart["y"]]), "replications": both,
+                    "table": {c: float(pd.to_numeric(rows[c], errors="coerce").mean()) for c in chart.get("table", [])}})
+    return out or None

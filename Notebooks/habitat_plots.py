@@ -5,8 +5,8 @@ notebooks use) and returns a matplotlib figure, or None when the run has no data
 validation, pooled rows, replication means and bands, targets — is habitat_data's (issue 42).
 
 Which charts are drawn is the report specification's (docs/report-spec.json and each product folder's fragment,
-through `report_spec`): a chart of a generic kind (`lines`, `bars`, `histogram`) is drawn by the one function of its kind
-from the chart's entry (`lines`, `bars`, `histogram` here), a chart of a dedicated kind by the function of the kind's name (`ALL`,
+through `report_spec`): a chart of a generic kind (`lines`, `bars`, `histogram`, `scatter`) is drawn by the one function of
+its kind from the chart's entry (`lines`, `bars`, `histogram`, `scatter` here), a chart of a dedicated kind by the function of the kind's name (`ALL`,
 `chart`). Targets, budgets, ceilings and ranges are those the run's own files carry; where no file carries one, none
 is drawn.
 """
@@ -31,7 +31,7 @@ import report_spec as spec  # noqa: E402
 from habitat_data import *  # noqa: E402,F401,F403  (the data helpers, as before the split: hp.load_run, …)
 from habitat_data import (_mean_band, _pooled, _replications, _t95, _rename_old_names, _not_what,  # noqa: E402,F401
                           chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans,
-                          histogram_summary, histogram_mark_text)
+                          histogram_summary, histogram_mark_text, scatter_summary, x_order)
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
@@ -863,7 +863,7 @@ def bars(t: dict, chart: dict):
     fig = _figure(figsize=(max(7.5 * len(panels), 11), 4.6))
     axes = list(np.atleast_1d(fig.subplots(1, len(panels), gridspec_kw={"width_ratios": [3, 2][:len(panels)]}
                                            if len(panels) == 2 else None)))
-    xs = sorted(summaries[0]["x"].unique())
+    xs = x_order(chart, summaries[0]["x"])
     x = np.arange(len(xs))
     arms = list(dict.fromkeys(summaries[0]["arm"]))
     for i, (panel, ax, summary) in enumerate(zip(panels, axes, summaries)):
@@ -955,9 +955,52 @@ def histogram(t: dict, chart: dict):
     return fig
 
 
+def scatter(t: dict, chart: dict):
+    """A chart of kind `scatter` (the specification's chart entry `chart`): one point per arm at the mean over
+    replications of its `x` column against the mean of its `y` column (from the per-replication rows, never the
+    pooled ones), with each mean's 95 % interval as error bars in both directions (one replication: the point
+    alone), each point labelled with its arm (a swept arm's settings one a line); shares on percent axes from 0, their
+    intervals drawn inside 0…1. No line joins the points. None without rows, or when no arm has both means."""
+    points = [p for p in scatter_summary(t, chart) or [] if np.isfinite(p["x"]) and np.isfinite(p["y"])]
+    if not points:
+        return None
+    fig = _figure(figsize=(9.5, 6.2))
+    ax = fig.subplots()
+    share = {c: spec.column(chart["key"], c).get("unit") == "fraction" for c in (chart["x"], chart["y"])}
+    right = max(p["x"] + p["x_half"] for p in points)
+
+    def bar(v: float, half: float, c: str):   # a share's interval drawn inside 0…1
+        if not half:
+            return None
+        return [[min(half, v)], [min(half, max(1 - v, 0))]] if share[c] else half
+    for j, p in enumerate(points):
+        ax.errorbar(p["x"], p["y"], xerr=bar(p["x"], p["x_half"], chart["x"]), yerr=bar(p["y"], p["y_half"], chart["y"]),
+                    fmt="o", ms=6, color=f"C{j % 10}", ecolor=f"C{j % 10}", elinewidth=1.2, capsize=3, alpha=0.9,
+                    label=p["arm"])
+        left = p["x"] > 0.7 * right
+        ax.annotate(p["arm"].replace(";", "\n"), (p["x"], p["y"]), xytext=(-5 if left else 5, 4),
+                    textcoords="offset points", ha="right" if left else "left", fontsize=7,
+                    color=f"C{j % 10}")   # a swept arm's settings (a=1;b=2) one a line
+    for axis, column in ((ax.xaxis, chart["x"]), (ax.yaxis, chart["y"])):
+        if share[column]:
+            axis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=None))
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(chart.get("x_label", spec.label(chart["key"], chart["x"])))
+    ax.set_ylabel(chart.get("y_label", spec.label(chart["key"], chart["y"])))
+    ax.grid(alpha=0.3)
+    if len(points) > 1:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="arm", title_fontsize=7)
+    n = max(p["replications"] for p in points)
+    fig.suptitle(f"{chart.get('title_png', chart['title'])} — {n} replication{'s' if n != 1 else ''}"
+                 + ("" if n > 1 else " (no interval)"), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 def renderer(chart: dict):
     """The function that draws a chart of the specification from a run's tables: its kind's generic function with
-    the chart's entry (`lines`, `bars`, `histogram`), or — a dedicated kind — the function of the kind's name."""
+    the chart's entry (`lines`, `bars`, `histogram`, `scatter`), or — a dedicated kind — the function of the kind's name."""
     kinds = spec.spec()["chart_kinds"]
     if kinds[chart["kind"]]["renderer"] == "generic":
         draw = globals()[spec.function_name(chart["kind"])]

@@ -2,7 +2,8 @@
 
 The committed baselines (Reports/baselines/*) are each of one product; a run whose arms are different products
 (issue 28: product-comparison.csv; Scroll Off, Earned Access, Nudge and none), a run of Nudge alone (issue 29: its own
-ai-cost.csv and tasks.csv; no baseline of it is committed), a run of Lazuri alone (issue 43: its study.csv) and a run
+ai-cost.csv and tasks.csv; no baseline of it is committed), a run of Lazuri alone (issue 43: its study.csv), a run
+of Clavis with two arms of its match policy (issue 44: two points of scan-policy.csv's trade-off curve) and a run
 of `none` (no app: only the product-neutral files) are made here, fresh, with the binary the tests are given:
 
     HABITAT=/path/to/habitat python3 Notebooks/test_report_page.py      (make passes its own)
@@ -72,6 +73,23 @@ population:
 """
 
 
+# Clavis (issue 44): its own reports (lock-cycles.csv, scans.csv, scan-policy.csv) on a few people, its match
+# policy's threshold swept over two arms (two points of the trade-off curve; the sweep keeps the named arm too, at the
+# default policy: three arms), two replications.
+CLAVIS_SCENARIO = """\
+name: clavis-test
+product: clavis
+horizon_days: 14
+replications: 2
+population:
+  installs: 40
+arms:
+  - name: policy
+sweep:
+  rules.verify.threshold: [0.85, 0.95]
+"""
+
+
 class RunUnavailable(RuntimeError):
     """The habitat binary is missing or the run failed (the message says which and how to fix it)."""
 
@@ -122,3 +140,8 @@ def none_run(root: Path) -> Path:
 def lazuri_run(root: Path) -> Path:
     """A small run of Lazuri alone (made once per process under `root`)."""
     return _cached(LAZURI_SCENARIO, str(root))
+
+
+def clavis_run(root: Path) -> Path:
+    """A small run of Clavis, its threshold swept over two arms (made once per process under `root`)."""
+    return _cached(CLAVIS_SCENARIO, str(root))

@@ -91,6 +91,8 @@ def fmt(value, unit: str) -> str:
         return f"{'-' if v < 0 else ''}${abs(v):,.2f}"
     if unit == "minutes":
         return f"{number(v)} min"
+    if unit == "seconds":
+        return f"{number(v)} s"
     return number(v)  # the unit is named in its own column or heading
 
 
@@ -633,6 +635,33 @@ def histogram_table(t: dict, chart: dict) -> str | None:
               f"replication{'s' if n != 1 else ''}; the pooled rows are not counted.</p>")
 
 
+def scatter_table(t: dict, chart: dict) -> str | None:
+    """The table below a chart of kind `scatter` (any file the specification describes): per arm, the mean over
+    replications of the chart's x and y columns each with its 95 % interval, the replications, and the means of its
+    `table` columns; None without rows."""
+    points = hp.scatter_summary(t, chart)
+    if not points:
+        return None
+    key = chart["key"]
+
+    def cell(value: float, half: float, column: str) -> str:
+        unit = spec.column(key, column).get("unit", "")
+        if is_missing(value):
+            return "—"
+        return f"<b>{fmt(value, unit)}</b>" + (f"<br><small>± {fmt(half, unit)}</small>" if half > 0 else "")
+    rows = [(p["arm"], [esc(p["arm"]), cell(p["x"], p["x_half"], chart["x"]), cell(p["y"], p["y_half"], chart["y"]),
+                        count_text(p["replications"])]
+             + [fmt(p["table"][c], spec.column(key, c).get("unit", "")) for c in chart.get("table", [])])
+            for p in points]
+    columns = (["arm", f"{spec.label(key, chart['x'])} (95 % CI)", f"{spec.label(key, chart['y'])} (95 % CI)",
+                "replications"] + [spec.label(key, c) for c in chart.get("table", [])])
+    n = max(p["replications"] for p in points)
+    return (simple_table(columns, rows, f"{chart['id']}-table", numeric_from=1)
+            + f"<p class=note>Means over {n} replication{'s' if n != 1 else ''} (the pooled rows are not used)"
+              + ("; with one replication there is no interval" if n < 2 else "")
+              + f"; the further columns are means per replication.</p>")
+
+
 def section_table(t: dict, described: dict) -> str | None:
     """A page section's tables: this module's `<section>_table` where the section has one (a section of the generic
     specification), then the generic tables of the charts of generic kinds a product's fragment adds to it
@@ -646,7 +675,8 @@ def section_table(t: dict, described: dict) -> str | None:
 
 def generic_tables(t: dict, described: dict) -> str | None:
     """The tables of a section without a table function of its own (a product's section, from its fragment): one per
-    chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`, `histogram_table`)."""
+    chart of a generic kind, by the kind's table function (`lines_table`, `bars_table`, `histogram_table`,
+    `scatter_table`)."""
     parts = []
     for chart_id in described.get("charts", []):
         chart = spec.chart(chart_id)

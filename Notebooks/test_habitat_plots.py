@@ -3,7 +3,9 @@
 the figure functions on small synthetic frames (funnel targets, world check, Earned Access unlocks, revenue; issue 28:
 the products compared on the same people, their personas, target-app minutes by status, a run of none, a run whose
 arms are different products, a malformed product-comparison.csv; the generic `histogram` kind on a hand-made
-study.csv: replications counted per value, pooled rows left out, marks, too few replications)."""
+study.csv: replications counted per value, pooled rows left out, marks, too few replications; issue 44: the generic
+`scatter` kind on a hand-made scan-policy.csv: a point per arm at the means, 95 % error bars both ways, labels, one
+replication without bars)."""
 import sys
 import tempfile
 from pathlib import Path
@@ -41,6 +43,7 @@ def main() -> int:
     check_unlocks_figure()
     check_revenue_figure()
     check_histogram_figure()
+    check_scatter_figure()
     print("habitat_plots self-checks passed")
     return 0
 
@@ -500,6 +503,58 @@ def check_histogram_figure():
     assert hp.histogram(t, chart) is None, "a histogram of 3 replications was drawn (min_replications 20)"
     reason = hp.skip_reason("lazuri-study", dict(t, kpis=t["study"]))
     assert "needs many replications" in reason and "has 3 replications" in reason and "at least 20" in reason, reason
+
+
+def policy_frame(points: dict, replications: int = 3):
+    """A hand-made scan-policy.csv (Clavis's fragment): per arm, `replications` rows whose false-accept and
+    false-reject shares are the arm's (x, y) plus −0.01, 0, +0.01 … by replication, and a pooled row (replication
+    all) of wild values a scatter must not use."""
+    import pandas as pd
+    rows = []
+    for arm, (x, y) in points.items():
+        for r in range(1, replications + 1):
+            d = 0.01 * (r - (replications + 1) / 2)
+            rows.append({"scenario": "s", "arm": arm, "replication": str(r), "product": "clavis", "key_scans": 100,
+                         "false_rejects": round(100 * (y + d)), "false_reject_share": y + d, "look_alike_scans": 20,
+                         "false_accepts": round(20 * (x + d)), "false_accept_share": x + d, "p50_seconds": 2.0,
+                         "p90_seconds": 4.5, "camera_seconds": 300.0})
+        rows.append({"scenario": "s", "arm": arm, "replication": "all", "product": "clavis", "key_scans": 300,
+                     "false_rejects": 270, "false_reject_share": 0.9, "look_alike_scans": 60, "false_accepts": 54,
+                     "false_accept_share": 0.9, "p50_seconds": 2.0, "p90_seconds": 4.5, "camera_seconds": 900.0})
+    return pd.DataFrame(rows)
+
+
+POLICY_POINTS = {"threshold 0.85": (0.20, 0.05), "threshold 0.90": (0.10, 0.10), "threshold 0.95": (0.03, 0.30)}
+
+
+def check_scatter_figure():
+    """The generic `scatter` kind (Clavis's trade-off curve, issue 44) on a hand-made scan-policy.csv of three arms
+    and three replications: one point per arm at the mean over replications (the pooled rows' 0.9 not used), error
+    bars in both directions of half-width t × sd / √n, each point labelled by its arm; with one replication the
+    points alone, no bars; without rows, nothing."""
+    import numpy as np
+    chart = hp.spec.chart("clavis-tradeoff")
+    t = {"scan_policy": policy_frame(POLICY_POINTS)}
+    fig = hp.scatter(t, chart)
+    assert fig is not None and not hp.figure_is_empty(fig), "the scatter drew nothing"
+    ax = fig.axes[0]
+    points = sorted((float(ln.get_xdata()[0]), float(ln.get_ydata()[0])) for ln in ax.get_lines()
+                    if ln.get_marker() == "o")
+    assert np.allclose(points, sorted(POLICY_POINTS.values())), points
+    half = 0.01 * hp._t95(3) / np.sqrt(3)   # sd of (−0.01, 0, +0.01) is 0.01
+    bars = [seg for c in ax.collections for seg in c.get_segments()]
+    assert len(bars) == 6, f"{len(bars)} error bars, expected an x and a y bar per arm"
+    lengths = sorted(round(float(np.ptp(np.asarray(seg)[:, 0]) + np.ptp(np.asarray(seg)[:, 1])), 9) for seg in bars)
+    assert np.allclose(lengths, [2 * half] * 6), (lengths, 2 * half)
+    labels = sorted(x.get_text() for x in ax.texts)
+    assert labels == sorted(POLICY_POINTS), labels
+    assert "3 replications" in fig._suptitle.get_text(), fig._suptitle.get_text()
+    hp.plt.close(fig)
+    one = hp.scatter({"scan_policy": policy_frame(POLICY_POINTS, replications=1)}, chart)
+    assert one is not None and not one.axes[0].collections, "one replication: error bars drawn"
+    assert len([ln for ln in one.axes[0].get_lines() if ln.get_marker() == "o"]) == 3, "one replication: not 3 points"
+    hp.plt.close(one)
+    assert hp.scatter({}, chart) is None, "a scatter without scan-policy.csv"
 
 
 if __name__ == "__main__":

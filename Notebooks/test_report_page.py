@@ -24,7 +24,11 @@
   and what is wrong, and no page is written;
 - issue 43, on a real run of Lazuri: the user study's section after the cards, its histogram's table from a
   study.csv written by hand (replications counting each number of people, pooled rows left out, the thesis's marks
-  and the share at or above each), and with the run's two replications the note that a histogram needs many.
+  and the share at or above each), and with the run's two replications the note that a histogram needs many;
+- issue 44, on a real run of Clavis with two arms of its match policy: its three sections after learning, in order,
+  each with its charts (lock cycles, urges, scans by lighting, the trade-off scatter), and the scatter's table: a
+  row per arm whose false-accept and false-reject shares are the means over replications of scan-policy.csv's
+  per-replication rows (the pooled rows not used), with their 95 % intervals.
 
 Runs against the committed baselines (Reports/baselines/*), copied to a temporary folder; the headline, decisions and
 `applies` cases replace or add CSVs written by hand in such a copy. The issue-28 runs are made with the habitat
@@ -112,6 +116,45 @@ def check_study_page(work: Path) -> None:
           f"study: the marks' labels {[row[-2] for row in got.values()]}")
     check("A histogram needs many replications" not in path.read_text(encoding="utf-8"),
           "study: the too-few note with 24 replications")
+
+
+def check_clavis_page(work: Path) -> None:
+    """Issue 44, on a real run of Clavis whose arms are two thresholds of its match policy (and the scenario's own arm,
+    a sweep keeps it: the default policy): the page has Clavis's
+    three sections right after learning — lock cycles and urges, scans by lighting, the match policy — with their
+    charts (clavis-lock-cycles, clavis-urges, clavis-scans, clavis-tradeoff), and the trade-off table has a row per
+    arm whose shares are the means of scan-policy.csv's per-replication rows (pooled rows not used), each with its
+    95 % interval when it has one."""
+    import numpy as np
+    run = work / "clavis"
+    shutil.copytree(habitat_runs.clavis_run(work / "made"), run)
+    path = rp.write_page(run, STUB_PLOTLY)
+    page, tables = parse(path), tables_of(path)
+    titles = ["Lock cycles and urges at the lock", "Scans of the key by lighting",
+              "The match policy: false rejects against false accepts"]
+    headings = [h.replace("&quot;", '"') for h in page.headings]
+    at = [headings.index(x) if x in headings else -1 for x in titles]
+    check(-1 not in at and "Learning, week by week" in headings
+          and at == list(range(headings.index("Learning, week by week") + 1, headings.index("Learning, week by week") + 4)),
+          f"clavis: its sections not right after learning, in order: {headings}")
+    for chart_id in ("clavis-lock-cycles", "clavis-urges", "clavis-scans", "clavis-tradeoff"):
+        check(chart_id in page.chart_ids, f"clavis: no {chart_id} chart on the page {page.chart_ids}")
+    df = pd.read_csv(run / "scan-policy.csv", dtype={"replication": str})
+    df = df[df["replication"] != "all"]
+    rows = {cells[0]: cells for _, cells in tables.body_rows("clavis-tradeoff-table")}
+    arms = list(dict.fromkeys(df["arm"].astype(str)))
+    check(len(arms) == 3 and sorted(rows) == sorted(arms), f"clavis: the trade-off table's arms {sorted(rows)}, "
+                                                           f"scan-policy.csv's {arms}")
+    for arm in arms:
+        mine = df[df["arm"].astype(str) == arm]
+        for column, i in (("false_accept_share", 1), ("false_reject_share", 2)):
+            values = pd.to_numeric(mine[column], errors="coerce").dropna()
+            mean = values.mean()
+            half = values.std() / np.sqrt(len(values)) * rp.hp._t95(len(values)) if len(values) > 1 else 0.0
+            want = rp.fmt(mean, "fraction") + (f" ± {rp.fmt(half, 'fraction')}" if half > 0 else "")
+            got = rows.get(arm, [""] * 4)[i]
+            check(got.replace("\xa0", " ") == want, f"clavis: {arm} {column}: table {got!r}, expected {want!r}")
+        check(rows.get(arm, [""] * 4)[3] == str(len(mine)), f"clavis: {arm}: replications {rows.get(arm)}")
 
 
 def check(condition: bool, message: str) -> None:
@@ -961,6 +1004,7 @@ def main() -> int:
             check_malformed_products(work)
             check_none_page(work)
             check_study_page(work)
+            check_clavis_page(work)
         except habitat_runs.RunUnavailable as e:
             FAILURES.append(f"issue-28 pages not checked: {e}")
     for f in FAILURES:
@@ -969,7 +1013,7 @@ def main() -> int:
         return 1
     print("test_report_page: formatting, KPI table = kpis.csv, sections, self-contained, overwrite safety, "
           "refusals, comparison page, headline retention readings, decisions table, learning table, KPI applies, "
-          "products compared (section, tables, malformed file), a run of none, Lazuri's user study histogram, hostile input (every CSV, the manifest, "
+          "products compared (section, tables, malformed file), a run of none, Lazuri's user study histogram, Clavis's sections and trade-off scatter, hostile input (every CSV, the manifest, "
           "the target, the destination, comparison and check CSVs: exit 2, one line, nothing written): all passed")
     return 0
 

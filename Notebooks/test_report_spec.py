@@ -15,6 +15,9 @@
 - the generic `histogram` kind (Lazuri's study chart) counts replications per value on the page, in the PNG and in
   the table from a hand-made study.csv, leaves out the pooled rows, and says a histogram needs many replications
   when there are few;
+- the generic `scatter` kind (issue 44: Clavis's trade-off curve) is accepted in a fragment and draws a point per arm
+  at the means over replications with 95 % error bars both ways on the page, in the PNG and in the table from a
+  hand-made scan-policy.csv, leaving out the pooled rows;
 - the page and the PNGs are written with the CSVs' mode (0644 under umask 022; 0o644 & ~umask in general);
 - issue 28: a run whose arms are different products and a run of none write exactly the files the specification
   says for their shape, get the sections and charts (page and PNG) their files have data for, and run_notebooks
@@ -49,8 +52,10 @@ import report_spec as spec  # noqa: E402
 BASELINES = HERE.parent / "Reports" / "baselines"
 RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "earned-access-baseline"]
 # Issue 28: runs no baseline is — arms that are different products (product-comparison.csv) and none, no app — made
-# with the habitat binary (habitat_runs.py) into the test's folder.
-MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run, "nudge": habitat_runs.nudge_run}
+# with the habitat binary (habitat_runs.py) into the test's folder; Nudge alone; Clavis with two arms of its match
+# policy (issue 44).
+MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run, "nudge": habitat_runs.nudge_run,
+        "clavis": habitat_runs.clavis_run}
 
 
 def run_dirs(work: Path) -> dict[str, Path]:
@@ -285,7 +290,7 @@ def check_runs_and_notebooks(work: Path) -> None:
     """The files each run writes are the specification's for its shape (products of its arms, arms, acquisition):
     product-comparison.csv only for runs whose arms are different products, a run of none only the neutral files;
     and run_notebooks draws each notebook on the runs that write the reports it names — 08 only the products run,
-    07 the runs with an Earned Access arm, 09 those with a Nudge arm, 01/02/04 no run of none."""
+    07 the runs with an Earned Access arm, 09 those with a Nudge arm, 10 the Clavis run, 01/02/04 no run of none."""
     import nbformat
     import run_notebooks
     runs = run_dirs(work)
@@ -308,8 +313,10 @@ def check_runs_and_notebooks(work: Path) -> None:
         everything = set(runs)
         check(drawn.get("08") == {"products"}, f"08 draws {drawn.get('08')}, expected the products run only")
         check(drawn.get("07") == {"earned-access-baseline", "products"}, f"07 draws {drawn.get('07')}")
-        check(drawn.get("03") == everything - {"earned-access-baseline", "none", "nudge"}, f"03 draws {drawn.get('03')}")
+        check(drawn.get("03") == everything - {"earned-access-baseline", "none", "nudge", "clavis"},
+              f"03 draws {drawn.get('03')}")
         check(drawn.get("09") == {"nudge", "products"}, f"09 draws {drawn.get('09')}, expected the Nudge runs")
+        check(drawn.get("10") == {"clavis"}, f"10 draws {drawn.get('10')}, expected the Clavis run")
         for n in ("01", "02", "04"):
             check(drawn.get(n) == everything - {"none"}, f"{n} draws {drawn.get(n)}, expected every run but none's")
         for n in ("05", "06"):
@@ -605,10 +612,73 @@ def check_histogram_kind() -> None:
     hp.plt.close("all")
 
 
+def check_scatter_kind() -> None:
+    """The generic `scatter` kind (issue 44: Clavis's trade-off curve) is a kind the specification defines, a
+    fragment may use it (a toy fragment's chart of kind scatter is merged), and its one renderer in each output draws
+    a hand-made scan-policy.csv of two arms × three replications plus wild pooled rows: on the page one marker trace
+    per arm at the means, with both error bars the 95 % half-widths and the arm as its text and meta; the PNG a
+    point per arm; the table each arm's two means with their intervals and the `table` columns' means. A share's
+    interval is drawn inside 0…1; with one replication the points come without bars."""
+    import copy
+    import json as json_
+    import numpy as np
+    kind = spec.spec()["chart_kinds"].get("scatter", {})
+    check(kind.get("renderer") == "generic" and bool(kind.get("meaning")), f"scatter: not a generic kind {kind}")
+    chart = spec.chart("clavis-tradeoff")
+    check(chart["kind"] == "scatter" and chart["x"] == "false_accept_share" and chart["y"] == "false_reject_share",
+          f"clavis-tradeoff: {chart}")
+    fragment = copy.deepcopy(TOY_FRAGMENT)
+    fragment["files"][0]["charts"][0].update(kind="scatter", x="day", y="widgets")
+    try:
+        merged = spec.merged(json_.loads(spec.SPEC_PATH.read_text(encoding="utf-8")),
+                             spec.fragments() + [("Sources/Products/Toy/report-spec.json", fragment)])
+        check(any(c["kind"] == "scatter" for f in merged["files"] if f["file"] == fragment["files"][0]["file"]
+                  for c in f["charts"]), "scatter: the toy's scatter chart not merged")
+    except spec.SpecError as e:
+        FAILURES.append(f"scatter: a fragment's scatter chart refused: {e}")
+    means = {"strict": (0.02, 0.30), "loose": (0.20, 0.05)}
+    rows = []
+    for arm, (x, y) in means.items():
+        for r, d in (("1", -0.01), ("2", 0.0), ("3", 0.01), ("all", 0.5)):
+            rows.append({"scenario": "s", "arm": arm, "replication": r, "product": "clavis", "key_scans": 100,
+                         "false_rejects": 10, "false_reject_share": y + d, "look_alike_scans": 20 + int(r == "2"),
+                         "false_accepts": 2, "false_accept_share": x + d, "p50_seconds": 2.0, "p90_seconds": 4.0,
+                         "camera_seconds": 60.0})
+    t = {"scan_policy": pd.DataFrame(rows)}
+    t["kpis"] = t["scan_policy"][["scenario", "arm", "replication", "product"]].drop_duplicates()
+    half = 0.01 * hp._t95(3) / np.sqrt(3)
+    page = hc.renderer(chart)(t)
+    traces = {tr.meta["arm"]: tr for tr in (page.data if page else []) if tr.type == "scatter"}
+    check(sorted(traces) == sorted(means), f"scatter: the page's traces {sorted(traces)}")
+    for arm, (x, y) in means.items():
+        tr = traces.get(arm)
+        check(tr is not None and np.allclose([tr.x[0], tr.y[0]], [x, y]) and list(tr.text) == [arm]
+              and np.allclose([tr.error_x.array[0], tr.error_y.array[0]], [half, half]),
+              f"scatter: {arm} on the page {tr and (tr.x, tr.y, tr.error_x.array, tr.error_y.array)}")
+    png = hp.renderer(chart)(t)
+    check(png is not None and not hp.figure_is_empty(png)
+          and len([ln for ln in png.axes[0].get_lines() if ln.get_marker() == "o"]) == 2, "scatter: the PNG's points")
+    table = rp.scatter_table(t, chart) or ""
+    check('<tr data-arm="strict"><td>strict</td><td class=num><b>2.0 %</b><br><small>± 1.8 %</small></td>'
+          '<td class=num><b>30.0 %</b><br><small>± 1.8 %</small></td><td class=num>3</td>' in table
+          and "20.3" in table, f"scatter: the table {table[:700]}")
+    # A share's interval is drawn inside 0…1: an arm at 1 % ± 1.8 % reaches down to 0, not below.
+    edge = pd.DataFrame([dict(r, false_accept_share=r["false_accept_share"] - 0.01) for r in rows if r["arm"] == "strict"])
+    tr = next(iter(hc.renderer(chart)({"scan_policy": edge, "kpis": edge}).data), None)
+    check(tr is not None and np.allclose([tr.error_x.arrayminus[0], tr.error_x.array[0]], [0.01, half]),
+          f"scatter: a share's interval below 0 {tr and (tr.error_x.arrayminus, tr.error_x.array)}")
+    one = pd.DataFrame([r for r in rows if r["replication"] in ("1", "all")])
+    page = hc.renderer(chart)({"scan_policy": one, "kpis": one})
+    check(page is not None and all(tr.error_x.visible is False and tr.error_y.visible is False for tr in page.data),
+          "scatter: error bars with one replication")
+    hp.plt.close("all")
+
+
 def main() -> int:
     check_spec_is_consistent()
     check_fragments()
     check_histogram_kind()
+    check_scatter_kind()
     check_contract_agrees()
     with tempfile.TemporaryDirectory() as d:
         check_conformance_checker(Path(d))
