@@ -242,6 +242,8 @@ struct ClavisFrameModelTests {
     /// viewpoints, a validated Focus; returns the main key.
     static func onboard(_ h: inout EngineHarness<ClavisEngine>) -> KeyID {
         h.send(.appOpened, at: h.now)
+        h.send(.deviceChecked(arSupported: true), at: h.now)
+        h.send(.cameraPermission(granted: true), at: h.now)
         h.send(.onboardingNext, at: h.now)
         guard case .modeCreated(let m) = h.send(.createMode(apps: 5, temporaryApps: 2), at: h.now).decision else { fatalError() }
         h.send(.onboardingNext, at: h.now)

@@ -16,6 +16,7 @@ struct ClavisLifeTests {
     /// any light match at once (a similarity of 0.99 on every frame, no frame rejected), look-alikes never do, and no
     /// way through is chosen unless a test raises its constant.
     static let sure: [(String, String)] = [
+        ("onboarding.completion.permission", "1"),
         ("onboarding.completion.configuration", "1"),
         ("clavis.onboarding.enrol_completion", "1"),
         ("clavis.onboarding.focus_setup_success", "1"),
@@ -80,7 +81,8 @@ struct ClavisLifeTests {
         let h = try Self.harness()
         for person in h.people {
             let life = h.live(person: person, script: LifeScript())
-            #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["complete", "complete", "complete"], "person \(person)")
+            #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["complete", "complete", "complete", "complete"], "person \(person)")
+            #expect(life.journal.events(named: "camera_permission_result").count == 1 && life.journal.events(named: "device_checked").count == 1)
             #expect(life.journal.events(named: "enrollment_completed").count == 1)
             #expect(life.journal.events(named: "onboarding_step_completed").count == 7)
             #expect(life.state.mainKey != nil && life.state.mode != nil && !life.state.apps.isEmpty)
@@ -89,9 +91,20 @@ struct ClavisLifeTests {
         let stalled = try Self.harness("  clavis.onboarding.focus_setup_success: 0\n")
         for person in stalled.people {
             let life = stalled.live(person: person, script: Self.workday())
-            #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["complete", "complete", "drop_out"])
+            #expect(life.journal.decisions("onboarding_step").map(\.outcome) == ["complete", "complete", "complete", "drop_out"])
             #expect(life.summary.tally.counts[.onboardingStalled] == 1 && life.journal.events(named: "mode_locked").isEmpty)
         }
+    }
+
+    @Test("the camera refused at the permission step: the person drops out at step 0, is left dormant, sets nothing up and meets no lock")
+    func cameraRefused() throws {
+        let problems = try LifeHarness<ClavisAdapter>.permissionRefusedProblems(shieldEvent: "mode_locked") { $0.apps.isEmpty && $0.mainKey == nil }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("Clavis is opened on cues by the shared engagement habit (never at scale 0, never by a dormant person)")
+    func opensOnCue() throws {
+        #expect(try LifeHarness<ClavisAdapter>.opensAppOnCueProblems(.none).isEmpty)
     }
 
     @Test("clavis_lock on leaving home, a lock scan of the key at home; clavis_unlock on arriving home, and the cycle closes")

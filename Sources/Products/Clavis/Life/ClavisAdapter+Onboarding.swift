@@ -8,10 +8,12 @@ extension ClavisAdapter {
     // MARK: - Onboarding (§6.1, in the spec's order)
 
     /// Onboarding as the person lives it (§6.1 Onboarding Flow; the engine's order, `onboarding.apps_before_key`):
-    /// welcome; the first mode with the person's target apps (step 0, `onboarding.completion.configuration`); the main
-    /// key enrolled — an object at home, so a person installing elsewhere goes on at their next arrival home (§1) —
-    /// (step 1, `clavis.onboarding.enrol_completion`); an optional temporary key (`clavis.temporary_key_share`); the
-    /// Focus set up through Shortcuts (step 2, `clavis.onboarding.focus_setup_success`, §10 Risk 3); done. Every draw
+    /// the ARKit check; welcome; the camera asked (step 0, the shared permission step, `onboarding.completion.permission`;
+    /// assumption: asked up front, the spec names no moment); the first mode with the person's target apps (step 1,
+    /// `onboarding.completion.configuration`); the main key enrolled — an object at home, so a person installing
+    /// elsewhere goes on at their next arrival home (§1) — (step 2, `clavis.onboarding.enrol_completion`); an optional
+    /// temporary key (`clavis.temporary_key_share`); the Focus set up through Shortcuts (step 3,
+    /// `clavis.onboarding.focus_setup_success`, §10 Risk 3); done. Every draw
     /// of the set-up is made at install whatever the path, so arms stay paired. A person who stalls keeps the app with
     /// nothing locked.
     public static func onboard(_ life: inout PersonLife<Self>, at t: Instant) {
@@ -28,10 +30,19 @@ extension ClavisAdapter {
 
         life.send(.appOpened, at: t)
         life.engagement.record(.appOpened)
+        // The ARKit support check at launch (§7 Error Handling): every iPhone Habitat's people carry (SE 3rd generation,
+        // 12–15) supports world tracking (assumption: no older device in the population).
+        life.send(.deviceChecked(arSupported: true), at: t)
         life.send(.onboardingNext, at: t)   // welcome
+        // The camera asked first (step 0, the shared permission step): refused, Clavis can neither enrol nor scan (§7
+        // "Handle camera permission denials gracefully"); the person is left dormant.
+        guard life.grantsPermission(at: t, denied: { $0.send(.cameraPermission(granted: false), at: t) }) else {
+            return stall("refused the camera", &life, at: t)
+        }
+        life.send(.cameraPermission(granted: true), at: t)
         let apps = life.person.apps.indices.map { AppID(UInt16($0 + 1)) }
         let configures = life.world.onboarding.completesStep(.configuration, techComfort: life.person.techComfort, rng: life.onboarding)
-        guard life.onboardingStep(0, completes: configures, at: t) else { return stall("stalled before creating a mode", &life, at: t) }
+        guard life.onboardingStep(1, completes: configures, at: t) else { return stall("stalled before creating a mode", &life, at: t) }
         guard case .modeCreated(let mode) = life.send(.createMode(apps: apps.count, temporaryApps: apps.count), at: t + .seconds(30)) else {
             return stall("mode refused", &life, at: t)
         }
@@ -60,7 +71,7 @@ extension ClavisAdapter {
         life.state.enrolPending = false
         let light = lighting(.home, life, at: start)
         let finishes = life.onboarding.uniform() < k.enrolCompletion
-        guard life.onboardingStep(1, completes: finishes, at: start) else {
+        guard life.onboardingStep(2, completes: finishes, at: start) else {
             // Started and put down: a few frames' effort.
             if life.send(.startEnrolment(life.state.mode ?? 1, .main), at: start) == .ok { life.send(.cancelEnrolment, at: start + .seconds(15)) }
             life.engagement.record(.frustration(k.enrolmentFrustration))
@@ -81,7 +92,7 @@ extension ClavisAdapter {
         life.send(.onboardingNext, at: t)   // temporary keys
         let ok = life.onboarding.uniform() < k.focusSetup
         life.send(.focusConfigured(ok: ok), at: t + .seconds(60))
-        guard life.onboardingStep(2, completes: ok, at: t + .seconds(60)) else { return stall("stalled setting the Focus up", &life, at: t) }
+        guard life.onboardingStep(3, completes: ok, at: t + .seconds(60)) else { return stall("stalled setting the Focus up", &life, at: t) }
         life.send(.onboardingNext, at: t + .seconds(60))   // configure Focus
         life.send(.onboardingNext, at: t + .seconds(65))   // complete
         life.beBusy(until: t + .seconds(65), with: "setting Clavis up")
