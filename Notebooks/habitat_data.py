@@ -290,9 +290,20 @@ def _mean_band(values: pd.DataFrame):
     return mean, half
 
 
+# Student's t, 0.975 quantile, by degrees of freedom 1…30 (the Swift side's `InverseCDF.studentT`, GSL).
+_T975 = [12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+         2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+         2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272]
+
+
 def _t95(n: int) -> float:
-    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
-    return table.get(n, 1.96 if n > 30 else 2.05)
+    """The t multiplier of a 95 % interval for the mean of `n` values: Student's t at n − 1 degrees of freedom, as
+    the Swift reports compute it (`ShareInterval`, `Experiment`). Before issue 44 this read the table at n degrees of
+    freedom, so every band over two replications was 4.303 wide instead of 12.706 (too narrow)."""
+    df = int(n) - 1
+    if df < 1:
+        return float("nan")
+    return _T975[df - 1] if df <= len(_T975) else 1.959964
 
 
 def file_targets(df: pd.DataFrame, key: str) -> pd.DataFrame:

@@ -14,7 +14,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import habitat_plots as hp  # noqa: E402
 
 
+def check_t95():
+    import numpy as np
+    """A band over n replications uses n − 1 degrees of freedom, as the Swift reports do (GSL's inverse CDF)."""
+    assert hp._t95(2) == 12.706205          # two replications: 1 degree of freedom
+    assert hp._t95(3) == 4.302653
+    assert hp._t95(10) == 2.262157
+    assert hp._t95(31) == 2.042272
+    assert hp._t95(500) == 1.959964
+    assert np.isnan(hp._t95(1))
+
+
 def main() -> int:
+    check_t95()
     fig = hp._figure()
     fig.add_subplot(111)
     assert hp.figure_is_empty(fig), "an axes with nothing drawn must count as empty"
@@ -559,3 +571,4 @@ def check_scatter_figure():
 
 if __name__ == "__main__":
     sys.exit(main())
+
