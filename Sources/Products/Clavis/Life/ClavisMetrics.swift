@@ -218,7 +218,8 @@ public struct ClavisMetrics: ProductMetrics {
     }
 
     /// `scans.csv`: one row per scan kind × lighting × object; `scan-policy.csv`: the match policy's false rejects and
-    /// false accepts over every scan (one row: a point of the sweep's trade-off curve); `lock-cycles.csv`: one row per
+    /// false accepts over every scan, and the false rejects outside the dark (one row: a point of the sweep's
+    /// trade-off curve); `lock-cycles.csv`: one row per
     /// week since install.
     public static var reports: [MetricsReport<Self>] {
         [MetricsReport("scans.csv", header: ReportKeys.header + ["kind", "lighting", "object", "attempts", "matches", "false_rejects",
@@ -241,14 +242,20 @@ public struct ClavisMetrics: ProductMetrics {
         },
          MetricsReport("scan-policy.csv", header: ReportKeys.header + ["key_scans", "false_rejects", "false_reject_share", "look_alike_scans",
                                                                        "false_accepts", "false_accept_share", "p50_seconds", "p90_seconds",
-                                                                       "camera_seconds"]) { m, _, keys in
+                                                                       "camera_seconds", "lit_key_scans", "lit_false_rejects",
+                                                                       "lit_false_reject_share"]) { m, _, keys in
             let g = m.genuineScans
-            var key = ScanCell()
-            for (i, c) in m.scans.enumerated() where i % 2 == 0 { key.merge(c) }
+            var key = ScanCell(), lit = ScanCell()
+            for (i, c) in m.scans.enumerated() where i % 2 == 0 {
+                key.merge(c)
+                if (i / 2) % Lighting.allCases.count != Int(Lighting.dark.rawValue) { lit.merge(c) }
+            }
             let camera = m.scans.reduce(0) { $0 + $1.cameraMs }
-            return [keys.fields + [.integer(Int64(g.attempts)), .integer(Int64(g.rejects)), .rate(Counters<ClavisCount>.ratio(g.rejects, g.attempts)),
-                                   .integer(Int64(g.lookAlikes)), .integer(Int64(g.accepts)), .rate(Counters<ClavisCount>.ratio(g.accepts, g.lookAlikes)),
-                                   .value(key.seconds(atQuantile: 0.5)), .value(key.seconds(atQuantile: 0.9)), .value(Double(camera) / 1000)]]
+            let ratio = Counters<ClavisCount>.ratio
+            return [keys.fields + [.integer(Int64(g.attempts)), .integer(Int64(g.rejects)), .rate(ratio(g.rejects, g.attempts)),
+                                   .integer(Int64(g.lookAlikes)), .integer(Int64(g.accepts)), .rate(ratio(g.accepts, g.lookAlikes)),
+                                   .value(key.seconds(atQuantile: 0.5)), .value(key.seconds(atQuantile: 0.9)), .value(Double(camera) / 1000),
+                                   .integer(Int64(lit.attempts)), .integer(Int64(lit.falseRejects)), .rate(ratio(lit.falseRejects, lit.attempts))]]
         },
          MetricsReport("lock-cycles.csv", header: ReportKeys.header + ["week", "people"] + LockWeek.fields.map(\.0)) { m, _, keys in
             m.weeks.enumerated().map { i, w in keys.fields + ([i, w.people] + LockWeek.fields.map { $0.1(w) }).map { CSVField.integer(Int64($0)) } }
