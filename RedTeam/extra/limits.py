@@ -28,7 +28,7 @@ nothing outside its --out folder.
   §4 Feature 2 "Free tier limit | 5 saved items") checked at the parameters' limits.
 - joint-*: `habitat calibrate A --also B --also C` (Scroll Off, Earned Access, Nudge) refusals — unknown target,
   target of a product not in the fit, target without its product, targets file errors, unknown --fit keys, a product
-  twice, a planned product's scenario — each exit 2 with every stderr line ≤ 1 KB; and one tiny joint fit (20 × 3 × 1,
+  twice, a scenario of a product no engine serves — each exit 2 with every stderr line ≤ 1 KB; and one tiny joint fit (20 × 3 × 1,
   budget 2) that succeeds with its five outputs.
 - types-*: `compare` on a run whose kpis.csv or manifest.json is a FIFO, a folder or a socket, and `merge` of a shard
   whose manifest.json is one: exit 2 saying what it is (not "missing", not "no readable manifest.json"); `bench run
@@ -428,9 +428,9 @@ refused("joint-fit-rules-key", JOINT + ["--fit", "rules.nudges.max_per_day", "--
 refused("joint-fit-long-key", JOINT + ["--fit", "behavior." + "k" * 5000, "--targets", "t-ok.csv", "--out", "cal-x"], [r"--fit"])
 refused("joint-product-twice", JOINT + FIT + ["--also", "nudge-baseline.yaml", "--targets", "t-ok.csv", "--out", "cal-x"],
         [r"--also: a joint fit takes one scenario per product"])
-write("clavis.yaml", "product: clavis\n" + HEAD)
-refused("joint-planned-product", JOINT + FIT + ["--also", "clavis.yaml", "--targets", "t-ok.csv", "--out", "cal-x"],
-        [r"clavis\.yaml:1:1: error: product: product 'clavis' has no rule engine"])
+write("zeta.yaml", "product: zeta\n" + HEAD)
+refused("joint-unknown-product", JOINT + FIT + ["--also", "zeta.yaml", "--targets", "t-ok.csv", "--out", "cal-x"],
+        [r"zeta\.yaml:1:10: error: product: 'zeta' is not allowed; allowed one of"])
 
 
 def joint_outputs(_):
