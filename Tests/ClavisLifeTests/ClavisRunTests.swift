@@ -129,15 +129,6 @@ struct ClavisRunTests {
 
     /// A run of every arm with its own product (`Products.run`, as `habitat run` does), its CSVs by name.
     static func writtenArms(_ scenario: ResolvedScenario, into root: URL) throws -> [String: String] {
-        var run = try Products.run(scenario, threads: 2)
-        try run.simulate(progress: nil)
-        let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
-        let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })
-        try report.commit()
-        var texts: [String: String] = [:]
-        for f in files where f.hasSuffix(".csv") {
-            texts[f] = try String(contentsOf: report.destination.appendingPathComponent(f), encoding: .utf8)
-        }
-        return texts
+        try WrittenRun.csvFiles(of: try Products.run(scenario, threads: 2), into: root)
     }
 }

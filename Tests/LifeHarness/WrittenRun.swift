@@ -11,7 +11,13 @@ public enum WrittenRun {
     /// the product's own) and writes its report under `root`.
     public static func csvFiles(of product: RegisteredProduct, _ scenario: ResolvedScenario, into root: URL,
                                 processes: [any PersonProcess.Type]? = nil) throws -> [String: String] {
-        var run = product.run(scenario, threads: 2, processes: processes)
+        try csvFiles(of: product.run(scenario, threads: 2, processes: processes), into: root)
+    }
+
+    /// `run` simulated and written into `root`/run: every CSV it wrote, by file name, as text (a run of one product,
+    /// or `Products.run`'s of a scenario whose arms are different products).
+    public static func csvFiles(of run: any ProductRun, into root: URL) throws -> [String: String] {
+        var run = run
         try run.simulate(progress: nil)
         let report = try ReportDirectory(destination: root.appendingPathComponent("run"))
         let files = try run.write(to: report, wallSeconds: 0, checkpoint: {}, extra: { _ in })

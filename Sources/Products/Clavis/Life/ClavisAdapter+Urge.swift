@@ -114,7 +114,7 @@ extension ClavisAdapter {
             life.summary.tally.weeks[w].resets += 1
             life.send(.appOpened, at: now)
             life.send(.deleteAllData, at: now)
-            forget(&life, bypass: true)
+            forget(&life)
             life.state.enrolPending = true
             life.trace(kind: "choice", detail: "\"Delete my key\"", at: now)
             return true

@@ -98,15 +98,14 @@ public enum ClavisAdapter: RestrictingAdapter {
     /// The person lifts the restriction (churn: the shared `disableRestriction`): "Delete my key" (§9), which clears
     /// every key and mode and drops a lock (`data.delete_while_locked`, default allowed).
     public static func liftRestriction(_ life: inout PersonLife<Self>, at now: Instant) {
-        let wasLocked = life.engine.lock != nil
         life.send(.appOpened, at: now)
         life.send(.deleteAllData, at: now)
-        if life.engine.modes.isEmpty { forget(&life, bypass: wasLocked) }
+        if life.engine.modes.isEmpty { forget(&life) }
         life.blocker?.leavingByUnblocking = false
     }
 
     /// Everything the person set up is gone ("Delete my key").
-    static func forget(_ life: inout PersonLife<Self>, bypass: Bool) {
+    static func forget(_ life: inout PersonLife<Self>) {
         life.state.apps.removeAll()
         life.state.mode = nil
         life.state.mainKey = nil
