@@ -35,6 +35,9 @@ DIST = Path(__file__).resolve().parents[1]
 REPO = DIST.parent
 SCENARIO = REPO / "Scenarios" / "premium-price-test.yaml"  # has arms: the block of people is per arm
 RUN_ARGS = ["--people", "300", "--days", "30", "--replications", "2"]
+#: The stop tests' size: each shard's habitat lives a few seconds (300 × 30 lived 0.4 s, short enough for the
+#: /proc poll of a busy machine to miss it — CI's issue-44 run waited 240 s for a shard that had come and gone).
+LONG_RUN_ARGS = ["--people", "1500", "--days", "60", "--replications", "2"]
 SHARDS = 4
 
 HABITAT: str = ""      # the binary under test (argv[1], else $HABITAT, else .build/debug/habitat)
@@ -57,7 +60,7 @@ def _stop_cluster() -> None:
 
 def setUpModule() -> None:
     """Find the binary, start the isolated 3-node cluster, run the single-process reference."""
-    global HABITAT, TMP, CLUSTER, SINGLE, REPORT
+    global HABITAT, TMP, CLUSTER, SINGLE, SINGLE_LONG, REPORT
     HABITAT = os.path.abspath(HABITAT or os.environ.get("HABITAT") or str(REPO / ".build/debug/habitat"))
     if not os.access(HABITAT, os.X_OK):
         raise RuntimeError(f"no habitat binary at {HABITAT}: pass it as the first argument or set $HABITAT")
@@ -76,10 +79,11 @@ def setUpModule() -> None:
     CLUSTER.add_node(num_cpus=1)
     CLUSTER.wait_for_nodes()
 
-    SINGLE, REPORT = TMP / "single", TMP / "report"
-    subprocess.run([HABITAT, "run", str(SCENARIO), *RUN_ARGS, "--out", str(REPORT), "--progress", "never"],
-                   check=True, stdout=subprocess.DEVNULL)
-    REPORT.rename(SINGLE)
+    SINGLE, SINGLE_LONG, REPORT = TMP / "single", TMP / "single-long", TMP / "report"
+    for args, folder in ((RUN_ARGS, SINGLE), (LONG_RUN_ARGS, SINGLE_LONG)):
+        subprocess.run([HABITAT, "run", str(SCENARIO), *args, "--out", str(REPORT), "--progress", "never"],
+                       check=True, stdout=subprocess.DEVNULL)
+        REPORT.rename(folder)
 
 
 def tearDownModule() -> None:
@@ -114,10 +118,10 @@ def env() -> dict:
     return e
 
 
-def distributed_run(*extra: str) -> list[str]:
-    """`habitat-ray run` of the reference scenario on the test cluster, into REPORT."""
+def distributed_run(*extra: str, size: list[str] = RUN_ARGS) -> list[str]:
+    """`habitat-ray run` of the reference scenario on the test cluster, into REPORT (`size`: its run-size flags)."""
     return launcher("run", str(SCENARIO), "--shards", str(SHARDS), "--address", CLUSTER.address,
-                    "--habitat", HABITAT, "--out", str(REPORT), "--progress", "never", *RUN_ARGS, *extra)
+                    "--habitat", HABITAT, "--out", str(REPORT), "--progress", "never", *size, *extra)
 
 
 def manifest_without_run_fields(path: Path) -> dict:
@@ -161,8 +165,8 @@ class HabitatRayTest(unittest.TestCase):
 
         This run also ships the binary with the job (--ship-binary) instead of using its shared path.
         """
-        with launched(distributed_run("--ship-binary")) as proc:
-            child, worker = wait_for_shard_process(f"2/{SHARDS}", timeout=240)
+        with launched(distributed_run("--ship-binary", size=LONG_RUN_ARGS)) as proc:
+            child, worker = wait_for_shard_process(f"2/{SHARDS}", proc)
             self.assertTrue(is_ray_worker(worker), f"parent {worker} of habitat {child} is not a Ray worker")
             self.assertIn("working_dir", _cmdline(child)[0], "the shard does not run the shipped binary")
             os.kill(worker, signal.SIGKILL)
@@ -176,12 +180,12 @@ class HabitatRayTest(unittest.TestCase):
         # The killed attempt's temp dir is swept by a later task on its node (habitat_ray.shard._sweep_orphans).
         self.assertEqual(sorted(p.name for p in (TMP / "work").glob("habitat-shard-*")), [])
         self.assertIn("1 shard(s) retried", err)
-        self.assertSameReport(SINGLE, REPORT)
+        self.assertSameReport(SINGLE_LONG, REPORT)
 
     def test_interrupt_cancels_the_shards(self) -> None:
         """SIGINT mid-run: exit 130, every shard's habitat ends, no report is written."""
-        with launched(distributed_run()) as proc:
-            wait_for_shard_process(f"1/{SHARDS}", timeout=240)
+        with launched(distributed_run(size=LONG_RUN_ARGS)) as proc:
+            wait_for_shard_process(f"1/{SHARDS}", proc)
             proc.send_signal(signal.SIGINT)
             _out, err = proc.communicate(timeout=120)
         self.assertEqual(proc.returncode, 130, err)
@@ -283,15 +287,22 @@ def shard_processes() -> list[tuple[int, str, int]]:
     return found
 
 
-def wait_for_shard_process(shard: str, timeout: float) -> tuple[int, int]:
-    """(habitat pid, its parent's pid) for the habitat running `--shard SHARD` in this module's temp dir."""
-    deadline = time.monotonic() + timeout
+def wait_for_shard_process(shard: str, launcher_proc: subprocess.Popen, ceiling: float = 900) -> tuple[int, int]:
+    """(habitat pid, its parent's pid) for the habitat running `--shard SHARD` in this module's temp dir.
+
+    Fails at once, with the launcher's stderr, if the launcher ends first (it failed, or the shard came and went
+    unseen); `ceiling` only ends a launcher stuck for good — a busy machine is slow, not wrong."""
+    deadline = time.monotonic() + ceiling
     while time.monotonic() < deadline:
         for pid, which, parent in shard_processes():
             if which == shard:
                 return pid, parent
+        if launcher_proc.poll() is not None:
+            _out, err = launcher_proc.communicate()
+            raise AssertionError(f"habitat-ray ended (exit {launcher_proc.returncode}) before a habitat --shard {shard} "
+                                 f"process was seen; its stderr:\n{err}")
         time.sleep(0.05)
-    raise AssertionError(f"no habitat --shard {shard} process appeared within {timeout:.0f} s")
+    raise AssertionError(f"no habitat --shard {shard} process appeared in {ceiling:.0f} s (launcher still running)")
 
 
 if __name__ == "__main__":
