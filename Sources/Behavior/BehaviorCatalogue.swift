@@ -80,6 +80,13 @@ public enum BehaviorCatalogue {
         "engagement.plans_view_probability",
     ]
 
+    /// The behaviour parameters today's fits leave unpinned (`habitat sensitivity --unpinned`): issue 39's fit found no
+    /// target moving `purchase.inertia`, `purchase.cancel_at_trial_start`, `dormant.leave_constant` and
+    /// `refund.value_weight` (they keep their literature values), and `purchase.renew_intercept` is pinned only by
+    /// first renewals, which a fit of 1,000 people counts in tens (`Calibration/why-people-stay/money/`).
+    public static let unpinnedKeys = ["purchase.renew_intercept", "purchase.inertia", "purchase.cancel_at_trial_start",
+                                      "dormant.leave_constant", "refund.value_weight"]
+
     /// The defaults the end-to-end fits set, value for value (a test holds them equal to the committed fits): issue 14's
     /// (`Calibration/stages/stage-4/`, `Calibration/default-fit/`) and issue 39's (`Calibration/why-people-stay/`). A key no target pins keeps its component value
     /// and its literature source (issue 39: `purchase.inertia`, `purchase.cancel_at_trial_start`,

@@ -14,6 +14,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_multimin.h>
+#include <gsl/gsl_qrng.h>
 
 // MARK: Generator types
 
@@ -23,6 +24,9 @@ static inline const gsl_rng_type *habitat_rng_type_ranlxd2(void) { return gsl_rn
 
 /// The Nelder–Mead simplex minimiser type (`gsl_multimin_fminimizer_nmsimplex2`, a C global Swift 6 cannot read).
 static inline const gsl_multimin_fminimizer_type *habitat_multimin_nmsimplex2(void) { return gsl_multimin_fminimizer_nmsimplex2; }
+
+/// Sobol's quasi-random sequence (`gsl_qrng_sobol`, dimensions 1…40; a C global Swift 6 cannot read).
+static inline const gsl_qrng_type *habitat_qrng_type_sobol(void) { return gsl_qrng_sobol; }
 
 // MARK: Error handling
 

@@ -13,7 +13,7 @@ public struct HabitatCommand: ParsableCommand {
         Habitat will not write; 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP (nothing written).
         """,
         version: "habitat \(ToolVersion.text)",
-        subcommands: [RunCommand.self, MergeCommand.self, ValidateCommand.self, ListCommand.self, TraceCommand.self, CompareCommand.self, CheckCommand.self, CalibrateCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, MergeCommand.self, ValidateCommand.self, ListCommand.self, TraceCommand.self, CompareCommand.self, CheckCommand.self, CalibrateCommand.self, SensitivityCommand.self, BenchCommand.self]
     )
     public init() {}
 

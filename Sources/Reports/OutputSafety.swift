@@ -27,6 +27,8 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
     case shard
     /// `habitat calibrate`: a fit's trace, fitted values and world check (never a report).
     case calibration
+    /// `habitat sensitivity`: a sensitivity analysis's design and indices, or one shard of its design points.
+    case sensitivity
 
     /// How the kind reads in a sentence.
     public var noun: String {
@@ -35,6 +37,7 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
         case .baseline: return "a regression baseline"
         case .shard: return "a shard folder"
         case .calibration: return "a calibration"
+        case .sensitivity: return "a sensitivity analysis"
         }
     }
 
@@ -45,6 +48,7 @@ public enum ReportKind: String, Codable, Sendable, CaseIterable {
         case .baseline: return "`habitat check --record`"
         case .shard: return "`habitat run --shard`"
         case .calibration: return "`habitat calibrate`"
+        case .sensitivity: return "`habitat sensitivity`"
         }
     }
 }

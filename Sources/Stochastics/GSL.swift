@@ -285,3 +285,33 @@ enum GSLSimplex {
         }
     }
 }
+
+/// GSL's Sobol quasi-random sequence (`gsl_qrng_sobol`: Antonov–Saleev's Gray-code construction, dimensions 1…40,
+/// 30 bits a coordinate), the points of a Saltelli design (`SobolSequence` scrambles them).
+///
+/// Not `Sendable`: its state advances on every point.
+public final class GSLSobolGenerator {
+    private let q: UnsafeMutablePointer<gsl_qrng>
+    /// Coordinates per point.
+    public let dimension: Int
+    /// GSL's largest Sobol dimension.
+    public static let maxDimension = 40
+
+    /// A fresh sequence in `dimension` dimensions (1…40); nil outside that range.
+    public init?(dimension: Int) {
+        guard (1...Self.maxDimension).contains(dimension) else { return nil }
+        GSL.configure()
+        guard let q = gsl_qrng_alloc(habitat_qrng_type_sobol(), UInt32(dimension)) else { return nil }
+        self.q = q
+        self.dimension = dimension
+    }
+
+    deinit { gsl_qrng_free(q) }
+
+    /// The next point, each coordinate in [0, 1) (the first point is the origin).
+    public func next() -> [Double] {
+        var x = [Double](repeating: 0, count: dimension)
+        x.withUnsafeMutableBufferPointer { _ = gsl_qrng_get(q, $0.baseAddress!) }
+        return x
+    }
+}

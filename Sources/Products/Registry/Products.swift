@@ -170,6 +170,12 @@ public enum Products {
         return c
     }
 
+    /// The registered product that declares behaviour parameter `key` in its own folder, or nil for a generic key
+    /// (one every product's people read) — what `habitat sensitivity` uses to keep the keys a scenario's products read.
+    public static func behaviorParameterOwner(_ key: String) -> Product? {
+        registered.first { $0.adapter.behaviorParameters.contains { $0.keyPath == key } }.map { Product(rawValue: $0.descriptor.id) }
+    }
+
     /// The assembly `behaviorParameters` is, throwing the conflict instead of stopping.
     public static func assembledBehaviorParameters() throws(BehaviorCatalogueConflict) -> [RuleParameter] {
         try BehaviorCatalogue.assembled(registered.map { (owner: $0.descriptor.id, groups: $0.adapter.behaviorParameterGroups) })

@@ -102,26 +102,28 @@ public struct Calibration {
 
     /// The parameters named by `keys` (each `behavior.<key>` of a number parameter in `catalogue`, at most once),
     /// starting from the values the scenario's first arm resolves to.
-    public static func parameters(_ keys: [String], catalogue: [RuleParameter], startValues: ParameterValues) throws(CalibrationInputError) -> [CalibrationParameter] {
+    /// `option` names the command-line option the keys came from, for messages.
+    public static func parameters(_ keys: [String], catalogue: [RuleParameter], startValues: ParameterValues,
+                                  option: String = "--fit") throws(CalibrationInputError) -> [CalibrationParameter] {
         guard !keys.isEmpty else {
-            throw CalibrationInputError(file: "--fit", "name at least one behaviour parameter to fit, e.g. --fit behavior.churn.base_hazard")
+            throw CalibrationInputError(file: option, "name at least one behaviour parameter, e.g. \(option) behavior.churn.base_hazard")
         }
         var out: [CalibrationParameter] = []
         for key in keys {
             guard key.hasPrefix(behaviorPrefix) else {
-                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is not a behaviour parameter; allowed: behavior.<parameter> (see habitat validate --explain)")
+                throw CalibrationInputError(file: option, "'\(key.echoed())' is not a behaviour parameter; allowed: behavior.<parameter> (see habitat validate --explain)")
             }
             let name = String(key.dropFirst(behaviorPrefix.count))
             guard let p = catalogue.first(where: { $0.keyPath == name }) else {
                 let hint = Suggestion.closest(to: name, among: catalogue.map(\.keyPath)).map { " (did you mean 'behavior.\($0)'?)" } ?? ""
-                throw CalibrationInputError(file: "--fit", "unknown behaviour parameter '\(key.echoed())'\(hint)")
+                throw CalibrationInputError(file: option, "unknown behaviour parameter '\(key.echoed())'\(hint)")
             }
             guard case .number(let range) = p.kind else {
-                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is \(p.kind), not a number range; only number parameters can be fitted")
+                throw CalibrationInputError(file: option, "'\(key.echoed())' is \(p.kind), not a number range; only number parameters can be fitted")
             }
-            guard !out.contains(where: { $0.key == key }) else { throw CalibrationInputError(file: "--fit", "'\(key.echoed())' is named twice") }
+            guard !out.contains(where: { $0.key == key }) else { throw CalibrationInputError(file: option, "'\(key.echoed())' is named twice") }
             guard range.upperBound > range.lowerBound else {
-                throw CalibrationInputError(file: "--fit", "'\(key.echoed())' has an empty range \(range); nothing to fit")
+                throw CalibrationInputError(file: option, "'\(key.echoed())' has an empty range \(range); nothing to fit")
             }
             let start = startValues[name]?.doubleValue ?? p.defaultValue.doubleValue ?? range.lowerBound
             out.append(CalibrationParameter(key: key, lower: range.lowerBound, upper: range.upperBound, start: start))
