@@ -43,10 +43,41 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "Directory for the calibration (default: Reports/<scenario name>-calibration).")
     var out: String?
 
+    @Option(help: ArgumentHelp(
+        "Instead of one best point, find N parameter vectors the targets cannot rule out (history matching in waves; "
+        + "writes plausible-set.csv, plausible-widths.csv, plausible-waves.csv, calibration.csv, manifest.json). "
+        + "--budget is then the most worlds simulated.", valueName: "N"))
+    var plausible: Int?
+
+    @Option(help: "History matching: most waves.")
+    var waves = 4
+
+    @Option(help: "History matching: model discrepancy, as a share of each target range's half-width (a standard deviation).")
+    var discrepancy = 0.5
+
+    @Option(help: "History matching: the implausibility above which a world is ruled out.")
+    var cutoff = 3.0
+
+    @Option(help: "History matching: rule a world out on its k-th largest implausibility (1 = every figure counts; 2 = all but the worst).")
+    var criterion = 2
+
+    @Option(help: "History matching: the prior is each parameter's default ± SPAN × |default| inside its validated range (default: the validated range).")
+    var span: Double?
+
+    @Option(name: .customLong("range"), help: ArgumentHelp("History matching: one parameter's prior range, KEY=LO:HI (repeatable).", valueName: "KEY=LO:HI"))
+    var rangeOverrides: [String] = []
+
     @OptionGroup var execution: ExecutionOptions<InteractiveExecution>
 
     func validate() throws {
         guard (2...100_000).contains(budget) else { throw ValidationError("--budget must be in 2…100000 (got \(budget))") }
+        if let plausible { guard (1...10_000).contains(plausible) else { throw ValidationError("--plausible must be in 1…10000 (got \(plausible))") } }
+        guard (1...50).contains(waves) else { throw ValidationError("--waves must be in 1…50 (got \(waves))") }
+        guard discrepancy >= 0, discrepancy <= 100, discrepancy.isFinite else { throw ValidationError("--discrepancy must be in 0…100 (got \(discrepancy))") }
+        guard cutoff > 0, cutoff.isFinite else { throw ValidationError("--cutoff must be a positive number (got \(cutoff))") }
+        guard (1...10).contains(criterion) else { throw ValidationError("--criterion must be in 1…10 (got \(criterion))") }
+        if let span { guard span > 0, span <= 100 else { throw ValidationError("--span must be in (0, 100] (got \(span))") } }
+        if plausible == nil && (span != nil || !rangeOverrides.isEmpty) { throw ValidationError("--span and --range set a plausible set's prior: give --plausible N") }
     }
 
     func run() throws {
@@ -86,6 +117,9 @@ struct CalibrateCommand: ParsableCommand {
             }
         }   // a CalibrationInputError: exit status 2 (HabitatError)
         let path = out ?? "Reports/\(scenario.name)-calibration"
+        if let plausible {
+            return try PlausibleRun(command: self, scenarios: scenarios, calibration: calibration, wanted: plausible, path: path).run()
+        }
         let (best, result, seconds) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report in
             let started = ContinuousClock.now
             CalibrationReport.say("calibrate \(scenario.name)\(also.isEmpty ? "" : " jointly with " + also.joined(separator: ", ")): \(calibration.parameters.count) parameter(s), \(calibration.targets.count) target(s), "

@@ -18,10 +18,12 @@ enum ReportRun {
     ///   - kind: the kind of folder written (`run`: a report; `check --record`: a baseline).
     ///   - allowLarge: skip the size limits (`--allow-large`).
     ///   - extra: writes further report files before the manifest, which lists them (e.g. traces).
+    ///   - extraAfterRun: the same, given the finished run (e.g. `--robustness`, which rewrites experiment.csv).
     ///   - finish: writes files after the manifest, just before the commit (e.g. `baseline.json`).
     static func simulate(_ scenario: ResolvedScenario, scenarioFile: String?, into dir: URL, shownPath: String? = nil,
                          kind: ReportKind = .report, threads: Int, progress: ProgressMode, allowLarge: Bool = false,
                          extra: (ReportDirectory) throws -> Void = { _ in },
+                         extraAfterRun: ((ReportDirectory, any ProductRun) throws -> Void)? = nil,
                          finish: (ReportDirectory) throws -> Void = { _ in }) throws -> (run: any ProductRun, seconds: Double) {
         try checkRunnable(scenario, scenarioFile: scenarioFile, threads: threads, allowLarge: allowLarge)
         return try writeFolder(dir, kind: kind, shownPath: shownPath ?? dir.path) { report in
@@ -29,7 +31,11 @@ enum ReportRun {
             let seconds = try timed(total: run.totalPeople, unit: "people", label: scenario.name, progress: progress) {
                 try run.simulate(progress: $0)
             }
-            _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: extra)
+            let finished = run
+            _ = try run.write(to: report, wallSeconds: seconds, checkpoint: StopRequest.checkpoint, extra: { r in
+                try extra(r)
+                try extraAfterRun?(r, finished)
+            })
             try finish(report)
             return (run, seconds)
         }

@@ -116,19 +116,33 @@ struct RunCommand: ParsableCommand {
         + "`habitat merge` folds the N folders into the reports of a whole run, byte for byte.", valueName: "K/N"))
     var shard: String?
 
+    @Option(help: ArgumentHelp(
+        "Re-run every arm pair in each world of a plausible set (a plausible-set.csv, or its folder), or in N worlds "
+        + "drawn evenly from --plausible-set; experiment.csv gains each difference's sign share, range and verdict "
+        + "(robust, or depends on …), and robustness.csv every world's differences. Needs two or more arms.", valueName: "FILE|N"))
+    var robustness: String?
+
+    @Option(name: .customLong("plausible-set"), help: "The plausible set --robustness N draws from.")
+    var plausibleSet = RobustnessRun.defaultPlausibleSet
+
     func validate() throws {
         if let shard { do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError(error.description) } }
+        if shard != nil && robustness != nil { throw ValidationError("--robustness runs whole worlds; it cannot be sharded (--shard)") }
     }
 
     func run() throws {
         if let shard { return try runShard(try ShardSpec(parsing: shard)) }
         let scenario = try options.load(outputDir: out, allowLarge: allowLarge)
+        let robust = try robustness.map { try RobustnessRun(scenario, argument: $0, plausibleSet: plausibleSet, threads: execution.threads,
+                                                            scenarioFile: options.shownFile, allowLarge: allowLarge) }
         let path = out ?? scenario.outputs.resolvedDir
         let dir = URL(fileURLWithPath: path)
         let (run, seconds) = try ReportRun.simulate(scenario, scenarioFile: options.scenario, into: dir, shownPath: path,
                                                     threads: execution.threads, progress: execution.progress, allowLarge: allowLarge,
-                                                    extra: { try TraceCommand.writeTraces(scenario, into: $0) })
+                                                    extra: { try TraceCommand.writeTraces(scenario, into: $0) },
+                                                    extraAfterRun: robust.map { r in { try r.write(into: $0, base: $1) } })
         Self.printSummary(run, seconds: seconds, dir: dir)
+        robust?.printSummary()
     }
 
     /// `--shard K/N`: one shard folder, and how to merge the shards.

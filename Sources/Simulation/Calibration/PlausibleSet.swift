@@ -1,0 +1,161 @@
+import Foundation
+import Reports
+import Stochastics
+
+/// History matching (Craig et al. 1997; Vernon, Goldstein & Bower 2010, "Galaxy formation: a Bayesian uncertainty
+/// analysis", Bayesian Analysis 5): instead of one best point, every parameter vector the published figures cannot
+/// rule out (`habitat calibrate … --plausible N`).
+///
+/// A world x is *implausible* for figure j when
+///
+///     I_j(x) = |z_j − f_j(x)| / √(V_obs,j + V_md,j + V_sim,j(x))  >  cutoff (3: Pukelsheim's three-sigma rule)
+///
+/// * z_j, V_obs,j — the published range's midpoint; the range read as ±2 standard deviations: sd = width / 4.
+/// * V_md,j — the model discrepancy, stated: `discrepancy` × the range's half-width, as a standard deviation
+///   (Habitat's people are a model; a figure it cannot meet exactly is not a reason to rule a world out).
+/// * V_sim,j(x) — the simulator's own noise at x: its replicate variance of the mean, from the run's 95 % interval.
+///
+/// A world is ruled out when its `criterion`-th largest implausibility (the second by default, Vernon et al.: one
+/// figure the model misses structurally does not rule out every world) exceeds the cutoff. The space shrinks in
+/// waves: each wave simulates `pointsPerWave` worlds from a scrambled Sobol sequence in the current box, and the next
+/// box is the bounding box of every world not ruled out so far, widened by `margin` of its width and kept inside the
+/// prior. Every world is simulated (no emulator: at a second or two a world on common random numbers, direct runs
+/// are cheaper than an emulator's fitting and validation at the sizes used here).
+public struct PlausibleSet {
+    public let parameters: [SensitivityParameter]
+    public let targets: [CalibrationTarget]
+    public var cutoff = 3.0
+    /// Model discrepancy as a share of each target range's half-width (a standard deviation). Assumption: 0.5.
+    public var discrepancy = 0.5
+    /// 1: every figure must be within the cutoff; 2: all but the worst one (default); 3: all but the worst two.
+    public var criterion = 2
+    /// Widening of each wave's box, as a share of its width on each side.
+    public var margin = 0.1
+    public var seed: UInt64 = 20_261_129
+    let simulate: ([String: Double]) throws -> [WorldCheckRow]
+
+    public init(parameters: [SensitivityParameter], targets: [CalibrationTarget], simulate: @escaping ([String: Double]) throws -> [WorldCheckRow]) {
+        self.parameters = parameters
+        self.targets = targets
+        self.simulate = simulate
+    }
+
+    /// One simulated world.
+    public struct World: Sendable {
+        public var wave: Int
+        public var values: [Double]
+        /// Each target's simulated mean (nil: not measured in this run).
+        public var figures: [Double?]
+        /// Each target's implausibility (nil: not measured).
+        public var implausibility: [Double?]
+        /// The largest and second-largest implausibility over the measured targets.
+        public var maxImplausibility: Double
+        public var secondImplausibility: Double
+        public var criterionImplausibility: Double
+        public var plausible: Bool
+    }
+
+    /// One wave's summary.
+    public struct Wave: Sendable {
+        public var number: Int
+        public var box: [ClosedRange<Double>]
+        public var points: Int
+        public var nonImplausible: Int
+    }
+
+    /// The implausibility of `row`'s mean against `target`.
+    public func implausibility(_ target: CalibrationTarget, _ row: WorldCheckRow) -> Double? {
+        guard row.applies == WorldCheckRow.applicable, let m = row.mean, m.isFinite else { return nil }
+        let z = (target.low + target.high) / 2
+        let half = max((target.high - target.low) / 2, 1e-9)
+        let vObs = pow((target.high - target.low) / 4, 2)
+        let vMd = pow(discrepancy * half, 2)
+        var vSim = 0.0
+        if let lo = row.ciLow, let hi = row.ciHigh, hi > lo { vSim = pow((hi - lo) / (2 * 1.959963984540054), 2) }
+        return abs(z - m) / max((vObs + vMd + vSim).squareRoot(), 1e-12)
+    }
+
+    /// Runs up to `waves` waves, stopping early once `wanted` worlds are not ruled out and the box stops shrinking;
+    /// `onWorld` sees every world.
+    public func run(wanted: Int, waves: Int, pointsPerWave: Int,
+                    onWorld: (World, Int) -> Void) throws -> (worlds: [World], waves: [Wave]) {
+        let prior = parameters.map { $0.lower...$0.upper }
+        var box = prior
+        var all: [World] = []
+        var summaries: [Wave] = []
+        for w in 1...max(1, waves) {
+            guard var sequence = SobolSequence(dimension: parameters.count, seed: seed &+ UInt64(w)) else {
+                throw NelderMead.Failure(description: "a plausible set takes at most \(GSLSobolGenerator.maxDimension) parameters")
+            }
+            var plausibleHere = 0
+            for _ in 0..<pointsPerWave {
+                try StopRequest.checkpoint()
+                let u = sequence.next()
+                let values = zip(box, u).map { $0.lowerBound + $1 * ($0.upperBound - $0.lowerBound) }
+                var set: [String: Double] = [:]
+                for (p, v) in zip(parameters, values) { set[String(p.key.dropFirst(Calibration.behaviorPrefix.count))] = v }
+                let rows = try simulate(set)
+                var figures: [Double?] = [], imp: [Double?] = []
+                for t in targets {
+                    let row = rows.first { $0.figure.id == t.figure }
+                    figures.append(row.flatMap { $0.applies == WorldCheckRow.applicable ? $0.mean : nil })
+                    imp.append(row.flatMap { implausibility(t, $0) })
+                }
+                let sorted = imp.compactMap { $0 }.sorted(by: >)
+                let maxI = sorted.first ?? .infinity
+                let second = sorted.count > 1 ? sorted[1] : maxI
+                let crit = sorted.isEmpty ? Double.infinity : sorted[min(criterion, sorted.count) - 1]
+                let world = World(wave: w, values: values, figures: figures, implausibility: imp, maxImplausibility: maxI,
+                                  secondImplausibility: second, criterionImplausibility: crit, plausible: crit <= cutoff)
+                if world.plausible { plausibleHere += 1 }
+                all.append(world)
+                onWorld(world, all.count)
+            }
+            summaries.append(Wave(number: w, box: box, points: pointsPerWave, nonImplausible: plausibleHere))
+            let kept = all.filter(\.plausible)
+            // The next box: around the worlds not ruled out; with none yet, around the least implausible tenth.
+            let basis = kept.isEmpty ? Array(all.sorted { $0.criterionImplausibility < $1.criterionImplausibility }.prefix(max(2, all.count / 10))) : kept
+            box = parameters.indices.map { i in
+                let lo = basis.map { $0.values[i] }.min()!, hi = basis.map { $0.values[i] }.max()!
+                let pad = max(margin * (hi - lo), 0.02 * (prior[i].upperBound - prior[i].lowerBound))
+                return max(prior[i].lowerBound, lo - pad)...min(prior[i].upperBound, hi + pad)
+            }
+            // Converged: enough worlds and a box that no longer shrinks (every side keeps 95 % of its width).
+            let shrinks = zip(box, summaries.last!.box).contains { ($0.upperBound - $0.lowerBound) < 0.95 * ($1.upperBound - $1.lowerBound) }
+            if kept.count >= wanted && !shrinks { break }
+        }
+        return (all, summaries)
+    }
+}
+
+/// How wide the plausible set is along one parameter (`plausible-widths.csv`).
+public struct PlausibleWidth: Sendable {
+    public var parameter: SensitivityParameter
+    public var defaultValue: Double
+    public var low: Double?
+    public var high: Double?
+    /// (high − low) / the prior's width.
+    public var share: Double? { low.flatMap { l in high.map { ($0 - l) / (parameter.upper - parameter.lower) } } }
+    /// `pinned` (under a quarter of the prior), `narrowed` (under three quarters) or `wide`.
+    public var verdict: String {
+        guard let s = share else { return "no plausible world" }
+        return s < 0.25 ? "pinned" : (s < 0.75 ? "narrowed" : "wide")
+    }
+
+    public init(parameter: SensitivityParameter, defaultValue: Double, worlds: [[Double]], index: Int) {
+        self.parameter = parameter
+        self.defaultValue = defaultValue
+        low = worlds.map { $0[index] }.min()
+        high = worlds.map { $0[index] }.max()
+    }
+}
+
+extension PlausibleSet {
+    /// At most `n` of the worlds not ruled out, spread evenly over them in the order they were simulated (later waves,
+    /// sampled in a tighter box, are as valid as earlier ones: a world is plausible or not on its own figures).
+    public static func select(_ worlds: [World], count n: Int) -> [World] {
+        let kept = worlds.filter(\.plausible)
+        guard kept.count > n else { return kept }
+        return (0..<n).map { kept[$0 * kept.count / n] }
+    }
+}
