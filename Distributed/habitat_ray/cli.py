@@ -74,13 +74,15 @@ class Plan:
 
 @dataclass
 class ShardStats:
-    """What one shard reported back: its try number, node, wall seconds and the habitat child's peak RSS."""
+    """What one shard reported back: its try number, node, wall seconds, the habitat child's peak RSS and CPU
+    seconds (user + system)."""
 
     index: int
     attempt: int
     node: str
     seconds: float
     max_rss_kib: int
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -566,7 +568,8 @@ def run_shards(ray, plan: Plan, habitat_path: str, shards_root: Path) -> list[Sh
                     raise LaunchError(1, f"{label} failed after {plan.max_retries} retries: "
                                          f"{type(error).__name__}: {str(error).strip().splitlines()[0]}")
                 write_shard_folder(shards_root / shard_folder_name(k, plan.shards), result["files"])
-                stat = ShardStats(k, result["attempt"], result["node"], result["seconds"], result["max_rss_kib"])
+                stat = ShardStats(k, result["attempt"], result["node"], result["seconds"], result["max_rss_kib"],
+                                  result.get("cpu_seconds", 0.0))
                 stats.append(stat)
                 progress.done += 1
                 if stat.attempt > 1:

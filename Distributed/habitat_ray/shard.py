@@ -149,7 +149,8 @@ def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, 
             INPUTS_DIR/<name> beside the scenario; `extra_args` name them by that relative path (habitat runs there).
 
     Returns:
-        {"files": {relative path: bytes}, "attempt", "node", "seconds", "max_rss_kib"}.
+        {"files": {relative path: bytes}, "attempt", "node", "seconds", "max_rss_kib", "cpu_seconds" (habitat's
+        user + system CPU time)}.
 
     Raises:
         BadInputError: habitat exited 2. TransientShardError: any other failure.
@@ -207,6 +208,7 @@ def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, 
         if "manifest.json" not in files:
             raise TransientShardError(f"{label}: habitat exited 0 but wrote no manifest.json in its shard folder")
         return {"files": files, "attempt": attempt, "node": _node_name(),
-                "seconds": time.monotonic() - started, "max_rss_kib": usage.ru_maxrss}
+                "seconds": time.monotonic() - started, "max_rss_kib": usage.ru_maxrss,
+                "cpu_seconds": usage.ru_utime + usage.ru_stime}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
