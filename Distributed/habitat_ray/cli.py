@@ -1,8 +1,12 @@
-"""`habitat-ray run SCENARIO --shards N`: one Habitat scenario as N Ray tasks, merged into one report.
+"""`habitat-ray run|sensitivity SCENARIO --shards N`: one Habitat scenario (or one sensitivity design) as N Ray
+tasks, merged into one report.
 
-Flow: check the arguments and find the habitat binary (exit 2 on bad input) -> connect to Ray (or start a local
-instance) -> submit one task per shard (`habitat_ray.shard.run_shard`) -> show progress while they finish and
-write each returned shard folder to a local directory -> `habitat merge` them locally into the report folder.
+Flow: check the arguments and find the habitat binary (exit 2 on bad input; for `sensitivity` also a local
+`habitat sensitivity … --merge` of no shards, which checks the design options in a few milliseconds) -> connect to
+Ray (or start a local instance) -> submit one task per shard (`habitat_ray.shard.run_shard`: `habitat run --shard
+K/N`, or `habitat sensitivity --shard K/N` for every N-th design point) -> show progress while they finish and
+write each returned shard folder to a local directory -> merge them locally (`habitat merge`, or `habitat
+sensitivity … --merge`) into the report folder.
 
 Exit status: 0 success; 1 a shard failed after its retries, or the merge failed; 2 bad input (arguments, scenario,
 binary, destination, Ray missing or unreachable, or a shard where habitat itself exited 2); 130/143 stopped by
@@ -27,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import habitat_ray
-from habitat_ray.shard import BadInputError, TransientShardError, run_shard
+from habitat_ray.shard import INPUTS_DIR, BadInputError, TransientShardError, run_shard
 
 INSTALL_HINT = "python3 -m pip install -r Distributed/requirements.txt"
 
@@ -55,20 +59,30 @@ class Plan:
     threads: int = 1
     max_retries: int = 3
     keep_shards: Path | None = None
-    passthrough: list[str] = field(default_factory=list)
+    passthrough: list[str] = field(default_factory=list)  # to every shard's habitat (shipped inputs' paths)
     progress: str = "auto"
-    show_summary: bool = True    # let `habitat merge` print its KPI summary on stdout
+    show_summary: bool = True    # let the merge print its summary (KPIs on stdout; a design's top parameters)
+    command: str = "run"         # the habitat subcommand of the shards: run, or sensitivity (a design's points)
+    inputs: dict[str, bytes] = field(default_factory=dict)  # files `passthrough` names as INPUTS_DIR/<name>
+    local_args: list[str] | None = None  # the same options with local paths (merge, preflight); None: passthrough
+
+    @property
+    def merge_args(self) -> list[str]:
+        """The options as the local habitat (merge, preflight) takes them."""
+        return self.passthrough if self.local_args is None else self.local_args
 
 
 @dataclass
 class ShardStats:
-    """What one shard reported back: its try number, node, wall seconds and the habitat child's peak RSS."""
+    """What one shard reported back: its try number, node, wall seconds, the habitat child's peak RSS and CPU
+    seconds (user + system)."""
 
     index: int
     attempt: int
     node: str
     seconds: float
     max_rss_kib: int
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -103,34 +117,72 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a scenario as N shards on Ray and merge them",
                          description="Run SCENARIO as N shards on a Ray cluster and merge them into the report "
                                      "a single `habitat run` writes, byte for byte.")
-    run.add_argument("scenario", help="scenario file (YAML); its text is shipped to the workers")
-    run.add_argument("--shards", type=int, required=True, metavar="N", help="number of shards (tasks), N >= 1")
-    run.add_argument("--address", metavar="ADDR",
-                     help="Ray cluster: auto, ray://HOST:10001 (Ray client) or HOST:6379. Default: $RAY_ADDRESS, "
-                          "else a cluster started with `ray start` on this machine, else a local in-process Ray")
-    run.add_argument("--out", metavar="DIR", help="report folder (default: the scenario's outputs.dir, else "
-                                                  "Reports/<scenario name>, as `habitat run`)")
-    run.add_argument("--habitat", metavar="PATH", help="habitat binary (default: $HABITAT, `habitat` on PATH, "
-                                                       ".build/release/habitat, .build/debug/habitat)")
-    run.add_argument("--worker-habitat", metavar="PATH",
-                     help="habitat's path on the workers when it differs from --habitat (shared-path mode)")
-    run.add_argument("--ship-binary", action="store_true",
-                     help="upload the --habitat binary with the job (Ray runtime_env working_dir) instead of "
-                          "expecting it at the same path on every node")
-    run.add_argument("--threads-per-shard", type=int, default=1, metavar="T",
-                     help="habitat --threads per shard; each shard reserves T Ray CPUs (default 1)")
-    run.add_argument("--max-retries", type=int, default=3, metavar="R",
-                     help="retries per shard after a worker/node loss or a habitat failure other than exit 2 "
-                          "(default 3)")
-    run.add_argument("--keep-shards", metavar="DIR", help="keep the shard folders in DIR (default: a temp dir, "
-                                                          "removed at the end)")
-    run.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                     help="progress bar on stderr (default auto: when stderr is a terminal)")
-    for name in ("people", "days", "replications", "seed"):
-        run.add_argument(f"--{name}", type=int, help=f"passed to habitat run --{name}")
-    run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                     help="passed to habitat run --set (repeatable)")
+    add_launch_options(run, "report folder (default: the scenario's outputs.dir, else Reports/<scenario name>, "
+                            "as `habitat run`)")
+    sens = sub.add_parser("sensitivity", help="run a sensitivity design's points as N shards on Ray and analyse them",
+                          description="Simulate the points of a `habitat sensitivity` design as N shards on a Ray "
+                                      "cluster (every N-th point each) and analyse them locally with `habitat "
+                                      "sensitivity … --merge`: the sensitivity.csv and sensitivity-design.csv a "
+                                      "single `habitat sensitivity` writes, byte for byte. The design options are "
+                                      "habitat's (habitat sensitivity --help) and go to every shard and the merge.")
+    add_launch_options(sens, "analysis folder (default: Reports/<scenario name>-sensitivity, as `habitat "
+                             "sensitivity`)")
+    design = sens.add_argument_group("design options (passed through; habitat checks them)")
+    design.add_argument("--params", nargs="+", action="extend", default=[], metavar="KEY",
+                        help="behaviour parameters to vary (behavior.<key>)")
+    for flag, text in (("--assumptions", "every parameter whose default is an assumption (habitat's default)"),
+                       ("--unpinned", "the parameters today's fits leave unpinned"),
+                       ("--all", "every number parameter the scenario's products read"),
+                       ("--allow-large", "run even when a shard looks too large for its machine")):
+        design.add_argument(flag, action="store_true", help=text)
+    design.add_argument("--span", metavar="F", help="vary each parameter over its default ± F × |default|")
+    design.add_argument("--ranges", metavar="FILE", help="CSV of ranges (parameter,low,high); shipped to the workers")
+    design.add_argument("--range", action="append", default=[], metavar="KEY=LO:HI", help="one parameter's range "
+                                                                                          "(repeatable)")
+    design.add_argument("--method", metavar="morris|sobol", help="design (habitat's default: morris)")
+    design.add_argument("--samples", metavar="N", help="Morris trajectories or Sobol base rows")
+    design.add_argument("--levels", metavar="L", help="Morris grid levels (even)")
+    design.add_argument("--kpis", nargs="+", action="extend", default=[], metavar="ID",
+                        help="KPI or world-check figure ids to analyse")
+    design.add_argument("--design-seed", metavar="S", help="seed of the design (the people keep the scenario's)")
+    design.add_argument("--resamples", metavar="B", help="bootstrap resamples for the intervals (used by the merge)")
     return parser
+
+
+#: `habitat sensitivity` design options passed through as given: flags, single values, and several after one flag.
+SENSITIVITY_FLAGS = ("assumptions", "unpinned", "all", "allow_large")
+SENSITIVITY_VALUES = ("span", "method", "samples", "levels", "design_seed", "resamples")
+SENSITIVITY_LISTS = ("params", "kpis")
+
+
+def add_launch_options(command: argparse.ArgumentParser, out_help: str) -> None:
+    """The options every habitat-ray command has: the scenario, the shards, Ray, the binary and the run size."""
+    command.add_argument("scenario", help="scenario file (YAML); its text is shipped to the workers")
+    command.add_argument("--shards", type=int, required=True, metavar="N", help="number of shards (tasks), N >= 1")
+    command.add_argument("--address", metavar="ADDR",
+                         help="Ray cluster: auto, ray://HOST:10001 (Ray client) or HOST:6379. Default: $RAY_ADDRESS, "
+                              "else a cluster started with `ray start` on this machine, else a local in-process Ray")
+    command.add_argument("--out", metavar="DIR", help=out_help)
+    command.add_argument("--habitat", metavar="PATH", help="habitat binary (default: $HABITAT, `habitat` on PATH, "
+                                                           ".build/release/habitat, .build/debug/habitat)")
+    command.add_argument("--worker-habitat", metavar="PATH",
+                         help="habitat's path on the workers when it differs from --habitat (shared-path mode)")
+    command.add_argument("--ship-binary", action="store_true",
+                         help="upload the --habitat binary with the job (Ray runtime_env working_dir) instead of "
+                              "expecting it at the same path on every node")
+    command.add_argument("--threads-per-shard", type=int, default=1, metavar="T",
+                         help="habitat --threads per shard; each shard reserves T Ray CPUs (default 1)")
+    command.add_argument("--max-retries", type=int, default=3, metavar="R",
+                         help="retries per shard after a worker/node loss or a habitat failure other than exit 2 "
+                              "(default 3)")
+    command.add_argument("--keep-shards", metavar="DIR", help="keep the shard folders in DIR (default: a temp dir, "
+                                                              "removed at the end)")
+    command.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                         help="progress bar on stderr (default auto: when stderr is a terminal)")
+    for name in ("people", "days", "replications", "seed"):
+        command.add_argument(f"--{name}", type=int, help=f"passed to every shard's habitat --{name}")
+    command.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                         help="passed to every shard's habitat --set (repeatable)")
 
 
 def find_habitat(explicit: str | None) -> str | None:
@@ -144,29 +196,45 @@ def find_habitat(explicit: str | None) -> str | None:
     return None
 
 
-def default_out(scenario_text: str, scenario: Path) -> Path:
-    """Where `habitat run` would write: the scenario's `outputs.dir`, else `Reports/<name>`, else the file stem."""
+def _scenario_tree(scenario_text: str) -> dict | None:
+    """The scenario's top-level mapping, or None when PyYAML (which comes with Ray) is missing or cannot read it."""
     try:
-        import yaml  # PyYAML comes with Ray
+        import yaml
 
         tree = yaml.safe_load(scenario_text)
-        if isinstance(tree, dict):
-            outputs = tree.get("outputs")
-            if isinstance(outputs, dict) and outputs.get("dir"):
-                return Path(str(outputs["dir"]))
-            if tree.get("name"):
-                return Path("Reports") / str(tree["name"])
     except Exception:
-        match = re.search(r"^name:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(#.*)?$", scenario_text, re.MULTILINE)
-        if match:
-            return Path("Reports") / match.group(1)
-    return Path("Reports") / scenario.stem
+        return None
+    return tree if isinstance(tree, dict) else None
+
+
+def scenario_name(scenario_text: str, scenario: Path) -> str:
+    """The scenario's `name`, else the file stem."""
+    tree = _scenario_tree(scenario_text)
+    if tree is not None:
+        return str(tree["name"]) if tree.get("name") else scenario.stem
+    match = re.search(r"^name:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(#.*)?$", scenario_text, re.MULTILINE)
+    return match.group(1) if match else scenario.stem
+
+
+def default_out(scenario_text: str, scenario: Path) -> Path:
+    """Where `habitat run` would write: the scenario's `outputs.dir`, else `Reports/<name>`, else the file stem."""
+    outputs = (_scenario_tree(scenario_text) or {}).get("outputs")
+    if isinstance(outputs, dict) and outputs.get("dir"):
+        return Path(str(outputs["dir"]))
+    return Path("Reports") / scenario_name(scenario_text, scenario)
+
+
+def default_sensitivity_out(scenario_text: str, scenario: Path) -> Path:
+    """Where `habitat sensitivity` would write: `Reports/<scenario name>-sensitivity` (it ignores outputs.dir)."""
+    return Path("Reports") / f"{scenario_name(scenario_text, scenario)}-sensitivity"
 
 
 def _is_shard_folder(path: Path) -> bool:
-    """True if `path` holds a manifest.json of kind "shard" (a folder `habitat run --shard` wrote)."""
+    """True if `path` holds a shard folder's manifest.json: kind "shard" (`habitat run --shard`), or kind
+    "sensitivity" with a "shard" entry (`habitat sensitivity --shard`)."""
     try:
-        return json.loads((path / "manifest.json").read_text()).get("kind") == "shard"
+        manifest = json.loads((path / "manifest.json").read_text())
+        return manifest.get("kind") == "shard" or (manifest.get("kind") == "sensitivity" and "shard" in manifest)
     except (OSError, ValueError, AttributeError):
         return False
 
@@ -196,7 +264,11 @@ def make_plan(args: argparse.Namespace) -> Plan:
     if args.ship_binary and args.worker_habitat:
         raise LaunchError(2, "--worker-habitat is for shared-path mode; with --ship-binary the workers run the "
                              "shipped --habitat binary")
-    out = Path(args.out) if args.out else default_out(text, scenario)
+    sensitivity = args.command == "sensitivity"
+    if args.out:
+        out = Path(args.out)
+    else:
+        out = (default_sensitivity_out if sensitivity else default_out)(text, scenario)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
         raise LaunchError(2, f"{out} exists and is not a Habitat report folder; habitat merge will not write "
                              "there (choose another --out)")
@@ -215,10 +287,66 @@ def make_plan(args: argparse.Namespace) -> Plan:
             passthrough += [f"--{name}", str(value)]
     for item in args.set:
         passthrough += ["--set", item]
+    local_args, inputs = None, {}
+    if sensitivity:
+        passthrough += sensitivity_args(args)
+        local_args = list(passthrough)
+        if args.ranges:  # the workers get the file's bytes, and read them from the task's own folder
+            try:
+                ranges = Path(args.ranges).read_bytes()
+            except OSError as error:
+                raise LaunchError(2, f"cannot read --ranges {args.ranges}: {error.strerror or error}")
+            name = "ranges-" + (Path(args.ranges).name or "file")
+            inputs[name] = ranges
+            passthrough += ["--ranges", f"{INPUTS_DIR}/{name}"]
+            local_args += ["--ranges", str(Path(args.ranges).absolute())]
     return Plan(scenario=scenario, scenario_text=text, shards=args.shards, out=out, habitat=habitat,
                 worker_habitat=args.worker_habitat or habitat, ship_binary=args.ship_binary, address=args.address,
                 threads=args.threads_per_shard, max_retries=args.max_retries, keep_shards=keep,
-                passthrough=passthrough, progress=args.progress)
+                passthrough=passthrough, progress=args.progress, command=args.command, inputs=inputs,
+                local_args=local_args)
+
+
+def sensitivity_args(args: argparse.Namespace) -> list[str]:
+    """The design options of `habitat-ray sensitivity` as habitat takes them (all but --ranges, a file)."""
+    out = []
+    for name in SENSITIVITY_LISTS:
+        if getattr(args, name):
+            out += [f"--{name}", *getattr(args, name)]
+    for name in SENSITIVITY_FLAGS:
+        if getattr(args, name):
+            out.append("--" + name.replace("_", "-"))
+    for name in SENSITIVITY_VALUES:
+        if getattr(args, name) is not None:
+            out += ["--" + name.replace("_", "-"), getattr(args, name)]
+    for item in args.range:
+        out += ["--range", item]
+    return out
+
+
+def preflight(plan: Plan) -> None:
+    """Let the local habitat check the options the shards will get, before anything touches Ray.
+
+    For `sensitivity`: `habitat sensitivity SCENARIO … --merge PROBE` loads the scenario, applies the overrides and
+    builds the design (parameters, ranges, method) — every check a shard makes before simulating — and then
+    refuses PROBE, an empty folder, naming it: that refusal means the options are good; any other exit 2 is the
+    user's bad input, reported with habitat's message. (--kpis ids are only known once a point has run: a shard
+    refuses unknown ones, exit 2, which ends the run at once.) `run` needs none: its shards refuse bad input at
+    once, before simulating.
+    """
+    if plan.command != "sensitivity":
+        return
+    with tempfile.TemporaryDirectory(prefix="habitat-ray-preflight-") as tmp:
+        probe = Path(tmp) / "no-shard"
+        probe.mkdir()
+        try:
+            proc = subprocess.run([plan.habitat, "sensitivity", str(plan.scenario), *plan.merge_args,
+                                   "--merge", str(probe), "--out", str(Path(tmp) / "out"), "--progress", "never"],
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as error:
+            raise LaunchError(2, f"cannot run {plan.habitat} to check the design options: {error}")
+    if proc.returncode == 2 and str(probe) not in proc.stderr:
+        raise LaunchError(2, f"habitat sensitivity refused the options:\n{proc.stderr.strip()}")
 
 
 def shard_folder_name(index: int, count: int) -> str:
@@ -412,10 +540,12 @@ def run_shards(ray, plan: Plan, habitat_path: str, shards_root: Path) -> list[Sh
     """Submit every shard, wait for them with a progress bar, write their folders under `shards_root`."""
     task = ray.remote(run_shard)
     refs = {}
+    inputs = ray.put(plan.inputs) if plan.inputs else None  # once in the object store, not once per task
     for k in range(1, plan.shards + 1):
-        ref = task.options(name=f"habitat shard {k}/{plan.shards}", num_cpus=plan.threads,
+        ref = task.options(name=f"habitat {plan.command} shard {k}/{plan.shards}", num_cpus=plan.threads,
                            max_retries=plan.max_retries, retry_exceptions=[TransientShardError]).remote(
-            habitat_path, plan.scenario_text, plan.scenario.name, k, plan.shards, plan.threads, plan.passthrough)
+            habitat_path, plan.scenario_text, plan.scenario.name, k, plan.shards, plan.threads, plan.passthrough,
+            plan.command, inputs)
         refs[ref] = k
     progress = Progress(plan.shards, plan.progress)
     stats: list[ShardStats] = []
@@ -438,7 +568,8 @@ def run_shards(ray, plan: Plan, habitat_path: str, shards_root: Path) -> list[Sh
                     raise LaunchError(1, f"{label} failed after {plan.max_retries} retries: "
                                          f"{type(error).__name__}: {str(error).strip().splitlines()[0]}")
                 write_shard_folder(shards_root / shard_folder_name(k, plan.shards), result["files"])
-                stat = ShardStats(k, result["attempt"], result["node"], result["seconds"], result["max_rss_kib"])
+                stat = ShardStats(k, result["attempt"], result["node"], result["seconds"], result["max_rss_kib"],
+                                  result.get("cpu_seconds", 0.0))
                 stats.append(stat)
                 progress.done += 1
                 if stat.attempt > 1:
@@ -465,28 +596,38 @@ def _cause(error: Exception) -> str:
     return str(cause if cause is not None else error).strip()
 
 
+def merge_command(plan: Plan, folders: list[str]) -> list[str]:
+    """The local command that merges the shard folders into plan.out: `habitat merge` for `run`'s shards,
+    `habitat sensitivity SCENARIO <the same options> --merge` (which rebuilds the design to check them) for a design's."""
+    if plan.command == "sensitivity":
+        return [plan.habitat, "sensitivity", str(plan.scenario), *plan.merge_args, "--merge", *folders,
+                "--out", str(plan.out), "--progress", "never"]
+    return [plan.habitat, "merge", *folders, "--out", str(plan.out), "--progress", "never"]
+
+
 def merge(plan: Plan, shards_root: Path) -> float:
-    """`habitat merge` the shard folders into plan.out; return its seconds. Raise LaunchError on failure."""
+    """Merge the shard folders into plan.out (`merge_command`); return its seconds. Raise LaunchError on failure."""
     folders = [str(shards_root / shard_folder_name(k, plan.shards)) for k in range(1, plan.shards + 1)]
     if plan.out.parent != Path(""):
         plan.out.parent.mkdir(parents=True, exist_ok=True)
+    command = merge_command(plan, folders)
     started = time.monotonic()
     sys.stdout.flush()  # habitat's summary (stdout) goes to ours, as `habitat run` prints it
-    proc = subprocess.run([plan.habitat, "merge", *folders, "--out", str(plan.out), "--progress", "never"],
-                          stdin=subprocess.DEVNULL, stdout=None if plan.show_summary else subprocess.DEVNULL,
+    proc = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=None if plan.show_summary else subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
-    if proc.returncode == 0 and proc.stderr.strip():
-        sys.stderr.write(proc.stderr)
+    if proc.returncode == 0 and proc.stderr.strip() and plan.show_summary:
+        sys.stderr.write(proc.stderr)  # warnings; for a design, its top parameters per output
     if proc.returncode != 0:
-        raise LaunchError(2 if proc.returncode == 2 else 1,
-                          f"habitat merge exited {proc.returncode}: {proc.stderr.strip()}")
+        what = "habitat merge" if plan.command == "run" else f"habitat {plan.command} --merge"
+        raise LaunchError(2 if proc.returncode == 2 else 1, f"{what} exited {proc.returncode}: {proc.stderr.strip()}")
     return time.monotonic() - started
 
 
 def launch(plan: Plan) -> Outcome:
     """Run `plan` end to end on Ray (connecting, or starting a local Ray) and return the merged report's Outcome."""
-    ray = import_ray()
     started = time.monotonic()
+    preflight(plan)
+    ray = import_ray()
     with tempfile.TemporaryDirectory(prefix="habitat-ray-") as tmp:
         tmp = Path(tmp)
         (tmp / "ship").mkdir()
@@ -499,7 +640,8 @@ def launch(plan: Plan) -> Outcome:
             _check_cpus(ray, plan.threads, local)
             shards_root = plan.keep_shards or tmp / "shards"
             shards_root.mkdir(parents=True, exist_ok=True)
-            say(f"running {plan.scenario} as {plan.shards} shard(s), {plan.threads} thread(s) each")
+            what = "the sensitivity design of " if plan.command == "sensitivity" else ""
+            say(f"running {what}{plan.scenario} as {plan.shards} shard(s), {plan.threads} thread(s) each")
             stats = run_shards(ray, plan, habitat_path, shards_root)
         finally:
             if connected_here:

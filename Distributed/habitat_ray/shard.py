@@ -1,8 +1,9 @@
 """The body of one shard task, run on a Ray worker.
 
 It is a plain function (the launcher wraps it with `ray.remote`) so it can also be called directly in tests.
-It runs `habitat run SCENARIO --shard K/N --out TMP/shard` in a fresh temporary directory and returns the shard
-folder's files as bytes, so the result travels back through Ray's object store and no shared filesystem is needed.
+It runs `habitat COMMAND SCENARIO --shard K/N --out TMP/shard` (COMMAND `run`, or `sensitivity` for a design's
+points) in a fresh temporary directory and returns the shard folder's files as bytes, so the result travels back
+through Ray's object store and no shared filesystem is needed.
 """
 
 from __future__ import annotations
@@ -22,18 +23,18 @@ STDERR_TAIL_CHARS = 2000
 
 
 class ShardError(Exception):
-    """A shard's `habitat run` failed. Base class; not itself retried."""
+    """A shard's habitat failed. Base class; not itself retried."""
 
 
 class TransientShardError(ShardError):
-    """`habitat run` failed in a way that may pass on another try (exit 1, killed by a signal, interrupted).
+    """habitat failed in a way that may pass on another try (exit 1, killed by a signal, interrupted).
 
     The launcher lists only this type in `retry_exceptions`, so Ray retries it up to `--max-retries` times.
     """
 
 
 class BadInputError(ShardError):
-    """`habitat run` exited 2 (bad input or refused destination): the same on every try, so never retried."""
+    """habitat exited 2 (bad input or refused destination): the same on every try, so never retried."""
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -58,6 +59,8 @@ def _attempt_number() -> int:
     try:
         import ray
 
+        if not ray.is_initialized():  # called directly (a test): don't let Ray connect this process to a cluster
+            return 1
         return int(ray._private.worker.global_worker.core_worker.get_current_task_attempt_number()) + 1
     except Exception:
         return 1
@@ -69,6 +72,8 @@ def _node_name() -> str:
     try:
         import ray
 
+        if not ray.is_initialized():  # get_runtime_context() would connect this process to a cluster
+            return name
         return f"{name}/{ray.get_runtime_context().get_node_id()[:8]}"
     except Exception:
         return name
@@ -124,8 +129,12 @@ def _sweep_orphans() -> None:
             continue
 
 
+#: The folder (relative to the task's temp dir, habitat's working directory) where `inputs` are written.
+INPUTS_DIR = "inputs"
+
+
 def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, count: int, threads: int,
-              extra_args: list[str]) -> dict:
+              extra_args: list[str], command: str = "run", inputs: dict[str, bytes] | None = None) -> dict:
     """Run shard `index` of `count` and return its folder.
 
     Args:
@@ -134,10 +143,14 @@ def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, 
         scenario_text: the scenario YAML, written here to a temp file named `scenario_file`.
         index, count: the shard, 1 <= index <= count.
         threads: `--threads` for habitat (the task reserves as many Ray CPUs).
-        extra_args: passed through to `habitat run` (`--people`, `--days`, `--seed`, `--set`, ...).
+        extra_args: passed through to habitat (`--people`, `--days`, `--seed`, `--set`, a design's options, ...).
+        command: the habitat subcommand, `run` (people blocks) or `sensitivity` (every N-th design point).
+        inputs: other files the arguments name ({file name: bytes}, e.g. a `--ranges` CSV), written to
+            INPUTS_DIR/<name> beside the scenario; `extra_args` name them by that relative path (habitat runs there).
 
     Returns:
-        {"files": {relative path: bytes}, "attempt", "node", "seconds", "max_rss_kib"}.
+        {"files": {relative path: bytes}, "attempt", "node", "seconds", "max_rss_kib", "cpu_seconds" (habitat's
+        user + system CPU time)}.
 
     Raises:
         BadInputError: habitat exited 2. TransientShardError: any other failure.
@@ -155,8 +168,15 @@ def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, 
         scenario = os.path.join(tmp, scenario_file)
         with open(scenario, "w", encoding="utf-8") as f:
             f.write(scenario_text)
+        if inputs:
+            os.mkdir(os.path.join(tmp, INPUTS_DIR))
+            for name, data in inputs.items():
+                if os.path.basename(name) != name or name in ("", ".", ".."):
+                    raise BadInputError(f"{label}: input file name {name!r} is not a plain file name")
+                with open(os.path.join(tmp, INPUTS_DIR, name), "wb") as f:
+                    f.write(data)
         out = os.path.join(tmp, "shard")
-        cmd = [binary, "run", scenario, "--shard", f"{index}/{count}", "--out", out,
+        cmd = [binary, command, scenario, "--shard", f"{index}/{count}", "--out", out,
                "--threads", str(threads), "--progress", "never", *extra_args]
         stderr_path = os.path.join(tmp, "stderr.txt")
         linux = sys.platform.startswith("linux")
@@ -188,6 +208,7 @@ def run_shard(habitat: str, scenario_text: str, scenario_file: str, index: int, 
         if "manifest.json" not in files:
             raise TransientShardError(f"{label}: habitat exited 0 but wrote no manifest.json in its shard folder")
         return {"files": files, "attempt": attempt, "node": _node_name(),
-                "seconds": time.monotonic() - started, "max_rss_kib": usage.ru_maxrss}
+                "seconds": time.monotonic() - started, "max_rss_kib": usage.ru_maxrss,
+                "cpu_seconds": usage.ru_utime + usage.ru_stime}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

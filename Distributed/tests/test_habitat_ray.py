@@ -12,8 +12,11 @@ ports chosen by the OS), and always stops it (tearDownModule + atexit). The laun
 Checked: 4 shards merged == a single `habitat run`, byte for byte; a Ray worker SIGKILLed mid-shard is retried
 (and its habitat child dies with it) and the result is still identical; SIGINT cancels every shard (exit 130,
 no report); clear exit-2 errors for a missing Ray, a
-missing scenario, --shards 0, a bad --out, and a shard where habitat exits 2 (not retried). About 1-2 minutes on
-2 cores with a debug binary.
+missing scenario, --shards 0, a bad --out, and a shard where habitat exits 2 (not retried). `habitat-ray
+sensitivity`: a design's points as 3 shards (with a --ranges file shipped to the workers), analysed, == a single
+`habitat sensitivity`, byte for byte; a design option habitat refuses exits 2 before Ray, and a shard's refusal
+(exit 2, here unknown --kpis ids, which only a simulated point reveals) ends the run with exit 2 on its first
+attempt. About 1-2 minutes on 2 cores with a debug binary.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ RUN_ARGS = ["--people", "300", "--days", "30", "--replications", "2"]
 #: /proc poll of a busy machine to miss it — CI's issue-44 run waited 240 s for a shard that had come and gone).
 LONG_RUN_ARGS = ["--people", "1500", "--days", "60", "--replications", "2"]
 SHARDS = 4
+#: A small sensitivity design: Morris over the unpinned parameters, 2 trajectories (12 points of 2 arms).
+SENSITIVITY_ARGS = ["--people", "200", "--days", "20", "--replications", "1", "--unpinned", "--samples", "2"]
+SENSITIVITY_SHARDS = 3
 
 HABITAT: str = ""      # the binary under test (argv[1], else $HABITAT, else .build/debug/habitat)
 TMP: Path = Path()     # everything this module writes
@@ -124,6 +130,12 @@ def distributed_run(*extra: str, size: list[str] = RUN_ARGS) -> list[str]:
                     "--habitat", HABITAT, "--out", str(REPORT), "--progress", "never", *size, *extra)
 
 
+def distributed_sensitivity(*extra: str, shards: int = SENSITIVITY_SHARDS) -> list[str]:
+    """`habitat-ray sensitivity` of the reference scenario's small design on the test cluster, into REPORT."""
+    return launcher("sensitivity", str(SCENARIO), "--shards", str(shards), "--address", CLUSTER.address,
+                    "--habitat", HABITAT, "--out", str(REPORT), "--progress", "never", *SENSITIVITY_ARGS, *extra)
+
+
 def manifest_without_run_fields(path: Path) -> dict:
     """manifest.json minus what may differ between a merged and a single run: wall_seconds, threads, shard keys."""
     manifest = json.loads(path.read_text())
@@ -207,6 +219,59 @@ class HabitatRayTest(unittest.TestCase):
         self.assertIn("horizon_days", result.stderr)  # habitat's own message is shown
         self.assertFalse(REPORT.exists())
 
+    def test_sensitivity_shards_merge_to_the_single_run(self) -> None:
+        """A design's 12 points as 3 shards on 2 worker nodes, analysed by `habitat sensitivity --merge`: the single
+        `habitat sensitivity`'s sensitivity.csv and sensitivity-design.csv, byte for byte. The --ranges file
+        travels to the workers with the task (they read it from their own temp dir)."""
+        ranges = TMP / "ranges.csv"
+        ranges.write_text("parameter,low,high\nbehavior.dormant.leave_constant,2,12\n")
+        single = TMP / "sensitivity-single"
+        subprocess.run([HABITAT, "sensitivity", str(SCENARIO), *SENSITIVITY_ARGS, "--ranges", str(ranges),
+                        "--out", str(single), "--progress", "never"], check=True, capture_output=True)
+        kept = TMP / "kept-sensitivity"
+        result = subprocess.run(distributed_sensitivity("--ranges", str(ranges), "--keep-shards", str(kept)),
+                                env=env(), capture_output=True, text=True, timeout=600)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(f"report written to {REPORT}", result.stderr)
+        for k in range(1, SENSITIVITY_SHARDS + 1):
+            self.assertIn(f"shard {k}/{SENSITIVITY_SHARDS}: done on attempt 1", result.stderr)
+            manifest = json.loads((kept / f"shard-{k}-of-{SENSITIVITY_SHARDS}" / "manifest.json").read_text())
+            self.assertEqual((manifest["kind"], manifest["shard"]), ("sensitivity", {"index": k, "count": SENSITIVITY_SHARDS}))
+        for name in ("sensitivity.csv", "sensitivity-design.csv"):
+            self.assertEqual((single / name).read_bytes(), (REPORT / name).read_bytes(), f"{name} differs")
+        self.assertIn(",2.000000000,", (REPORT / "sensitivity-design.csv").read_text())  # the shipped range was used
+        self.assertEqual(manifest_without_run_fields(single / "manifest.json"),
+                         manifest_without_run_fields(REPORT / "manifest.json"))
+
+    def test_sensitivity_shard_refusal_exits_2(self) -> None:
+        """habitat refusing a design option: exit 2 with its message. An option it refuses before simulating
+        (--method bogus) is caught by the local check before Ray; the shard task itself raises BadInputError (never
+        retried); unknown --kpis ids, which a shard only sees after its points ran, end the run on attempt 1."""
+        sys.path.insert(0, str(DIST))
+        from habitat_ray.shard import BadInputError, run_shard
+
+        with self.assertRaises(BadInputError) as caught:  # the task's body, without Ray
+            run_shard(HABITAT, SCENARIO.read_text(), SCENARIO.name, 1, 3, 1,
+                      [*SENSITIVITY_ARGS, "--method", "bogus"], command="sensitivity")
+        self.assertIn("habitat exited 2", str(caught.exception))
+        self.assertIn("'bogus' is invalid for '--method", str(caught.exception))
+
+        before = launcher("sensitivity", str(SCENARIO), "--shards", "3", "--habitat", HABITAT, "--out", str(REPORT),
+                          *SENSITIVITY_ARGS, "--method", "bogus")  # no --address: would start a local Ray
+        result = subprocess.run(before, env=env(), capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("habitat sensitivity refused the options", result.stderr)
+        self.assertIn("'bogus' is invalid for '--method", result.stderr)
+        self.assertNotIn("Ray", result.stderr)
+
+        result = subprocess.run(distributed_sensitivity("--kpis", "no_such_kpi", "--max-retries", "3", shards=2),
+                                env=env(), capture_output=True, text=True, timeout=600)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("habitat exited 2", result.stderr)
+        self.assertIn("(attempt 1,", result.stderr)
+        self.assertIn("no KPI or world-check figure", result.stderr)
+        self.assertFalse(REPORT.exists())
+
     def test_missing_ray_is_explained(self) -> None:
         """Without an importable ray: one clear line saying what to install, exit 2."""
         code = ("import sys; sys.modules['ray'] = None\n"
@@ -231,6 +296,10 @@ class HabitatRayTest(unittest.TestCase):
             (["run", str(SCENARIO), "--shards", "2", "--habitat", str(TMP / "no-habitat")], "does not exist"),
             (["run", str(SCENARIO), "--shards", "2", "--habitat", HABITAT, "--out", str(not_a_report)],
              "not a Habitat report folder"),
+            (["sensitivity", str(SCENARIO), "--shards", "2", "--habitat", HABITAT, "--ranges", str(TMP / "none.csv")],
+             "cannot read --ranges"),
+            (["sensitivity", str(SCENARIO), "--shards", "2", "--habitat", HABITAT, "--params", "behavior.nope"],
+             "unknown behaviour parameter"),
         ]
         for args, message in cases:
             with self.subTest(args=args):
