@@ -61,16 +61,24 @@ final class RobustnessRun {
 
     func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-    /// Re-runs the worlds and writes experiment.csv (with the verdicts) and robustness.csv.
+    /// The comparisons judged: every arm against the control (experiment.csv) and, in a product comparison with a
+    /// `none` arm, every product against none (product-comparison.csv's `vs_none_diff`, everyone).
+    static func comparisons(_ run: any ProductRun) -> (experiment: [ExperimentComparison], versusNone: [ExperimentComparison]) {
+        (run.experiment(), Set(run.armReadings.map(\.product)).count > 1 ? ProductComparison.versusNone(run.armReadings) : [])
+    }
+
+    /// Re-runs the worlds and writes experiment.csv (with the verdicts), robustness.csv, robustness-leader.csv and,
+    /// for a product comparison, product-comparison-robustness.csv.
     func write(into report: ReportDirectory, base run: any ProductRun) throws {
-        let base = run.experiment()
-        let baseIndex = Dictionary(base.map { (RobustnessTable.key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let base = Self.comparisons(run)
+        let all = base.experiment + base.versusNone
+        let baseIndex = Dictionary(all.map { (RobustnessTable.key($0), $0) }, uniquingKeysWith: { a, _ in a })
         func keys(_ arm: String) -> ReportKeys {
             ReportKeys(scenario: scenario.name, arm: arm, replication: nil,
                        product: scenario.arm(named: arm).map { scenario.product(of: $0).rawValue } ?? scenario.product.rawValue)
         }
         var table = CSVTable(header: RobustnessTable.header)
-        table.append(contentsOf: RobustnessTable.rows(world: 0, comparisons: base, base: baseIndex, keys: keys))
+        table.append(contentsOf: RobustnessTable.rows(world: 0, comparisons: all, base: baseIndex, keys: keys))
         var perWorld: [(PlausibleWorld, [String: ExperimentComparison])] = []
         let clock = ContinuousClock()
         let started = clock.now
@@ -78,39 +86,54 @@ final class RobustnessRun {
             try StopRequest.checkpoint()
             var r = try Products.run(try scenario.withBehavior(w.catalogueValues), threads: threads)
             try r.simulate(progress: nil)
-            let comparisons = r.experiment()
+            let c = Self.comparisons(r)
+            let comparisons = c.experiment + c.versusNone
             table.append(contentsOf: RobustnessTable.rows(world: w.id, comparisons: comparisons, base: baseIndex, keys: keys))
             perWorld.append((w, Dictionary(comparisons.map { (RobustnessTable.key($0), $0) }, uniquingKeysWith: { a, _ in a })))
             say(String(format: "  world %d/%d (plausible world %d)  %.1f s", n + 1, worlds.count, w.id, (clock.now - started).seconds))
         }
-        var experiment = CSVTable(header: ExperimentComparison.header + RobustnessVerdict.columns)
-        var leaders = CSVTable(header: ReportKeys.header + ["kpi", "unit", "control_arm", "leader_share", "worlds", "verdict"])
-        for c in base {
-            let v = RobustnessVerdict(base: c, worlds: perWorld.map { ($0.0, $0.1[RobustnessTable.key(c)]) })
-            experiment.append(c.row(keys(c.arm)) + v.fields)
-            if v.verdict != "robust" && v.verdict != "no difference" && v.verdict != "undefined" || summary.count < 0 {
-                summary.append("  \(c.arm) − \(c.controlArm), \(c.kpi): \(v.verdict) (sign held in \(v.signShare.map { String(format: "%.0f %%", 100 * $0) } ?? "—") of \(v.worlds) worlds)")
-            }
-        }
-        // With three arms or more (the product comparison): which arm moves each KPI most, and in how many worlds.
-        let arms = Array(Set(base.map(\.arm))).sorted()
-        if arms.count >= 2 {
-            for kpi in base.map(\.kpi).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } } {
-                func leader(_ cs: [String: ExperimentComparison]) -> String? {
-                    arms.compactMap { a in cs["\(a)\u{1F}\(kpi)"]?.diff.map { (a, abs($0)) } }.max { $0.1 < $1.1 }?.0
+        func judged(_ list: [ExperimentComparison], what: String) -> CSVTable {
+            var t = CSVTable(header: ExperimentComparison.header + RobustnessVerdict.columns)
+            var robust = 0
+            var notes: [String] = []
+            for c in list {
+                let v = RobustnessVerdict(base: c, worlds: perWorld.map { ($0.0, $0.1[RobustnessTable.key(c)]) })
+                t.append(c.row(keys(c.arm)) + v.fields)
+                if v.verdict == "robust" { robust += 1 }
+                if v.verdict.hasPrefix("depends") {
+                    notes.append("  \(c.arm) − \(c.controlArm), \(c.kpi): \(v.verdict) (sign held in "
+                                 + "\(v.signShare.map { String(format: "%.0f %%", 100 * $0) } ?? "—") of \(v.worlds) worlds)")
                 }
-                guard let l0 = leader(baseIndex), let c0 = baseIndex["\(l0)\u{1F}\(kpi)"] else { continue }
+            }
+            summary.append("\(what): \(robust) of \(list.count) differences robust over \(worlds.count) plausible world(s) (\(source))"
+                           + (notes.isEmpty ? "" : "; those whose sign depends on the world:"))
+            summary += notes
+            return t
+        }
+        try report.write("experiment.csv", table: judged(base.experiment, what: "Robustness, each arm against \(scenario.arms[0].name)"))
+        if !base.versusNone.isEmpty {
+            try report.write("product-comparison-robustness.csv", table: judged(base.versusNone, what: "Robustness, each product against none"))
+        }
+        // Which arm moves each KPI most (largest |paired difference|; against none in a product comparison), and in
+        // how many worlds the same arm does.
+        let ranked = base.versusNone.isEmpty ? base.experiment : base.versusNone
+        var leaders = CSVTable(header: ReportKeys.header + ["kpi", "unit", "control_arm", "leader_share", "worlds", "verdict"])
+        let arms = ranked.map(\.arm).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        if arms.count >= 2 {
+            for kpi in ranked.map(\.kpi).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } } {
+                let control = ranked.first { $0.kpi == kpi }!.controlArm
+                func leader(_ cs: [String: ExperimentComparison]) -> String? {
+                    arms.compactMap { a in cs["\(a)\u{1F}\(control)\u{1F}\(kpi)"]?.diff.map { (a, abs($0)) } }.max { $0.1 < $1.1 }?.0
+                }
+                guard let l0 = leader(baseIndex), let c0 = baseIndex["\(l0)\u{1F}\(control)\u{1F}\(kpi)"] else { continue }
                 let ls = perWorld.compactMap { leader($0.1) }
                 let share = ls.isEmpty ? nil : Double(ls.filter { $0 == l0 }.count) / Double(ls.count)
                 let verdict = share.map { $0 >= RobustnessVerdict.robustShare ? "robust" : "depends on the world" } ?? "undefined"
-                leaders.append(keys(l0).fields + [.text(kpi), .text(c0.unit), .text(c0.controlArm), .optional(share, decimals: 4), .integer(Int64(ls.count)), .text(verdict)])
+                leaders.append(keys(l0).fields + [.text(kpi), .text(c0.unit), .text(control), .optional(share, decimals: 4), .integer(Int64(ls.count)), .text(verdict)])
             }
         }
-        try report.write("experiment.csv", table: experiment)
         try report.write("robustness.csv", table: table)
         try report.write("robustness-leader.csv", table: leaders)
-        let robust = experiment.rows.filter { $0.last == .text("robust") }.count
-        summary.insert("Robustness over \(worlds.count) plausible world(s) (\(source)): \(robust) of \(base.count) differences robust; those that are not:", at: 0)
     }
 
     func printSummary() { for line in summary { print(line) } }

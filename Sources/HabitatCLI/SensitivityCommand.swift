@@ -131,10 +131,23 @@ struct SensitivityCommand: ParsableCommand {
         let points = design.unitPoints.indices.filter { i in spec.map { i % $0.count == $0.index - 1 } ?? true }
         let path = out ?? (spec.map { "Reports/\(scenario.name)-sensitivity-\($0.folderName)" } ?? "Reports/\(scenario.name)-sensitivity")
         let kpiFilter = kpis.isEmpty ? nil : Set(kpis)
+        if let kpiFilter {
+            var known = Set(WorldFigures.all.map(\.id))
+            for p in Set([scenario.product] + scenario.products) { known.formUnion(Products.kpiIDs(p) ?? []) }
+            if Set(scenario.products).count > 1 { known.formUnion((ComparisonKPIs.neutral + ComparisonKPIs.shared).map(\.id)) }
+            let unknown = kpiFilter.subtracting(known).sorted()
+            guard unknown.isEmpty else {
+                let hint = unknown.compactMap { u in Suggestion.closest(to: u, among: Array(known)).map { "'\(u.echoed())' (did you mean '\($0)'?)" } }
+                throw HabitatError.refused("--kpis: \(unknown.map { "'\($0.echoed())'" }.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not a KPI or world-check figure of \(scenario.name)"
+                                           + (hint.isEmpty ? "" : "; " + hint.joined(separator: ", ")) + "; allowed: the kpi column of its kpis.csv and the figure column of its world-check.csv")
+            }
+        }
 
         if !merge.isEmpty {
-            let merged = try SensitivityShards.read(merge, design: design, controlArm: scenario.arms[0].name)
-            try write(design, scenario: scenario, outputs: merged.outputs, simulated: merged.simulated, path: path, seconds: merged.seconds, shard: nil)
+            let merged = try SensitivityShards.read(merge, design: design, controlArm: scenario.arms[0].name, scenarioHash: scenario.scenarioHash,
+                                                    toolVersion: ToolInfo.version)
+            try write(design, scenario: scenario, outputs: merged.outputs, simulated: merged.simulated, path: path, seconds: merged.seconds,
+                      shard: nil, totals: (merged.personDays, merged.events), merged: merge.count)
             return
         }
         // The cost, stated before anything runs (and refused past the run-size limits without --allow-large).
@@ -151,6 +164,7 @@ struct SensitivityCommand: ParsableCommand {
         }
         var outputs: [SensitivityOutput] = []
         var simulated: [Int: [Double]] = [:]
+        var totals = (personDays: 0, events: 0)
         let clock = ContinuousClock()
         let started = clock.now
         try StopRequest.withCleanStop {
@@ -160,6 +174,8 @@ struct SensitivityCommand: ParsableCommand {
                 for (p, v) in zip(parameters, design.values(ofPoint: i)) { values[String(p.key.dropFirst(Calibration.behaviorPrefix.count))] = v }
                 var run = try Products.run(try scenario.withBehavior(values), threads: execution.threads)
                 try run.simulate(progress: nil)
+                totals.personDays += run.totals.personDays
+                totals.events += run.totals.events
                 let reading = SensitivityReading.read(run, kpis: kpiFilter)
                 if outputs.isEmpty { outputs = reading.values.keys.sorted() }
                 simulated[i] = outputs.map { reading.values[$0] ?? .nan }
@@ -170,14 +186,16 @@ struct SensitivityCommand: ParsableCommand {
                 }
             }
         }
-        if outputs.isEmpty, kpiFilter != nil {
-            throw HabitatError.refused("--kpis \(kpis.joined(separator: " ")): no KPI or world-check figure of \(scenario.name) has these ids")
+        if outputs.isEmpty, kpiFilter != nil, !points.isEmpty {
+            throw HabitatError.refused("--kpis \(kpis.joined(separator: " ")): \(scenario.name) measured none of these in this run")
         }
-        try write(design, scenario: scenario, outputs: outputs, simulated: simulated, path: path, seconds: (clock.now - started).seconds, shard: spec)
+        try write(design, scenario: scenario, outputs: outputs, simulated: simulated, path: path, seconds: (clock.now - started).seconds, shard: spec,
+                  totals: totals, merged: 0)
     }
 
+    /// `totals`: person-days and events simulated (the shards' sum when merging `merged` shard folders).
     func write(_ design: SensitivityDesign, scenario: ResolvedScenario, outputs: [SensitivityOutput], simulated: [Int: [Double]],
-               path: String, seconds: Double, shard: ShardSpec?) throws {
+               path: String, seconds: Double, shard: ShardSpec?, totals: (personDays: Int, events: Int), merged: Int) throws {
         try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .sensitivity, shownPath: path) { report in
             try report.write("sensitivity-design.csv", table: SensitivityTables.designTable(design, outputs: outputs, simulated: simulated))
             if shard == nil {
@@ -189,13 +207,18 @@ struct SensitivityCommand: ParsableCommand {
             }
             var manifest = RunManifest(command: "sensitivity", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                        resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
-                                       people: scenario.arms[0].population.installs, personDays: 0, eventsSimulated: 0,
+                                       people: scenario.arms[0].population.installs, personDays: totals.personDays, eventsSimulated: totals.events,
                                        threads: execution.threads, wallSeconds: seconds, files: report.writtenFiles, kind: .sensitivity)
             manifest.shard = shard
             try report.write("manifest.json", text: try manifest.json())
         }
-        let n = shard == nil ? design.unitPoints.count : simulated.count
-        say(String(format: "%d design point(s) in %.1f s (%.2f points/s); written to %@", n, seconds, Double(n) / max(seconds, 1e-9), path))
+        if merged > 0 {
+            say(String(format: "%d design point(s) merged from %d shard folder(s) (the longest shard took %.1f s); written to %@",
+                        design.unitPoints.count, merged, seconds, path))
+        } else {
+            let n = shard == nil ? design.unitPoints.count : simulated.count
+            say(String(format: "%d design point(s) in %.1f s (%.2f points/s); written to %@", n, seconds, Double(n) / max(seconds, 1e-9), path))
+        }
         if shard == nil { printTop(design, outputs: outputs, simulated: simulated) }
         else { say("When every shard is done: habitat sensitivity … --merge SHARD_FOLDER… --out DIR (the same design options)") }
     }
@@ -341,8 +364,10 @@ struct SensitivitySelection {
 
 /// The shard folders of one design (`habitat sensitivity --merge`).
 enum SensitivityShards {
-    static func read(_ dirs: [String], design: SensitivityDesign, controlArm: String) throws -> (outputs: [SensitivityOutput], simulated: [Int: [Double]], seconds: Double) {
+    static func read(_ dirs: [String], design: SensitivityDesign, controlArm: String, scenarioHash: String,
+                     toolVersion: String) throws -> (outputs: [SensitivityOutput], simulated: [Int: [Double]], seconds: Double, personDays: Int, events: Int) {
         var outputs: [SensitivityOutput]?
+        var personDays = 0, events = 0
         var columns: [String]?
         var simulated: [Int: [Double]] = [:]
         var seconds = 0.0
@@ -353,8 +378,22 @@ enum SensitivityShards {
             do { text = try InputFile.text(file, maxBytes: 1 << 30, binaryHint: "a design file is CSV text") } catch {
                 throw HabitatError.refused("\(file.echoedPath): cannot read the shard's design: \(error.description)")
             }
-            if let m = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("manifest.json"))) as? [String: Any],
-               let s = m["wall_seconds"] as? Double { seconds += s }
+            guard let m = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("manifest.json"))) as? [String: Any] else {
+                throw HabitatError.refused("\(dir.echoedPath): no readable manifest.json; give the folders `habitat sensitivity --shard` wrote")
+            }
+            guard m["kind"] as? String == ReportKind.sensitivity.rawValue, m["shard"] != nil else {
+                throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (habitat sensitivity --shard K/N writes them)")
+            }
+            guard m["scenario_hash"] as? String == scenarioHash else {
+                throw HabitatError.refused("\(dir.echoedPath): this shard simulated another scenario or run size (scenario hash \((m["scenario_hash"] as? String ?? "?").prefix(12)) "
+                                           + "≠ \(scenarioHash.prefix(12))); give --merge the same scenario, --people, --days, --replications, --seed and --set as the shards")
+            }
+            guard m["tool_version"] as? String == toolVersion else {
+                throw HabitatError.refused("\(dir.echoedPath): written by habitat \(m["tool_version"] as? String ?? "?"), not \(toolVersion); merge with the version that simulated it")
+            }
+            if let s = m["wall_seconds"] as? Double { seconds = max(seconds, s) }
+            if let n = m["person_days"] as? Int { personDays += n }
+            if let n = m["events_simulated"] as? Int { events += n }
             let (header, rows) = CSVTable.parse(text)
             let fixed = expected.header.count
             guard Array(header.prefix(fixed)) == expected.header, rows.count == design.unitPoints.count else {
@@ -387,6 +426,6 @@ enum SensitivityShards {
             }
             return o
         }
-        return (outputs ?? [], simulated, seconds)
+        return (outputs ?? [], simulated, seconds, personDays, events)
     }
 }

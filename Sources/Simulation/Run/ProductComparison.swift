@@ -142,6 +142,23 @@ public enum ProductComparison {
         }
     }
 
+    /// Each app arm's paired difference against `none` (the first arm without an app) on every KPI products are
+    /// compared on — product-comparison.csv's `vs_none_diff`, everyone — or nothing without such an arm. What
+    /// `habitat sensitivity` and `run --robustness` judge "which product changes behaviour most" by.
+    public static func versusNone(_ arms: [ArmReadings]) -> [ExperimentComparison] {
+        guard let none = arms.first(where: { !$0.hasApp }) else { return [] }
+        let noneValues = none.values(persona: nil)
+        var out: [ExperimentComparison] = []
+        for arm in arms where arm.name != none.name {
+            let values = arm.values(persona: nil)
+            for d in ComparisonKPIs.neutral + ComparisonKPIs.shared {
+                guard let t = values[d.id], let c = noneValues[d.id] else { continue }
+                out.append(paired(d, none.name, arm.name, control: c, treatment: t))
+            }
+        }
+        return out
+    }
+
     static func paired(_ d: KPIDefinition, _ control: String, _ arm: String, control c: [Double], treatment t: [Double]) -> ExperimentComparison {
         ExperimentComparison(kpi: d.id, unit: d.unit, controlArm: control, arm: arm, control: c, treatment: t)
     }

@@ -128,7 +128,7 @@ public enum RobustnessTable {
     public static func rows(world: Int, comparisons: [ExperimentComparison], base: [String: ExperimentComparison],
                             keys: (String) -> ReportKeys) -> [[CSVField]] {
         comparisons.map { c in
-            let d0 = base["\(c.arm)\u{1F}\(c.kpi)"]?.diff
+            let d0 = base[key(c)]?.diff
             let same: CSVField = (c.diff).flatMap { d in d0.map { d0 in .flag((d > 0 && d0 > 0) || (d < 0 && d0 < 0) || (d == 0 && d0 == 0)) } } ?? .empty
             return keys(c.arm).fields + [.integer(Int64(world)), .text(c.kpi), .text(c.unit), .text(c.controlArm), .optional(c.diff, decimals: 6),
                                          .optional(c.paired?.lower, decimals: 6), .optional(c.paired?.upper, decimals: 6), .optional(d0, decimals: 6), same]
@@ -136,5 +136,5 @@ public enum RobustnessTable {
     }
 
     /// The key of a comparison in `base`.
-    public static func key(_ c: ExperimentComparison) -> String { "\(c.arm)\u{1F}\(c.kpi)" }
+    public static func key(_ c: ExperimentComparison) -> String { "\(c.arm)\u{1F}\(c.controlArm)\u{1F}\(c.kpi)" }
 }

@@ -13,6 +13,8 @@ public struct SensitivityOutput: Hashable, Sendable, Comparable {
         case worldFigure = "world_figure"
         /// `arm` − `controlArm`, the mean of the per-replication paired differences (experiment.csv's `diff`).
         case pairedDiff = "paired_diff"
+        /// A product comparison's `arm` − `none` (product-comparison.csv's `vs_none_diff`, everyone).
+        case versusNone = "vs_none_diff"
     }
     public var quantity: Quantity
     public var arm: String
@@ -34,12 +36,12 @@ public struct SensitivityOutput: Hashable, Sendable, Comparable {
     public var column: String { "\(quantity.rawValue):\(arm):\(kpi) (\(unit))" }
 
     /// The output a `column` names (nil if it is not one); a paired difference's control arm is `controlArm`.
-    public init?(column: String, controlArm: String) {
+    public init?(column: String, controlArm: String, noneArm: String = "none") {
         guard let first = column.firstIndex(of: ":"), let q = Quantity(rawValue: String(column[..<first])),
               column.hasSuffix(")"), let open = column.range(of: " (", options: .backwards),
               let last = column[..<open.lowerBound].lastIndex(of: ":"), last > first else { return nil }
         self.init(q, arm: String(column[column.index(after: first)..<last]), kpi: String(column[column.index(after: last)..<open.lowerBound]),
-                  unit: String(column[open.upperBound..<column.index(before: column.endIndex)]), controlArm: q == .pairedDiff ? controlArm : "")
+                  unit: String(column[open.upperBound..<column.index(before: column.endIndex)]), controlArm: q == .pairedDiff ? controlArm : (q == .versusNone ? noneArm : ""))
     }
 
     public static func < (a: Self, b: Self) -> Bool { (a.arm, a.quantity.rawValue, a.kpi) < (b.arm, b.quantity.rawValue, b.kpi) }
@@ -71,6 +73,11 @@ public struct SensitivityReading: Sendable {
         }
         for c in run.experiment() where wanted(c.kpi) {
             values[SensitivityOutput(.pairedDiff, arm: c.arm, kpi: c.kpi, unit: c.unit, controlArm: c.controlArm)] = c.diff ?? .nan
+        }
+        if Set(run.armReadings.map(\.product)).count > 1 {
+            for c in ProductComparison.versusNone(run.armReadings) where wanted(c.kpi) {
+                values[SensitivityOutput(.versusNone, arm: c.arm, kpi: c.kpi, unit: c.unit, controlArm: c.controlArm)] = c.diff ?? .nan
+            }
         }
         return SensitivityReading(values: values)
     }
