@@ -178,7 +178,9 @@ struct SensitivityCommand: ParsableCommand {
                 totals.events += run.totals.events
                 let reading = SensitivityReading.read(run, kpis: kpiFilter)
                 if outputs.isEmpty { outputs = reading.values.keys.sorted() }
-                simulated[i] = outputs.map { reading.values[$0] ?? .nan }
+                // As sensitivity-design.csv writes them (9 decimals): a merge of shards reads exactly these values back,
+                // so a sharded analysis is the single run's byte for byte, and rounding noise (1e-14) is not an effect.
+                simulated[i] = outputs.map { SensitivityTables.asWritten(reading.values[$0] ?? .nan) }
                 let elapsed = (clock.now - started).seconds
                 if execution.progress != .never || done == 0 || done + 1 == points.count || (done + 1) % max(1, points.count / 10) == 0 {
                     let left = elapsed / Double(done + 1) * Double(points.count - done - 1)

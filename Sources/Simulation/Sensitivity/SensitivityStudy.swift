@@ -184,6 +184,12 @@ public enum SensitivityTables {
         return t
     }
 
+    /// A value as `sensitivity-design.csv` writes it and a merge reads it back (9 decimals; NaN stays NaN).
+    public static func asWritten(_ v: Double) -> Double {
+        guard v.isFinite else { return .nan }
+        return Double(CSVField.number(v, decimals: 9).rendered) ?? v
+    }
+
     /// `sensitivity-design.csv`'s fixed columns, before the parameters' and the outputs'.
     public static let designFixedHeader = ["point", "role"]
 

@@ -9,25 +9,29 @@ import Foundation
 public struct SobolSequence {
     private let generator: GSLSobolGenerator
     private let masks: [UInt32]
+    /// GSL's sequence starts at its second point (it skips the origin); the net property holds from the origin.
+    private var atOrigin = true
     /// Coordinates per point.
     public var dimension: Int { generator.dimension }
     /// Bits GSL gives each coordinate.
     static let bits = 30
 
-    /// nil when `dimension` is outside 1…40. `skip` points are drawn and dropped first (0 keeps the first point,
-    /// which the shift moves off the origin).
+    /// nil when `dimension` is outside 1…40. `skip` points are drawn and dropped first (0 keeps the first point, the
+    /// origin, which the shift moves off it — as scipy's scrambled Sobol sequence, which SALib uses, starts).
     public init?(dimension: Int, seed: UInt64, skip: Int = 0) {
         guard let g = GSLSobolGenerator(dimension: dimension) else { return nil }
         generator = g
         let stream = RandomStream(seed: seed)
         masks = (0..<dimension).map { _ in stream.nextUInt32() >> UInt32(32 - Self.bits) }
-        for _ in 0..<skip { _ = g.next() }
+        for _ in 0..<skip { _ = next() }
     }
 
     /// The next point, each coordinate in (0, 1): the shifted cell's midpoint.
     public mutating func next() -> [Double] {
         let scale = Double(1 << Self.bits)
-        return zip(generator.next(), masks).map { x, mask in
+        let x = atOrigin ? [Double](repeating: 0, count: masks.count) : generator.next()
+        atOrigin = false
+        return zip(x, masks).map { x, mask in
             let cell = UInt32(x * scale) ^ mask
             return (Double(cell) + 0.5) / scale
         }
