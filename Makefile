@@ -14,7 +14,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test test-checks check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -28,7 +28,8 @@ setup:
 
 ## setup-test: what only the tests need, on top of setup, installed when missing: headless Chromium (the pages' browser
 ## check), valgrind and binutils (the speed gate: callgrind, strip, nm), the notebooks' executor (nbclient, nbformat,
-## ipykernel: Notebooks/requirements.txt), Ray and the habitat-ray launcher (Distributed/requirements.txt). The fuzzer
+## ipykernel: Notebooks/requirements.txt), Ray and the habitat-ray launcher (Distributed/requirements.txt), the oracles'
+## SALib (Tests/Oracles/requirements.txt: test-only, never installed by setup). The fuzzer
 ## needs nothing more: libFuzzer comes with the Swift toolchain.
 setup-test: setup
 	@$(SETUP_SH); missing=""; \
@@ -47,7 +48,9 @@ setup-test: setup
 		$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps -e ./Distributed \
 			|| fail "pip could not install ./Distributed (its messages are above)"; \
 	fi; \
-	has_py ray habitat_ray || fail "ray or habitat_ray is still missing after pip"
+	has_py ray habitat_ray || fail "ray or habitat_ray is still missing after pip"; \
+	has_py SALib || pip_install Tests/Oracles/requirements.txt; \
+	has_py SALib || fail "SALib is still missing after pip"
 
 # The shell helpers of setup and setup-test: fail MESSAGE; apt_install WHY PACKAGE...; pip_install REQUIREMENTS;
 # has_py MODULE... (true when every module is importable; found, not imported, so the check stays fast).
@@ -92,8 +95,8 @@ test: setup-test
 ## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
 ## release build, so none of them builds but the fuzzer). Longest first, so that two at a time end together: the red
 ## team (about 5.5 min), the fuzzer's build and smoke run, the speed gate, the notebooks and pages, habitat-ray, the
-## baselines, the kernel trajectories.
-test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check
+## baselines, the kernel trajectories, the SALib oracle.
+test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check test-oracles
 
 ## notebook-runs: ten small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge, Lazuri and none, Nudge's
@@ -144,6 +147,11 @@ pages: setup-test notebook-runs
 ## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.
 test-distributed: setup-test $(HABITAT_DEP)
 	python3 Distributed/tests/test_habitat_ray.py $(HABITAT)
+
+## test-oracles: habitat sensitivity's Sobol and Morris indices against SALib on habitat's own designs of its test
+## functions, and the Sobol indices against the analytic ones (Tests/Oracles/README.md; a few seconds).
+test-oracles: setup-test $(HABITAT_DEP)
+	$(PYTHON) Tests/Oracles/test_salib_oracle.py $(HABITAT)
 
 ## plots: the same figures as PNG beside a run, for people without Jupyter, and the run's page (report.html):
 ## make plots RUN=Reports/scroll-off-baseline
