@@ -95,7 +95,12 @@ def check_spec_is_consistent() -> None:
         check(f["written"] in spec.spec()["written_when"], f"{f['file']}: written {f['written']!r} is not described")
         check(f["products"] in ("all", "with_app", "with_money") or (isinstance(f["products"], list) and len(f["products"]) == 1),
               f"{f['file']}: products must be \"all\", \"with_app\", \"with_money\" or the one product of a fragment")
-        for c in f["columns"]:
+        for group in f.get("conditional_columns", []):   # issue 45: columns written only when a condition holds
+            check(group["written"] in spec.spec()["written_when"],
+                  f"{f['file']}: conditional columns written {group['written']!r}, not a condition of written_when")
+            check(not {c["name"] for c in group["columns"]} & set(columns),
+                  f"{f['file']}: a conditional column is also a usual one")
+        for c in f["columns"] + spec.conditional_columns(f):
             check(bool(c.get("meaning")), f"{f['file']}: {c['name']} has no meaning")
             unit = c.get("unit")
             if isinstance(unit, dict):
@@ -145,8 +150,17 @@ def check_spec_is_consistent() -> None:
         else:   # issue 40: an output with its own columns (traces, calibration and benchmark files)
             check(bool(o.get("file") or o.get("file_pattern")), f"output {o['id']}: no file or file_pattern")
             described = o.get("columns", []) + o.get("product_column_meanings", [])
+            names = {c["name"] for c in described}
             for c in described:
-                check(bool(c.get("meaning")) and c.get("unit") in units, f"output {o['id']}: {c['name']} needs a meaning and a known unit")
+                unit = c.get("unit")
+                known = unit in units if isinstance(unit, str) else (isinstance(unit, dict) and unit.get("column") in names)
+                check(bool(c.get("meaning")) and known, f"output {o['id']}: {c['name']} needs a meaning and a known unit "
+                                                        "(or the unit of another of its columns)")
+            for chart in o.get("charts", []):   # issue 45: an output's chart (sensitivity.csv's tornado) is dedicated
+                check(spec.spec()["chart_kinds"].get(chart["kind"], {}).get("renderer") == "dedicated",
+                      f"output {o['id']}: chart {chart['id']} of kind {chart['kind']!r}, not a dedicated kind")
+                check(chart["x"] in names and chart["y"] in names and chart["group"] in names,
+                      f"output {o['id']}: chart {chart['id']} names columns the output lacks")
             names = {c["name"] for c in described}
             for product, columns in o.get("product_columns", {}).items():
                 check(set(columns) <= names, f"output {o['id']}: {product}'s columns {set(columns) - names} are not described")
