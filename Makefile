@@ -102,7 +102,10 @@ test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed chec
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge, Lazuri and none, Nudge's
 ## baseline, Lazuri's baseline and its user study replicated 200 times, Clavis's baseline and its match policy swept
 ## over nine arms), a comparison of the
-## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out).
+## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out); issue 45: a small
+## sensitivity analysis (Morris, 3 trajectories over the unpinned parameters, premium-price-test's two arms: about
+## 10 s) and a run with --robustness (made by the binary when it has the option, else habitat_runs' stand-in: the
+## hard-paywall baseline with robustness.csv and experiment.csv's robustness columns written beside it).
 NB_RUNS := .build/notebook-runs
 notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
@@ -115,13 +118,16 @@ notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run Scenarios/lazuri-user-study.yaml --replications 200 --out $(NB_RUNS)/lazuri-study --progress never > /dev/null
 	$(HABITAT) run Scenarios/clavis-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/clavis --progress never > /dev/null
 	$(HABITAT) run Scenarios/clavis-threshold-sweep.yaml --people 200 --days 14 --replications 2 --out $(NB_RUNS)/clavis-sweep --progress never > /dev/null
+	$(HABITAT) sensitivity Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 1 --unpinned --samples 3 --resamples 200 --out $(NB_RUNS)/sensitivity --progress never > /dev/null
+	rm -rf $(NB_RUNS)/robustness
+	HABITAT=$(HABITAT) $(PYTHON) -c 'import sys; sys.path.insert(0, "Notebooks"); import habitat_runs; habitat_runs.robustness_run(sys.argv[1])' $(NB_RUNS)
 	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
 	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
 notebooks: setup-test notebook-runs
 	python3 Notebooks/test_habitat_plots.py
-	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep
+	HABITAT_ROBUSTNESS_DIR=$(NB_RUNS)/robustness python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep $(NB_RUNS)/sensitivity
 
 ## pages: check that every report tool reads docs/report-spec.json (test_report_spec.py; it and test_report_page.py
 ## make more small runs with $(HABITAT): arms of different products, none, Nudge, Lazuri, Clavis), write each small run's
@@ -134,7 +140,7 @@ notebooks: setup-test notebook-runs
 ## are checked the same way under a budget of their own.
 WIDE_PAGES := $(NB_RUNS)/products $(NB_RUNS)/clavis-sweep
 WIDE_PAGE_BYTES := 5750000
-PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep
+PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep $(NB_RUNS)/sensitivity $(NB_RUNS)/robustness
 pages: setup-test notebook-runs
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_page.py
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_spec.py
