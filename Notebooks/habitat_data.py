@@ -104,6 +104,22 @@ def run_shape(run_dir) -> tuple[list[str], int, bool]:
     return run_products(run_dir), arms, acquisition
 
 
+def run_conditions(run_dir) -> tuple[str, ...]:
+    """The conditions of `written_when` a run meets that its shape (`run_shape`) does not say: "robustness" when it
+    was run with --robustness (issue 45), read from experiment.csv's header (its robustness columns)."""
+    path = Path(run_dir) / REPORTS["experiment"]
+    found = []
+    for group in spec.by_key()["experiment"].get("conditional_columns", []):
+        try:
+            with open(path, encoding="utf-8") as f:
+                header = f.readline().rstrip("\r\n").split(",")
+        except (OSError, UnicodeDecodeError):
+            break
+        if all(c["name"] in header for c in group["columns"]):
+            found.append(group["written"])
+    return tuple(found)
+
+
 def product(t: dict) -> str | None:
     """The product of a run's tables (see `run_product`): the one value of the `product` column, else None."""
     for key in REPORTS:

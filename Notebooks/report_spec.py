@@ -595,7 +595,8 @@ def check_csv(path, entry: dict, folder: str = "report", figures: set | None = N
             if column in keys or value == "":
                 continue
             if value.strip().lower() in _BAD_NUMBERS:
-                problems.append(f"{where}: {column} is {value}")
+                if not (entry.get("undefined_as") == value.strip() and column in rest):
+                    problems.append(f"{where}: {column} is {value}")
                 continue
             description = by_column.get(column, {})
             unit = _row_unit(description, row)
