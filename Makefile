@@ -14,7 +14,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test test-checks check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -28,7 +28,8 @@ setup:
 
 ## setup-test: what only the tests need, on top of setup, installed when missing: headless Chromium (the pages' browser
 ## check), valgrind and binutils (the speed gate: callgrind, strip, nm), the notebooks' executor (nbclient, nbformat,
-## ipykernel: Notebooks/requirements.txt), Ray and the habitat-ray launcher (Distributed/requirements.txt). The fuzzer
+## ipykernel: Notebooks/requirements.txt), Ray and the habitat-ray launcher (Distributed/requirements.txt), the oracles'
+## SALib (Tests/Oracles/requirements.txt: test-only, never installed by setup). The fuzzer
 ## needs nothing more: libFuzzer comes with the Swift toolchain.
 setup-test: setup
 	@$(SETUP_SH); missing=""; \
@@ -47,7 +48,9 @@ setup-test: setup
 		$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps -e ./Distributed \
 			|| fail "pip could not install ./Distributed (its messages are above)"; \
 	fi; \
-	has_py ray habitat_ray || fail "ray or habitat_ray is still missing after pip"
+	has_py ray habitat_ray || fail "ray or habitat_ray is still missing after pip"; \
+	has_py SALib || pip_install Tests/Oracles/requirements.txt; \
+	has_py SALib || fail "SALib is still missing after pip"
 
 # The shell helpers of setup and setup-test: fail MESSAGE; apt_install WHY PACKAGE...; pip_install REQUIREMENTS;
 # has_py MODULE... (true when every module is importable; found, not imported, so the check stays fast).
@@ -92,14 +95,17 @@ test: setup-test
 ## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
 ## release build, so none of them builds but the fuzzer). Longest first, so that two at a time end together: the red
 ## team (about 5.5 min), the fuzzer's build and smoke run, the speed gate, the notebooks and pages, habitat-ray, the
-## baselines, the kernel trajectories.
-test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check
+## baselines, the kernel trajectories, the SALib oracle.
+test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check test-oracles
 
 ## notebook-runs: ten small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge, Lazuri and none, Nudge's
 ## baseline, Lazuri's baseline and its user study replicated 200 times, Clavis's baseline and its match policy swept
 ## over nine arms), a comparison of the
-## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out).
+## experiment's arms (habitat compare) and a regression check's comparison (habitat check --out); issue 45: a small
+## sensitivity analysis (Morris, 3 trajectories over the unpinned parameters, premium-price-test's two arms: about
+## 10 s) and a run with --robustness (made by the binary when it has the option, else habitat_runs' stand-in: the
+## hard-paywall baseline with robustness.csv and experiment.csv's robustness columns written beside it).
 NB_RUNS := .build/notebook-runs
 notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run --people 200 --days 30 --replications 2 --out $(NB_RUNS)/baseline --progress never > /dev/null
@@ -112,13 +118,16 @@ notebook-runs: setup $(HABITAT_DEP)
 	$(HABITAT) run Scenarios/lazuri-user-study.yaml --replications 200 --out $(NB_RUNS)/lazuri-study --progress never > /dev/null
 	$(HABITAT) run Scenarios/clavis-baseline.yaml --people 200 --days 30 --replications 2 --out $(NB_RUNS)/clavis --progress never > /dev/null
 	$(HABITAT) run Scenarios/clavis-threshold-sweep.yaml --people 200 --days 14 --replications 2 --out $(NB_RUNS)/clavis-sweep --progress never > /dev/null
+	$(HABITAT) sensitivity Scenarios/premium-price-test.yaml --people 200 --days 30 --replications 1 --unpinned --samples 3 --resamples 200 --out $(NB_RUNS)/sensitivity --progress never > /dev/null
+	rm -rf $(NB_RUNS)/robustness
+	HABITAT=$(HABITAT) $(PYTHON) -c 'import sys; sys.path.insert(0, "Notebooks"); import habitat_runs; habitat_runs.robustness_run(sys.argv[1])' $(NB_RUNS)
 	$(HABITAT) compare $(NB_RUNS)/price --out $(NB_RUNS)/price-comparison.csv > /dev/null
 	$(HABITAT) check --baseline Reports/baselines/premium-price-test --out $(NB_RUNS)/price-check.csv --progress never > /dev/null
 
 ## notebooks: execute every notebook against the small real runs.
 notebooks: setup-test notebook-runs
 	python3 Notebooks/test_habitat_plots.py
-	python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep
+	HABITAT_ROBUSTNESS_DIR=$(NB_RUNS)/robustness python3 Notebooks/run_notebooks.py --require-all $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep $(NB_RUNS)/sensitivity
 
 ## pages: check that every report tool reads docs/report-spec.json (test_report_spec.py; it and test_report_page.py
 ## make more small runs with $(HABITAT): arms of different products, none, Nudge, Lazuri, Clavis), write each small run's
@@ -131,7 +140,7 @@ notebooks: setup-test notebook-runs
 ## are checked the same way under a budget of their own.
 WIDE_PAGES := $(NB_RUNS)/products $(NB_RUNS)/clavis-sweep
 WIDE_PAGE_BYTES := 5750000
-PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep
+PAGES := $(NB_RUNS)/baseline $(NB_RUNS)/price $(NB_RUNS)/forecast $(NB_RUNS)/earned-access $(NB_RUNS)/products $(NB_RUNS)/nudge $(NB_RUNS)/lazuri $(NB_RUNS)/lazuri-study $(NB_RUNS)/clavis $(NB_RUNS)/clavis-sweep $(NB_RUNS)/sensitivity $(NB_RUNS)/robustness
 pages: setup-test notebook-runs
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_page.py
 	HABITAT=$(HABITAT) python3 Notebooks/test_report_spec.py
@@ -144,6 +153,11 @@ pages: setup-test notebook-runs
 ## nodes): 4 shards merged byte for byte against a whole run, a killed shard worker retried, stops, bad input.
 test-distributed: setup-test $(HABITAT_DEP)
 	python3 Distributed/tests/test_habitat_ray.py $(HABITAT)
+
+## test-oracles: habitat sensitivity's Sobol and Morris indices against SALib on habitat's own designs of its test
+## functions, and the Sobol indices against the analytic ones (Tests/Oracles/README.md; a few seconds).
+test-oracles: setup-test $(HABITAT_DEP)
+	$(PYTHON) Tests/Oracles/test_salib_oracle.py $(HABITAT)
 
 ## plots: the same figures as PNG beside a run, for people without Jupyter, and the run's page (report.html):
 ## make plots RUN=Reports/scroll-off-baseline

@@ -368,9 +368,16 @@ def experiment(t: dict, source: str = "experiment", title: str | None = None) ->
         fig.add_vline(x=0, line=dict(color="black", width=1), row=1, col=c)
         fig.update_xaxes(tickformat="+.0%", title="difference, relative to the control mean", row=1, col=c)
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=order)
+    if "robustness" in df.columns:   # issue 45, a run with --robustness: each row's verdict across the plausible worlds
+        for k, arm in ((k, a) for k in kpis for a in arms):
+            verdict = df[(df["kpi"] == k) & (df["arm"] == arm)]["robustness"]
+            if not verdict.empty and pd.notna(verdict.iloc[0]):
+                fig.add_annotation(x=1.0, xref="paper", xanchor="left", y=row_label(k, arm), yref="y", showarrow=False,
+                                   text=str(verdict.iloc[0])[:48], font=dict(size=10, color=GREY))
     control = df["control_arm"].iloc[0]
     title = title or f"Arms against the control ({control}): paired differences beside unpaired intervals (95 %)"
-    return _layout(fig, title, height=160 + 24 * len(order))
+    wide = dict(margin=dict(l=70, r=260, t=70, b=60)) if "robustness" in df.columns else {}
+    return _layout(fig, title, height=160 + 24 * len(order), **wide)
 
 
 # --- Forecast -------------------------------------------------------------------------------------------------
@@ -856,6 +863,110 @@ def scatter(t: dict, chart: dict) -> go.Figure | None:
     return _layout(fig, chart.get("title_page", chart["title"]) + ("" if n > 1 else " — one replication: no interval"),
                    height=520, legend=dict(orientation="v", yanchor="top", y=1, x=1.02, title=dict(text="arm")),
                    margin=dict(l=80, r=30, t=70, b=60))
+
+
+# --- Sensitivity and robustness (issue 45) ---------------------------------------------------------------------
+
+SIGN_COLOURS = {1.0: "#1f77b4", -1.0: "#d62728", 0.0: "#7f7f7f"}
+SIGN_NAMES = {1.0: "raises the output (μ > 0)", -1.0: "lowers the output (μ < 0)", 0.0: "no net direction (μ = 0)"}
+
+
+def tornado(t: dict, outputs: list[dict] | None = None) -> go.Figure | None:
+    """sensitivity.csv's tornado chart (`t["sensitivity"]`, a `habitat sensitivity` folder's): per output, the top
+    parameters by importance as horizontal bars, largest on top, with their 95 % bootstrap intervals — Morris's μ*
+    coloured by μ's sign (which way the parameter moves the output), or Sobol's total index with the first-order
+    index beside it. One figure for every output (`outputs`, default all in `habitat_data.sensitivity_outputs`'
+    order: the paired differences first, then the world check's retention and revenue figures): a menu chooses the
+    output, the first shown. None without sensitivity.csv."""
+    df = t.get("sensitivity")
+    if df is None or df.empty:
+        return None
+    outputs = outputs if outputs is not None else hp.sensitivity_outputs(df)
+    fig = go.Figure()
+    buttons, groups, longest = [], [], 1
+    for i, o in enumerate(outputs):
+        summary = hp.tornado_summary(df, o)
+        if summary is None:
+            continue
+        summary = summary.iloc[::-1]   # largest at the top
+        names = [hp.short_parameter(p) for p in summary["parameter"]]
+        longest = max(longest, len(names))
+        first = len(fig.data)
+        visible = not groups
+        err = dict(type="data", symmetric=False, array=(summary["high"] - summary["value"]).clip(lower=0).fillna(0).tolist(),
+                   arrayminus=(summary["value"] - summary["low"]).clip(lower=0).fillna(0).tolist(), color="#333", thickness=1.2)
+        if summary["method"].iloc[0] == "morris":
+            for sign in (1.0, -1.0, 0.0):
+                part = summary["direction"] == sign
+                if not part.any():
+                    continue
+                fig.add_trace(go.Bar(
+                    y=[n for n, k in zip(names, part) if k], x=summary.loc[part, "value"], orientation="h",
+                    marker_color=SIGN_COLOURS[sign], name=SIGN_NAMES[sign], visible=visible, legendgroup=str(sign),
+                    error_x=dict(err, array=[a for a, k in zip(err["array"], part) if k],
+                                 arrayminus=[a for a, k in zip(err["arrayminus"], part) if k]),
+                    customdata=np.stack([summary.loc[part, "low"], summary.loc[part, "high"]], axis=1),
+                    hovertemplate="%{y}: μ* %{x:.4g} (95 % CI %{customdata[0]:.4g} to %{customdata[1]:.4g})<extra></extra>"))
+            axis = f"μ* (mean |elementary effect|, {spec_unit(o['unit'])} per range)"
+        else:
+            fig.add_trace(go.Bar(y=names, x=summary["value"], orientation="h", marker_color=PALETTE[0],
+                                 name="total index (ST)", visible=visible, error_x=err,
+                                 customdata=np.stack([summary["low"], summary["high"]], axis=1),
+                                 hovertemplate="%{y}: ST %{x:.3f} (95 % CI %{customdata[0]:.3f} to %{customdata[1]:.3f})<extra></extra>"))
+            fig.add_trace(go.Bar(y=names, x=summary["first_order"], orientation="h", marker_color=_alpha(PALETTE[1], 0.8),
+                                 name="first-order index (S1)", visible=visible,
+                                 hovertemplate="%{y}: S1 %{x:.3f}<extra></extra>"))
+            axis = "Sobol index (share of the output's variance)"
+        groups.append((first, len(fig.data), hp.output_label(o), axis))
+    if not groups:
+        return None
+    total = len(fig.data)
+    for first, last, label, axis in groups:
+        mask = [first <= k < last for k in range(total)]
+        buttons.append(dict(label=label[:90], method="update",
+                            args=[{"visible": mask}, {"title.text": f"What moves {label}", "xaxis.title.text": axis}]))
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(automargin=True)
+    fig.update_xaxes(title=groups[0][3], rangemode="tozero")
+    if len(buttons) > 1:
+        fig.update_layout(updatemenus=[dict(buttons=buttons, direction="down", x=0, xanchor="left", y=1.13,
+                                            yanchor="bottom", showactive=True, active=0)])
+    return _layout(fig, f"What moves {groups[0][2]}", height=200 + 34 * longest,
+                   margin=dict(l=70, r=30, t=120, b=60))
+
+
+def spec_unit(unit: str) -> str:
+    """A unit's label for people (the specification's units)."""
+    return hp.spec.unit_labels().get(unit, unit)
+
+
+STATE_COLOURS = {"held": GREEN, "flipped": RED, "zero": "#c7c7c7"}
+
+
+def robustness(t: dict) -> go.Figure | None:
+    """The verdict-by-world strip of a run with --robustness (robustness.csv): x the worlds (0: the defaults, then
+    the plausible set's), y each arm · KPI of the experiment, each cell green where the paired difference keeps the
+    defaults' sign, red where it flips, grey where its interval holds 0; experiment.csv's verdict beside each row."""
+    strip = hp.robustness_strip(t)
+    if strip is None:
+        return None
+    codes = {"held": 1, "zero": 0, "flipped": -1, None: None}
+    z = [[codes[s] for s in line] for line in strip["states"]]
+    text = [[f"world {w}{' (the defaults)' if w == 0 else ''}: {hp.ROBUSTNESS_STATES.get(s, 'not measured')}"
+             f" — difference {d:.4g}" for w, s, d in zip(strip["worlds"], line, diffs)]
+            for line, diffs in zip(strip["states"], strip["diffs"])]
+    labels = [f"{row}  [{v}]" if v else row for row, v in zip(strip["rows"], strip["verdicts"])]
+    fig = go.Figure(go.Heatmap(
+        x=[str(w) for w in strip["worlds"]], y=labels, z=z, zmin=-1, zmax=1, text=text, hoverinfo="text",
+        colorscale=[[0, STATE_COLOURS["flipped"]], [0.5, STATE_COLOURS["zero"]], [1, STATE_COLOURS["held"]]],
+        showscale=False, xgap=1, ygap=1))
+    for state, name in hp.ROBUSTNESS_STATES.items():   # the legend: one marker per state
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
+                                 marker=dict(symbol="square", size=12, color=STATE_COLOURS[state])))
+    fig.update_xaxes(title="world (0: the scenario's defaults; 1…N: the plausible set's)", type="category")
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    return _layout(fig, f"Verdict by world: does each difference against {strip['control']} keep its sign?",
+                   height=170 + 22 * len(labels))
 
 
 def renderer(chart: dict):

@@ -104,6 +104,22 @@ def run_shape(run_dir) -> tuple[list[str], int, bool]:
     return run_products(run_dir), arms, acquisition
 
 
+def run_conditions(run_dir) -> tuple[str, ...]:
+    """The conditions of `written_when` a run meets that its shape (`run_shape`) does not say: "robustness" when it
+    was run with --robustness (issue 45), read from experiment.csv's header (its robustness columns)."""
+    path = Path(run_dir) / REPORTS["experiment"]
+    found = []
+    for group in spec.by_key()["experiment"].get("conditional_columns", []):
+        try:
+            with open(path, encoding="utf-8") as f:
+                header = f.readline().rstrip("\r\n").split(",")
+        except (OSError, UnicodeDecodeError):
+            break
+        if all(c["name"] in header for c in group["columns"]):
+            found.append(group["written"])
+    return tuple(found)
+
+
 def product(t: dict) -> str | None:
     """The product of a run's tables (see `run_product`): the one value of the `product` column, else None."""
     for key in REPORTS:
@@ -804,3 +820,157 @@ def scatter_summary(t: dict, chart: dict) -> list[dict] | None:
                     "y": float(mean[chart["y"]]), "y_half": float(half[chart["y"]]), "replications": both,
                     "table": {c: float(pd.to_numeric(rows[c], errors="coerce").mean()) for c in chart.get("table", [])}})
     return out or None
+
+
+# --- Sensitivity, plausible sets and robustness (issue 45) ------------------------------------------------------------
+# A `habitat sensitivity` folder (sensitivity.csv: one row per output × parameter), a `habitat calibrate --plausible N`
+# folder (plausible-widths.csv) and a run with --robustness (robustness.csv, experiment.csv's robustness columns).
+
+SENSITIVITY = spec.output("sensitivity")
+TORNADO = SENSITIVITY["charts"][0]
+QUANTITIES = {v["value"]: v["label"] for c in SENSITIVITY["columns"] if c["name"] == "quantity" for v in c["values"]}
+
+
+def output_columns_of(output_id: str) -> list[dict]:
+    """The columns (name, unit) a command's output with columns of its own has: the key columns unless `keys` is
+    false, then its own."""
+    o = spec.output(output_id)
+    return (spec.spec()["key_columns"] if o.get("keys", True) else []) + o.get("columns", [])
+
+
+def is_sensitivity_folder(folder) -> bool:
+    """Whether `folder` is a `habitat sensitivity` folder (it holds sensitivity.csv)."""
+    return (Path(folder) / SENSITIVITY["file"]).is_file()
+
+
+def load_sensitivity(folder) -> pd.DataFrame:
+    """A `habitat sensitivity` folder's sensitivity.csv, read strictly (`read_checked` against the specification's
+    `sensitivity` output): refused with `ReportError` naming the file and what is wrong."""
+    path = Path(folder) / SENSITIVITY["file"]
+    if not path.is_file():
+        raise FileNotFoundError(f"{folder}: no {SENSITIVITY['file']} — is this a `habitat sensitivity` folder?")
+    df = read_checked(path, columns=output_columns_of("sensitivity"),
+                      rows_required="habitat sensitivity writes a row per output and parameter")
+    return df.astype({c: str for c in ("arm", "control_arm", "product") if c in df.columns}).fillna(
+        {"arm": "", "control_arm": "", "product": ""}).replace({"arm": {"nan": ""}, "control_arm": {"nan": ""},
+                                                                "product": {"nan": ""}})
+
+
+OUTPUT_KEYS = ["quantity", "arm", "kpi", "unit", "control_arm"]
+
+
+def sensitivity_outputs(df: pd.DataFrame) -> list[dict]:
+    """Every output of a sensitivity.csv ({quantity, arm, kpi, unit, control_arm}), in the order the tornado chart's
+    `first` list says (the specification's: the paired differences first, then the world check's retention and
+    revenue figures, the net revenue), then the file's order; outputs no parameter moves (every μ* or total index
+    0) after all the others."""
+    keys = df[OUTPUT_KEYS].astype(str)
+    importance = pd.concat([df["mu_star"], df["st"]], axis=1).astype(float).abs().max(axis=1).fillna(0.0)
+    moved = importance.groupby([keys[k] for k in OUTPUT_KEYS], sort=False).max() > 0
+    outputs = [dict(zip(OUTPUT_KEYS, k)) for k in dict.fromkeys(map(tuple, keys.values))]
+
+    def rank(o: dict) -> tuple[int, int]:
+        unmoved = 0 if moved.get(tuple(o[k] for k in OUTPUT_KEYS), False) else 1   # outputs no parameter moves last
+        for i, rule in enumerate(TORNADO.get("first", [])):
+            if o["quantity"] == rule["quantity"] and rule.get("kpi_contains", "") in o["kpi"]:
+                return unmoved, i
+        return unmoved, len(TORNADO.get("first", []))
+    return sorted(outputs, key=rank)
+
+
+def output_label(o: dict) -> str:
+    """An output in words: 'paired difference premium-599 − control: net_revenue_usd (USD)'."""
+    unit = spec.unit_labels().get(o["unit"], o["unit"])
+    if o["quantity"] == "paired_diff":
+        return f"{o['kpi']} ({unit}): {o['arm']} − {o['control_arm']}"
+    where = f" in {o['arm']}" if o["arm"] else ""
+    kind = QUANTITIES.get(o["quantity"], o["quantity"])
+    return f"{o['kpi']} ({unit}): {kind}{where}"
+
+
+def tornado_summary(df: pd.DataFrame, o: dict, top: int | None = None) -> pd.DataFrame | None:
+    """One output's parameters by importance, largest first (the top `top`, default the chart's): `parameter`,
+    `method`, `value` (Morris's μ* or Sobol's total index), `low`, `high` (its 95 % interval), `direction` (+1 / −1 / 0:
+    μ's sign, Morris; 0 for Sobol), `first_order` (Sobol's S1, else NaN), `rank`. None when the output is not there."""
+    top = top or TORNADO.get("top", 10)
+    mask = np.ones(len(df), dtype=bool)
+    for k in OUTPUT_KEYS:
+        mask &= df[k].astype(str).to_numpy() == str(o[k])
+    rows = df[mask]
+    if rows.empty:
+        return None
+    method = str(rows["method"].iloc[0])
+    if method == "morris":
+        value, low, high = rows["mu_star"], rows["mu_star_ci_low"], rows["mu_star_ci_high"]
+        direction = np.sign(rows["mu"].astype(float).fillna(0.0))
+        first = pd.Series(np.nan, index=rows.index)
+    else:
+        value, low, high = rows["st"], rows["st_ci_low"], rows["st_ci_high"]
+        direction = pd.Series(0.0, index=rows.index)
+        first = rows["s1"]
+    out = pd.DataFrame({"parameter": rows["parameter"].astype(str), "method": method,
+                        "value": value.astype(float), "low": low.astype(float), "high": high.astype(float),
+                        "direction": direction.astype(float), "first_order": first.astype(float),
+                        "rank": rows["rank"]})
+    return out.sort_values("value", ascending=False, kind="stable").head(top).reset_index(drop=True)
+
+
+def short_parameter(name: str) -> str:
+    """A parameter's name without its `behavior.` prefix (the axis labels)."""
+    return name.removeprefix("behavior.")
+
+
+ROBUSTNESS_STATES = {"held": "the sign held", "flipped": "the sign flipped", "zero": "no difference (interval holds 0)"}
+
+
+def robustness_strip(t: dict) -> dict | None:
+    """robustness.csv as the verdict-by-world strip: `worlds` (0 the defaults, then the plausible worlds),
+    `rows` (arm · KPI labels in experiment order), `arms` per row, `states` ([row][world]: held, flipped or zero —
+    the world's paired interval holds 0), `diffs` ([row][world]: the difference) and `verdicts` (experiment.csv's
+    robustness text per row, where it has the column). None without robustness.csv."""
+    df = t.get("robustness")
+    if df is None or df.empty:
+        return None
+    worlds = sorted(int(w) for w in df["world"].unique())
+    arms = list(dict.fromkeys(df["arm"].astype(str)))
+    keys = list(dict.fromkeys(zip(df["arm"].astype(str), df["kpi"].astype(str))))
+    one_arm = len(arms) == 1
+    rows, row_arms, states, diffs, verdicts = [], [], [], [], []
+    exp = t.get("experiment")
+    for arm, kpi in keys:
+        sub = df[(df["arm"].astype(str) == arm) & (df["kpi"].astype(str) == kpi)].set_index("world")
+        sub.index = sub.index.astype(int)
+        line_states, line_diffs = [], []
+        for w in worlds:
+            if w not in sub.index:
+                line_states.append(None)
+                line_diffs.append(np.nan)
+                continue
+            r = sub.loc[w]
+            low, high = float(r["diff_ci_low"]), float(r["diff_ci_high"])
+            same = str(r["same_sign"]).strip().lower() == "true"
+            zero = pd.notna(low) and pd.notna(high) and low <= 0 <= high
+            line_states.append("zero" if zero else ("held" if same else "flipped"))
+            line_diffs.append(float(r["diff"]))
+        rows.append(kpi if one_arm else f"{arm} · {kpi}")
+        row_arms.append(arm)
+        states.append(line_states)
+        diffs.append(line_diffs)
+        verdict = None
+        if exp is not None and "robustness" in exp.columns:
+            match = exp[(exp["arm"].astype(str) == arm) & (exp["kpi"].astype(str) == kpi)]
+            if not match.empty and pd.notna(match["robustness"].iloc[0]):
+                verdict = str(match["robustness"].iloc[0])
+        verdicts.append(verdict)
+    return {"worlds": worlds, "rows": rows, "arms": row_arms, "states": states, "diffs": diffs,
+            "verdicts": verdicts, "control": str(df["control_arm"].iloc[0])}
+
+
+def load_plausible_widths(folder) -> pd.DataFrame:
+    """A `habitat calibrate --plausible N` folder's plausible-widths.csv, read strictly."""
+    o = spec.output("plausible-widths")
+    path = Path(folder) / o["file"]
+    if not path.is_file():
+        raise FileNotFoundError(f"{folder}: no {o['file']} — is this a `habitat calibrate --plausible N` folder?")
+    return read_checked(path, columns=output_columns_of("plausible-widths"),
+                        rows_required="habitat calibrate --plausible writes a row per parameter")

@@ -22,6 +22,8 @@ if os.environ.get("MPLBACKEND") is None and not os.environ.get("DISPLAY"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.lines  # noqa: E402
+import matplotlib.patches  # noqa: E402
+import matplotlib.colors  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -31,7 +33,8 @@ import report_spec as spec  # noqa: E402
 from habitat_data import *  # noqa: E402,F401,F403  (the data helpers, as before the split: hp.load_run, …)
 from habitat_data import (_mean_band, _pooled, _replications, _t95, _rename_old_names, _not_what,  # noqa: E402,F401
                           chart_series, bar_summary, thin_days, chart_rows, chart_ceiling, share_summary, _errors, _bottom_spans,
-                          histogram_summary, histogram_mark_text, scatter_summary, x_order)
+                          histogram_summary, histogram_mark_text, scatter_summary, x_order, sensitivity_outputs,
+                          tornado_summary, output_label, short_parameter, robustness_strip, ROBUSTNESS_STATES, TORNADO)
 
 # Every figure made here, so that tests can check none is empty.
 FIGURES: list = []
@@ -262,6 +265,10 @@ def experiment(t: dict):
             labels.append(f"{kpi} [{arm}]" if len(arms) > 1 else kpi)
             y += 1
     ax.axvline(0, color="black", lw=0.8)
+    if "robustness" in df.columns:   # issue 45, a run with --robustness: each row's verdict across the plausible worlds
+        labels = [f"{label}  [{v}]" if pd.notna(v) else label
+                  for label, v in zip(labels, [df[((df["kpi"] == k) & (df["arm"] == a))]["robustness"].iloc[0]
+                                               for k in kpis for a in arms if ((df["kpi"] == k) & (df["arm"] == a)).any()])]
     ax.set_yticks(ticks, labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("difference arm − control, relative to the control mean")
@@ -994,6 +1001,125 @@ def scatter(t: dict, chart: dict):
     n = max(p["replications"] for p in points)
     fig.suptitle(f"{chart.get('title_png', chart['title'])} — {n} replication{'s' if n != 1 else ''}"
                  + ("" if n > 1 else " (no interval)"), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+# --- Sensitivity and robustness (issue 45) ---------------------------------------------------------------------
+
+SIGN_COLOURS = {1.0: "C0", -1.0: "C3", 0.0: "grey"}
+SIGN_NAMES = {1.0: "raises the output (μ > 0)", -1.0: "lowers the output (μ < 0)", 0.0: "no net direction (μ = 0)"}
+TORNADO_PANELS = 12
+
+
+def tornado(t: dict, outputs: list | None = None, limit: int = TORNADO_PANELS):
+    """sensitivity.csv's tornado charts (`t["sensitivity"]`): a panel per output — the first `limit` of `outputs`
+    (default: every output in `sensitivity_outputs`' order, the paired differences first, then the world check's
+    retention and revenue figures), leaving out outputs no parameter moves — each with its top parameters as
+    horizontal bars, largest on top, and their 95 % intervals: Morris's μ* coloured by μ's sign, or Sobol's total
+    index (dark) beside the first-order index (light). None without sensitivity.csv or with nothing moved."""
+    df = t.get("sensitivity")
+    if df is None or df.empty:
+        return None
+    outputs = outputs if outputs is not None else sensitivity_outputs(df)
+    drawn = []
+    for o in outputs:
+        summary = tornado_summary(df, o)
+        if summary is not None and (summary["value"].fillna(0).abs() > 0).any():
+            drawn.append((o, summary))
+        if len(drawn) == limit:
+            break
+    if not drawn:
+        return None
+    columns = min(3, len(drawn))
+    rows = -(-len(drawn) // columns)
+    longest = max(len(s) for _, s in drawn)
+    fig = _figure(figsize=(5.2 * columns, (0.28 * longest + 1.3) * rows))
+    for k, (o, summary) in enumerate(drawn):
+        ax = fig.add_subplot(rows, columns, k + 1)
+        summary = summary.iloc[::-1].reset_index(drop=True)
+        y = np.arange(len(summary))
+        low = (summary["value"] - summary["low"]).clip(lower=0).fillna(0)
+        high = (summary["high"] - summary["value"]).clip(lower=0).fillna(0)
+        if summary["method"].iloc[0] == "morris":
+            colours = [SIGN_COLOURS[d] for d in summary["direction"]]
+            ax.barh(y, summary["value"], color=colours, xerr=[low, high], ecolor="#333", capsize=2)
+            ax.set_xlabel("μ* (mean |elementary effect|)", fontsize=8)
+        else:
+            ax.barh(y + 0.2, summary["value"], height=0.4, color="C0", xerr=[low, high], ecolor="#333", capsize=2,
+                    label="total (ST)")
+            ax.barh(y - 0.2, summary["first_order"], height=0.4, color="C1", alpha=0.7, label="first order (S1)")
+            ax.set_xlabel("Sobol index", fontsize=8)
+        ax.set_yticks(y, [short_parameter(p) for p in summary["parameter"]], fontsize=7)
+        ax.axvline(0, color="black", lw=0.6)
+        ax.set_title(output_label(o), fontsize=8)
+        ax.tick_params(axis="x", labelsize=7)
+    methods = {s["method"].iloc[0] for _, s in drawn}
+    handles = ([matplotlib.patches.Patch(color=SIGN_COLOURS[d], label=SIGN_NAMES[d]) for d in (1.0, -1.0, 0.0)]
+               if "morris" in methods else [])
+    handles += ([matplotlib.patches.Patch(color="C0", label="total index (ST)"),
+                 matplotlib.patches.Patch(color="C1", alpha=0.7, label="first-order index (S1)")]
+                if "sobol" in methods else [])
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
+    fig.suptitle(f"What moves each output (top {TORNADO.get('top', 10)} parameters, 95 % intervals)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
+    return fig
+
+
+ROBUSTNESS_CODES = {"held": 1, "zero": 0, "flipped": -1}
+
+
+def robustness(t: dict):
+    """The verdict-by-world strip (robustness.csv): x the worlds (0: the defaults), y each arm · KPI, green where the
+    paired difference keeps the defaults' sign, red where it flips, grey where its interval holds 0; experiment.csv's
+    robustness verdict beside each row."""
+    strip = robustness_strip(t)
+    if strip is None:
+        return None
+    z = np.array([[ROBUSTNESS_CODES.get(s, np.nan) if s else np.nan for s in line] for line in strip["states"]],
+                 dtype=float)
+    rows = len(strip["rows"])
+    fig = _figure(figsize=(max(6.0, 0.35 * len(strip["worlds"]) + 5), 0.3 * rows + 1.8))
+    ax = fig.add_subplot(111)
+    cmap = matplotlib.colors.ListedColormap(["#d62728", "#c7c7c7", "#2ca02c"])
+    ax.imshow(z, aspect="auto", cmap=cmap, vmin=-1.5, vmax=1.5, interpolation="nearest")
+    ax.set_xticks(range(len(strip["worlds"])), [str(w) for w in strip["worlds"]], fontsize=7)
+    ax.set_yticks(range(rows), [f"{r}  [{v}]" if v else r for r, v in zip(strip["rows"], strip["verdicts"])],
+                  fontsize=7)
+    ax.set_xlabel("world (0: the scenario's defaults; 1…N: the plausible set's)")
+    ax.legend(handles=[matplotlib.patches.Patch(color=c, label=ROBUSTNESS_STATES[s]) for s, c in
+                       (("held", "#2ca02c"), ("flipped", "#d62728"), ("zero", "#c7c7c7"))],
+              loc="upper center", bbox_to_anchor=(0.5, -0.12 - 1.0 / max(rows, 4)), ncol=3, fontsize=8, frameon=False)
+    ax.set_title(f"Verdict by world: does each difference against {strip['control']} keep its sign?", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plausible_widths(widths: pd.DataFrame):
+    """plausible-widths.csv: per parameter its prior range (grey), the plausible worlds' range (coloured by the
+    verdict: pinned, narrowed, wide) and the default (black tick), each scaled to its prior (0 = prior low, 1 = high)."""
+    if widths is None or widths.empty:
+        return None
+    colours = {"pinned": "C2", "narrowed": "C1", "wide": "C3"}
+    df = widths.reset_index(drop=True)
+    span = (df["prior_high"] - df["prior_low"]).replace(0, np.nan)
+    scaled = lambda c: (df[c] - df["prior_low"]) / span  # noqa: E731
+    fig = _figure(figsize=(8, 0.32 * len(df) + 1.6))
+    ax = fig.add_subplot(111)
+    y = np.arange(len(df))
+    ax.barh(y, 1.0, color="#e6e6e6", label="prior range")
+    for verdict, c in colours.items():
+        part = df["verdict"].astype(str) == verdict
+        if part.any():
+            ax.barh(y[part], (scaled("plausible_high") - scaled("plausible_low"))[part], left=scaled("plausible_low")[part],
+                    color=c, height=0.5, label=f"plausible ({verdict})")
+    ax.plot(scaled("default"), y, "|", color="black", markersize=12, label="default")
+    ax.set_yticks(y, [short_parameter(p) for p in df["parameter"]], fontsize=7)
+    ax.set_xlim(-0.02, 1.02)
+    ax.invert_yaxis()
+    ax.set_xlabel("position in the prior range (0 = low end, 1 = high end)")
+    ax.set_title("How far the plausible set narrows each parameter", fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
 

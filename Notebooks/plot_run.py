@@ -4,7 +4,7 @@
     python3 Notebooks/plot_run.py RUN_DIR [--out DIR]      (or: make plots RUN=RUN_DIR)
 
 A `habitat calibrate` folder (one holding calibration.csv) gets its calibration trace and the fitted model's world
-check instead.
+check instead; a `habitat sensitivity` folder (sensitivity.csv, issue 45) its tornado charts (tornado.png) and page.
 
 PNGs go to RUN_DIR/plots/ unless --out says otherwise, one per chart of the report specification
 (docs/report-spec.json), named after the chart, with the mode of the run's CSVs; the run's page, RUN_DIR/report.html
@@ -26,6 +26,8 @@ def main() -> int:
     args = parser.parse_args()
     if Path(args.run_dir).suffix == ".csv" and Path(args.run_dir).is_file():  # habitat compare's CSV: its page only
         return write_page(Path(args.run_dir))
+    if hp.is_sensitivity_folder(args.run_dir):   # habitat sensitivity (issue 45): its tornado charts and its page
+        return plot_sensitivity(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     if (Path(args.run_dir) / "calibration.csv").is_file():
         return plot_calibration(Path(args.run_dir), Path(args.out) if args.out else Path(args.run_dir) / "plots")
     try:
@@ -63,6 +65,23 @@ def save(fig, name: str, out: Path) -> bool:
     hp.spec.set_report_mode(path)
     print(f"  wrote {path}")
     return True
+
+
+def plot_sensitivity(folder: Path, out: Path) -> int:
+    """A `habitat sensitivity` folder: tornado.png (the first outputs some parameter moves, the paired differences
+    first) and the folder's page."""
+    try:
+        df = hp.load_sensitivity(folder)
+    except (FileNotFoundError, hp.ReportError) as e:
+        print(f"plot_run: {e}", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    fig = hp.tornado({"sensitivity": df})
+    if fig is None:
+        print("  tornado: no parameter moves any output (every μ* or total index is 0) (skipped)")
+    elif not save(fig, "tornado", out):
+        return 1
+    return write_page(folder)
 
 
 def plot_calibration(cal_dir: Path, out: Path) -> int:

@@ -766,6 +766,9 @@ def is_check(df: pd.DataFrame) -> bool:
 def comparison_table(df: pd.DataFrame) -> str:
     """experiment.csv's rows (or a compare / check CSV's); a check's tolerance and verdict where present."""
     checked = is_check(df)
+    # issue 45, a run with --robustness: the difference's range over the plausible worlds, the share keeping its
+    # sign and the verdict (experiment.csv's columns written only then)
+    robust = all(c["name"] in df.columns for c in spec.conditional_columns(spec.by_key()["experiment"], ("robustness",)))
     rows = []
     for _, r in df.iterrows():
         unit = r["unit"]
@@ -773,14 +776,29 @@ def comparison_table(df: pd.DataFrame) -> str:
                  fmt(r["diff"], unit), f"{fmt(r['diff_ci_low'], unit)} to {fmt(r['diff_ci_high'], unit)}",
                  f"{fmt(r['unpaired_ci_low'], unit)} to {fmt(r['unpaired_ci_high'], unit)}",
                  fmt(r["rel_diff"], "fraction"), esc(r["pairs"])]
+        if robust:
+            cells += [robustness_verdict(r["robustness"]) + (
+                "" if is_missing(r["sign_share"]) else
+                f"<br><small>sign kept in {fmt(r['sign_share'], 'fraction')} of {esc(r['robust_worlds'])} worlds; "
+                f"{fmt(r['robust_diff_low'], unit)} to {fmt(r['robust_diff_high'], unit)}</small>")]
         if checked:
             beyond = str(r["beyond_tolerance"]).lower() == "true"
             cells += [f"± {fmt(r['tolerance'], unit)}",
                       f'<span class="{"missed" if beyond else "met"}">{"✗ beyond" if beyond else "✓ within"}</span>']
         rows.append(([r["arm"], r["control_arm"]], cells))
     columns = ["arm", "KPI", "control", "arm", "difference", "paired 95 % CI", "unpaired 95 % CI", "relative", "pairs"]
+    columns += ["robustness across the plausible worlds"] if robust else []
     return simple_table(columns + (["tolerance", "verdict"] if checked else []), rows, "experiment-table",
-                        numeric_from=2)
+                        numeric_from=2, numeric_until=len(columns) - 1 if robust else None)
+
+
+def robustness_verdict(text) -> str:
+    """experiment.csv's robustness verdict (issue 45), marked: robust green, depends on … red, no difference grey."""
+    if is_missing(text):
+        return '<span class="none">—</span>'
+    words = str(text)
+    css = "met" if words == "robust" else ("none" if words.startswith("no ") else "missed")
+    return f'<span class="{css} robust">{esc(words)}</span>'
 
 
 def forecast_table(t: dict) -> str | None:
@@ -1000,6 +1018,7 @@ code{font-size:11px;color:#6a7283} small{color:#7a8294}
 .chart-note{font-style:italic} .arm{white-space:nowrap}
 table.data th.num{white-space:normal}
 footer{color:#7a8294;font-size:12px;text-align:center;padding:0 0 24px}
+.robust{overflow-wrap:anywhere}
 """
 
 SCRIPT = """
@@ -1242,10 +1261,92 @@ def write_comparison_page(csv: Path, plotly_js: str | None = None) -> Path:
     return path
 
 
+def maybe_number(value) -> str:
+    """A number as the page shows it, or a dash where there is none (an output undefined at every point)."""
+    return '<span class="none">—</span>' if is_missing(value) else number(float(value))
+
+
+def sensitivity_parameters_table(df: pd.DataFrame) -> str:
+    """The parameters a sensitivity analysis varied: each one's range and where the range comes from."""
+    params = df.drop_duplicates("parameter")
+    rows = [(None, [f"<code>{esc(r['parameter'])}</code>", maybe_number(r["low"]), maybe_number(r["high"]), esc(r["range_source"])])
+            for _, r in params.iterrows()]
+    return simple_table(["parameter", "low", "high", "range from"], rows, "parameters-table", numeric_from=1,
+                        numeric_until=3)
+
+
+def sensitivity_table(df: pd.DataFrame) -> str:
+    """Per output (the tornado chart's order), the three parameters that matter most with their importance and
+    95 % interval, and the output's mean and spread over the design."""
+    rows = []
+    for o in hp.sensitivity_outputs(df):
+        summary = hp.tornado_summary(df, o, top=3)
+        if summary is None:
+            continue
+        morris = summary["method"].iloc[0] == "morris"
+        first = df[(df["kpi"].astype(str) == o["kpi"]) & (df["quantity"].astype(str) == o["quantity"])
+                   & (df["arm"].astype(str) == o["arm"])].iloc[0]
+        cells = [esc(hp.output_label(o)), f"{maybe_number(first['output_mean'])} ± {maybe_number(first['output_sd'])}"]
+        for _, r in summary.iterrows():
+            sign = ("+" if r["direction"] > 0 else "−" if r["direction"] < 0 else "") if morris else ""
+            what = "μ*" if morris else "ST"
+            cells.append(f"<code>{esc(hp.short_parameter(r['parameter']))}</code> {what} {maybe_number(r['value'])} {sign}"
+                         f"<br><small>{maybe_number(r['low'])} to {maybe_number(r['high'])}</small>")
+        cells += [""] * (5 - len(cells))
+        rows.append((None, cells))
+    return simple_table(["output", "mean ± sd over the design", "most important", "second", "third"], rows,
+                        "sensitivity-table", numeric_from=1, numeric_until=2)
+
+
+def write_sensitivity_page(folder: Path, plotly_js: str | None = None) -> Path:
+    """Writes FOLDER/report.html for a `habitat sensitivity` folder (issue 45): what was varied, the tornado chart
+    (a menu chooses the output: the paired differences first, then the world check's retention and revenue
+    figures), and per output the parameters that matter most."""
+    manifest = read_manifest(folder)
+    try:
+        df = hp.load_sensitivity(folder)
+    except FileNotFoundError as e:
+        raise PageInputError(folder, str(e).removeprefix(f"{folder}: ")) from e
+    fig = hc.tornado({"sensitivity": df})
+    method = str(df["method"].iloc[0])
+    name = manifest.get("scenario_name") or str(df["scenario"].iloc[0])
+    outputs = hp.sensitivity_outputs(df)
+    facts = [("scenario", name), ("method", "Morris screening" if method == "morris" else "Sobol indices (Saltelli's design)"),
+             ("design points", str(int(df["points"].max()))), ("parameters", str(df["parameter"].nunique())),
+             ("outputs", str(len(outputs))), ("people, replications", f"{manifest.get('people', '—')}, "
+                                                                       f"{manifest.get('replications', '—')}"),
+             ("build", str(manifest.get("git_commit", "—")))]
+    what = ("μ* is the mean absolute change of the output per parameter step across its range (Morris's elementary "
+            "effects); its colour is μ's sign — the direction the parameter moves the output" if method == "morris" else
+            "the total index is the share of the output's variance the parameter accounts for with its interactions "
+            "(the first-order index: alone)")
+    sections = [
+        ("run", "run", section("run", "What was varied", "The analysis and each parameter's range (sensitivity.csv, "
+                               "manifest.json).", [], facts_table(facts) + sensitivity_parameters_table(df))),
+        ("tornado", "tornado", section("tornado", "What moves each output",
+                                       f"For each output, the parameters that matter most, largest first, with their "
+                                       f"95 % bootstrap intervals: {what}. Choose the output in the menu; the paired "
+                                       "differences (does the experiment's conclusion move?) come first.",
+                                       ["tornado"] if fig is not None else [])),
+        ("outputs", "outputs", section("outputs", "Every output's most important parameters",
+                                       "The three parameters ranked first for each output (sensitivity.csv's rank).",
+                                       [], sensitivity_table(df))),
+    ]
+    page = render(title=f"{name} — Habitat sensitivity", name=f"{name}: sensitivity", product="sensitivity",
+                  headline_html="", sections=sections, figures={"tornado": fig} if fig is not None else {},
+                  plotly_js=plotly_js or plotly_bundle())
+    path = folder / PAGE_NAME
+    write_text_safely(path, page)
+    return path
+
+
 def write_page(target: Path, plotly_js: str | None = None) -> Path:
-    """A run folder → report.html inside it; a comparison CSV → the same name with .html."""
+    """A run folder → report.html inside it; a `habitat sensitivity` folder → its page (issue 45); a comparison
+    CSV → the same name with .html."""
     if target.suffix == ".csv" and not target.is_dir():   # a FIFO or a dangling link of that name is refused there
         return write_comparison_page(target, plotly_js)
+    if target.is_dir() and hp.is_sensitivity_folder(target):
+        return write_sensitivity_page(target, plotly_js)
     return write_run_page(target, plotly_js)
 
 

@@ -164,10 +164,19 @@ def key_of(name: str) -> str:
     return by_name()[name]["key"]
 
 
-def header(entry: dict) -> list[str]:
-    """A file's header as written: the key columns, then its own."""
+def header(entry: dict, conditions: tuple[str, ...] = ()) -> list[str]:
+    """A file's header as written: the key columns, then its own — then, for each condition of `conditions` the
+    run meets (`written_when`, e.g. "robustness"), the columns written only then (`conditional_columns`)."""
     keys = [c["name"] for c in spec()["key_columns"]] if entry.get("keys", True) else []
-    return keys + [c["name"] for c in entry["columns"]]
+    return keys + [c["name"] for c in entry["columns"]] + [c["name"] for c in conditional_columns(entry, conditions)]
+
+
+def conditional_columns(entry: dict, conditions: tuple[str, ...] | None = None) -> list[dict]:
+    """The columns a file gains after its usual ones when the run meets a condition (`conditional_columns`: e.g.
+    experiment.csv's robustness verdict, written with `habitat run --robustness`, issue 45), in file order; of the
+    conditions named (None: all of them)."""
+    return [c for group in entry.get("conditional_columns", [])
+            if conditions is None or group["written"] in conditions for c in group["columns"]]
 
 
 def column(key: str, name: str) -> dict:
@@ -254,10 +263,12 @@ def required(product: str | None) -> list[dict]:
     return [f for f in files() if f["written"] == "always" and not f.get("since") and written_by(f, product)]
 
 
-def written_under(entry: dict, arms: int, acquisition: bool, products: int = 1) -> bool:
+def written_under(entry: dict, arms: int, acquisition: bool, products: int = 1, robustness: bool = False) -> bool:
     """Whether a run with `arms` arms, with or without an acquisition curve, whose arms are `products` different
-    products, meets the file's condition (`written`: always, arms, acquisition, products)."""
-    conditions = {"always": True, "arms": arms > 1, "acquisition": acquisition, "products": products > 1}
+    products, run with or without `--robustness`, meets the file's condition (`written`: always, arms, acquisition,
+    products, robustness — issue 45: robustness.csv, for a run of arms re-run across a plausible set's worlds)."""
+    conditions = {"always": True, "arms": arms > 1, "acquisition": acquisition, "products": products > 1,
+                  "robustness": robustness and arms > 1}
     return conditions[entry["written"]]
 
 
@@ -267,12 +278,12 @@ def expected_files(product: str, arms: int, acquisition: bool) -> set[str]:
     return {f["file"] for f in files() if written_by(f, product) and written_under(f, arms, acquisition)}
 
 
-def run_writes(entry: dict, products: list[str], arms: int, acquisition: bool) -> bool:
+def run_writes(entry: dict, products: list[str], arms: int, acquisition: bool, robustness: bool = False) -> bool:
     """Whether a run whose arms are of `products` (one per distinct product, in arm order), with `arms` arms and
-    with or without an acquisition curve, writes the file: some product of it writes the file and the run meets the
-    file's condition."""
+    with or without an acquisition curve (and `--robustness`), writes the file: some product of it writes the file
+    and the run meets the file's condition."""
     return (any(written_by(entry, p) for p in products or [None])
-            and written_under(entry, arms, acquisition, len(set(products))))
+            and written_under(entry, arms, acquisition, len(set(products)), robustness))
 
 
 def charts() -> list[dict]:
@@ -545,6 +556,10 @@ def check_csv(path, entry: dict, folder: str = "report", figures: set | None = N
     if "product_columns" in entry and product is not None and product not in entry["product_columns"]:
         problems.append(f"{name}: product {product!r} has no trace columns in the specification")
     want = keys + [c["name"] for c in columns]
+    conditional = conditional_columns(entry)
+    if conditional and header[len(want):len(want) + len(conditional)] == [c["name"] for c in conditional]:
+        columns = columns + conditional   # written only when the run meets their condition (issue 45: --robustness)
+        want = want + [c["name"] for c in conditional]
     got_fixed, rest = header[:len(want)], header[len(want):]
     if got_fixed != want:
         problems.append(f"{name}: header {','.join(header)[:300]} — the specification says {','.join(want)[:300]}…")
@@ -580,7 +595,8 @@ def check_csv(path, entry: dict, folder: str = "report", figures: set | None = N
             if column in keys or value == "":
                 continue
             if value.strip().lower() in _BAD_NUMBERS:
-                problems.append(f"{where}: {column} is {value}")
+                if not (entry.get("undefined_as") == value.strip() and column in rest):
+                    problems.append(f"{where}: {column} is {value}")
                 continue
             description = by_column.get(column, {})
             unit = _row_unit(description, row)

@@ -19,7 +19,9 @@ PRODUCTS, a run whose arms are Scroll Off, Earned Access and none. A notebook no
 run applies to is reported as not run; with --require-all that is a failure (so a missing Earned Access run cannot
 leave 07 untested). Also fails if a committed notebook holds outputs or execution counts (they are stored clean).
 HABITAT_PRODUCTS_DIR is set to the first given run whose arms are different products: 09 (Nudge) reads Nudge against
-none from it whatever run it draws.
+none from it whatever run it draws. A `habitat sensitivity` folder (issue 45) among the arguments is drawn only by
+the notebooks whose metadata says `"habitat": {"folder": "sensitivity"}` (11), and they draw nothing else; 11 reads a
+run with --robustness from HABITAT_ROBUSTNESS_DIR and a plausible set from HABITAT_PLAUSIBLE_DIR where set.
 """
 import argparse
 import os
@@ -72,6 +74,12 @@ def main() -> int:
     if missing:
         print(f"run_notebooks: not a directory: {', '.join(missing)}", file=sys.stderr)
         return 2
+    # Issue 45: a `habitat sensitivity` folder is no run; only the notebooks for such folders (metadata
+    # "habitat": {"folder": "sensitivity"}: 11) draw it, and they draw nothing else.
+    analyses = [run for run in runs if hp.is_sensitivity_folder(run)]
+    runs = [run for run in runs if run not in analyses]
+    for folder in analyses:
+        print(f"sensitivity  {folder.name}")
     shapes = {run: hp.run_shape(run) for run in runs}
     for run, (products, arms, _) in shapes.items():
         print(f"run  {run.name}: {', '.join(products) if products else 'product unknown (only notebooks for any product)'}"
@@ -92,8 +100,17 @@ def main() -> int:
             failures += 1
     executed = 0
     for nb_path in notebooks:
-        wanted = notebook_reports(nbformat.read(nb_path, as_version=4))
-        mine = [run for run in runs if draws(wanted, shapes[run])]
+        notebook = nbformat.read(nb_path, as_version=4)
+        wanted = notebook_reports(notebook)
+        if notebook.metadata.get("habitat", {}).get("folder") == "sensitivity":
+            mine = analyses
+        else:
+            mine = [run for run in runs if draws(wanted, shapes[run])]
+        if not mine and notebook.metadata.get("habitat", {}).get("folder") == "sensitivity":
+            line = f"{nb_path.name}: no habitat sensitivity folder given"
+            failures += args.require_all
+            print(f"FAIL {line} (--require-all)" if args.require_all else f"--   {line} (not run)")
+            continue
         if not mine:
             owners = sorted({p for r in wanted for p in (hp.spec.owners(r) or [])})
             when = sorted({hp.spec.spec()["written_when"][r["written"]] for r in wanted if r["written"] != "always"})
@@ -118,7 +135,7 @@ def main() -> int:
                 failures += 1
                 first = str(e).strip().splitlines()
                 print(f"FAIL {nb_path.name} on {run}: {first[-1] if first else e}")
-    print(f"{len(notebooks)} notebooks, {len(runs)} runs, {executed} executions: "
+    print(f"{len(notebooks)} notebooks, {len(runs)} runs, {len(analyses)} sensitivity folders, {executed} executions: "
           f"{'all passed' if failures == 0 else f'{failures} failure(s)'}")
     return 1 if failures else 0
 

@@ -56,6 +56,9 @@ def main() -> int:
     check_revenue_figure()
     check_histogram_figure()
     check_scatter_figure()
+    check_tornado_figure()
+    check_robustness_strip()
+    check_plausible_widths_figure()
     print("habitat_plots self-checks passed")
     return 0
 
@@ -567,6 +570,94 @@ def check_scatter_figure():
     assert len([ln for ln in one.axes[0].get_lines() if ln.get_marker() == "o"]) == 3, "one replication: not 3 points"
     hp.plt.close(one)
     assert hp.scatter({}, chart) is None, "a scatter without scan-policy.csv"
+
+
+SENSITIVITY_COLUMNS = ["scenario", "arm", "replication", "product", "quantity", "kpi", "unit", "control_arm", "parameter",
+                       "low", "high", "range_source", "method", "points", "undefined_points", "output_mean",
+                       "output_sd", "rank", "mu_star", "mu_star_ci_low", "mu_star_ci_high", "mu", "sigma", "s1",
+                       "s1_ci_low", "s1_ci_high", "st", "st_ci_low", "st_ci_high"]
+
+
+def sensitivity_frame(parameters: int = 12):
+    """A hand-made Morris sensitivity.csv: outputs arm_mean pickups_per_day (μ* = k for parameter k, μ's sign
+    alternating), paired_diff net_revenue_usd (μ* = 13 − k) and a world_figure nothing moves (μ* 0)."""
+    import pandas as pd
+    rows = []
+    for quantity, kpi, unit, control, star in [("arm_mean", "pickups_per_day", "count_per_day", "", lambda k: float(k)),
+                                               ("world_figure", "peak_hour", "hour", "", lambda k: 0.0),
+                                               ("paired_diff", "net_revenue_usd", "usd", "control", lambda k: 13.0 - k)]:
+        for k in range(1, parameters + 1):
+            mu = star(k) * (1 if k % 2 else -1)
+            rows.append(["s", "b", "all", "scroll-off", quantity, kpi, unit, control, f"behavior.p{k}", 0, 1,
+                         "validated", "morris", 39, 0, 5.0, 1.0, 0, star(k), star(k) * 0.8, star(k) * 1.2, mu,
+                         abs(mu), None, None, None, None, None, None])
+    return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)
+
+
+def check_tornado_figure():
+    """Issue 45: the tornado figure puts the paired differences first, draws the top 10 parameters of each output
+    largest on top with μ*'s interval and μ's sign as colour, leaves out an output nothing moves; the Sobol summary
+    takes the total index with the first-order one beside it; no sensitivity.csv, no figure."""
+    import numpy as np
+    df = sensitivity_frame()
+    outputs = hp.sensitivity_outputs(df)
+    assert [o["quantity"] for o in outputs] == ["paired_diff", "arm_mean", "world_figure"], outputs
+    top = hp.tornado_summary(df, outputs[0])
+    assert list(top["parameter"]) == [f"behavior.p{k}" for k in range(1, 11)], list(top["parameter"])
+    assert list(top["direction"]) == [1.0, -1.0] * 5 and np.allclose(top["low"], top["value"] * 0.8)
+    fig = hp.tornado({"sensitivity": df})
+    assert fig is not None and not hp.figure_is_empty(fig)
+    axes = [ax for ax in fig.axes if ax.patches]
+    assert len(axes) == 2, f"{len(axes)} panels: an output nothing moves must be left out"
+    assert "net_revenue_usd" in axes[0].get_title() and "pickups_per_day" in axes[1].get_title()
+    widths = [p.get_width() for p in axes[0].patches]
+    assert widths == sorted(widths) and len(widths) == 10 and widths[-1] == 12.0, widths   # largest on top
+    colours = {matplotlib_colour(p.get_facecolor()[:3]) for p in axes[0].patches}
+    assert len(colours) == 2, "μ's sign is not shown as two colours"
+    hp.plt.close(fig)
+    sobol = df.assign(method="sobol", mu_star=None, mu_star_ci_low=None, mu_star_ci_high=None, mu=None, sigma=None,
+                      st=df["mu_star"] / 20, st_ci_low=df["mu_star"] / 25, st_ci_high=df["mu_star"] / 15,
+                      s1=df["mu_star"] / 40)
+    top = hp.tornado_summary(sobol, hp.sensitivity_outputs(sobol)[0])
+    assert np.allclose(top["value"], top["first_order"] * 2) and (top["direction"] == 0).all()
+    assert hp.tornado({}) is None
+
+
+def check_robustness_strip():
+    """Issue 45: robustness.csv's strip — a row per arm · KPI, a column per world, held where the sign is the
+    defaults', flipped where not, zero where the world's interval holds 0; experiment.csv's verdict beside it."""
+    import pandas as pd
+    rows = []
+    for world, diff, low, high, same in [(0, 2.0, 1.0, 3.0, "true"), (1, 1.0, 0.5, 1.5, "true"),
+                                         (2, -1.0, -1.5, -0.5, "false"), (3, 0.2, -0.3, 0.7, "true")]:
+        rows.append({"scenario": "s", "arm": "b", "replication": "all", "product": "scroll-off", "world": world,
+                     "kpi": "net_revenue_usd", "unit": "usd", "control_arm": "a", "diff": diff, "diff_ci_low": low,
+                     "diff_ci_high": high, "default_diff": 2.0, "same_sign": same})
+    experiment = pd.DataFrame([{"arm": "b", "kpi": "net_revenue_usd", "robustness": "depends on behavior.p1"}])
+    t = {"robustness": pd.DataFrame(rows), "experiment": experiment}
+    strip = hp.robustness_strip(t)
+    assert strip["worlds"] == [0, 1, 2, 3] and strip["rows"] == ["net_revenue_usd"], strip
+    assert strip["states"] == [["held", "held", "flipped", "zero"]], strip["states"]
+    assert strip["verdicts"] == ["depends on behavior.p1"] and strip["control"] == "a"
+    fig = hp.robustness(t)
+    assert fig is not None and not hp.figure_is_empty(fig)
+    assert "depends on behavior.p1" in fig.axes[0].get_yticklabels()[0].get_text()
+    hp.plt.close(fig)
+    assert hp.robustness({}) is None
+
+
+def check_plausible_widths_figure():
+    """Issue 45: plausible-widths.csv drawn as each parameter's plausible range inside its prior (scaled 0…1)."""
+    import pandas as pd
+    widths = pd.DataFrame([{"parameter": "behavior.a", "prior_low": 0, "prior_high": 10, "default": 5,
+                            "plausible_low": 4, "plausible_high": 5, "width_share": 0.1, "verdict": "pinned"},
+                           {"parameter": "behavior.b", "prior_low": -1, "prior_high": 1, "default": 0,
+                            "plausible_low": -1, "plausible_high": 1, "width_share": 1.0, "verdict": "wide"}])
+    fig = hp.plausible_widths(widths)
+    assert fig is not None and not hp.figure_is_empty(fig)
+    spans = sorted((round(p.get_x(), 6), round(p.get_width(), 6)) for p in fig.axes[0].patches if p.get_height() == 0.5)
+    assert spans == [(0.0, 1.0), (0.4, 0.1)], spans
+    hp.plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,10 @@ RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "ear
 # with the habitat binary (habitat_runs.py) into the test's folder; Nudge alone; Clavis with two arms of its match
 # policy (issue 44).
 MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run, "nudge": habitat_runs.nudge_run,
-        "clavis": habitat_runs.clavis_run}
+        "clavis": habitat_runs.clavis_run,
+        # Issue 45: a run with --robustness (made by the binary when it has the option, else a stand-in: the
+        # hard-paywall baseline with robustness.csv and experiment.csv's robustness columns written by habitat_runs).
+        "robustness": habitat_runs.robustness_run}
 
 
 def run_dirs(work: Path) -> dict[str, Path]:
@@ -95,7 +98,12 @@ def check_spec_is_consistent() -> None:
         check(f["written"] in spec.spec()["written_when"], f"{f['file']}: written {f['written']!r} is not described")
         check(f["products"] in ("all", "with_app", "with_money") or (isinstance(f["products"], list) and len(f["products"]) == 1),
               f"{f['file']}: products must be \"all\", \"with_app\", \"with_money\" or the one product of a fragment")
-        for c in f["columns"]:
+        for group in f.get("conditional_columns", []):   # issue 45: columns written only when a condition holds
+            check(group["written"] in spec.spec()["written_when"],
+                  f"{f['file']}: conditional columns written {group['written']!r}, not a condition of written_when")
+            check(not {c["name"] for c in group["columns"]} & set(columns),
+                  f"{f['file']}: a conditional column is also a usual one")
+        for c in f["columns"] + spec.conditional_columns(f):
             check(bool(c.get("meaning")), f"{f['file']}: {c['name']} has no meaning")
             unit = c.get("unit")
             if isinstance(unit, dict):
@@ -145,8 +153,17 @@ def check_spec_is_consistent() -> None:
         else:   # issue 40: an output with its own columns (traces, calibration and benchmark files)
             check(bool(o.get("file") or o.get("file_pattern")), f"output {o['id']}: no file or file_pattern")
             described = o.get("columns", []) + o.get("product_column_meanings", [])
+            names = {c["name"] for c in described}
             for c in described:
-                check(bool(c.get("meaning")) and c.get("unit") in units, f"output {o['id']}: {c['name']} needs a meaning and a known unit")
+                unit = c.get("unit")
+                known = unit in units if isinstance(unit, str) else (isinstance(unit, dict) and unit.get("column") in names)
+                check(bool(c.get("meaning")) and known, f"output {o['id']}: {c['name']} needs a meaning and a known unit "
+                                                        "(or the unit of another of its columns)")
+            for chart in o.get("charts", []):   # issue 45: an output's chart (sensitivity.csv's tornado) is dedicated
+                check(spec.spec()["chart_kinds"].get(chart["kind"], {}).get("renderer") == "dedicated",
+                      f"output {o['id']}: chart {chart['id']} of kind {chart['kind']!r}, not a dedicated kind")
+                check(chart["x"] in names and chart["y"] in names and chart["group"] in names,
+                      f"output {o['id']}: chart {chart['id']} names columns the output lacks")
             names = {c["name"] for c in described}
             for product, columns in o.get("product_columns", {}).items():
                 check(set(columns) <= names, f"output {o['id']}: {product}'s columns {set(columns) - names} are not described")
@@ -296,14 +313,15 @@ def check_runs_and_notebooks(work: Path) -> None:
     runs = run_dirs(work)
     for name, path in runs.items():
         shape = hp.run_shape(path)
-        expected = {f["file"] for f in spec.files() if spec.run_writes(f, *shape)}
+        conditions = hp.run_conditions(path)   # issue 45: a run with --robustness
+        expected = {f["file"] for f in spec.files() if spec.run_writes(f, *shape, "robustness" in conditions)}
         held = {p.name for p in path.glob("*.csv")}
         check(held == expected, f"{name} {shape}: holds {sorted(held)}, the specification says {sorted(expected)}")
         if name in MADE:   # fresh from the binary (the Swift tests write no run of several products): exact headers
             for csv in sorted(held & expected):
                 with open(path / csv, encoding="utf-8") as f:
                     header = f.readline().rstrip("\r\n").split(",")
-                described = spec.header(spec.by_name()[csv])
+                described = spec.header(spec.by_name()[csv], conditions)
                 check(header == described, f"{name}: {csv}'s header {header}, the specification's {described}")
     drawn = {}
     for nb in sorted(HERE.glob("*.ipynb")):
@@ -674,6 +692,47 @@ def check_scatter_kind() -> None:
     hp.plt.close("all")
 
 
+def check_sensitivity(work: Path) -> None:
+    """Issue 45: a `habitat sensitivity` folder made with the binary is what the specification describes (every file,
+    every header and value: check_folder), its page draws the tornado chart and lists every output, with the paired
+    differences first, and plot_run writes tornado.png; a run with --robustness (or its stand-in) passes the same
+    conformance check with experiment.csv's robustness columns, and its page has the verdict strip and verdicts."""
+    try:
+        folder = habitat_runs.sensitivity_run(work / "made")
+    except habitat_runs.RunUnavailable as e:
+        FAILURES.append(f"the sensitivity run could not be made: {e}")
+        return
+    check(spec.check_folder(folder) == [], f"sensitivity folder against the specification: {spec.check_folder(folder)[:4]}")
+    df = hp.load_sensitivity(folder)
+    outputs = hp.sensitivity_outputs(df)
+    quantities = [o["quantity"] for o in outputs]
+    check(quantities and quantities[0] == "paired_diff", f"the tornado's first output is {quantities[:1]}, not a paired difference")
+    moved = [o for o in outputs if (hp.tornado_summary(df, o)["value"] > 0).any()]
+    check(outputs[:len(moved)] == moved, "outputs no parameter moves come before some it does")
+    top = hp.tornado_summary(df, moved[0]) if moved else None
+    check(top is not None and list(top["value"]) == sorted(top["value"], reverse=True) and len(top) <= 10,
+          "a tornado's bars are not the top 10 largest first")
+    text = rp.write_page(folder, STUB_PLOTLY).read_text(encoding="utf-8")
+    check('data-chart="tornado"' in text and 'id="sensitivity-table"' in text, "the sensitivity page lacks its chart or table")
+    check(text.count("<tr>") >= len(outputs), "the sensitivity page's table lacks outputs")
+    out = work / "png-sensitivity"
+    done = subprocess.run([sys.executable, str(HERE / "plot_run.py"), str(folder), "--out", str(out)],
+                          capture_output=True, text=True)
+    check(done.returncode == 0 and (out / "tornado.png").is_file(), f"plot_run on the sensitivity folder: {done.stderr}")
+    robust = habitat_runs.robustness_run(work / "made")
+    check(spec.check_folder(robust) == [], f"robustness run against the specification: {spec.check_folder(robust)[:4]}")
+    header = pd.read_csv(robust / "experiment.csv", nrows=0).columns.tolist()
+    check(header == spec.header(spec.by_name()["experiment.csv"], ("robustness",)),
+          f"experiment.csv with --robustness: {header}")
+    strip = hp.robustness_strip(hp.load_run(robust))
+    check(strip is not None and strip["worlds"][0] == 0 and all(len(line) == len(strip["worlds"]) for line in strip["states"]),
+          "the verdict strip has no world 0 or a row without every world")
+    page = (robust / "report.html").read_text(encoding="utf-8") if (robust / "report.html").is_file() else \
+        rp.write_page(robust, STUB_PLOTLY).read_text(encoding="utf-8")
+    check('data-chart="robustness"' in page and "robustness across the plausible worlds" in page,
+          "the robustness run's page lacks the verdict strip or the arms table's robustness column")
+
+
 def main() -> int:
     check_spec_is_consistent()
     check_fragments()
@@ -690,6 +749,7 @@ def main() -> int:
         check_targets_from_files(work)
         check_new_money_column(work)
         check_modes(work)
+        check_sensitivity(work)
     for f in FAILURES:
         print(f"test_report_spec: FAIL {f}", file=sys.stderr)
     if FAILURES:
