@@ -252,6 +252,10 @@ struct SensitivityCommand: ParsableCommand {
             try report.write("sensitivity.csv", table: SensitivityTables.analysisTable(design, outputs: [output], values: [column], keys: { _ in
                 ReportKeys(scenario: f.rawValue, arm: "", replication: nil, product: "")
             }, resamples: resamples))
+            let manifest = RunManifest(command: "sensitivity --function \(f.rawValue)", scenarioName: f.rawValue, scenarioHash: "",
+                                       resolvedScenario: "", seed: designSeed, replications: 1, people: 0, personDays: 0, eventsSimulated: 0,
+                                       threads: 1, wallSeconds: 0, files: report.writtenFiles, kind: .sensitivity)
+            try report.write("manifest.json", text: try manifest.json())
         }
         let a = design.analyse(design.unitPoints.indices.map { simulated[$0]![0] }, resamples: 0)
         let analytic = f.analytic

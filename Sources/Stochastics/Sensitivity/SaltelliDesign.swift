@@ -46,7 +46,8 @@ public struct SaltelliDesign: Sendable {
 
 /// First-order and total Sobol indices of one output, with bootstrap intervals.
 public struct SobolIndices: Sendable, Hashable {
-    /// First-order index Sᵢ (Saltelli et al. 2010, eq. (b) of table 2): mean(f(B)·(f(AB⁽ⁱ⁾) − f(A))) / V.
+    /// First-order index Sᵢ (Saltelli et al. 2010, eq. (b) of table 2): mean(f(B)·(f(AB⁽ⁱ⁾) − f(A))) / V, f centred on
+    /// the mean of every output (SALib's convention).
     public var firstOrder: [Double]
     /// Total index Sᴛᵢ (Jansen 1999): mean((f(A) − f(AB⁽ⁱ⁾))²) / 2V.
     public var total: [Double]
@@ -65,15 +66,18 @@ public struct SobolIndices: Sendable, Hashable {
     public init(design: SaltelliDesign, outputs: [Double], resamples: Int = 1000, seed: UInt64 = 1) {
         let d = design.dimension, n = design.baseRows
         precondition(outputs.count == n * (d + 2), "one output per design point")
+        // Centred on the mean of every output, as SALib's `sobol.analyze` does (it standardises Y): Saltelli's
+        // first-order estimator is not shift-invariant, and on an uncentred output its variance grows with the mean².
+        let centre = outputs.reduce(0, +) / Double(outputs.count)
         var a = [Double](), b = [Double](), ab = [[Double]](repeating: [], count: d)
         for j in 0..<n {
             let block = j * (d + 2)
-            a.append(outputs[block])
-            for i in 0..<d { ab[i].append(outputs[block + 1 + i]) }
-            b.append(outputs[block + d + 1])
+            a.append(outputs[block] - centre)
+            for i in 0..<d { ab[i].append(outputs[block + 1 + i] - centre) }
+            b.append(outputs[block + d + 1] - centre)
         }
         let all = a + b
-        mean = all.reduce(0, +) / Double(all.count)
+        mean = all.reduce(0, +) / Double(all.count) + centre
         variance = Self.populationVariance(all)
         func estimate(_ rows: [Int]) -> (first: [Double], total: [Double]) {
             let v = Self.populationVariance(rows.map { a[$0] } + rows.map { b[$0] })
