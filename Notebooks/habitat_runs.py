@@ -167,77 +167,20 @@ def sensitivity_run(root: Path) -> Path:
     return out
 
 
-def has_robustness(binary: Path | None = None) -> bool:
-    """Whether the habitat binary has `run --robustness` (issue 45; the binary of a branch before it has not)."""
-    binary = binary or habitat_binary()
-    if binary is None:
-        return False
-    done = subprocess.run([str(binary), "run", "--help"], capture_output=True, text=True, timeout=60)
-    return "--robustness" in done.stdout
-
-
 def robustness_run(root: Path) -> Path:
-    """A run of premium-price-test's two arms with --robustness: made with the binary (3 plausible worlds, 200
-    people × 30 days) when it has the option; otherwise a stand-in, the committed premium-price-test baseline with a
-    robustness.csv and experiment.csv's robustness columns written here — worlds that keep, shrink and flip each
-    difference —, so the pictures and the page are checked before the binary writes them."""
+    """A run of premium-price-test's two arms with --robustness over 3 worlds of the plausible set Habitat ships
+    (`Calibration/plausible/plausible-set.csv`), 200 people × 30 days × 2 replications."""
     out = Path(root) / "robustness"
     if (out / "robustness.csv").is_file():
         return out
     binary = habitat_binary()
-    if binary is not None and has_robustness(binary):
-        command = [str(binary), "run", str(REPO / "Scenarios" / "premium-price-test.yaml"), "--people", "200",
-                   "--days", "30", "--replications", "2", "--robustness", "3", "--out", str(out), "--progress", "never"]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            raise RunUnavailable(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
-        return out
-    return robustness_stand_in(REPO / "Reports" / "baselines" / "scroll-off-hard-paywall", out)
-
-
-def robustness_stand_in(baseline: Path, out: Path, factors=(1.3, 0.6, 1.1, -0.4, 0.9, 1.2)) -> Path:
-    """A copy of a run with arms, given robustness.csv (world 0 the run's own paired differences, then a world per
-    factor: each difference × the factor — the factors turned by one place per row, so that some rows flip in one
-    world and others in another —, its interval scaled alike) and experiment.csv's robustness columns, as `habitat
-    run --robustness` writes them (docs/report-spec.json)."""
-    import csv
-    import shutil
-    shutil.copytree(baseline, out)
-    with open(out / "experiment.csv", newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        header, rows = list(reader.fieldnames or []), list(reader)
-    keys = ["scenario", "arm", "replication", "product"]
-    robust_rows, worlds = [], len(factors)
-    for i, r in enumerate(rows):
-        turned = (1.0,) + tuple(factors[(i + k) % len(factors)] for k in range(len(factors)))
-        if r["diff"] == "":
-            r.update(robust_worlds="", sign_share="", robust_diff_low="", robust_diff_high="", robustness="")
-            continue
-        diff, low, high = float(r["diff"]), float(r["diff_ci_low"]), float(r["diff_ci_high"])
-        diffs = []
-        for world, factor in enumerate(turned):
-            d, lo, hi = diff * factor, min(low * factor, high * factor), max(low * factor, high * factor)
-            same = (d > 0) == (diff > 0) and d != 0
-            diffs.append(d)
-            robust_rows.append({**{k: r[k] for k in keys}, "world": str(world), "kpi": r["kpi"], "unit": r["unit"],
-                                "control_arm": r["control_arm"], "diff": f"{d:.6f}", "diff_ci_low": f"{lo:.6f}",
-                                "diff_ci_high": f"{hi:.6f}", "default_diff": f"{diff:.6f}",
-                                "same_sign": "true" if same or diff == 0 else "false"})
-        kept = sum(1 for d in diffs[1:] if (d > 0) == (diff > 0) and d != 0)
-        zero = low <= 0 <= high
-        r.update(robust_worlds=str(worlds), sign_share=f"{kept / worlds:.6f}", robust_diff_low=f"{min(diffs):.6f}",
-                 robust_diff_high=f"{max(diffs):.6f}",
-                 robustness="no difference" if zero else ("robust" if kept == worlds
-                                                          else "depends on behavior.dormant.leave_constant"))
-    extra = ["robust_worlds", "sign_share", "robust_diff_low", "robust_diff_high", "robustness"]
-    with open(out / "experiment.csv", "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=header + extra, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    columns = keys + ["world", "kpi", "unit", "control_arm", "diff", "diff_ci_low", "diff_ci_high", "default_diff",
-                      "same_sign"]
-    with open(out / "robustness.csv", "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(robust_rows)
+    if binary is None:
+        raise RunUnavailable("no habitat binary: build it (swift build) or set HABITAT=/path/to/habitat")
+    command = [str(binary), "run", str(REPO / "Scenarios" / "premium-price-test.yaml"), "--people", "200",
+               "--days", "30", "--replications", "2", "--robustness", "3",
+               "--plausible-set", str(REPO / "Calibration" / "plausible" / "plausible-set.csv"),
+               "--out", str(out), "--progress", "never"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise RunUnavailable(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
     return out

@@ -56,8 +56,7 @@ RUNS = ["scroll-off-baseline", "premium-price-test", "launch-forecast-12m", "ear
 # policy (issue 44).
 MADE = {"products": habitat_runs.products_run, "none": habitat_runs.none_run, "nudge": habitat_runs.nudge_run,
         "clavis": habitat_runs.clavis_run,
-        # Issue 45: a run with --robustness (made by the binary when it has the option, else a stand-in: the
-        # hard-paywall baseline with robustness.csv and experiment.csv's robustness columns written by habitat_runs).
+        # Issue 45: a run with --robustness over three worlds of the shipped plausible set.
         "robustness": habitat_runs.robustness_run}
 
 
@@ -695,7 +694,7 @@ def check_scatter_kind() -> None:
 def check_sensitivity(work: Path) -> None:
     """Issue 45: a `habitat sensitivity` folder made with the binary is what the specification describes (every file,
     every header and value: check_folder), its page draws the tornado chart and lists every output, with the paired
-    differences first, and plot_run writes tornado.png; a run with --robustness (or its stand-in) passes the same
+    differences first, and plot_run writes tornado.png; a run with --robustness passes the same
     conformance check with experiment.csv's robustness columns, and its page has the verdict strip and verdicts."""
     try:
         folder = habitat_runs.sensitivity_run(work / "made")

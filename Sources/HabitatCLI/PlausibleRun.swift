@@ -46,7 +46,8 @@ struct PlausibleRun {
                              + parameters.map(\.key) + calibration.targets.map(\.figure))
         var last = ContinuousClock.now
         let (worlds, waves) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report -> ([PlausibleSet.World], [PlausibleSet.Wave]) in
-            let result = try set.run(wanted: wanted, waves: command.waves, pointsPerWave: perWave) { w, n in
+            let result = try set.run(wanted: wanted, waves: command.waves, pointsPerWave: perWave,
+                                     start: calibration.parameters.map(\.start)) { w, n in
                 let now = ContinuousClock.now
                 trace.append(keys.fields + [.integer(Int64(n)), .integer(Int64(w.wave)), .number(min(w.criterionImplausibility, 1e9), decimals: 4),
                                             .flag(w.plausible), .number((now - last).seconds, decimals: 2)]

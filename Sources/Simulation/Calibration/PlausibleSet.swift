@@ -16,11 +16,13 @@ import Stochastics
 /// * V_sim,j(x) — the simulator's own noise at x: its replicate variance of the mean, from the run's 95 % interval.
 ///
 /// A world is ruled out when its `criterion`-th largest implausibility (the second by default, Vernon et al.: one
-/// figure the model misses structurally does not rule out every world) exceeds the cutoff. The space shrinks in
-/// waves: each wave simulates `pointsPerWave` worlds from a scrambled Sobol sequence in the current box, and the next
-/// box is the bounding box of every world not ruled out so far, widened by `margin` of its width and kept inside the
-/// prior. Every world is simulated (no emulator: at a second or two a world on common random numbers, direct runs
-/// are cheaper than an emulator's fitting and validation at the sizes used here).
+/// figure the model misses structurally does not rule out every world) exceeds the cutoff. Waves refine the search:
+/// wave 1 covers the prior with a scrambled Sobol sequence (and the defaults), each later wave moves worlds not ruled
+/// out by normal steps as wide as their spread (a sequential Monte Carlo step, as in ABC-SMC: Beaumont et al. 2009),
+/// so the search concentrates where plausible worlds are without assuming the space is a box. Every world is
+/// simulated (no emulator: at a second or two a world on common random numbers, direct runs are cheaper than an
+/// emulator's fitting and validation at the sizes used here). The widths reported are the extents of the worlds
+/// found not ruled out: a lower bound on the true extent, tighter with more worlds.
 public struct PlausibleSet {
     public let parameters: [SensitivityParameter]
     public let targets: [CalibrationTarget]
@@ -29,8 +31,6 @@ public struct PlausibleSet {
     public var discrepancy = 0.5
     /// 1: every figure must be within the cutoff; 2: all but the worst one (default); 3: all but the worst two.
     public var criterion = 2
-    /// Widening of each wave's box, as a share of its width on each side.
-    public var margin = 0.1
     public var seed: UInt64 = 20_261_129
     let simulate: ([String: Double]) throws -> [WorldCheckRow]
 
@@ -75,23 +75,45 @@ public struct PlausibleSet {
         return abs(z - m) / max((vObs + vMd + vSim).squareRoot(), 1e-12)
     }
 
-    /// Runs up to `waves` waves, stopping early once `wanted` worlds are not ruled out and the box stops shrinking;
-    /// `onWorld` sees every world.
-    public func run(wanted: Int, waves: Int, pointsPerWave: Int,
+    /// Runs up to `waves` waves, stopping early once `wanted` worlds are not ruled out in a wave that found no new
+    /// region (every parameter's extent grew by under 5 %); `onWorld` sees every world. `start` (the defaults) is the
+    /// first world of wave 1.
+    public func run(wanted: Int, waves: Int, pointsPerWave: Int, start: [Double]? = nil,
                     onWorld: (World, Int) -> Void) throws -> (worlds: [World], waves: [Wave]) {
         let prior = parameters.map { $0.lower...$0.upper }
-        var box = prior
         var all: [World] = []
         var summaries: [Wave] = []
+        guard var sequence = SobolSequence(dimension: parameters.count, seed: seed) else {
+            throw NelderMead.Failure(description: "a plausible set takes at most \(GSLSobolGenerator.maxDimension) parameters")
+        }
         for w in 1...max(1, waves) {
-            guard var sequence = SobolSequence(dimension: parameters.count, seed: seed &+ UInt64(w)) else {
-                throw NelderMead.Failure(description: "a plausible set takes at most \(GSLSobolGenerator.maxDimension) parameters")
+            // Wave 1: the prior, through a scrambled Sobol sequence (and the defaults). Later waves: each point a world
+            // not ruled out so far (taken in turn), moved by a normal step as wide as those worlds spread along each
+            // parameter — at least a tenth of the prior — kept inside the prior: the space not ruled out is explored
+            // where it was found, not collapsed to a box around the few worlds that first landed in it.
+            let kept = all.filter(\.plausible)
+            let basis = kept.isEmpty ? Array(all.sorted { $0.criterionImplausibility < $1.criterionImplausibility }.prefix(max(2, all.count / 10))) : kept
+            let steps = parameters.indices.map { i -> Double in
+                let x = basis.map { $0.values[i] }
+                let width = prior[i].upperBound - prior[i].lowerBound
+                return max(x.count > 1 ? SobolIndices.sampleSD(x) : 0, 0.1 * width)
             }
+            let noise = RandomStream(seed: seed &+ UInt64(w) &* 0x9E37_79B9)
             var plausibleHere = 0
-            for _ in 0..<pointsPerWave {
+            let before = extents(kept)
+            for k in 0..<pointsPerWave {
                 try StopRequest.checkpoint()
-                let u = sequence.next()
-                let values = zip(box, u).map { $0.lowerBound + $1 * ($0.upperBound - $0.lowerBound) }
+                var values: [Double]
+                if w == 1 {
+                    if k == 0, let start { values = zip(prior, start).map { min(max($1, $0.lowerBound), $0.upperBound) } } else {
+                        values = zip(prior, sequence.next()).map { $0.lowerBound + $1 * ($0.upperBound - $0.lowerBound) }
+                    }
+                } else {
+                    let origin = basis[k % basis.count].values
+                    values = parameters.indices.map { i in
+                        min(max(origin[i] + noise.normal(mean: 0, standardDeviation: steps[i]), prior[i].lowerBound), prior[i].upperBound)
+                    }
+                }
                 var set: [String: Double] = [:]
                 for (p, v) in zip(parameters, values) { set[String(p.key.dropFirst(Calibration.behaviorPrefix.count))] = v }
                 let rows = try simulate(set)
@@ -111,20 +133,22 @@ public struct PlausibleSet {
                 all.append(world)
                 onWorld(world, all.count)
             }
-            summaries.append(Wave(number: w, box: box, points: pointsPerWave, nonImplausible: plausibleHere))
-            let kept = all.filter(\.plausible)
-            // The next box: around the worlds not ruled out; with none yet, around the least implausible tenth.
-            let basis = kept.isEmpty ? Array(all.sorted { $0.criterionImplausibility < $1.criterionImplausibility }.prefix(max(2, all.count / 10))) : kept
-            box = parameters.indices.map { i in
-                let lo = basis.map { $0.values[i] }.min()!, hi = basis.map { $0.values[i] }.max()!
-                let pad = max(margin * (hi - lo), 0.02 * (prior[i].upperBound - prior[i].lowerBound))
-                return max(prior[i].lowerBound, lo - pad)...min(prior[i].upperBound, hi + pad)
+            summaries.append(Wave(number: w, box: extents(all.filter(\.plausible)) ?? prior, points: pointsPerWave, nonImplausible: plausibleHere))
+            // Converged: enough worlds, and this wave widened no parameter's extent by 5 % of the prior.
+            let kept2 = all.filter(\.plausible)
+            if kept2.count >= wanted, let b = before, let a = extents(kept2),
+               !zip(zip(a, b), prior).contains(where: { pair, p in
+                   (pair.0.upperBound - pair.0.lowerBound) - (pair.1.upperBound - pair.1.lowerBound) > 0.05 * (p.upperBound - p.lowerBound) }) {
+                break
             }
-            // Converged: enough worlds and a box that no longer shrinks (every side keeps 95 % of its width).
-            let shrinks = zip(box, summaries.last!.box).contains { ($0.upperBound - $0.lowerBound) < 0.95 * ($1.upperBound - $1.lowerBound) }
-            if kept.count >= wanted && !shrinks { break }
         }
         return (all, summaries)
+    }
+
+    /// Each parameter's extent over `worlds` (nil for none).
+    func extents(_ worlds: [World]) -> [ClosedRange<Double>]? {
+        guard !worlds.isEmpty else { return nil }
+        return parameters.indices.map { i in worlds.map { $0.values[i] }.min()!...worlds.map { $0.values[i] }.max()! }
     }
 }
 
