@@ -268,7 +268,7 @@ def written_under(entry: dict, arms: int, acquisition: bool, products: int = 1, 
     products, run with or without `--robustness`, meets the file's condition (`written`: always, arms, acquisition,
     products, robustness — issue 45: robustness.csv, for a run of arms re-run across a plausible set's worlds)."""
     conditions = {"always": True, "arms": arms > 1, "acquisition": acquisition, "products": products > 1,
-                  "robustness": robustness and arms > 1}
+                  "robustness": robustness and arms > 1, "robustness-products": robustness and arms > 1 and products > 1}
     return conditions[entry["written"]]
 
 

@@ -155,4 +155,17 @@ case("spec-check-record-and-out", [["check", "--people", "40", "--days", "9", "-
 CAL = ["--people", "20", "--days", "4", "--replications", "1", "--fit", "behavior.churn.base_hazard", "--budget", "2"]
 case("spec-calibrate", [["calibrate"] + CAL + ["--out", "cal"]], ["cal"])
 case("spec-calibrate-joint-three-products", [["calibrate", "--also", "ea.yaml", "--also", "nu.yaml"] + CAL + ["--out", "joint"]], ["joint"])
+# Issue 45: a sensitivity analysis (Morris; Sobol as two shards merged), a plausible set, and runs with --robustness
+# over it (two arms; products as arms, which adds product-comparison-robustness.csv).
+PRICE = os.path.join(SC, "premium-price-test.yaml")
+SENS = ["sensitivity", PRICE, "--people", "40", "--days", "9", "--replications", "2", "--progress", "never", "--samples", "2"]
+case("spec-sensitivity-morris", [SENS + ["--unpinned", "--span", "0.5", "--out", "s"]], ["s"])
+SOB = SENS + ["--method", "sobol", "--params", "behavior.churn.base_hazard", "behavior.purchase.buy_constant", "--span", "0.3", "--resamples", "20"]
+case("spec-sensitivity-sobol-shards-merged", [SOB + ["--shard", "1/2", "--out", "s1"], SOB + ["--shard", "2/2", "--out", "s2"],
+                                              SOB + ["--merge", "s1", "s2", "--out", "m"]], ["s1", "s2", "m"])
+PL = ["calibrate", "--people", "30", "--days", "9", "--replications", "1", "--fit", "behavior.churn.base_hazard",
+      "--fit", "behavior.churn.value_weight", "--span", "0.5", "--plausible", "2", "--budget", "4", "--waves", "2", "--out", "pl"]
+case("spec-calibrate-plausible", [PL], ["pl"])
+case("spec-run-robustness", [PL, ["run", PRICE] + SMALL + ["--robustness", "pl", "--out", "r"]], ["pl", "r"])
+case("spec-run-robustness-products", [PL, ["run", "products.yaml", "--progress", "never", "--robustness", "pl", "--out", "r"]], ["r"])
 suite.finish()

@@ -77,8 +77,10 @@ public struct RobustnessVerdict: Sendable {
         controlArm = base.controlArm
         let defined = worlds.compactMap { w in w.comparison?.diff.map { (w.world, $0) } }
         self.worlds = defined.count
-        low = defined.map(\.1).min()
-        high = defined.map(\.1).max()
+        // The range over the worlds, the defaults' included (docs/report-spec.json).
+        let range = defined.map(\.1) + (base.diff.map { [$0] } ?? [])
+        low = range.min()
+        high = range.max()
         guard let d0 = base.diff else { verdict = "undefined"; signShare = nil; return }
         let sign0 = d0 > 0 ? 1.0 : (d0 < 0 ? -1.0 : 0.0)
         let holds = defined.map { ($0.1 > 0 ? 1.0 : ($0.1 < 0 ? -1.0 : 0.0)) == sign0 }
