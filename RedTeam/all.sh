@@ -17,6 +17,7 @@
 #   lock        RedTeam/extra/lock.py      files planted at .NAME.lock (links, types, sizes, flags, forged records); spellings of one folder
 #   huge        RedTeam/extra/huge.py      a 3 GB sparse file at every reader: refused naming file and limit within 512 MB
 #   spec        RedTeam/extra/spec.py      every command that writes files, what it wrote against docs/report-spec.json
+#   sensitivity RedTeam/extra/sensitivity.py sensitivity / calibrate --plausible / run --robustness: hostile ranges, shards, sets, options
 #
 # FILTER keeps the cases whose name contains it (in every part); PARTS="corpus usage" runs only those parts.
 # TIMEOUT (default 20 s) and RSS_MB (default 2048) are each command's limits; JOBS (default 2) corpus cases
@@ -30,7 +31,7 @@ case $HABITAT in /*) ;; *) HABITAT=$(cd "$(dirname "$HABITAT")" && pwd)/$(basena
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "all.sh: python3 is needed" >&2; exit 2; }
 export TIMEOUT=${TIMEOUT:-20} RSS_MB=${RSS_MB:-2048}
-PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products limits lock huge spec}
+PARTS=${PARTS:-corpus outpaths interrupt races baselines shards forgery fulldisk usage messages pagewriter products limits lock huge spec sensitivity}
 
 passed=0; failed=0; summary=""
 LOG=$(mktemp "${TMPDIR:-/tmp}/habitat-redteam-all.XXXXXX")
@@ -38,7 +39,7 @@ trap 'rm -f "$LOG"' EXIT
 for part in $PARTS; do
     case $part in
         corpus) cmd=("$HERE/run.sh" "$HABITAT" "$FILTER"); echo "== scenario corpus (RedTeam/cases)" ;;
-        outpaths|interrupt|races|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products|limits|lock|huge|spec) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
+        outpaths|interrupt|races|baselines|shards|forgery|fulldisk|usage|messages|pagewriter|products|limits|lock|huge|spec|sensitivity) cmd=("$PY" "$HERE/extra/$part.py" "$HABITAT" "$FILTER") ;;
         *) echo "all.sh: unknown part '$part'" >&2; exit 2 ;;
     esac
     t0=$SECONDS
@@ -50,7 +51,7 @@ for part in $PARTS; do
         p=0; f=1; echo "$part: ended without its summary line (the script itself failed)"
     fi
     passed=$((passed + p)); failed=$((failed + f))
-    summary+=$(printf '\n  %-10s %4d passed, %3d failed  (%ds)' "$part" "$p" "$f" $((SECONDS - t0)))
+    summary+=$(printf '\n  %-11s %4d passed, %3d failed  (%ds)' "$part" "$p" "$f" $((SECONDS - t0)))
     echo
 done
 echo "== red team: $HABITAT (${SECONDS}s in all)$summary"
