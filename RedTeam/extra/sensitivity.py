@@ -381,7 +381,7 @@ for opt, value in [("--waves", "3"), ("--criterion", "1"), ("--discrepancy", "0.
 
 
 def plausible_ok(_):
-    p = files_listed("pl", ["plausible-set.csv", "plausible-widths.csv", "plausible-waves.csv", "calibration.csv"])(_)
+    p = files_listed("pl", ["plausible-set.csv", "plausible-widths.csv", "plausible-waves.csv", "plausible-worlds.csv"])(_)
     r = rows("pl/plausible-set.csv")
     if not 1 <= len(r) <= 2:
         p.append(f"plausible-set.csv has {len(r)} worlds, expected 1…2")

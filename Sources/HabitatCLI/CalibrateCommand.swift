@@ -45,21 +45,25 @@ struct CalibrateCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Instead of one best point, find N parameter vectors the targets cannot rule out (history matching in waves; "
-        + "writes plausible-set.csv, plausible-widths.csv, plausible-waves.csv, calibration.csv, manifest.json). "
+        + "writes plausible-set.csv, plausible-widths.csv, plausible-waves.csv, plausible-worlds.csv, manifest.json). "
         + "--budget is then the most worlds simulated.", valueName: "N"))
     var plausible: Int?
 
-    @Option(help: "History matching: most waves.")
-    var waves = 4
+    @Option(name: .customLong("waves"), help: "History matching: most waves (default 4).")
+    var wavesGiven: Int?
+    var waves: Int { wavesGiven ?? 4 }
 
-    @Option(help: "History matching: model discrepancy, as a share of each target range's half-width (a standard deviation).")
-    var discrepancy = 0.5
+    @Option(name: .customLong("discrepancy"), help: "History matching: model discrepancy, as a share of each target range's half-width (a standard deviation; default 0.5).")
+    var discrepancyGiven: Double?
+    var discrepancy: Double { discrepancyGiven ?? 0.5 }
 
-    @Option(help: "History matching: the implausibility above which a world is ruled out.")
-    var cutoff = 3.0
+    @Option(name: .customLong("cutoff"), help: "History matching: the implausibility above which a world is ruled out (default 3).")
+    var cutoffGiven: Double?
+    var cutoff: Double { cutoffGiven ?? 3 }
 
-    @Option(help: "History matching: rule a world out on its k-th largest implausibility (1 = every figure counts; 2 = all but the worst).")
-    var criterion = 2
+    @Option(name: .customLong("criterion"), help: "History matching: rule a world out on its k-th largest implausibility (1 = every figure counts; default 2 = all but the worst).")
+    var criterionGiven: Int?
+    var criterion: Int { criterionGiven ?? 2 }
 
     @Option(help: "History matching: the prior is each parameter's default ± SPAN × |default| inside its validated range (default: the validated range).")
     var span: Double?
@@ -77,7 +81,12 @@ struct CalibrateCommand: ParsableCommand {
         guard cutoff > 0, cutoff.isFinite else { throw ValidationError("--cutoff must be a positive number (got \(cutoff))") }
         guard (1...10).contains(criterion) else { throw ValidationError("--criterion must be in 1…10 (got \(criterion))") }
         if let span { guard span > 0, span <= 100 else { throw ValidationError("--span must be in (0, 100] (got \(span))") } }
-        if plausible == nil && (span != nil || !rangeOverrides.isEmpty) { throw ValidationError("--span and --range set a plausible set's prior: give --plausible N") }
+        if plausible == nil {
+            let given = [("--span", span != nil), ("--range", !rangeOverrides.isEmpty), ("--waves", wavesGiven != nil),
+                         ("--discrepancy", discrepancyGiven != nil), ("--cutoff", cutoffGiven != nil), ("--criterion", criterionGiven != nil)]
+                .filter(\.1).map(\.0)
+            if !given.isEmpty { throw ValidationError("\(given.joined(separator: ", ")) shape a plausible set (history matching): give --plausible N, or leave \(given.count == 1 ? "it" : "them") out") }
+        }
     }
 
     func run() throws {

@@ -79,7 +79,7 @@ struct PlausibleRun {
             try report.write("plausible-set.csv", table: table)
             try report.write("plausible-widths.csv", table: widths)
             try report.write("plausible-waves.csv", table: waveTable)
-            try report.write("calibration.csv", table: trace)
+            try report.write("plausible-worlds.csv", table: trace)
             let manifest = RunManifest(command: "calibrate --plausible", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
                                        resolvedScenario: scenario.yaml, seed: scenario.seed, replications: scenario.replications,
                                        people: scenario.arms[0].population.installs, personDays: 0, eventsSimulated: 0,
@@ -102,7 +102,7 @@ struct PlausibleRun {
             CalibrationReport.say("  \(p.key): prior \(CalibrationReport.number(p.lower))…\(CalibrationReport.number(p.upper)), plausible "
                 + (w.low.map { "\(CalibrationReport.number($0))…\(CalibrationReport.number(w.high!))" } ?? "—") + " — \(w.verdict)")
         }
-        CalibrationReport.say("Written to \(path) (plausible-set.csv, plausible-widths.csv, plausible-waves.csv, calibration.csv, manifest.json)")
+        CalibrationReport.say("Written to \(path) (plausible-set.csv, plausible-widths.csv, plausible-waves.csv, plausible-worlds.csv, manifest.json)")
     }
 
     func ordinal(_ n: Int) -> String { n == 1 ? "single" : (n == 2 ? "second" : (n == 3 ? "third" : "\(n)th")) }

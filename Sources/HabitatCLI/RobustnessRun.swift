@@ -41,6 +41,10 @@ final class RobustnessRun {
         for key in all[0].values.keys where !catalogue.contains(key) {
             throw HabitatError.refused("--robustness: \(file.echoedPath): column \(key.echoed()) is not a behaviour parameter of this version")
         }
+        var seen = Set<Int>()
+        for w in all where !seen.insert(w.id).inserted {
+            throw HabitatError.refused("--robustness: \(file.echoedPath): world \(w.id) appears twice; each world once")
+        }
         if let n = count {
             guard (1...all.count).contains(n) else {
                 throw HabitatError.refused("--robustness \(n): the plausible set \(file.echoedPath) has \(all.count) world(s); allowed 1…\(all.count)")
@@ -50,7 +54,16 @@ final class RobustnessRun {
             worlds = all
         }
         source = file
-        for w in worlds { _ = try scenario.withBehavior(w.catalogueValues) }   // a value outside a range: refused now, not after the run
+        // A value outside a parameter's range: refused now, naming the set and the world, not after the run.
+        let parameters = Dictionary(Products.behaviorParameters.map { (Calibration.behaviorPrefix + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        for w in worlds {
+            for (key, v) in w.values.sorted(by: { $0.key < $1.key }) {
+                if case .number(let r)? = parameters[key]?.kind, !r.contains(v) {
+                    throw HabitatError.refused("--robustness: \(file.echoedPath): world \(w.id): \(key) = \(v) is outside its range; allowed \(r.lowerBound)…\(r.upperBound)")
+                }
+            }
+            _ = try scenario.withBehavior(w.catalogueValues)
+        }
         let size = RunSize(scenario, threads: threads)
         let estimated = size.estimatedSeconds * Double(worlds.count)
         say("robustness: \(worlds.count) plausible world(s) from \(file), each \(scenario.arms.count) arms re-run: about \(SensitivityCommand.duration(estimated)) more")

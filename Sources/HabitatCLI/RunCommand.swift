@@ -122,12 +122,16 @@ struct RunCommand: ParsableCommand {
         + "(robust, or depends on …), and robustness.csv every world's differences. Needs two or more arms.", valueName: "FILE|N"))
     var robustness: String?
 
-    @Option(name: .customLong("plausible-set"), help: "The plausible set --robustness N draws from.")
-    var plausibleSet = RobustnessRun.defaultPlausibleSet
+    @Option(name: .customLong("plausible-set"), help: "The plausible set --robustness N draws from (default: \(RobustnessRun.defaultPlausibleSet)).")
+    var plausibleSetGiven: String?
+    var plausibleSet: String { plausibleSetGiven ?? RobustnessRun.defaultPlausibleSet }
 
     func validate() throws {
         if let shard { do { _ = try ShardSpec(parsing: shard) } catch { throw ValidationError(error.description) } }
         if shard != nil && robustness != nil { throw ValidationError("--robustness runs whole worlds; it cannot be sharded (--shard)") }
+        if plausibleSetGiven != nil && robustness.map({ Int($0) == nil }) ?? true {
+            throw ValidationError("--plausible-set is the set --robustness N draws from: give --robustness N with it (or --robustness FILE alone)")
+        }
     }
 
     func run() throws {

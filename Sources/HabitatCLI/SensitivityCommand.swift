@@ -109,6 +109,12 @@ struct SensitivityCommand: ParsableCommand {
         if let function, SensitivityTestFunction(rawValue: function) == nil {
             throw ValidationError("--function '\(function.echoed())' is unknown; allowed: \(SensitivityTestFunction.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if function != nil {
+            let given = [("a scenario", options.scenario != nil), ("--params", !params.isEmpty), ("--assumptions", assumptions), ("--unpinned", unpinned),
+                         ("--all", all), ("--span", span != nil), ("--ranges", ranges != nil), ("--range", !rangeOverrides.isEmpty),
+                         ("--kpis", !kpis.isEmpty), ("--shard", shard != nil), ("--merge", !merge.isEmpty)].filter(\.1).map(\.0)
+            if !given.isEmpty { throw ValidationError("--function runs a test function, not a scenario: leave out \(given.joined(separator: ", "))") }
+        }
     }
 
     var resolvedMethod: SensitivityMethod {
@@ -149,6 +155,10 @@ struct SensitivityCommand: ParsableCommand {
             try write(design, scenario: scenario, outputs: merged.outputs, simulated: merged.simulated, path: path, seconds: merged.seconds,
                       shard: nil, totals: (merged.personDays, merged.events), merged: merge.count)
             return
+        }
+        // The destination, checked before anything runs (it is claimed again when written).
+        do { try OutputSafety.checkReportFolder(path, kind: .sensitivity) } catch {
+            throw HabitatError.refused("--out: \(error)")
         }
         // The cost, stated before anything runs (and refused past the run-size limits without --allow-large).
         let size = RunSize(scenario, threads: execution.threads)
@@ -313,17 +323,17 @@ struct SensitivitySelection {
             if given[key] != nil { throw HabitatError.refused("--range \(key.echoed()): not among the parameters varied (\(resolved.count))") }
         }
         return try resolved.map { p in
-            var lower = p.lower, upper = p.upper, source = "validated"
+            var lower = p.lower, upper = p.upper, source = "validated", origin = "its validated range"
             if let span = command.span {
                 let half = span * max(abs(p.start), 0.05 * (p.upper - p.lower))
                 lower = max(p.lower, p.start - half)
                 upper = min(p.upper, p.start + half)
                 source = "span \(span)"
             }
-            if let r = fileRanges[p.key] { (lower, upper, source) = (r.lowerBound, r.upperBound, "file") }
-            if let r = given[p.key] { (lower, upper, source) = (r.lowerBound, r.upperBound, "given") }
+            if let r = fileRanges[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "file", "--ranges \(command.ranges!.echoedPath)") }
+            if let r = given[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "given", "--range") }
             guard lower >= p.lower, upper <= p.upper, lower < upper else {
-                throw HabitatError.refused("\(p.key): range \(lower)…\(upper) is empty or outside the validated range \(p.lower)…\(p.upper)")
+                throw HabitatError.refused("\(origin): \(p.key): range \(lower)…\(upper) is empty or outside the validated range; allowed within \(p.lower)…\(p.upper)")
             }
             return SensitivityParameter(key: p.key, lower: lower, upper: upper, rangeSource: source)
         }
@@ -357,11 +367,20 @@ struct SensitivitySelection {
             throw HabitatError.refused("\(file.echoedPath): expected columns parameter,low,high (or a plausible-widths.csv); got \(header.joined(separator: ",").echoed())")
         }
         var out: [String: ClosedRange<Double>] = [:]
-        for (n, row) in rows.enumerated() where row.count > max(p, lo, hi) {
+        let known = Set(Products.behaviorParameters.map { Calibration.behaviorPrefix + $0.keyPath })
+        for (n, row) in rows.enumerated() where !(row.count == 1 && row[0].isEmpty) {
+            guard row.count > max(p, lo, hi) else {
+                throw HabitatError.refused("\(file.echoedPath):\(n + 2): \(row.first.map { "'\($0.echoed())': " } ?? "")\(row.count) field(s); expected \(header.count) (\(header.joined(separator: ",").echoed()))")
+            }
             guard let a = Double(row[lo]), let b = Double(row[hi]), a.isFinite, b.isFinite, a < b else {
                 throw HabitatError.refused("\(file.echoedPath):\(n + 2): \(row[p].echoed()): low \(row[lo].echoed()) and high \(row[hi].echoed()) must be finite numbers, low < high")
             }
             let key = row[p].hasPrefix(Calibration.behaviorPrefix) ? row[p] : Calibration.behaviorPrefix + row[p]
+            guard known.contains(key) else {
+                let hint = Suggestion.closest(to: key, among: Array(known)).map { " (did you mean '\($0)'?)" } ?? ""
+                throw HabitatError.refused("\(file.echoedPath):\(n + 2): parameter '\(row[p].echoed())' is not a behaviour parameter\(hint)")
+            }
+            guard out[key] == nil else { throw HabitatError.refused("\(file.echoedPath):\(n + 2): \(key) is listed twice") }
             out[key] = a...b
         }
         return out
@@ -379,12 +398,22 @@ enum SensitivityShards {
         var seconds = 0.0
         let expected = SensitivityTables.designTable(design, outputs: [], simulated: [:])
         for dir in dirs {
+            let manifestPath = URL(fileURLWithPath: dir).appendingPathComponent("manifest.json").path
+            let manifestText: String
+            do { manifestText = try InputFile.text(manifestPath, maxBytes: 64 << 20, binaryHint: "a manifest is JSON text") } catch {
+                throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (its manifest.json: \(error.description)); give the folders `habitat sensitivity --shard K/N` wrote")
+            }
+            if let m = try? JSONSerialization.jsonObject(with: Data(manifestText.utf8)) as? [String: Any],
+               m["kind"] as? String != ReportKind.sensitivity.rawValue || m["shard"] == nil {
+                throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (it is \((m["kind"] as? String).flatMap(ReportKind.init(rawValue:))?.noun ?? "another kind of folder")"
+                                           + "\(m["kind"] as? String == ReportKind.sensitivity.rawValue ? ", a finished analysis" : "")); give the folders `habitat sensitivity --shard K/N` wrote")
+            }
             let file = URL(fileURLWithPath: dir).appendingPathComponent("sensitivity-design.csv").path
             let text: String
             do { text = try InputFile.text(file, maxBytes: 1 << 30, binaryHint: "a design file is CSV text") } catch {
                 throw HabitatError.refused("\(file.echoedPath): cannot read the shard's design: \(error.description)")
             }
-            guard let m = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("manifest.json"))) as? [String: Any] else {
+            guard let m = try? JSONSerialization.jsonObject(with: Data(manifestText.utf8)) as? [String: Any] else {
                 throw HabitatError.refused("\(dir.echoedPath): no readable manifest.json; give the folders `habitat sensitivity --shard` wrote")
             }
             guard m["kind"] as? String == ReportKind.sensitivity.rawValue, m["shard"] != nil else {
