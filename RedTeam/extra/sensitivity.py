@@ -68,27 +68,11 @@ SIMULATED = re.compile(r"^\s*(point|world) \d+/\d+", re.M)
 
 
 def snap():
-    """The sandbox, every entry with its link count too (a hard link made or broken shows)."""
-    s = sb.snapshot()
-    out = {}
-    for rel, entry in s.items():
-        try:
-            n = os.lstat(os.path.join(sb.box, rel)).st_nlink if rel != "." else 0
-        except OSError:
-            n = -1
-        out[rel] = entry + (n if entry[0] != stat.S_IFDIR else 0,)
-    return out
+    """The sandbox with link counts (rt.snapshot_with_links)."""
+    return rt.snapshot_with_links(sb)
 
 
-def changed(before, after, inside=None):
-    """Paths created, removed or changed, directory mtimes ignored; those under `inside` (relative to box/) allowed."""
-    out = []
-    for c in rt.Sandbox.diff(before, after):
-        p = c[1:]
-        if inside and (p == inside or p.startswith(inside + "/")):
-            continue
-        out.append(c)
-    return out
+changed = rt.changed_except
 
 
 def path(*parts):

@@ -356,3 +356,28 @@ def merge_refused_problems(r, out, cwd, wants):
     if os.path.exists(out) or staging_left(cwd):
         p.append("wrote the report or left staging")
     return p
+
+
+def snapshot_with_links(sb):
+    """The sandbox's snapshot, every entry with its link count too (a hard link made or broken shows)."""
+    s = sb.snapshot()
+    out = {}
+    for rel, entry in s.items():
+        try:
+            n = os.lstat(os.path.join(sb.box, rel)).st_nlink if rel != "." else 0
+        except OSError:
+            n = -1
+        out[rel] = entry + (n if entry[0] != stat.S_IFDIR else 0,)
+    return out
+
+
+def changed_except(before, after, inside=None):
+    """Paths created, removed or changed between two snapshots, directory mtimes ignored; those under `inside`
+    (relative to box/) allowed."""
+    out = []
+    for c in Sandbox.diff(before, after):
+        p = c[1:]
+        if inside and (p == inside or p.startswith(inside + "/")):
+            continue
+        out.append(c)
+    return out

@@ -14,18 +14,7 @@ struct PlausibleRun {
 
     func run() throws {
         let given = try SensitivitySelection.parseRanges(command.rangeOverrides)
-        let parameters: [SensitivityParameter] = try calibration.parameters.map { p in
-            var lower = p.lower, upper = p.upper, source = "validated"
-            if let span = command.span {
-                let half = span * max(abs(p.start), 0.05 * (p.upper - p.lower))
-                (lower, upper, source) = (max(p.lower, p.start - half), min(p.upper, p.start + half), "span \(span)")
-            }
-            if let r = given[p.key] { (lower, upper, source) = (r.lowerBound, r.upperBound, "given") }
-            guard lower >= p.lower, upper <= p.upper, lower < upper else {
-                throw HabitatError.refused("--range \(p.key): \(lower)…\(upper) is empty or outside the validated range \(p.lower)…\(p.upper)")
-            }
-            return SensitivityParameter(key: p.key, lower: lower, upper: upper, rangeSource: source)
-        }
+        let parameters = try calibration.parameters.map { try SensitivitySelection.range(of: $0, span: command.span, given: given) }
         for key in given.keys where !parameters.contains(where: { $0.key == key }) {
             throw HabitatError.refused("--range \(key.echoed()): not a fitted parameter (--fit)")
         }

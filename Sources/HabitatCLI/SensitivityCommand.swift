@@ -322,21 +322,25 @@ struct SensitivitySelection {
         for key in Array(fileRanges.keys) + Array(given.keys) where !resolved.contains(where: { $0.key == key }) && !keys.contains(key) {
             if given[key] != nil { throw HabitatError.refused("--range \(key.echoed()): not among the parameters varied (\(resolved.count))") }
         }
-        return try resolved.map { p in
-            var lower = p.lower, upper = p.upper, source = "validated", origin = "its validated range"
-            if let span = command.span {
-                let half = span * max(abs(p.start), 0.05 * (p.upper - p.lower))
-                lower = max(p.lower, p.start - half)
-                upper = min(p.upper, p.start + half)
-                source = "span \(span)"
-            }
-            if let r = fileRanges[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "file", "--ranges \(command.ranges!.echoedPath)") }
-            if let r = given[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "given", "--range") }
-            guard lower >= p.lower, upper <= p.upper, lower < upper else {
-                throw HabitatError.refused("\(origin): \(p.key): range \(lower)…\(upper) is empty or outside the validated range; allowed within \(p.lower)…\(p.upper)")
-            }
-            return SensitivityParameter(key: p.key, lower: lower, upper: upper, rangeSource: source)
+        return try resolved.map { try Self.range(of: $0, span: command.span, file: command.ranges, fileRanges: fileRanges, given: given) }
+    }
+
+    /// The range `p` is varied over: its validated range, or its default ± `span` × |default| inside it, or a ranges
+    /// file's, or `--range`'s — the later wins; refused when empty or outside the validated range, naming its source.
+    /// `habitat sensitivity` and `habitat calibrate --plausible` (the prior) share it.
+    static func range(of p: CalibrationParameter, span: Double?, file: String? = nil, fileRanges: [String: ClosedRange<Double>] = [:],
+                      given: [String: ClosedRange<Double>]) throws -> SensitivityParameter {
+        var lower = p.lower, upper = p.upper, source = "validated", origin = "its validated range"
+        if let span {
+            let half = span * max(abs(p.start), 0.05 * (p.upper - p.lower))
+            (lower, upper, source, origin) = (max(p.lower, p.start - half), min(p.upper, p.start + half), "span \(span)", "--span \(span)")
         }
+        if let r = fileRanges[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "file", "--ranges \((file ?? "").echoedPath)") }
+        if let r = given[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "given", "--range") }
+        guard lower >= p.lower, upper <= p.upper, lower < upper else {
+            throw HabitatError.refused("\(origin): \(p.key): range \(lower)…\(upper) is empty or outside the validated range; allowed within \(p.lower)…\(p.upper)")
+        }
+        return SensitivityParameter(key: p.key, lower: lower, upper: upper, rangeSource: source)
     }
 
     /// `--range KEY=LO:HI`.
