@@ -339,7 +339,22 @@ def products_lead(t: dict) -> str | None:
     return f'<div class="claims"><h3>What each product claims, and its true effect</h3>{table}</div>'
 
 
+def products_robustness_table(t: dict) -> str | None:
+    """product-comparison-robustness.csv (a product comparison run with --robustness, issue 45): each product against
+    none with the verdict across the plausible worlds, as experiment.csv's rows."""
+    if "product-comparison-robustness" not in t:
+        return None
+    return "<h3>Each product against none, across the plausible worlds</h3>" + comparison_table(t["product-comparison-robustness"])
+
+
 def products_table(t: dict) -> str | None:
+    """The products section's tables: the comparison (`products_comparison_table`), then, with --robustness, each
+    product against none across the plausible worlds."""
+    parts = [products_comparison_table(t), products_robustness_table(t)]
+    return "".join(p for p in parts if p) or None
+
+
+def products_comparison_table(t: dict) -> str | None:
     """product-comparison.csv: the products side by side on each KPI (persona all): each arm's mean with its 95 %
     interval, its paired difference from the arm without an app and from the first product; effect against cost
     per product; then every persona's means (with the difference from no app) in one compact table. None without
@@ -754,8 +769,25 @@ def battery_table(t: dict) -> str:
 
 
 def arms_table(t: dict) -> str | None:
-    """experiment.csv's rows (runs with arms)."""
-    return comparison_table(t["experiment"]) if "experiment" in t else None
+    """experiment.csv's rows (runs with arms); with --robustness, which arm moves each KPI most and in how many of the
+    plausible worlds it stays the one (robustness-leader.csv, issue 45)."""
+    parts = [comparison_table(t["experiment"]) if "experiment" in t else None, leader_table(t)]
+    return "".join(p for p in parts if p) or None
+
+
+def leader_table(t: dict) -> str | None:
+    """robustness-leader.csv: per KPI the arm whose paired difference is largest in size with the defaults, and the
+    share of the plausible worlds in which the same arm leads."""
+    if "robustness-leader" not in t:
+        return None
+    rows = []
+    for _, r in t["robustness-leader"].iterrows():
+        rows.append((r["arm"], [esc(r["kpi"]), esc(r["arm"]), esc(r["control_arm"]),
+                                "—" if is_missing(r["leader_share"]) else fmt(r["leader_share"], "fraction"),
+                                esc(r["worlds"]), robustness_verdict(r["verdict"])]))
+    return ('<h3>Which arm moves each KPI most, across the plausible worlds</h3>'
+            + simple_table(["KPI", "arm moving it most", "against", "same leader in", "worlds", "verdict"], rows,
+                           "leader-table", numeric_from=3, numeric_until=5))
 
 
 def is_check(df: pd.DataFrame) -> bool:
