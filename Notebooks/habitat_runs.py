@@ -159,7 +159,7 @@ def sensitivity_run(root: Path) -> Path:
     if binary is None:
         raise RunUnavailable("no habitat binary: build it (swift build) or set HABITAT=/path/to/habitat")
     command = [str(binary), "sensitivity", str(REPO / "Scenarios" / "premium-price-test.yaml"), "--people", "200",
-               "--days", "30", "--replications", "1", "--unpinned", "--samples", "3", "--resamples", "200",
+               "--days", "30", "--replications", "1", "--unpinned", "--span", "0.5", "--samples", "3", "--resamples", "200",
                "--out", str(out), "--progress", "never"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
