@@ -245,8 +245,8 @@ class HabitatRayTest(unittest.TestCase):
 
     def test_sensitivity_shard_refusal_exits_2(self) -> None:
         """habitat refusing a design option: exit 2 with its message. An option it refuses before simulating
-        (--method bogus) is caught by the local check before Ray; the shard task itself raises BadInputError (never
-        retried); unknown --kpis ids, which a shard only sees after its points ran, end the run on attempt 1."""
+        (--method bogus, an unknown --kpis id) is caught by the local check before Ray; the shard task itself raises
+        BadInputError (never retried)."""
         sys.path.insert(0, str(DIST))
         from habitat_ray.shard import BadInputError, run_shard
 
@@ -267,9 +267,9 @@ class HabitatRayTest(unittest.TestCase):
         result = subprocess.run(distributed_sensitivity("--kpis", "no_such_kpi", "--max-retries", "3", shards=2),
                                 env=env(), capture_output=True, text=True, timeout=600)
         self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertIn("habitat exited 2", result.stderr)
-        self.assertIn("(attempt 1,", result.stderr)
-        self.assertIn("no KPI or world-check figure", result.stderr)
+        self.assertIn("habitat sensitivity refused the options", result.stderr)   # before Ray: no shard ran
+        self.assertIn("'no_such_kpi' is not a KPI or world-check figure", result.stderr)
+        self.assertNotIn("attempt", result.stderr)
         self.assertFalse(REPORT.exists())
 
     def test_missing_ray_is_explained(self) -> None:
