@@ -18,8 +18,7 @@ struct PlausibleRun {
         for key in given.keys where !parameters.contains(where: { $0.key == key }) {
             throw HabitatError.refused("--range \(key.echoed()): not a fitted parameter (--fit)")
         }
-        var set = PlausibleSet(parameters: parameters, targets: calibration.targets) { values in try calibration.evaluate(
-            calibration.parameters.map { values[$0.catalogueKey]! }) }
+        var set = PlausibleSet(parameters: parameters, targets: calibration.targets, simulate: calibration.evaluate)
         set.cutoff = command.cutoff
         set.discrepancy = command.discrepancy
         set.criterion = command.criterion
@@ -34,9 +33,10 @@ struct PlausibleRun {
         var trace = CSVTable(header: ReportKeys.header + ["evaluation", "wave", "criterion_implausibility", "plausible", "seconds"]
                              + parameters.map(\.key) + calibration.targets.map(\.figure))
         var last = ContinuousClock.now
-        let (worlds, waves) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report -> ([PlausibleSet.World], [PlausibleSet.Wave]) in
+        let defaults = calibration.parameters.map(\.start)
+        let (worlds, waves, widths) = try ReportRun.writeFolder(URL(fileURLWithPath: path), kind: .calibration, shownPath: path) { report in
             let result = try set.run(wanted: wanted, waves: command.waves, pointsPerWave: perWave,
-                                     start: calibration.parameters.map(\.start)) { w, n in
+                                     start: defaults) { w, n in
                 let now = ContinuousClock.now
                 trace.append(keys.fields + [.integer(Int64(n)), .integer(Int64(w.wave)), .number(min(w.criterionImplausibility, 1e9), decimals: 4),
                                             .flag(w.plausible), .number((now - last).seconds, decimals: 2)]
@@ -53,11 +53,11 @@ struct PlausibleRun {
                                             .number(w.secondImplausibility, decimals: 4)]
                              + w.values.map { .number($0, decimals: 9) } + w.figures.map { .optional($0, decimals: 6) })
             }
-            var widths = CSVTable(header: ReportKeys.header + ["parameter", "prior_low", "prior_high", "default", "plausible_low", "plausible_high", "width_share", "verdict"])
-            for (i, p) in parameters.enumerated() {
-                let w = PlausibleWidth(parameter: p, defaultValue: calibration.parameters[i].start,
-                                       worlds: result.worlds.filter(\.plausible).map(\.values), index: i)
-                widths.append(keys.fields + [.text(p.key), .number(p.lower, decimals: 6), .number(p.upper, decimals: 6), .number(w.defaultValue, decimals: 6),
+            let widths = set.widths(result.worlds, defaults: defaults)
+            var widthTable = CSVTable(header: ReportKeys.header + ["parameter", "prior_low", "prior_high", "default", "plausible_low", "plausible_high", "width_share", "verdict"])
+            for w in widths {
+                let p = w.parameter
+                widthTable.append(keys.fields + [.text(p.key), .number(p.lower, decimals: 6), .number(p.upper, decimals: 6), .number(w.defaultValue, decimals: 6),
                                              .optional(w.low, decimals: 6), .optional(w.high, decimals: 6), .optional(w.share, decimals: 4), .text(w.verdict)])
             }
             var waveTable = CSVTable(header: ReportKeys.header + ["wave", "points", "non_implausible", "share"])
@@ -66,7 +66,7 @@ struct PlausibleRun {
                                                 .number(Double(w.nonImplausible) / Double(max(1, w.points)), decimals: 4)])
             }
             try report.write("plausible-set.csv", table: table)
-            try report.write("plausible-widths.csv", table: widths)
+            try report.write("plausible-widths.csv", table: widthTable)
             try report.write("plausible-waves.csv", table: waveTable)
             try report.write("plausible-worlds.csv", table: trace)
             let manifest = RunManifest(command: "calibrate --plausible", scenarioName: scenario.name, scenarioHash: scenario.scenarioHash,
@@ -75,7 +75,7 @@ struct PlausibleRun {
                                        threads: command.execution.threads, wallSeconds: (ContinuousClock.now - started).seconds,
                                        files: report.writtenFiles, kind: .calibration)
             try report.write("manifest.json", text: try manifest.json())
-            return (result.worlds, result.waves)
+            return (result.worlds, result.waves, widths)
         }
         let plausible = PlausibleSet.select(worlds, count: wanted)
         let seconds = (ContinuousClock.now - started).seconds
@@ -86,8 +86,8 @@ struct PlausibleRun {
             CalibrationReport.say("NOT reached: \(wanted) plausible worlds wanted, \(plausible.count) found; more --budget or --waves, a wider prior, "
                                   + "or a larger --discrepancy if the model misses a figure structurally")
         }
-        for (i, p) in parameters.enumerated() {
-            let w = PlausibleWidth(parameter: p, defaultValue: calibration.parameters[i].start, worlds: worlds.filter(\.plausible).map(\.values), index: i)
+        for w in widths {
+            let p = w.parameter
             CalibrationReport.say("  \(p.key): prior \(CalibrationReport.number(p.lower))…\(CalibrationReport.number(p.upper)), plausible "
                 + (w.low.map { "\(CalibrationReport.number($0))…\(CalibrationReport.number(w.high!))" } ?? "—") + " — \(w.verdict)")
         }

@@ -24,7 +24,8 @@ final class RobustnessRun {
             throw HabitatError.refused("\(scenarioFile): --robustness judges differences between arms; this scenario has one arm")
         }
         let count = Int(argument)
-        var file = count == nil ? argument : plausibleSet
+        let drawn = count != nil   // N worlds drawn from --plausible-set, not a file
+        var file = drawn ? plausibleSet : argument
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue {
             file = URL(fileURLWithPath: file).appendingPathComponent("plausible-set.csv").path
@@ -32,13 +33,13 @@ final class RobustnessRun {
         let text: String
         do { text = try InputFile.text(file, maxBytes: 64 << 20, binaryHint: "a plausible set is CSV text") } catch {
             throw HabitatError.refused("--robustness: cannot read the plausible set \(file.echoedPath): \(error.description)"
-                                       + (argument == String(count ?? -1) ? " (give --plausible-set FILE, written by habitat calibrate --plausible)" : ""))
+                                       + (drawn ? " (give --plausible-set FILE, written by habitat calibrate --plausible)" : ""))
         }
         guard let all = PlausibleWorld.read(csv: text), !all.isEmpty else {
             throw HabitatError.refused("--robustness: \(file.echoedPath) is not a plausible set (a world column, behavior.* columns of finite numbers, one row or more)")
         }
-        let catalogue = Set(Products.behaviorParameters.map { Calibration.behaviorPrefix + $0.keyPath })
-        for key in all[0].values.keys where !catalogue.contains(key) {
+        let parameters = Dictionary(Products.behaviorParameters.map { (Calibration.behaviorPrefix + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        for key in all[0].values.keys where parameters[key] == nil {
             throw HabitatError.refused("--robustness: \(file.echoedPath): column \(key.echoed()) is not a behaviour parameter of this version")
         }
         var seen = Set<Int>()
@@ -55,7 +56,6 @@ final class RobustnessRun {
         }
         source = file
         // A value outside a parameter's range: refused now, naming the set and the world, not after the run.
-        let parameters = Dictionary(Products.behaviorParameters.map { (Calibration.behaviorPrefix + $0.keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         for w in worlds {
             for (key, v) in w.values.sorted(by: { $0.key < $1.key }) {
                 if case .number(let r)? = parameters[key]?.kind, !r.contains(v) {
@@ -77,7 +77,7 @@ final class RobustnessRun {
     /// The comparisons judged: every arm against the control (experiment.csv) and, in a product comparison with a
     /// `none` arm, every product against none (product-comparison.csv's `vs_none_diff`, everyone).
     static func comparisons(_ run: any ProductRun) -> (experiment: [ExperimentComparison], versusNone: [ExperimentComparison]) {
-        (run.experiment(), Set(run.armReadings.map(\.product)).count > 1 ? ProductComparison.versusNone(run.armReadings) : [])
+        (run.experiment(), run.versusNone())
     }
 
     /// Re-runs the worlds and writes experiment.csv (with the verdicts), robustness.csv, robustness-leader.csv and,
@@ -136,9 +136,9 @@ final class RobustnessRun {
             for kpi in ranked.map(\.kpi).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } } {
                 let control = ranked.first { $0.kpi == kpi }!.controlArm
                 func leader(_ cs: [String: ExperimentComparison]) -> String? {
-                    arms.compactMap { a in cs["\(a)\u{1F}\(control)\u{1F}\(kpi)"]?.diff.map { (a, abs($0)) } }.max { $0.1 < $1.1 }?.0
+                    arms.compactMap { a in cs[RobustnessTable.key(arm: a, control: control, kpi: kpi)]?.diff.map { (a, abs($0)) } }.max { $0.1 < $1.1 }?.0
                 }
-                guard let l0 = leader(baseIndex), let c0 = baseIndex["\(l0)\u{1F}\(control)\u{1F}\(kpi)"] else { continue }
+                guard let l0 = leader(baseIndex), let c0 = baseIndex[RobustnessTable.key(arm: l0, control: control, kpi: kpi)] else { continue }
                 let ls = perWorld.compactMap { leader($0.1) }
                 let share = ls.isEmpty ? nil : Double(ls.filter { $0 == l0 }.count) / Double(ls.count)
                 let verdict = share.map { $0 >= RobustnessVerdict.robustShare ? "robust" : "depends on the world" } ?? "undefined"

@@ -180,9 +180,7 @@ struct SensitivityCommand: ParsableCommand {
         try StopRequest.withCleanStop {
             for (done, i) in points.enumerated() {
                 try StopRequest.checkpoint()
-                var values: [String: Double] = [:]
-                for (p, v) in zip(parameters, design.values(ofPoint: i)) { values[String(p.key.dropFirst(Calibration.behaviorPrefix.count))] = v }
-                var run = try Products.run(try scenario.withBehavior(values), threads: execution.threads)
+                var run = try Products.run(try scenario.withBehavior(design.behavior(ofPoint: i)), threads: execution.threads)
                 try run.simulate(progress: nil)
                 totals.personDays += run.totals.personDays
                 totals.events += run.totals.events
@@ -319,8 +317,8 @@ struct SensitivitySelection {
         }
         let fileRanges = try command.ranges.map { try Self.readRanges($0) } ?? [:]
         let given = try Self.parseRanges(command.rangeOverrides)
-        for key in Array(fileRanges.keys) + Array(given.keys) where !resolved.contains(where: { $0.key == key }) && !keys.contains(key) {
-            if given[key] != nil { throw HabitatError.refused("--range \(key.echoed()): not among the parameters varied (\(resolved.count))") }
+        for key in given.keys where !keys.contains(key) {
+            throw HabitatError.refused("--range \(key.echoed()): not among the parameters varied (\(resolved.count))")
         }
         return try resolved.map { try Self.range(of: $0, span: command.span, file: command.ranges, fileRanges: fileRanges, given: given) }
     }
@@ -407,8 +405,10 @@ enum SensitivityShards {
             do { manifestText = try InputFile.text(manifestPath, maxBytes: 64 << 20, binaryHint: "a manifest is JSON text") } catch {
                 throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (its manifest.json: \(error.description)); give the folders `habitat sensitivity --shard K/N` wrote")
             }
-            if let m = try? JSONSerialization.jsonObject(with: Data(manifestText.utf8)) as? [String: Any],
-               m["kind"] as? String != ReportKind.sensitivity.rawValue || m["shard"] == nil {
+            guard let m = try? JSONSerialization.jsonObject(with: Data(manifestText.utf8)) as? [String: Any] else {
+                throw HabitatError.refused("\(dir.echoedPath): no readable manifest.json; give the folders `habitat sensitivity --shard` wrote")
+            }
+            guard m["kind"] as? String == ReportKind.sensitivity.rawValue, m["shard"] != nil else {
                 throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (it is \((m["kind"] as? String).flatMap(ReportKind.init(rawValue:))?.noun ?? "another kind of folder")"
                                            + "\(m["kind"] as? String == ReportKind.sensitivity.rawValue ? ", a finished analysis" : "")); give the folders `habitat sensitivity --shard K/N` wrote")
             }
@@ -416,12 +416,6 @@ enum SensitivityShards {
             let text: String
             do { text = try InputFile.text(file, maxBytes: 1 << 30, binaryHint: "a design file is CSV text") } catch {
                 throw HabitatError.refused("\(file.echoedPath): cannot read the shard's design: \(error.description)")
-            }
-            guard let m = try? JSONSerialization.jsonObject(with: Data(manifestText.utf8)) as? [String: Any] else {
-                throw HabitatError.refused("\(dir.echoedPath): no readable manifest.json; give the folders `habitat sensitivity --shard` wrote")
-            }
-            guard m["kind"] as? String == ReportKind.sensitivity.rawValue, m["shard"] != nil else {
-                throw HabitatError.refused("\(dir.echoedPath): not a sensitivity shard folder (habitat sensitivity --shard K/N writes them)")
             }
             guard m["scenario_hash"] as? String == scenarioHash else {
                 throw HabitatError.refused("\(dir.echoedPath): this shard simulated another scenario or run size (scenario hash \((m["scenario_hash"] as? String ?? "?").prefix(12)) "

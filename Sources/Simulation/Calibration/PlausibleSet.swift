@@ -32,9 +32,10 @@ public struct PlausibleSet {
     /// 1: every figure must be within the cutoff; 2: all but the worst one (default); 3: all but the worst two.
     public var criterion = 2
     public var seed: UInt64 = 20_261_129
-    let simulate: ([String: Double]) throws -> [WorldCheckRow]
+    /// Simulates a world: the parameters' values, aligned with `parameters` (as `Calibration.evaluate` takes them).
+    let simulate: ([Double]) throws -> [WorldCheckRow]
 
-    public init(parameters: [SensitivityParameter], targets: [CalibrationTarget], simulate: @escaping ([String: Double]) throws -> [WorldCheckRow]) {
+    public init(parameters: [SensitivityParameter], targets: [CalibrationTarget], simulate: @escaping ([Double]) throws -> [WorldCheckRow]) {
         self.parameters = parameters
         self.targets = targets
         self.simulate = simulate
@@ -58,7 +59,6 @@ public struct PlausibleSet {
     /// One wave's summary.
     public struct Wave: Sendable {
         public var number: Int
-        public var box: [ClosedRange<Double>]
         public var points: Int
         public var nonImplausible: Int
     }
@@ -96,7 +96,7 @@ public struct PlausibleSet {
             let steps = parameters.indices.map { i -> Double in
                 let x = basis.map { $0.values[i] }
                 let width = prior[i].upperBound - prior[i].lowerBound
-                return max(x.count > 1 ? SobolIndices.sampleSD(x) : 0, 0.1 * width)
+                return max(Summary(x).standardDeviation ?? 0, 0.1 * width)
             }
             let noise = RandomStream(seed: seed &+ UInt64(w) &* 0x9E37_79B9)
             var plausibleHere = 0
@@ -114,9 +114,7 @@ public struct PlausibleSet {
                         min(max(origin[i] + noise.normal(mean: 0, standardDeviation: steps[i]), prior[i].lowerBound), prior[i].upperBound)
                     }
                 }
-                var set: [String: Double] = [:]
-                for (p, v) in zip(parameters, values) { set[String(p.key.dropFirst(Calibration.behaviorPrefix.count))] = v }
-                let rows = try simulate(set)
+                let rows = try simulate(values)
                 var figures: [Double?] = [], imp: [Double?] = []
                 for t in targets {
                     let row = rows.first { $0.figure.id == t.figure }
@@ -133,7 +131,7 @@ public struct PlausibleSet {
                 all.append(world)
                 onWorld(world, all.count)
             }
-            summaries.append(Wave(number: w, box: extents(all.filter(\.plausible)) ?? prior, points: pointsPerWave, nonImplausible: plausibleHere))
+            summaries.append(Wave(number: w, points: pointsPerWave, nonImplausible: plausibleHere))
             // Converged: enough worlds, and this wave widened no parameter's extent by 5 % of the prior.
             let kept2 = all.filter(\.plausible)
             if kept2.count >= wanted, let b = before, let a = extents(kept2),
@@ -149,6 +147,12 @@ public struct PlausibleSet {
     func extents(_ worlds: [World]) -> [ClosedRange<Double>]? {
         guard !worlds.isEmpty else { return nil }
         return parameters.indices.map { i in worlds.map { $0.values[i] }.min()!...worlds.map { $0.values[i] }.max()! }
+    }
+
+    /// How wide the worlds not ruled out among `worlds` are along each parameter; `defaults` aligned with `parameters`.
+    public func widths(_ worlds: [World], defaults: [Double]) -> [PlausibleWidth] {
+        let extent = extents(worlds.filter(\.plausible))
+        return parameters.indices.map { PlausibleWidth(parameter: parameters[$0], defaultValue: defaults[$0], extent: extent?[$0]) }
     }
 }
 
@@ -166,17 +170,18 @@ public struct PlausibleWidth: Sendable {
         return s < 0.25 ? "pinned" : (s < 0.75 ? "narrowed" : "wide")
     }
 
-    public init(parameter: SensitivityParameter, defaultValue: Double, worlds: [[Double]], index: Int) {
+    /// `extent`: the plausible worlds' extent along the parameter (nil: no world is plausible).
+    public init(parameter: SensitivityParameter, defaultValue: Double, extent: ClosedRange<Double>?) {
         self.parameter = parameter
         self.defaultValue = defaultValue
-        low = worlds.map { $0[index] }.min()
-        high = worlds.map { $0[index] }.max()
+        low = extent?.lowerBound
+        high = extent?.upperBound
     }
 }
 
 extension PlausibleSet {
     /// At most `n` of the worlds not ruled out, spread evenly over them in the order they were simulated (later waves,
-    /// sampled in a tighter box, are as valid as earlier ones: a world is plausible or not on its own figures).
+    /// sampled near earlier plausible worlds, are as valid as the first: a world is plausible or not on its own figures).
     public static func select(_ worlds: [World], count n: Int) -> [World] {
         let kept = worlds.filter(\.plausible)
         guard kept.count > n else { return kept }

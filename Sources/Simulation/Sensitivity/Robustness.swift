@@ -138,5 +138,8 @@ public enum RobustnessTable {
     }
 
     /// The key of a comparison in `base`.
-    public static func key(_ c: ExperimentComparison) -> String { "\(c.arm)\u{1F}\(c.controlArm)\u{1F}\(c.kpi)" }
+    public static func key(_ c: ExperimentComparison) -> String { key(arm: c.arm, control: c.controlArm, kpi: c.kpi) }
+
+    /// The key of arm − control on `kpi`.
+    public static func key(arm: String, control: String, kpi: String) -> String { "\(arm)\u{1F}\(control)\u{1F}\(kpi)" }
 }

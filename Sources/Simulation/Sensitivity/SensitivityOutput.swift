@@ -74,11 +74,17 @@ public struct SensitivityReading: Sendable {
         for c in run.experiment() where wanted(c.kpi) {
             values[SensitivityOutput(.pairedDiff, arm: c.arm, kpi: c.kpi, unit: c.unit, controlArm: c.controlArm)] = c.diff ?? .nan
         }
-        if Set(run.armReadings.map(\.product)).count > 1 {
-            for c in ProductComparison.versusNone(run.armReadings) where wanted(c.kpi) {
-                values[SensitivityOutput(.versusNone, arm: c.arm, kpi: c.kpi, unit: c.unit, controlArm: c.controlArm)] = c.diff ?? .nan
-            }
+        for c in run.versusNone() where wanted(c.kpi) {
+            values[SensitivityOutput(.versusNone, arm: c.arm, kpi: c.kpi, unit: c.unit, controlArm: c.controlArm)] = c.diff ?? .nan
         }
         return SensitivityReading(values: values)
+    }
+}
+
+extension ProductRun {
+    /// In a run whose arms are different products, each product's paired difference against `none`
+    /// (`ProductComparison.versusNone`); nothing in a run of one product.
+    public func versusNone() -> [ExperimentComparison] {
+        Set(armReadings.map(\.product)).count > 1 ? ProductComparison.versusNone(armReadings) : []
     }
 }

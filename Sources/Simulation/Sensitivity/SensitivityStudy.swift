@@ -23,13 +23,6 @@ public enum SensitivityMethod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Design points for `dimension` parameters.
-    public func runs(dimension: Int) -> Int {
-        switch self {
-        case let .morris(r, _): MorrisDesign.runs(dimension: dimension, trajectories: r)
-        case let .sobol(n): SaltelliDesign.runs(dimension: dimension, baseRows: n)
-        }
-    }
 }
 
 /// A parameter a sensitivity analysis varies: its key and the range it is varied over.
@@ -47,6 +40,9 @@ public struct SensitivityParameter: Sendable, Hashable {
         self.upper = upper
         self.rangeSource = rangeSource
     }
+
+    /// The catalogue key without the `behavior.` prefix (what `ResolvedScenario.withBehavior` takes).
+    public var catalogueKey: String { String(key.dropFirst(Calibration.behaviorPrefix.count)) }
 
     /// The value at `u` ∈ [0, 1] of the range.
     public func value(at u: Double) -> Double { lower + u * (upper - lower) }
@@ -89,6 +85,11 @@ public struct SensitivityDesign: Sendable {
     /// The parameter values of point `i`, aligned with `parameters`.
     public func values(ofPoint i: Int) -> [Double] { zip(parameters, unitPoints[i]).map { $0.value(at: $1) } }
 
+    /// Point `i` as a scenario's behaviour overrides (catalogue key → value).
+    public func behavior(ofPoint i: Int) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: zip(parameters.map(\.catalogueKey), values(ofPoint: i)))
+    }
+
     /// The role of point `i` in the design: `trajectory t step s` (Morris) or `A`, `AB<k>`, `B` of base row j (Sobol).
     public func role(ofPoint i: Int) -> String {
         let d = parameters.count
@@ -105,7 +106,7 @@ public struct SensitivityDesign: Sendable {
         let undefined = output.filter { !$0.isFinite }.count
         let finite = output.filter(\.isFinite)
         let mean = finite.isEmpty ? Double.nan : finite.reduce(0, +) / Double(finite.count)
-        let sd = finite.count > 1 ? SobolIndices.sampleSD(finite) : 0
+        let sd = Summary(finite).standardDeviation ?? 0
         guard undefined == 0 else { return SensitivityAnalysis(undefinedPoints: undefined, mean: mean, sd: sd) }
         var a = SensitivityAnalysis(undefinedPoints: 0, mean: mean, sd: sd)
         if let m = morris { a.morris = MorrisEffects(design: m, outputs: output, resamples: resamples, seed: seed &+ 1) }

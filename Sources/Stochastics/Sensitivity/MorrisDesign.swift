@@ -42,9 +42,6 @@ public struct MorrisDesign: Sendable {
         }
         points = rows
     }
-
-    /// Runs the design needs: r(D + 1).
-    public static func runs(dimension: Int, trajectories: Int) -> Int { trajectories * (dimension + 1) }
 }
 
 /// μ*, μ and σ of each parameter's elementary effects on one output.
@@ -83,7 +80,7 @@ public struct MorrisEffects: Sendable, Hashable {
         let r = Double(ee.count)
         mu = (0..<d).map { i in ee.reduce(0) { $0 + $1[i] } / r }
         muStar = (0..<d).map { i in ee.reduce(0) { $0 + abs($1[i]) } / r }
-        sigma = (0..<d).map { i in SobolIndices.sampleSD(ee.map { $0[i] }) }
+        sigma = (0..<d).map { i in Summary(ee.map { $0[i] }).standardDeviation ?? 0 }
         let stream = RandomStream(seed: seed)
         var boot = [[Double]](repeating: [], count: d)
         for _ in 0..<max(0, resamples) {
@@ -92,6 +89,6 @@ public struct MorrisEffects: Sendable, Hashable {
         }
         let star = muStar
         muStarInterval = (0..<d).map { SobolIndices.percentileInterval(boot[$0], fallback: star[$0]) }
-        muStarConf = (0..<d).map { 1.959963984540054 * SobolIndices.sampleSD(boot[$0]) }
+        muStarConf = (0..<d).map { 1.959963984540054 * (Summary(boot[$0]).standardDeviation ?? 0) }
     }
 }

@@ -39,9 +39,6 @@ public struct SaltelliDesign: Sendable {
         }
         points = rows
     }
-
-    /// Runs the design needs: N(D + 2).
-    public static func runs(dimension: Int, baseRows: Int) -> Int { baseRows * (dimension + 2) }
 }
 
 /// First-order and total Sobol indices of one output, with bootstrap intervals.
@@ -78,9 +75,9 @@ public struct SobolIndices: Sendable, Hashable {
         }
         let all = a + b
         mean = all.reduce(0, +) / Double(all.count) + centre
-        variance = Self.populationVariance(all)
+        variance = Summary(all).populationVariance ?? 0
         func estimate(_ rows: [Int]) -> (first: [Double], total: [Double]) {
-            let v = Self.populationVariance(rows.map { a[$0] } + rows.map { b[$0] })
+            let v = Summary(rows.map { a[$0] } + rows.map { b[$0] }).populationVariance ?? 0
             guard v > 0 else { return (Array(repeating: 0, count: d), Array(repeating: 0, count: d)) }
             var first = [Double](), total = [Double]()
             let m = Double(rows.count)
@@ -107,30 +104,14 @@ public struct SobolIndices: Sendable, Hashable {
         }
         firstOrderInterval = (0..<d).map { Self.percentileInterval(boot1[$0], fallback: point.first[$0]) }
         totalInterval = (0..<d).map { Self.percentileInterval(bootT[$0], fallback: point.total[$0]) }
-        firstOrderConf = (0..<d).map { 1.959963984540054 * Self.sampleSD(boot1[$0]) }
-        totalConf = (0..<d).map { 1.959963984540054 * Self.sampleSD(bootT[$0]) }
+        firstOrderConf = (0..<d).map { 1.959963984540054 * (Summary(boot1[$0]).standardDeviation ?? 0) }
+        totalConf = (0..<d).map { 1.959963984540054 * (Summary(bootT[$0]).standardDeviation ?? 0) }
     }
 
-    public static func populationVariance(_ x: [Double]) -> Double {
-        guard !x.isEmpty else { return 0 }
-        let m = x.reduce(0, +) / Double(x.count)
-        return x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count)
-    }
-
-    public static func sampleSD(_ x: [Double]) -> Double {
-        guard x.count > 1 else { return 0 }
-        return (populationVariance(x) * Double(x.count) / Double(x.count - 1)).squareRoot()
-    }
-
-    /// The 2.5 % and 97.5 % quantiles (type 7, as numpy's default) of `x`; `fallback` twice when `x` is empty.
+    /// The 2.5 % and 97.5 % quantiles (type 7, `SampleQuantiles`, as numpy's default) of `x`; `fallback` twice when
+    /// `x` is empty.
     public static func percentileInterval(_ x: [Double], fallback: Double) -> ClosedRange<Double> {
-        guard !x.isEmpty else { return fallback...fallback }
-        let s = x.sorted()
-        func q(_ p: Double) -> Double {
-            let h = p * Double(s.count - 1)
-            let lo = Int(h.rounded(.down)), hi = min(lo + 1, s.count - 1)
-            return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
-        }
-        return q(0.025)...q(0.975)
+        guard let q = SampleQuantiles(x).quantiles([0.025, 0.975]) else { return fallback...fallback }
+        return q[0]...q[1]
     }
 }
