@@ -150,8 +150,11 @@ def clavis_run(root: Path) -> Path:
 # --- Issue 45: a sensitivity analysis and a run with --robustness --------------------------------------------------
 
 def sensitivity_run(root: Path) -> Path:
-    """A small `habitat sensitivity` folder (Morris, premium-price-test's two arms, 3 trajectories over the
-    parameters today's fits leave unpinned: about 10 s), made once per process under `root`."""
+    """A small `habitat sensitivity` folder made once per process under `root` (about 5 s): Morris, 3 trajectories,
+    premium-price-test's two arms, ±50 % around the defaults of the two purchase parameters the price acts through
+    (the tier price scale and the buy constant, which move the paired differences) and two the fits leave unpinned
+    (the renewal intercept, which a 30-day run never reaches, and the dormant leave constant, which moves both arms
+    alike): a tornado with parameters that matter and parameters that provably do not."""
     out = Path(root) / "sensitivity"
     if (out / "sensitivity.csv").is_file():
         return out
@@ -159,7 +162,9 @@ def sensitivity_run(root: Path) -> Path:
     if binary is None:
         raise RunUnavailable("no habitat binary: build it (swift build) or set HABITAT=/path/to/habitat")
     command = [str(binary), "sensitivity", str(REPO / "Scenarios" / "premium-price-test.yaml"), "--people", "200",
-               "--days", "30", "--replications", "1", "--unpinned", "--span", "0.5", "--samples", "3", "--resamples", "200",
+               "--days", "30", "--replications", "1", "--params", "behavior.purchase.tier_scale_usd",
+               "behavior.purchase.buy_constant", "behavior.purchase.renew_intercept", "behavior.dormant.leave_constant",
+               "--span", "0.5", "--samples", "3", "--resamples", "200",
                "--out", str(out), "--progress", "never"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
