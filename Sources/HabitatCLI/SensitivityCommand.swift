@@ -24,7 +24,8 @@ struct SensitivityCommand: ParsableCommand {
 
         Parameters: --params KEY… (behavior.<key>), or --assumptions (every parameter whose default is an
         assumption), --unpinned (those today's fits leave unpinned), --all (every number parameter the scenario's
-        products read); default --assumptions. Ranges: each parameter's validated range, or --span F (the default
+        products read); default: the parameters the scenario's `sensitivity: ranges:` names, else --assumptions.
+        Ranges: each parameter's validated range, or the scenario's stated range, or --span F (the default
         ± F × |default|, inside the validated range), or a CSV --ranges FILE (parameter,low,high — a plausible set's
         plausible-widths.csv reads as one), or --range KEY=LO:HI; the later wins.
 
@@ -303,7 +304,11 @@ struct SensitivitySelection {
             }
             keys.append(key)
         }
-        let selectAssumptions = command.assumptions || (command.params.isEmpty && !command.unpinned && !command.all)
+        // With no parameter option, a scenario that states ranges (`sensitivity.ranges`) names the parameters to vary.
+        let stated = Dictionary(scenario.sensitivityRanges.map { ($0.key, $0.low...$0.high) }, uniquingKeysWith: { a, _ in a })
+        let noOption = command.params.isEmpty && !command.assumptions && !command.unpinned && !command.all
+        if noOption { keys += scenario.sensitivityRanges.map(\.key) }
+        let selectAssumptions = command.assumptions || (noOption && stated.isEmpty)
         let chosen = catalogue.filter { p in
             isNumber(p) && readByScenario(p) && (command.all || (selectAssumptions && p.source.isAssumption)
                                                  || (command.unpinned && BehaviorCatalogue.unpinnedKeys.contains(p.keyPath)))
@@ -320,15 +325,17 @@ struct SensitivitySelection {
         for key in given.keys where !keys.contains(key) {
             throw HabitatError.refused("--range \(key.echoed()): not among the parameters varied (\(resolved.count))")
         }
-        return try resolved.map { try Self.range(of: $0, span: command.span, file: command.ranges, fileRanges: fileRanges, given: given) }
+        return try resolved.map { try Self.range(of: $0, stated: stated, span: command.span, file: command.ranges, fileRanges: fileRanges, given: given) }
     }
 
-    /// The range `p` is varied over: its validated range, or its default ± `span` × |default| inside it, or a ranges
-    /// file's, or `--range`'s — the later wins; refused when empty or outside the validated range, naming its source.
-    /// `habitat sensitivity` and `habitat calibrate --plausible` (the prior) share it.
-    static func range(of p: CalibrationParameter, span: Double?, file: String? = nil, fileRanges: [String: ClosedRange<Double>] = [:],
-                      given: [String: ClosedRange<Double>]) throws -> SensitivityParameter {
+    /// The range `p` is varied over: its validated range, or the scenario's stated range (`sensitivity.ranges`), or its
+    /// default ± `span` × |default| inside the validated range, or a ranges file's, or `--range`'s — the later wins;
+    /// refused when empty or outside the validated range, naming its source. `habitat sensitivity` and
+    /// `habitat calibrate --plausible` (the prior) share it.
+    static func range(of p: CalibrationParameter, stated: [String: ClosedRange<Double>] = [:], span: Double?, file: String? = nil,
+                      fileRanges: [String: ClosedRange<Double>] = [:], given: [String: ClosedRange<Double>]) throws -> SensitivityParameter {
         var lower = p.lower, upper = p.upper, source = "validated", origin = "its validated range"
+        if let r = stated[p.key] { (lower, upper, source, origin) = (r.lowerBound, r.upperBound, "scenario", "the scenario's sensitivity.ranges") }
         if let span {
             let half = span * max(abs(p.start), 0.05 * (p.upper - p.lower))
             (lower, upper, source, origin) = (max(p.lower, p.start - half), min(p.upper, p.start + half), "span \(span)", "--span \(span)")

@@ -77,6 +77,13 @@ extension ResolvedScenario {
             }
             w.line(2, "max_replications", String(p.maxReplications))
         }
+        if !sensitivityRanges.isEmpty {
+            w.key(0, "sensitivity")
+            w.key(2, "ranges")
+            for r in sensitivityRanges {
+                w.line(4, YAMLWriter.string(r.key), "{low: \(formatNumber(r.low)), high: \(formatNumber(r.high))}")
+            }
+        }
         w.key(0, "outputs")
         w.line(2, "dir", YAMLWriter.string(outputs.dir))
         w.line(2, "trace_people", "[" + outputs.tracePeople.map(String.init).joined(separator: ", ") + "]")

@@ -48,14 +48,20 @@ public struct ResolvedScenario: Sendable, Hashable {
     public var tenureDays: Int?
     /// The app store's commission on the product's sales (`store:`; Apple's standard rules by default).
     public var store: StoreSpec
+    /// The ranges the scenario states for `habitat sensitivity` (`sensitivity.ranges`, issue 45), in the order written:
+    /// `behavior.<parameter>` and its range, inside the parameter's validated range. Empty when it states none; `run`
+    /// does not read them.
+    public var sensitivityRanges: [SensitivityRange]
 
     /// Creates a resolved scenario.
     public init(name: String, product: Product, seed: UInt64, start: LocalDate, horizonDays: Int, replications: Int,
                 population: PopulationSpec, rules: ParameterValues, arms: [ResolvedArm], sweep: SweepSpec,
                 precision: PrecisionTarget? = nil, outputs: OutputSpec,
                 behavior: ParameterValues = ParameterValues([:]), behaviorCatalogue: [RuleParameter] = [],
-                unlistedRuleDefaults: [String: ParameterValue] = [:], tenureDays: Int? = nil, store: StoreSpec = StoreSpec()) {
+                unlistedRuleDefaults: [String: ParameterValue] = [:], tenureDays: Int? = nil, store: StoreSpec = StoreSpec(),
+                sensitivityRanges: [SensitivityRange] = []) {
         self.unlistedRuleDefaults = unlistedRuleDefaults
+        self.sensitivityRanges = sensitivityRanges
         self.store = store
         self.tenureDays = tenureDays
         self.name = name
@@ -194,6 +200,17 @@ extension Distribution {
         let params = zip(family.parameterNames, values).map { "\($0): \(formatNumber($1))" }
         return "{distribution: \(family.rawValue), " + params.joined(separator: ", ") + "}"
     }
+}
+
+/// A range a scenario states for `habitat sensitivity` (`sensitivity.ranges`, issue 45).
+public struct SensitivityRange: Sendable, Hashable {
+    /// `behavior.<parameter>`.
+    public var key: String
+    /// The range's ends, low < high, inside the parameter's validated range.
+    public var low: Double
+    public var high: Double
+    /// Creates a range.
+    public init(key: String, low: Double, high: Double) { self.key = key; self.low = low; self.high = high }
 }
 
 /// Keep adding replications until the named KPIs are known precisely enough (issue 5).

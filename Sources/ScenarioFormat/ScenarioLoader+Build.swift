@@ -155,6 +155,10 @@ extension ScenarioLoader {
                                                        allowed: "a curve with a positive total inside the horizon")])
         }
         let store = try Self.store(tree["store"], fileName: fileName)
+        let sensitivityRanges = (tree["sensitivity"]?["ranges"]?.entries ?? []).compactMap { e -> SensitivityRange? in
+            guard let low = e.value["low"]?.doubleValue, let high = e.value["high"]?.doubleValue else { return nil }
+            return SensitivityRange(key: e.key, low: low, high: high)
+        }
         return ResolvedScenario(
             name: name, product: product, seed: seed, start: start,
             horizonDays: horizon,
@@ -163,7 +167,7 @@ extension ScenarioLoader {
             behavior: withCommandLineBehavior(scenarioBehavior), behaviorCatalogue: behaviorCatalogue,
             unlistedRuleDefaults: Dictionary(catalogue.filter { !$0.listedWhenDefault }.map { ($0.keyPath, canonical($0.defaultValue, $0.kind)) },
                                              uniquingKeysWith: { a, _ in a }),
-            tenureDays: scenarioTenure, store: store)
+            tenureDays: scenarioTenure, store: store, sensitivityRanges: sensitivityRanges)
     }
 
     /// `store:` (checked, defaults filled in): the store's commission. A `reduced_rate` above `standard_rate` is an

@@ -74,6 +74,7 @@ public struct ScenarioLoader: Sendable {
         checker.checkArmCount(root, maxArms: maxArms, largeMaxArms: Self.largeMaxArms)
         var tree = checker.check(root, ScenarioSchema.scenario, at: .root) ?? .map([])
         checker.checkCatalogueNames(root)
+        checker.checkSensitivityRanges(root)
         checker.checkProductList(root, productFromCommandLine: overrides.values["product"] != nil)
         checker.checkPlannedProducts(root, productFromCommandLine: overrides.values["product"] != nil)
         var fileIssues = checker.issues

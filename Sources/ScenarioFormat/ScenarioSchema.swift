@@ -116,8 +116,23 @@ public enum ScenarioSchema {
         ], doc: "a precision target"),
                     doc: "keep adding replications (beyond `replications`, the minimum) until every named KPI's 95 % half-width "
                     + "is at or below its target in every arm, or `max_replications` is reached"),
+        SchemaField("sensitivity", sensitivity,
+                    doc: "the plausible ranges `habitat sensitivity` varies behaviour parameters over (narrower than their validated "
+                    + "ranges); `run` does not read it"),
         SchemaField("outputs", outputs, doc: "where and what to write"),
     ], doc: "a Habitat scenario")
+
+    /// `sensitivity` (issue 45): the ranges a scenario states for `habitat sensitivity` — `behavior.<parameter>` →
+    /// `{low, high}`, each inside the parameter's validated range (`ScenarioChecker.checkSensitivityRanges`).
+    public static let sensitivity: SchemaNode = .map([
+        SchemaField("ranges", .keyed(value: .map([
+            SchemaField("low", .scalar(.number(-1e12...1e12), doc: "the range's low end"), required: true, doc: "the range's low end"),
+            SchemaField("high", .scalar(.number(-1e12...1e12), doc: "the range's high end"), required: true,
+                        doc: "the range's high end, above `low`"),
+        ], doc: "a range inside the parameter's validated range"), doc: "behavior.<parameter> → {low, high}"), required: true,
+                    doc: "behavior.<parameter> → {low, high}: the range each parameter is varied over; with no parameter option "
+                    + "`habitat sensitivity` varies these parameters, and `--span`, `--ranges` and `--range` override them"),
+    ], doc: "ranges for `habitat sensitivity`")
 
     /// `store` (issue 38, audit N16): the store's commission, Apple's rules by default (`StoreSpec`).
     public static let store: SchemaNode = .map([

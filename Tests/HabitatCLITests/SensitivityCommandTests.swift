@@ -82,6 +82,38 @@ struct SensitivityCommandTests {
         #expect(other.status == 2 && other.stderr.contains("another design") || other.stderr.contains("other parameter values"))
     }
 
+    @Test("a scenario's stated ranges (sensitivity: ranges:) choose the parameters and their ranges; --range overrides one")
+    func scenarioRanges() throws {
+        let dir = CLIProcess.tempDir()
+        let scenario = dir.appendingPathComponent("stated.yaml")
+        let text = try String(contentsOfFile: Self.priceTest, encoding: .utf8)
+        try (text + "\nsensitivity:\n  ranges:\n    behavior.purchase.buy_constant: {low: -6, high: -5}\n"
+             + "    \(Self.unread): {low: 0.5, high: 1.5}\n").write(to: scenario, atomically: true, encoding: .utf8)
+        func ranges(_ extra: [String]) throws -> [String: [String]] {
+            let out = dir.appendingPathComponent("out-\(extra.count)")
+            let r = try CLIProcess.run(["sensitivity", scenario.path] + Self.small + ["--samples", "2", "--kpis", "net_revenue_usd", "--out", out.path] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let t = try Self.csv(out.appendingPathComponent("sensitivity.csv"))
+            let p = Self.column(t, "parameter"), lo = Self.column(t, "low"), hi = Self.column(t, "high"), src = Self.column(t, "range_source")
+            return Dictionary(p.indices.map { (p[$0], [lo[$0], hi[$0], src[$0]]) }, uniquingKeysWith: { a, _ in a })
+        }
+        let stated = try ranges([])
+        #expect(stated == ["behavior.purchase.buy_constant": ["-6.000000", "-5.000000", "scenario"],
+                           Self.unread: ["0.500000", "1.500000", "scenario"]])
+        let overridden = try ranges(["--range", "\(Self.unread)=0.8:1.2"])
+        #expect(overridden["behavior.purchase.buy_constant"] == ["-6.000000", "-5.000000", "scenario"])
+        #expect(overridden[Self.unread] == ["0.800000", "1.200000", "given"])
+        // A parameter option chooses the parameters; a stated range still applies to the ones it names.
+        let chosen = try ranges(["--params", "behavior.purchase.buy_constant", "behavior.churn.base_hazard"])
+        #expect(Set(chosen.keys) == ["behavior.purchase.buy_constant", "behavior.churn.base_hazard"])
+        #expect(chosen["behavior.purchase.buy_constant"]?[2] == "scenario" && chosen["behavior.churn.base_hazard"]?[2] == "validated")
+        // A stated range outside the validated range is the scenario's error: file, line, key path, exit 2.
+        try (text + "\nsensitivity:\n  ranges:\n    behavior.churn.base_hazard: {low: 0.1, high: 7}\n").write(to: scenario, atomically: true, encoding: .utf8)
+        let bad = try CLIProcess.run(["sensitivity", scenario.path] + Self.small + ["--out", dir.appendingPathComponent("bad").path])
+        #expect(bad.status == 2 && bad.stderr.contains("stated.yaml:") && bad.stderr.contains("sensitivity.ranges.behavior.churn.base_hazard"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad").path))
+    }
+
     @Test("bad input is refused before any run, with exit 2", arguments: [
         (["--params", "behavior.churn.base_hazrd"], "did you mean 'behavior.churn.base_hazard'"),
         (["--params", "churn.base_hazard"], "is not a behaviour parameter"),
