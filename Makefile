@@ -14,7 +14,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test swift-suite test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -81,22 +81,25 @@ run: build
 	@echo "The run's page: $(abspath Reports/scroll-off-baseline/report.html)"
 	@echo "(its CSVs beside it: kpis.csv, activation-funnel.csv, retention.csv, ...; figures as PNG in plots/)"
 
-## test: every test. The release binary first: the CLI tests run it (HABITAT_TEST_BINARY), and so do every check after
-## the Swift suite. Then the Swift suite on the debug build (the simulation's modules optimised in it: Package.swift,
-## optimisedInDebug), then the checks that need only the release binary, two at a time (make -j2, each one's output
-## kept together): the regression gate over every committed baseline, the red team, the notebooks and pages,
-## habitat-ray, the kernel trajectories, the speed gate and the fuzz smoke test. Where the time goes: Tests/README.md.
+## test: every test. The release binary first: the CLI tests run it (HABITAT_TEST_BINARY), and so does every check.
+## Then two jobs at a time (make -j2, each one's output kept together): the Swift suite (swift-suite: the debug build
+## with the tests — the simulation's modules optimised in it: Package.swift, optimisedInDebug — and `swift test`) beside
+## the checks that need only the release binary (test-checks), so that the checks fill the cores the build's serial
+## steps and the suite's waits on child processes leave idle. Where the time goes: Tests/README.md.
 test: setup-test
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
+	$(MAKE) --no-print-directory -j2 --output-sync=target swift-suite test-checks HABITAT=$(BIN)
+
+## swift-suite: the debug build with the tests, then the Swift suite with the CLI tests on the release binary.
+swift-suite: setup-test
 	$(SWIFT) build $(SWIFTPM_FLAGS) --build-tests
 	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test $(SWIFTPM_FLAGS) --skip-build
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN)
 
-## test-checks: the checks of make test after the Swift suite (each needs only the release binary; runs after the
-## release build, so none of them builds but the fuzzer). Longest first, so that two at a time end together: the red
-## team (about 5.5 min), the fuzzer's build and smoke run, the speed gate, the notebooks and pages, habitat-ray, the
-## baselines, the kernel trajectories, the SALib oracle.
-test-checks: redteam fuzz-smoke speed-gate notebooks pages test-distributed check-baselines bench-check test-oracles
+## test-checks: the checks of make test beside the Swift suite (each needs only the release binary, so none of them
+## builds but the fuzzer). Longest first, so that two at a time end together: the pages (about 8 min: the report tools
+## against the specification, every small run's page in Chromium), the red team (about 5.5 min), the fuzzer's build
+## and smoke run, the notebooks, the speed gate, habitat-ray, the baselines, the kernel trajectories, the SALib oracle.
+test-checks: pages redteam fuzz-smoke notebooks speed-gate test-distributed check-baselines bench-check test-oracles
 
 ## notebook-runs: ten small real runs for the notebooks and the pages (baseline, an experiment, a forecast, Earned
 ## Access's baseline, products compared on the same people: Scroll Off, Earned Access, Nudge, Lazuri and none, Nudge's
