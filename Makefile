@@ -14,7 +14,7 @@ HABITAT ?= $(BIN)
 ## HABITAT_DEP: $(BIN) when HABITAT is the release build (a target that builds it only when it is missing).
 HABITAT_DEP := $(if $(filter $(BIN),$(HABITAT)),$(BIN))
 
-.PHONY: setup setup-test build run test swift-suite test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
+.PHONY: setup setup-test build run test swift-suite swift-suite-run test-checks test-oracles check-baselines redteam notebook-runs notebooks pages test-distributed plots bench bench-kernel bench-kernel-pairs bench-check speed-gate bench-run bench-scale fuzz-build fuzz-smoke fuzz clean
 
 ## setup: what `make run` needs, installed when missing: the GNU Scientific Library (libgsl-dev, pkg-config) and the
 ## Python packages of the run's PNGs and page (Notebooks/requirements-run.txt: pandas, matplotlib, plotly). Silent when
@@ -82,16 +82,27 @@ run: build
 	@echo "(its CSVs beside it: kpis.csv, activation-funnel.csv, retention.csv, ...; figures as PNG in plots/)"
 
 ## test: every test. The release binary first: the CLI tests run it (HABITAT_TEST_BINARY), and so does every check.
-## Then two jobs at a time (make -j2, each one's output kept together): the Swift suite (swift-suite: the debug build
-## with the tests — the simulation's modules optimised in it: Package.swift, optimisedInDebug — and `swift test`) beside
-## the checks that need only the release binary (test-checks), so that the checks fill the cores the build's serial
-## steps and the suite's waits on child processes leave idle. Where the time goes: Tests/README.md.
+## Then the Swift suite (swift-suite: the debug build with the tests — the simulation's modules optimised in it:
+## Package.swift, optimisedInDebug — and `swift test`) starts at once in the background, its output kept in
+## SUITE_LOG and printed when it ends, while the checks that need only the release binary run two at a time beside it
+## (test-checks; make -j2, each one's output kept together): the checks fill the cores the build's serial steps and
+## the suite's waits on child processes leave idle. Fails when either fails. Where the time goes: Tests/README.md.
+SUITE_LOG := .build/swift-suite.log
 test: setup-test
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
-	$(MAKE) --no-print-directory -j2 --output-sync=target swift-suite test-checks HABITAT=$(BIN)
+	@mkdir -p .build; echo "swift-suite: the debug build and the Swift suite run in the background (output: $(SUITE_LOG))"; \
+	$(MAKE) --no-print-directory swift-suite-run > $(SUITE_LOG) 2>&1 & suite=$$!; \
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN); checks=$$?; \
+	wait $$suite; status=$$?; \
+	echo "== swift-suite (exit $$status)"; cat $(SUITE_LOG); \
+	echo "make test: checks exit $$checks, Swift suite exit $$status"; \
+	[ $$checks -eq 0 ] && [ $$status -eq 0 ]
 
-## swift-suite: the debug build with the tests, then the Swift suite with the CLI tests on the release binary.
+## swift-suite: the debug build with the tests, then the Swift suite with the CLI tests on the release binary
+## (swift-suite-run: the same without set-up, what make test starts once set-up is done).
 swift-suite: setup-test
+	$(MAKE) --no-print-directory swift-suite-run
+swift-suite-run:
 	$(SWIFT) build $(SWIFTPM_FLAGS) --build-tests
 	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test $(SWIFTPM_FLAGS) --skip-build
 
@@ -217,9 +228,11 @@ bench-check: $(PEER_C)
 ## against Benchmarks/instructions.csv — more than 5 % more fails — and every product's specialised event loop in the
 ## release build (Benchmarks/README.md, "The speed gate"; about a minute). A cost that is meant is recorded in the same
 ## commit: make speed-gate REASON="why it changed" (REASON is read from the command line only, never the environment).
-speed-gate: setup-test
-	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
-	python3 Benchmarks/speed_gate.py $(BIN) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
+## Alone it builds the release binary first; given HABITAT=… (make test) it measures that binary and builds nothing
+## (the Swift suite's build holds the package's build folder meanwhile).
+speed-gate: setup-test $(HABITAT_DEP)
+	$(if $(filter command line,$(origin HABITAT)),,$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat)
+	python3 Benchmarks/speed_gate.py $(HABITAT) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
 
 ## bench-run: the full simulation's speed (person-days/s) and peak memory.
 bench-run: build
