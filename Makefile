@@ -82,31 +82,24 @@ run: build
 	@echo "(its CSVs beside it: kpis.csv, activation-funnel.csv, retention.csv, ...; figures as PNG in plots/)"
 
 ## test: every test. The release binary first: the CLI tests run it (HABITAT_TEST_BINARY), and so does every check.
-## Then the Swift suite (swift-suite: the debug build with the tests — the simulation's modules optimised in it:
-## Package.swift, optimisedInDebug — and `swift test`) starts at once in the background, its output kept in
-## SUITE_LOG and printed when it ends, while the checks that need only the release binary run two at a time beside it
-## (test-checks; make -j2, each one's output kept together): the checks fill the cores the build's serial steps and
-## the suite's waits on child processes leave idle. Fails when either fails. Where the time goes: Tests/README.md.
-SUITE_LOG := .build/swift-suite.log
+## Then the Swift suite on the debug build (swift-suite-run: the simulation's modules optimised in it: Package.swift,
+## optimisedInDebug), then the checks that need only the release binary, two at a time (make -j2, each one's output
+## kept together). Running the suite beside the checks was measured and dropped: on 2 cores it saved nothing (three
+## CPU-bound jobs on two cores; Tests/README.md, "How make test runs").
 test: setup-test
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat
-	@mkdir -p .build; echo "swift-suite: the debug build and the Swift suite run in the background (output: $(SUITE_LOG))"; \
-	$(MAKE) --no-print-directory swift-suite-run > $(SUITE_LOG) 2>&1 & suite=$$!; \
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN); checks=$$?; \
-	wait $$suite; status=$$?; \
-	echo "== swift-suite (exit $$status)"; cat $(SUITE_LOG); \
-	echo "make test: checks exit $$checks, Swift suite exit $$status"; \
-	[ $$checks -eq 0 ] && [ $$status -eq 0 ]
+	$(MAKE) --no-print-directory swift-suite-run
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-checks HABITAT=$(BIN)
 
 ## swift-suite: the debug build with the tests, then the Swift suite with the CLI tests on the release binary
-## (swift-suite-run: the same without set-up, what make test starts once set-up is done).
+## (swift-suite-run: the same without set-up, which make test has done).
 swift-suite: setup-test
 	$(MAKE) --no-print-directory swift-suite-run
 swift-suite-run:
 	$(SWIFT) build $(SWIFTPM_FLAGS) --build-tests
 	HABITAT_TEST_BINARY=$(abspath $(BIN)) $(SWIFT) test $(SWIFTPM_FLAGS) --skip-build
 
-## test-checks: the checks of make test beside the Swift suite (each needs only the release binary, so none of them
+## test-checks: the checks of make test after the Swift suite (each needs only the release binary, so none of them
 ## builds but the fuzzer). Longest first, so that two at a time end together: the pages (about 8 min: the report tools
 ## against the specification, every small run's page in Chromium), the red team (about 5.5 min), the fuzzer's build
 ## and smoke run, the notebooks, the speed gate, habitat-ray, the baselines, the kernel trajectories, the SALib oracle.
@@ -228,8 +221,7 @@ bench-check: $(PEER_C)
 ## against Benchmarks/instructions.csv — more than 5 % more fails — and every product's specialised event loop in the
 ## release build (Benchmarks/README.md, "The speed gate"; about a minute). A cost that is meant is recorded in the same
 ## commit: make speed-gate REASON="why it changed" (REASON is read from the command line only, never the environment).
-## Alone it builds the release binary first; given HABITAT=… (make test) it measures that binary and builds nothing
-## (the Swift suite's build holds the package's build folder meanwhile).
+## Alone it builds the release binary first; given HABITAT=… (make test) it measures that binary and builds nothing.
 speed-gate: setup-test $(HABITAT_DEP)
 	$(if $(filter command line,$(origin HABITAT)),,$(SWIFT) build $(SWIFTPM_FLAGS) -c release --product habitat)
 	python3 Benchmarks/speed_gate.py $(HABITAT) $(if $(filter command line,$(origin REASON)),--record --reason "$(REASON)")
